@@ -1,0 +1,37 @@
+# The whole set-up on a fresh Debian machine with Swift: `make demo`, `make test`.
+# Builds share one lock so that two builds never run at once on this 2-core machine.
+SWIFT      ?= swift
+LOCK       := flock /tmp/lookaround-build.lock
+RELEASE    := .build/release
+OUT        ?= out
+
+.PHONY: all deps build release test demo bench clean help
+
+all: build
+
+help:
+	@echo "make demo   - install what is missing, build (release), run the main job on the shipped data"
+	@echo "make test   - install what is missing, run the whole test suite"
+	@echo "make build  - debug build;  make release - release build;  make bench - benchmarks"
+	@echo "make deps   - install missing Debian packages (list: scripts/deb-packages.txt)"
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(LOCK) $(SWIFT) build
+
+release: deps
+	$(LOCK) $(SWIFT) build -c release
+
+test: deps
+	$(LOCK) $(SWIFT) test
+
+demo: release
+	@scripts/demo.sh $(RELEASE)/lookaround $(OUT)
+
+bench: release
+	$(RELEASE)/Benchmarks
+
+clean:
+	rm -rf .build $(OUT)

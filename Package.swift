@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+// The look-around system: one package, modules layered bottom-up (see ../shared/DESIGN.md §2).
+import PackageDescription
+
+let package = Package(
+    name: "LookAround",
+    products: [
+        .executable(name: "lookaround", targets: ["lookaround"]),
+        .library(name: "Geodesy", targets: ["Geodesy"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+    ],
+    targets: [
+        // MARK: C system libraries (headers and link flags; the code comes from Debian)
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate",
+                       providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
+        // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
+        // this tiny C target keeps every setjmp inside one C frame.
+        .target(name: "CImagingShims", dependencies: ["CPNG"],
+                linkerSettings: [.linkedLibrary("png16")]),
+
+        // MARK: Libraries, bottom-up
+        .target(name: "Geodesy"),
+        .target(name: "Imaging",
+                dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims"]),
+        .target(name: "ArgumentParsing"),
+
+        // MARK: Executables
+        .executableTarget(name: "lookaround",
+                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging"]),
+        .executableTarget(name: "Benchmarks",
+                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging"],
+                          path: "Benchmarks/Sources"),
+
+        // MARK: Tests
+        .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import Testing
+@Test func placeholderArgumentParsingTests() { #expect(Bool(true)) }
