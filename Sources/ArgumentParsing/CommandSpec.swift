@@ -1,0 +1,91 @@
+/// A declared option of a command: `--name VALUE`, `--name=VALUE`, `-s VALUE`, or a flag `--name`.
+///
+/// Units go in names where the value carries no type (`--radius-meters`, `--fov-degrees`).
+public struct OptionSpec: Sendable {
+    /// The long name without dashes (`radius-meters`).
+    public var name: String
+    /// An optional one-letter short name (`o` for `-o`).
+    public var short: Character?
+    /// The placeholder shown in help (`METERS`); `nil` makes the option a flag that takes no value.
+    public var valueName: String?
+    /// One line (or a short paragraph) saying what it does, with its unit and allowed range.
+    public var help: String
+    /// The value used when the option is absent, shown in help.
+    public var defaultValue: String?
+    /// The only values accepted, if the set is closed (shown in help, checked when parsing).
+    public var allowedValues: [String]?
+    /// Whether the option may be given several times (`--pin A --pin B`).
+    public var isRepeatable: Bool
+    /// Whether the option must be given.
+    public var isRequired: Bool
+
+    /// An option that takes a value.
+    public static func value(_ name: String, short: Character? = nil, valueName: String, help: String,
+                             defaultValue: String? = nil, allowedValues: [String]? = nil,
+                             repeatable: Bool = false, required: Bool = false) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: valueName, help: help, defaultValue: defaultValue,
+                   allowedValues: allowedValues, isRepeatable: repeatable, isRequired: required)
+    }
+
+    /// A flag: present or absent.
+    public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: nil, help: help, defaultValue: nil,
+                   allowedValues: nil, isRepeatable: false, isRequired: false)
+    }
+
+    /// Whether this option takes a value.
+    public var takesValue: Bool { valueName != nil }
+}
+
+/// A declared positional argument.
+public struct PositionalSpec: Sendable {
+    /// The placeholder shown in usage (`FILE`).
+    public var name: String
+    /// What it is.
+    public var help: String
+    /// Whether it may be left out.
+    public var isOptional: Bool
+    /// Whether it takes all remaining positional values (only the last positional may).
+    public var isVariadic: Bool
+
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isOptional = optional
+        self.isVariadic = variadic
+    }
+}
+
+/// A command: its options, positionals, and subcommands. Help text is generated from this spec,
+/// so what `--help` says and what the parser accepts cannot drift apart.
+public struct CommandSpec: Sendable {
+    /// The word that selects the command (`snapshot`).
+    public var name: String
+    /// One line: what the command does.
+    public var abstract: String
+    /// Longer explanation shown under the usage line (may be empty).
+    public var discussion: String
+    /// Options the command accepts (`--help` is added automatically).
+    public var options: [OptionSpec]
+    /// Positional arguments, in order.
+    public var positionals: [PositionalSpec]
+    /// Subcommands; a command with subcommands is a group and needs one of them.
+    public var subcommands: [CommandSpec]
+    /// Example invocations shown in help, each with a comment.
+    public var examples: [(command: String, comment: String)]
+
+    public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
+                positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [],
+                examples: [(command: String, comment: String)] = []) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.positionals = positionals
+        self.subcommands = subcommands
+        self.examples = examples
+    }
+
+    /// The option called `name` (long), if declared.
+    public func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
+}

@@ -1,0 +1,121 @@
+import ArgumentParsing
+import Testing
+
+@Suite struct ArgumentParserTests {
+    static let snapshot = CommandSpec(
+        name: "snapshot", abstract: "Render a view.",
+        options: [
+            .value("lat", valueName: "DEGREES", help: "Latitude."),
+            .value("radius-meters", valueName: "METERS", help: "Search radius.", defaultValue: "50"),
+            .value("format", valueName: "FORMAT", help: "Image format.", defaultValue: "png",
+                   allowedValues: ["png", "jpeg"]),
+            .value("pin", valueName: "LAT,LON", help: "A pin.", repeatable: true),
+            .value("output", short: "o", valueName: "FILE", help: "Where to write.", required: true),
+            .flag("json", help: "JSON output."),
+        ],
+        positionals: [PositionalSpec("NAME", help: "A name.", optional: true)],
+        examples: [(command: "lookaround snapshot -o a.png", comment: "simplest")])
+    static let root = CommandSpec(
+        name: "lookaround", abstract: "Street imagery.",
+        options: [.flag("version", help: "Print the version.")],
+        subcommands: [snapshot, CommandSpec(name: "scene", abstract: "Availability.")])
+
+    func run(_ arguments: [String]) throws -> ParsedArguments {
+        guard case .run(let parsed) = try ArgumentParser.parse(arguments, root: Self.root) else {
+            Issue.record("expected a command to run for \(arguments)")
+            throw UsageError(commandPath: "", message: "")
+        }
+        return parsed
+    }
+
+    @Test func parsesAllOptionForms() throws {
+        let parsed = try run(["snapshot", "--lat", "-33.86", "--radius-meters=75", "-o", "out.png",
+                              "--pin", "1,2", "--pin", "3,4", "--json", "Senaatintori"])
+        #expect(parsed.commandName == "lookaround snapshot")
+        #expect(try parsed.double("lat", in: -90...90) == -33.86)
+        #expect(try parsed.int("radius-meters", in: 1...1000) == 75)
+        #expect(parsed.string("output") == "out.png")
+        #expect(parsed.strings("pin") == ["1,2", "3,4"])
+        #expect(parsed.flag("json"))
+        #expect(parsed.positionals == ["Senaatintori"])
+        #expect(parsed.string("format") == "png")   // default
+    }
+
+    @Test func negativeNumberIsAPositional() throws {
+        let parsed = try run(["snapshot", "-o", "x", "-12.5"])
+        #expect(parsed.positionals == ["-12.5"])
+    }
+
+    @Test func unknownOptionSuggestsTheClosest() {
+        #expect {
+            _ = try run(["snapshot", "--radius-meter", "5", "-o", "x"])
+        } throws: { error in
+            let usage = error as? UsageError
+            return usage?.suggestion == "--radius-meters" && usage?.message == "unknown option '--radius-meter'"
+        }
+    }
+
+    @Test func unknownCommandSuggestsTheClosest() {
+        #expect {
+            _ = try run(["snapshoot"])
+        } throws: { error in
+            (error as? UsageError)?.suggestion == "lookaround snapshot"
+        }
+    }
+
+    @Test func rejectsValuesOutsideTheClosedSet() {
+        #expect {
+            _ = try run(["snapshot", "-o", "x", "--format", "jpg"])
+        } throws: { error in
+            let usage = error as? UsageError
+            return usage?.suggestion == "jpeg" && (usage?.message.contains("png, jpeg") ?? false)
+        }
+    }
+
+    @Test func rangeErrorsNameTheValueAndTheRange() throws {
+        let parsed = try run(["snapshot", "-o", "x", "--lat", "91"])
+        #expect {
+            _ = try parsed.double("lat", in: -90...90)
+        } throws: { error in
+            (error as? UsageError)?.message == "--lat 91 is out of range; allowed -90…90"
+        }
+        let nan = try run(["snapshot", "-o", "x", "--lat", "nan"])
+        #expect {
+            _ = try nan.double("lat", in: -90...90)
+        } throws: { error in
+            (error as? UsageError)?.message.contains("not a finite number") ?? false
+        }
+    }
+
+    @Test func missingRequiredOptionAndValue() {
+        #expect(throws: UsageError.self) { _ = try run(["snapshot"]) }
+        #expect(throws: UsageError.self) { _ = try run(["snapshot", "-o"]) }
+        #expect(throws: UsageError.self) { _ = try run(["snapshot", "-o", "x", "--json=yes"]) }
+        #expect(throws: UsageError.self) { _ = try run(["snapshot", "-o", "x", "--lat", "1", "--lat", "2"]) }
+        #expect(throws: UsageError.self) { _ = try run(["snapshot", "-o", "x", "a", "b"]) }
+    }
+
+    @Test func helpIsGeneratedFromTheSpec() throws {
+        guard case .help(let path) = try ArgumentParser.parse(["snapshot", "--help"], root: Self.root) else {
+            Issue.record("expected help"); return
+        }
+        let text = ArgumentParser.help(for: path)
+        #expect(text.hasPrefix("lookaround snapshot: Render a view."))
+        #expect(text.contains("Usage: lookaround snapshot --output FILE [options] [NAME]"))
+        #expect(text.contains("--radius-meters METERS"))
+        #expect(text.contains("Default: 50."))
+        #expect(text.contains("One of: png, jpeg."))
+        #expect(text.contains("-o, --output FILE"))
+        #expect(text.contains("lookaround snapshot -o a.png"))
+        guard case .help(let rootPath) = try ArgumentParser.parse([], root: Self.root) else {
+            Issue.record("expected help with no arguments"); return
+        }
+        #expect(ArgumentParser.help(for: rootPath).contains("snapshot"))
+    }
+
+    @Test func usageErrorFormat() {
+        let error = UsageError(commandPath: "lookaround scene", message: "bad", suggestion: "--lat")
+        #expect(error.description == "error: bad\n       did you mean '--lat'?\n       see 'lookaround scene --help'")
+        #expect(UsageError.exitCode == 64)
+    }
+}

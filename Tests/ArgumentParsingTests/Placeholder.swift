@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholderArgumentParsingTests() { #expect(Bool(true)) }
