@@ -11,8 +11,12 @@ public struct PixelPoint: Sendable, Hashable {
     /// A point from its two coordinates in pixels.
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
 
-    static func + (a: PixelPoint, b: PixelPoint) -> PixelPoint { PixelPoint(a.x + b.x, a.y + b.y) }
-    static func - (a: PixelPoint, b: PixelPoint) -> PixelPoint { PixelPoint(a.x - b.x, a.y - b.y) }
-    static func * (a: PixelPoint, k: Double) -> PixelPoint { PixelPoint(a.x * k, a.y * k) }
-    var length: Double { (x * x + y * y).squareRoot() }
+    /// Component-wise sum (a point moved by an offset).
+    public static func + (a: PixelPoint, b: PixelPoint) -> PixelPoint { PixelPoint(a.x + b.x, a.y + b.y) }
+    /// Component-wise difference (the offset from `b` to `a`).
+    public static func - (a: PixelPoint, b: PixelPoint) -> PixelPoint { PixelPoint(a.x - b.x, a.y - b.y) }
+    /// Both coordinates scaled by `k`.
+    public static func * (a: PixelPoint, k: Double) -> PixelPoint { PixelPoint(a.x * k, a.y * k) }
+    /// Distance from the origin in pixels.
+    public var length: Double { (x * x + y * y).squareRoot() }
 }
