@@ -1,4 +1,5 @@
 import Imaging
+import TestSupport
 import Testing
 
 /// The fast premultiplied kernels against the scalar spec reference, and hand-computed spec values.
@@ -166,5 +167,44 @@ import Testing
         let before = destination
         Compositing.composite(overlay, onto: &destination, x: 100, y: 0)
         #expect(destination == before)
+    }
+
+    /// Every mode on one sheet: a backdrop of colour bars (with a grey ramp row), two translucent
+    /// swatches per cell drawn with the cell's mode, labelled with the mode's CSS name.
+    @Test func goldenBlendModeSheet() throws {
+        let cellWidth = 128, cellHeight = 85
+        var canvas = Canvas(width: 512, height: 256, background: .white)
+        let bars = [RGBAColor(red: 230, green: 40, blue: 40), RGBAColor(red: 250, green: 210, blue: 30),
+                    RGBAColor(red: 40, green: 180, blue: 70), RGBAColor(red: 30, green: 190, blue: 210),
+                    RGBAColor(red: 40, green: 70, blue: 220), RGBAColor(red: 210, green: 50, blue: 190),
+                    RGBAColor(red: 250, green: 250, blue: 250), RGBAColor(red: 20, green: 20, blue: 20)]
+        for x in stride(from: 0, to: 512, by: 16) {
+            var bar = Path()
+            bar.addRectangle(x: Double(x), y: 0, width: 16, height: 256)
+            canvas.fill(bar, color: bars[(x / 16) % bars.count])
+        }
+        // A grey ramp across the upper band of every cell row, for the non-separable modes.
+        for row in 0..<3 {
+            for x in stride(from: 0, to: 512, by: 8) {
+                var step = Path()
+                step.addRectangle(x: Double(x), y: Double(row * cellHeight + 6), width: 8, height: 14)
+                let v = UInt8((x % cellWidth) * 255 / (cellWidth - 8))
+                canvas.fill(step, color: RGBAColor(red: v, green: v, blue: v))
+            }
+        }
+        let renderer = TextRenderer(fonts: try FontLibrary())
+        let label = TextStyle(pixelSize: 13, weight: .bold, color: RGBAColor(red: 15, green: 15, blue: 25),
+                              halo: .init(width: 2, color: .white))
+        for (i, mode) in BlendMode.allCases.enumerated() {
+            let x0 = Double((i % 4) * cellWidth), y0 = Double((i / 4) * cellHeight)
+            var warm = Path()
+            warm.addCircle(center: PixelPoint(x0 + 46, y0 + 40), radius: 30)
+            canvas.fill(warm, color: RGBAColor(red: 255, green: 140, blue: 20, alpha: 220), blendMode: mode)
+            var cool = Path()
+            cool.addRectangle(x: x0 + 60, y: y0 + 14, width: 56, height: 50)
+            canvas.fill(cool, color: RGBAColor(red: 60, green: 120, blue: 255, alpha: 160), blendMode: mode)
+            try renderer.draw(mode.cssName, at: PixelPoint(x0 + 6, y0 + 80), style: label, on: &canvas)
+        }
+        GoldenImage.check(canvas.image, named: "blend-modes")
     }
 }
