@@ -70,9 +70,9 @@ extension PremultipliedColor {
 @inline(__always) func storeStraight(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt8>) {
     let a = v.w
     guard a > 0 else { p[0] = 0; p[1] = 0; p[2] = 0; p[3] = 0; return }
-    let scale = 255 / a
+    let scale = a >= 1 ? 255 : 255 / a
     var s = SIMD4<Float>(v.x * scale, v.y * scale, v.z * scale, a * 255) + 0.5
-    s = s.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+    s = fastMin(fastMax(s, SIMD4(repeating: 0)), SIMD4(repeating: 255))
     p[0] = UInt8(s.x); p[1] = UInt8(s.y); p[2] = UInt8(s.z); p[3] = UInt8(s.w)
 }
 
@@ -186,15 +186,19 @@ enum ScreenKernel: BlendKernel {
 
 enum DarkenKernel: BlendKernel {
     @inline(__always) static func blend(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        s + d - pointwiseMax(s * d.w, d * s.w)
+        s + d - fastMax(s * d.w, d * s.w)
     }
 }
 
 enum LightenKernel: BlendKernel {
     @inline(__always) static func blend(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        s + d - pointwiseMin(s * d.w, d * s.w)
+        s + d - fastMin(s * d.w, d * s.w)
     }
 }
+
+/// Lane-wise maximum and minimum, written out: the generic `pointwiseMax` is not inlined.
+@inline(__always) func fastMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .> a) }
+@inline(__always) func fastMin(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .< a) }
 
 /// Unpremultiplies the colour lanes (alpha must be > 0).
 @inline(__always) func unpremultiplied(_ v: SIMD4<Float>) -> SIMD3<Float> {
@@ -245,7 +249,7 @@ enum OverlayFunction: SeparableFunction {
 enum ColorBurnFunction: SeparableFunction {
     @inline(__always) static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float> {
         let safeSource = source.replacing(with: 1, where: source .== 0)
-        var r = 1 - pointwiseMin(SIMD3(repeating: 1), (1 - backdrop) / safeSource)
+        var r = 1 - ((1 - backdrop) / safeSource).replacing(with: 1, where: (1 - backdrop) / safeSource .> 1)
         r.replace(with: 0, where: source .== 0)
         r.replace(with: 1, where: backdrop .== 1)
         return r
@@ -258,7 +262,7 @@ enum ColorBurnFunction: SeparableFunction {
 
 @inline(__always) func clipColorVector(_ c: SIMD3<Float>) -> SIMD3<Float> {
     let l = luminance(c)
-    let n = c.min(), x = c.max()
+    let n = min(c.x, c.y, c.z), x = max(c.x, c.y, c.z)
     var r = c
     if n < 0 { r = l + (r - l) * (l / (l - n)) }
     if x > 1 { r = l + (r - l) * ((1 - l) / (x - l)) }
@@ -269,11 +273,11 @@ enum ColorBurnFunction: SeparableFunction {
     clipColorVector(c + (l - luminance(c)))
 }
 
-@inline(__always) func saturation(_ c: SIMD3<Float>) -> Float { c.max() - c.min() }
+@inline(__always) func saturation(_ c: SIMD3<Float>) -> Float { max(c.x, c.y, c.z) - min(c.x, c.y, c.z) }
 
 /// SetSat without sorting: every channel maps linearly from [min, max] onto [0, s].
 @inline(__always) func setSaturation(_ c: SIMD3<Float>, _ s: Float) -> SIMD3<Float> {
-    let lo = c.min(), hi = c.max()
+    let lo = min(c.x, c.y, c.z), hi = max(c.x, c.y, c.z)
     guard hi > lo else { return SIMD3(repeating: 0) }
     return (c - lo) * (s / (hi - lo))
 }

@@ -56,93 +56,90 @@ struct Rasterizer: Sendable {
             cover = [Float](repeating: 0, count: width + 2)
             coverage = [Float](repeating: 0, count: width + 2)
         }
-        active.removeAll(keepingCapacity: true)
+        if active.count < edges.count {
+            let capacity = max(edges.count, 2 * active.count)
+            active = [Int32](repeating: 0, count: capacity)
+            crossingX = [Double](repeating: 0, count: capacity)
+            crossingWinding = [Int32](repeating: 0, count: capacity)
+        }
         let firstRow = max(0, Int(minY.rounded(.down)))
         let endRow = min(height, Int(maxY.rounded(.up)))
         let n = Self.subsamples
         let weight = Float(1) / Float(n)
         let widthD = Double(width)
-        var nextEdge = 0
+        let nonZero = rule == .nonZero
 
-        for row in firstRow..<endRow {
-            var rowMin = Int.max, rowMax = -1
-            for s in 0..<n {
-                let y = Double(row) + (Double(s) + 0.5) / Double(n)
-                while nextEdge < edges.count && edges[nextEdge].yTop <= y {
-                    active.append(Int32(nextEdge)); nextEdge += 1
-                }
-                // Drop finished edges and collect crossings at this sub-scanline.
-                crossingX.removeAll(keepingCapacity: true)
-                crossingWinding.removeAll(keepingCapacity: true)
-                var kept = 0
-                for k in 0..<active.count {
-                    let e = edges[Int(active[k])]
-                    if e.yBottom <= y { continue }
-                    active[kept] = active[k]; kept += 1
-                    if e.yTop > y { continue }
-                    crossingX.append(e.xAtTop + (y - e.yTop) * e.slope)
-                    crossingWinding.append(e.winding)
-                }
-                active.removeLast(active.count - kept)
-                let m = crossingX.count
-                if m < 2 { continue }
-                crossingX.withUnsafeMutableBufferPointer { xs in
-                    crossingWinding.withUnsafeMutableBufferPointer { ws in
-                        // Insertion sort: crossings are few and nearly sorted from one sub-scanline to the next.
-                        for i in 1..<m {
-                            let x = xs[i], w = ws[i]
-                            var j = i - 1
-                            while j >= 0 && xs[j] > x { xs[j + 1] = xs[j]; ws[j + 1] = ws[j]; j -= 1 }
-                            xs[j + 1] = x; ws[j + 1] = w
-                        }
-                        area.withUnsafeMutableBufferPointer { areaP in
-                            cover.withUnsafeMutableBufferPointer { coverP in
-                                var winding: Int32 = 0
-                                var spanStart = 0.0
-                                for i in 0..<m {
-                                    let wasInside = rule == .nonZero ? winding != 0 : (winding & 1) != 0
-                                    winding += ws[i]
-                                    let isInside = rule == .nonZero ? winding != 0 : (winding & 1) != 0
-                                    if !wasInside && isInside {
-                                        spanStart = xs[i]
-                                    } else if wasInside && !isInside {
-                                        // Exact horizontal coverage of [spanStart, xs[i]) clipped to the image.
-                                        let xa = max(spanStart, 0), xb = min(xs[i], widthD)
-                                        if xb <= xa { continue }
-                                        let ia = Int(xa), ib = Int(xb)
-                                        if ia == ib {
-                                            areaP[ia] += Float(xb - xa) * weight
-                                        } else {
-                                            areaP[ia] += Float(Double(ia + 1) - xa) * weight
-                                            coverP[ia + 1] += weight
-                                            coverP[ib] -= weight
-                                            areaP[ib] += Float(xb - Double(ib)) * weight
-                                        }
-                                        rowMin = min(rowMin, ia); rowMax = max(rowMax, min(ib, width - 1))
-                                    }
-                                }
+        // All buffers are borrowed once per call; the loops below touch raw pointers only.
+        edges.withUnsafeBufferPointer { edgeP in
+        active.withUnsafeMutableBufferPointer { activeP in
+        crossingX.withUnsafeMutableBufferPointer { xs in
+        crossingWinding.withUnsafeMutableBufferPointer { ws in
+        area.withUnsafeMutableBufferPointer { areaP in
+        cover.withUnsafeMutableBufferPointer { coverP in
+        coverage.withUnsafeMutableBufferPointer { out in
+            var nextEdge = 0, activeCount = 0
+            for row in firstRow..<endRow {
+                var rowMin = Int.max, rowMax = -1
+                for s in 0..<n {
+                    let y = Double(row) + (Double(s) + 0.5) / Double(n)
+                    while nextEdge < edgeP.count && edgeP[nextEdge].yTop <= y {
+                        activeP[activeCount] = Int32(nextEdge); activeCount += 1; nextEdge += 1
+                    }
+                    // Drop finished edges and collect the crossings at this sub-scanline.
+                    var kept = 0, m = 0
+                    for k in 0..<activeCount {
+                        let e = edgeP[Int(activeP[k])]
+                        if e.yBottom <= y { continue }
+                        activeP[kept] = activeP[k]; kept += 1
+                        xs[m] = e.xAtTop + (y - e.yTop) * e.slope
+                        ws[m] = e.winding
+                        m += 1
+                    }
+                    activeCount = kept
+                    if m < 2 { continue }
+                    // Insertion sort: crossings are few and nearly sorted from one sub-scanline to the next.
+                    for i in 1..<m {
+                        let x = xs[i], w = ws[i]
+                        var j = i - 1
+                        while j >= 0 && xs[j] > x { xs[j + 1] = xs[j]; ws[j + 1] = ws[j]; j -= 1 }
+                        xs[j + 1] = x; ws[j + 1] = w
+                    }
+                    var winding: Int32 = 0
+                    var spanStart = 0.0
+                    for i in 0..<m {
+                        let wasInside = nonZero ? winding != 0 : (winding & 1) != 0
+                        winding += ws[i]
+                        let isInside = nonZero ? winding != 0 : (winding & 1) != 0
+                        if !wasInside && isInside {
+                            spanStart = xs[i]
+                        } else if wasInside && !isInside {
+                            // Exact horizontal coverage of [spanStart, xs[i]) clipped to the image.
+                            let xa = max(spanStart, 0), xb = min(xs[i], widthD)
+                            if xb <= xa { continue }
+                            let ia = Int(xa), ib = Int(xb)
+                            if ia == ib {
+                                areaP[ia] += Float(xb - xa) * weight
+                            } else {
+                                areaP[ia] += Float(Double(ia + 1) - xa) * weight
+                                coverP[ia + 1] += weight
+                                coverP[ib] -= weight
+                                areaP[ib] += Float(xb - Double(ib)) * weight
                             }
+                            rowMin = min(rowMin, ia); rowMax = max(rowMax, min(ib, width - 1))
                         }
                     }
                 }
-            }
-            guard rowMax >= rowMin else { continue }
-            let count = rowMax - rowMin + 1
-            area.withUnsafeMutableBufferPointer { areaP in
-                cover.withUnsafeMutableBufferPointer { coverP in
-                    coverage.withUnsafeMutableBufferPointer { out in
-                        var running: Float = 0
-                        for x in rowMin...rowMax {
-                            running += coverP[x]
-                            out[x] = areaP[x] + running
-                            areaP[x] = 0; coverP[x] = 0
-                        }
-                        // The difference array may carry one entry past the last pixel (ib == width).
-                        coverP[rowMax + 1] = 0; areaP[rowMax + 1] = 0
-                        emit(row, rowMin, count, UnsafePointer(out.baseAddress! + rowMin))
-                    }
+                guard rowMax >= rowMin else { continue }
+                var running: Float = 0
+                for x in rowMin...rowMax {
+                    running += coverP[x]
+                    out[x] = areaP[x] + running
+                    areaP[x] = 0; coverP[x] = 0
                 }
+                // The difference array may carry one entry past the last pixel (ib == width).
+                coverP[rowMax + 1] = 0; areaP[rowMax + 1] = 0
+                emit(row, rowMin, rowMax - rowMin + 1, UnsafePointer(out.baseAddress! + rowMin))
             }
-        }
+        }}}}}}}
     }
 }
