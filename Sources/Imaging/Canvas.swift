@@ -34,7 +34,8 @@ public struct Canvas: Sendable {
     /// Fills the inside of `path` (every subpath closed implicitly) under `rule`.
     public mutating func fill(_ path: Path, color: RGBAColor, rule: FillRule = .nonZero,
                               blendMode: BlendMode = .normal) {
-        guard color.alpha > 0 || blendMode != .normal else { return }
+        // A transparent source leaves the backdrop unchanged in every mode (αs = 0 in the general formula).
+        guard color.alpha > 0 else { return }
         let premultiplied = color.premultiplied
         let width = image.width
         image.components.withUnsafeMutableBufferPointer { pixels in

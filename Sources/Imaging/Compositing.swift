@@ -30,12 +30,16 @@ public enum Compositing {
         let dstWidth = destination.width, srcWidth = source.width
         source.components.withUnsafeBufferPointer { src in
             destination.components.withUnsafeMutableBufferPointer { dst in
-                for row in y0..<y1 {
-                    let visitor = ImageRowVisitor(
-                        destination: dst.baseAddress! + (row * dstWidth + x0) * 4,
-                        source: src.baseAddress! + ((row - y) * srcWidth + (x0 - x)) * 4,
-                        count: x1 - x0, opacity: opacity)
-                    mode.dispatch(visitor)
+                let srcBase = src.baseAddress!, dstBase = dst.baseAddress!
+                // Rows are independent: split them across cores (each chunk writes only its rows).
+                Parallel.forEachRowRange(y1 - y0, minimumRowsPerChunk: max(1, 16_384 / (x1 - x0))) { rows in
+                    for row in (y0 + rows.lowerBound)..<(y0 + rows.upperBound) {
+                        let visitor = ImageRowVisitor(
+                            destination: dstBase + (row * dstWidth + x0) * 4,
+                            source: srcBase + ((row - y) * srcWidth + (x0 - x)) * 4,
+                            count: x1 - x0, opacity: opacity)
+                        mode.dispatch(visitor)
+                    }
                 }
             }
         }

@@ -95,7 +95,9 @@ public struct Path: Sendable, Hashable {
         let ratio = max(-1, min(1, 1 - flatteningTolerance / max(radius, flatteningTolerance)))
         let step = 2 * acos(ratio)                       // angle per segment for the tolerance
         let n = Int((abs(sweepRadians) / max(step, 1e-3)).rounded(.up))
-        return max(n, sweepRadians >= 2 * .pi - 1e-9 ? 8 : 1)
+        // The cap bounds memory for absurd radii; at 8192 segments a circle of radius 10⁶ px is
+        // still within 0.08 px of true.
+        return min(max(n, sweepRadians >= 2 * .pi - 1e-9 ? 8 : 1), 8192)
     }
 }
 

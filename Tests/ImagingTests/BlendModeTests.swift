@@ -155,6 +155,37 @@ import Testing
         #expect(Self.close([ref.color.red, ref.color.green, ref.color.blue, ref.alpha], [2.0 / 3, 0, 1.0 / 3, 0.75]))
     }
 
+    /// A whole image (split across cores) gives, pixel for pixel, what the one-pixel kernel gives.
+    @Test(arguments: [BlendMode.normal, .overlay, .luminosity])
+    func wholeImageCompositingMatchesPerPixelKernel(mode: BlendMode) {
+        var generator = Generator(state: 4242)
+        var backdrop = RGBA8Image(width: 160, height: 120), source = RGBA8Image(width: 100, height: 90)
+        for i in backdrop.components.indices { backdrop.components[i] = generator.channel() }
+        for i in source.components.indices { source.components[i] = generator.channel() }
+        var result = backdrop
+        Compositing.composite(source, onto: &result, x: 70, y: 40, opacity: 0.75, mode: mode)
+        var worst = 0
+        for y in 0..<120 {
+            for x in 0..<160 {
+                let b = RGBAColor(red: backdrop[x, y, 0], green: backdrop[x, y, 1], blue: backdrop[x, y, 2],
+                                  alpha: backdrop[x, y, 3])
+                var expected = b
+                if x >= 70, y >= 40, x - 70 < 100, y - 40 < 90 {
+                    let s = RGBAColor(red: source[x - 70, y - 40, 0], green: source[x - 70, y - 40, 1],
+                                      blue: source[x - 70, y - 40, 2], alpha: source[x - 70, y - 40, 3])
+                    var sp = s.premultiplied
+                    sp = PremultipliedColor(red: sp.red * 0.75, green: sp.green * 0.75, blue: sp.blue * 0.75,
+                                            alpha: sp.alpha * 0.75)
+                    if s.alpha > 0 { expected = Compositing.composite(sp, onto: b.premultiplied, mode: mode).straight }
+                }
+                let got = (0..<4).map { Int(result[x, y, $0]) }
+                let want = [Int(expected.red), Int(expected.green), Int(expected.blue), Int(expected.alpha)]
+                worst = max(worst, zip(got, want).map { abs($0 - $1) }.max() ?? 0)
+            }
+        }
+        #expect(worst <= Self.eightBitToleranceLevels)
+    }
+
     @Test func imageCompositingHonoursOffsetOpacityAndClipping() {
         var destination = RGBA8Image(width: 8, height: 8, fill: 255)         // opaque white
         var overlay = RGBA8Image(width: 4, height: 4)
