@@ -97,12 +97,16 @@ struct Rasterizer: Sendable {
                     }
                     activeCount = kept
                     if m < 2 { continue }
-                    // Insertion sort: crossings are few and nearly sorted from one sub-scanline to the next.
+                    // Insertion sort of the crossings, carrying the active list along: the active
+                    // edges stay in x order, so the next sub-scanline's crossings arrive nearly sorted
+                    // and this costs about one comparison per edge.
                     for i in 1..<m {
-                        let x = xs[i], w = ws[i]
+                        let x = xs[i], w = ws[i], edge = activeP[i]
                         var j = i - 1
-                        while j >= 0 && xs[j] > x { xs[j + 1] = xs[j]; ws[j + 1] = ws[j]; j -= 1 }
-                        xs[j + 1] = x; ws[j + 1] = w
+                        while j >= 0 && xs[j] > x {
+                            xs[j + 1] = xs[j]; ws[j + 1] = ws[j]; activeP[j + 1] = activeP[j]; j -= 1
+                        }
+                        xs[j + 1] = x; ws[j + 1] = w; activeP[j + 1] = edge
                     }
                     var winding: Int32 = 0
                     var spanStart = 0.0
