@@ -15,6 +15,8 @@ public struct MappedGlyph: Sendable, Hashable {
 /// Hei for code points DejaVu lacks (`FT_Get_Char_Index` = 0), kerning, metrics and a bounded cache of
 /// rendered glyphs (optionally with a halo made by `FT_Stroker`).
 ///
+/// The fallback has no bold face: bold CJK is emboldened synthetically (`FT_Outline_Embolden`).
+///
 /// Text is laid out one code point at a time (no shaping): right for Latin, Cyrillic, Greek and CJK
 /// labels, not for scripts that need shaping (Arabic, Indic). One line; control characters are skipped.
 ///
@@ -159,7 +161,8 @@ public final class FontLibrary: @unchecked Sendable {
                 var column = Int(absolute.rounded(.down))
                 var quarter = Int(((absolute - Double(column)) * 4).rounded())
                 if quarter == 4 { column += 1; quarter = 0 }
-                let key = GlyphKey(face: mapped.face, glyphIndex: mapped.glyphIndex, size64: size64,
+                let key = GlyphKey(face: mapped.face, glyphIndex: mapped.glyphIndex,
+                                   embolden: style.weight == .bold && mapped.face == .fallback, size64: size64,
                                    phase64: Int8(quarter * 16), halo64: 0)
                 let bitmap = glyphLocked(key)
                 if !usedFaces.contains(mapped.face) {
@@ -232,8 +235,14 @@ public final class FontLibrary: @unchecked Sendable {
         guard FT_Load_Glyph(ftFace, FT_UInt(key.glyphIndex), flags) == 0, let slot = ftFace.pointee.glyph else {
             return empty
         }
-        let advance = Double(slot.pointee.linearHoriAdvance) / 65536
+        var advance = Double(slot.pointee.linearHoriAdvance) / 65536
         guard slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return empty }
+        if key.embolden {
+            // Synthetic bold as FT_GlyphSlot_Embolden does it: strength em/24, advance grows by as much.
+            let strength = FT_Pos(key.size64 / 24)
+            FT_Outline_Embolden(&slot.pointee.outline, strength)
+            advance += Double(strength) / 64
+        }
         if key.phase64 != 0 { FT_Outline_Translate(&slot.pointee.outline, FT_Pos(key.phase64), 0) }
 
         if key.halo64 == 0 {

@@ -12,11 +12,13 @@ struct GlyphBitmap: Sendable {
     var advance: Double
 }
 
-/// What identifies a rendered glyph: face, glyph index, size and sub-pixel phase in 1/64 pixel, and
-/// the halo radius in 1/64 pixel (0 for the glyph itself).
+/// What identifies a rendered glyph: face, glyph index, synthetic emboldening, size and sub-pixel
+/// phase in 1/64 pixel, and the halo radius in 1/64 pixel (0 for the glyph itself).
 struct GlyphKey: Hashable, Sendable {
     var face: FontFace
     var glyphIndex: UInt32
+    /// Bold asked of a face that has no bold (the CJK fallback): the outline is emboldened.
+    var embolden: Bool
     var size64: Int32
     var phase64: Int8
     var halo64: Int32

@@ -55,6 +55,20 @@ import Testing
         #expect(try fonts.measure("", style: style).advanceWidth == 0)
     }
 
+    @Test func boldCJKIsEmboldenedSynthetically() throws {
+        let renderer = TextRenderer(fonts: try Self.fonts())
+        func ink(_ weight: FontWeight) throws -> (Int, Double) {
+            var canvas = Canvas(width: 200, height: 40)
+            let metrics = try renderer.draw("赫尔辛基大教堂", at: PixelPoint(2, 30),
+                                            style: TextStyle(pixelSize: 24, weight: weight), on: &canvas)
+            return (canvas.image.components.enumerated().filter { $0.offset % 4 == 3 }.reduce(0) { $0 + Int($1.element) },
+                    metrics.advanceWidth)
+        }
+        let (regular, regularWidth) = try ink(.regular), (bold, boldWidth) = try ink(.bold)
+        #expect(Double(bold) > 1.15 * Double(regular), "bold ink \(bold) vs regular \(regular)")
+        #expect(boldWidth > regularWidth && boldWidth < regularWidth * 1.1)
+    }
+
     @Test func kerningTightensAV() throws {
         let fonts = try Self.fonts()
         let style = TextStyle(pixelSize: 40)
