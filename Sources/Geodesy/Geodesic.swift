@@ -17,7 +17,8 @@ import Foundation
 /// a few microseconds; the direct problem has no iteration.
 public struct Geodesic: Sendable {
     /// The WGS84 ellipsoid: a = 6 378 137 m, f = 1/298.257223563.
-    public static let wgs84 = Geodesic(validatedEquatorialRadiusMeters: 6_378_137, flattening: 1 / 298.257223563)
+    public static let wgs84 = Geodesic(validatedEquatorialRadiusMeters: WGS84.equatorialRadiusMeters,
+                                       flattening: WGS84.flattening)
 
     /// Equatorial radius (semi-major axis) a, metres.
     public let equatorialRadiusMeters: Double
