@@ -92,6 +92,22 @@ public struct CoordinateRegion: Sendable, Hashable, Codable {
             span: CoordinateSpan(uncheckedLatitudeDelta: north - south, longitudeDelta: longitudeDelta))
     }
 
+    private enum CodingKeys: String, CodingKey { case center, span }
+
+    /// Decodes `{"center": {…}, "span": {…}}` and validates like ``init(center:span:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(center: try container.decode(GeoCoordinate.self, forKey: .center),
+                      span: try container.decode(CoordinateSpan.self, forKey: .span))
+    }
+
+    /// Encodes as `{"center": {"latitude", "longitude"}, "span": {"latitudeDelta", "longitudeDelta"}}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(center, forKey: .center)
+        try container.encode(span, forKey: .span)
+    }
+
     /// Eastward angle from one longitude to another, degrees in [0, 360).
     private static func arcOffset(from west: Double, to longitude: Double) -> Double {
         Angle.normalizedHeadingDegrees(longitude - west)

@@ -47,9 +47,9 @@ public struct ECEFPosition: Sendable, Hashable, Codable {
     ///
     /// - Throws: ``GeodesyError/notFinite(parameter:value:)`` when x, y or z is NaN or infinite.
     public func geodetic() throws(GeodesyError) -> GeodeticPosition {
-        for (name, value) in [("ECEF x", x), ("ECEF y", y), ("ECEF z", z)] where !value.isFinite {
-            throw .notFinite(parameter: name, value: value)
-        }
+        guard x.isFinite else { throw .notFinite(parameter: "ECEF x metres", value: x) }
+        guard y.isFinite else { throw .notFinite(parameter: "ECEF y metres", value: y) }
+        guard z.isFinite else { throw .notFinite(parameter: "ECEF z metres", value: z) }
         let a = WGS84.equatorialRadiusMeters, b = WGS84.polarRadiusMeters
         let e2 = WGS84.eccentricitySquared, f1 = 1 - WGS84.flattening
         let ep2 = e2 / (f1 * f1)

@@ -13,8 +13,9 @@ import Foundation
 /// Accuracy (WGS84): the series are truncated at a level of about 15 nm; the reference table in
 /// `Tests/GeodesyTests/Fixtures/geodesic-table.csv` (geographiclib) is matched to well under 1 mm in
 /// distance and destination, for all pairs of points including antipodal ones. Azimuths are in degrees
-/// clockwise from north, normalised to [0, 360). Cost: one inverse is typically 2–4 Newton iterations,
-/// a few microseconds; the direct problem has no iteration.
+/// clockwise from north, normalised to [0, 360). Cost: the inverse problem typically takes a few Newton
+/// iterations (each a handful of trigonometric calls and two series evaluations); the direct problem has
+/// no iteration. Neither touches the heap (the series live in fixed-size `InlineArray`s).
 public struct Geodesic: Sendable {
     /// The WGS84 ellipsoid: a = 6 378 137 m, f = 1/298.257223563.
     public static let wgs84 = Geodesic(validatedEquatorialRadiusMeters: WGS84.equatorialRadiusMeters,

@@ -60,10 +60,9 @@ public struct LocalTangentFrame: Sendable, Hashable {
     ///
     /// - Throws: ``GeodesyError/notFinite(parameter:value:)`` for a NaN or infinite component.
     public func geodetic(from vector: EastNorthUp) throws(GeodesyError) -> GeodeticPosition {
-        for (name, value) in [("east metres", vector.east), ("north metres", vector.north),
-                              ("up metres", vector.up)] where !value.isFinite {
-            throw .notFinite(parameter: name, value: value)
-        }
+        guard vector.east.isFinite else { throw .notFinite(parameter: "east metres", value: vector.east) }
+        guard vector.north.isFinite else { throw .notFinite(parameter: "north metres", value: vector.north) }
+        guard vector.up.isFinite else { throw .notFinite(parameter: "up metres", value: vector.up) }
         return try ecef(from: vector).geodetic()
     }
 

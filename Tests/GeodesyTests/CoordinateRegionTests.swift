@@ -69,6 +69,10 @@ struct CoordinateRegionTests {
     @Test func codableRoundTrip() throws {
         let r = try region(60.17, 24.94, 0.05, 0.1)
         #expect(try JSONDecoder().decode(CoordinateRegion.self, from: JSONEncoder().encode(r)) == r)
+        let beyondPole = Data(#"{"center": {"latitude": 89, "longitude": 0}, "span": {"latitudeDelta": 10, "longitudeDelta": 1}}"#.utf8)
+        #expect(throws: GeodesyError.regionBeyondPole(centerLatitude: 89, latitudeDelta: 10)) {
+            try JSONDecoder().decode(CoordinateRegion.self, from: beyondPole)
+        }
     }
 
     @Test func mapRectOfARegionAcrossTheMeridian() throws {
