@@ -45,6 +45,31 @@ public struct CoordinateRegion: Sendable, Hashable, Codable {
                   span: CoordinateSpan(uncheckedLatitudeDelta: north - south, longitudeDelta: longitudeDelta))
     }
 
+    /// A region centred on a coordinate whose sides measure about `latitudinalMeters` north-south and
+    /// `longitudinalMeters` east-west at the centre, as `MKCoordinateRegion(center:latitudinalMeters:longitudinalMeters:)`.
+    ///
+    /// Degrees are derived from the WGS84 radii of curvature at the centre latitude (meridional M and
+    /// prime-vertical N cos φ), so the sides are exact for small regions and approximate for large ones.
+    ///
+    /// At a pole the region covers all longitudes (longitude delta 360°).
+    ///
+    /// - Throws: ``GeodesyError/notFinite(parameter:value:)`` for a NaN or infinite size;
+    ///   ``GeodesyError/latitudeDeltaOutOfRange(_:)`` or ``GeodesyError/longitudeDeltaOutOfRange(_:)`` (in
+    ///   degrees) when a size is negative or longer than the meridian / the parallel through the centre;
+    ///   ``GeodesyError/regionBeyondPole(centerLatitude:latitudeDelta:)`` when the region would cross a pole.
+    public init(center: GeoCoordinate, latitudinalMeters: Double, longitudinalMeters: Double) throws(GeodesyError) {
+        guard latitudinalMeters.isFinite else { throw .notFinite(parameter: "latitudinalMeters", value: latitudinalMeters) }
+        guard longitudinalMeters.isFinite else { throw .notFinite(parameter: "longitudinalMeters", value: longitudinalMeters) }
+        let (sinPhi, cosPhi) = Trigonometry.sinCosDegrees(center.latitude)
+        let e2 = WGS84.eccentricitySquared
+        let w = (1 - e2 * sinPhi * sinPhi).squareRoot()
+        let meridionalRadius = WGS84.equatorialRadiusMeters * (1 - e2) / (w * w * w)
+        let parallelRadius = WGS84.equatorialRadiusMeters / w * cosPhi
+        let latitudeDelta = latitudinalMeters / meridionalRadius * 180 / .pi
+        let longitudeDelta = parallelRadius > 0 ? longitudinalMeters / parallelRadius * 180 / .pi : 360
+        try self.init(center: center, span: try CoordinateSpan(latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta))
+    }
+
     /// Northern edge, degrees.
     public var northLatitude: Double { min(90, center.latitude + span.latitudeDelta / 2) }
     /// Southern edge, degrees.

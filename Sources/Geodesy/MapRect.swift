@@ -60,6 +60,18 @@ public struct MapRect: Sendable, Hashable, Codable {
         !isNull && (minX < 0 || maxX > MapSize.world.width)
     }
 
+    /// For a rectangle that spans the 180th meridian, the part outside the world moved back into it by one
+    /// world width (as `MKMapRect.remainder`); ``null`` when nothing lies outside. Drawing the rectangle's
+    /// intersection with ``world`` plus this remainder covers exactly the rectangle's area (for widths up to
+    /// one world).
+    public var remainder: MapRect {
+        guard !isNull else { return .null }
+        let w = MapSize.world.width
+        if maxX > w { return MapRect(x: max(0, minX - w), y: minY, width: maxX - max(w, minX), height: height) }
+        if minX < 0 { return MapRect(x: minX + w, y: minY, width: min(0, maxX) - minX, height: height) }
+        return .null
+    }
+
     /// The same rectangle moved by whole world widths so that its origin x lies in [0, world width).
     public var normalizedToWorld: MapRect {
         guard !isNull, origin.x.isFinite else { return self }

@@ -43,6 +43,21 @@ struct CoordinateRegionTests {
         #expect(whole.span.longitudeDelta == 360)
     }
 
+    @Test func metresInitialiser() throws {
+        let helsinki = try GeoCoordinate(latitude: 60.1699, longitude: 24.9384)
+        let r = try CoordinateRegion(center: helsinki, latitudinalMeters: 2000, longitudinalMeters: 1000)
+        // The region's sides, measured along geodesics, are the requested sizes (to 0.01 % at this scale).
+        let north = try GeoCoordinate(latitude: r.northLatitude, longitude: helsinki.longitude)
+        let south = try GeoCoordinate(latitude: r.southLatitude, longitude: helsinki.longitude)
+        #expect(abs(north.distanceMeters(to: south) / 2000 - 1) < 1e-4)
+        let west = try GeoCoordinate(latitude: helsinki.latitude, longitude: r.westLongitude)
+        let east = try GeoCoordinate(latitude: helsinki.latitude, longitude: r.eastLongitude)
+        #expect(abs(west.distanceMeters(to: east) / 1000 - 1) < 1e-4)
+        #expect(throws: GeodesyError.self) { try CoordinateRegion(center: helsinki, latitudinalMeters: -1, longitudinalMeters: 1) }
+        #expect(throws: GeodesyError.self) { try CoordinateRegion(center: helsinki, latitudinalMeters: .nan, longitudinalMeters: 1) }
+        #expect(throws: GeodesyError.self) { try CoordinateRegion(center: helsinki, latitudinalMeters: 1, longitudinalMeters: 1e8) }
+    }
+
     @Test func edgesInitialiser() throws {
         let r = try CoordinateRegion(north: 10, south: -10, west: 170, east: -170)
         #expect(r.span.longitudeDelta == 20 && r.center.longitude == -180 && r.spans180thMeridian)

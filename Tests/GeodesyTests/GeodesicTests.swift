@@ -116,6 +116,11 @@ struct GeodesicPropertyTests {
         let east = try GeoCoordinate(latitude: 0, longitude: 90)
         #expect(abs(wgs84.inverse(from: equator, to: east).distanceMeters - 40_075_016.686 / 4) < 0.001)
         #expect(wgs84.inverse(from: equator, to: east).initialAzimuth == .degrees(90))
+        // Across the 180th meridian the short way round: 0.0002° of longitude on the equator.
+        let west = try GeoCoordinate(latitude: 0, longitude: 179.9999)
+        let eastOfMeridian = try GeoCoordinate(latitude: 0, longitude: -179.9999)
+        #expect(abs(wgs84.inverse(from: west, to: eastOfMeridian).distanceMeters - 40_075_016.686 * 0.0002 / 360) < 0.001)
+        #expect(wgs84.inverse(from: west, to: eastOfMeridian).initialAzimuth == .degrees(90))
         // Coincident points: zero distance.
         #expect(wgs84.inverse(from: east, to: east).distanceMeters == 0)
     }

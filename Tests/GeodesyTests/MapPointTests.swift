@@ -103,6 +103,13 @@ struct MapRectTests {
         #expect(!MapRect.null.spans180thMeridian)
     }
 
+    @Test func remainderIsThePartBeyondTheMeridian() {
+        #expect(MapRect(x: w - 100, y: 5, width: 300, height: 10).remainder == MapRect(x: 0, y: 5, width: 200, height: 10))
+        #expect(MapRect(x: -30, y: 5, width: 100, height: 10).remainder == MapRect(x: w - 30, y: 5, width: 30, height: 10))
+        #expect(MapRect(x: 10, y: 5, width: 100, height: 10).remainder.isNull)
+        #expect(MapRect.null.remainder.isNull)
+    }
+
     @Test func containsPointsOnBothSides() {
         let pacific = MapRect(x: w - 100, y: 0, width: 200, height: 100)
         #expect(pacific.contains(MapPoint(x: w - 50, y: 10)))
