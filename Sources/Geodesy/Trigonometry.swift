@@ -5,14 +5,13 @@ import Foundation
 /// Reducing in degrees (where 90 is exact) before converting to radians makes sin 180° exactly 0 and
 /// keeps the last bits of near-antipodal and near-polar cases; the geodesic inverse relies on that.
 enum Trigonometry {
-    /// sin and cos of `degrees + correction`, exact at multiples of 90°, sin(-0) = -0.
-    /// `correction` is a small error term (degrees) from a preceding exact difference.
+    /// sin and cos of an angle in degrees, exact at multiples of 90°, sin(-0) = -0.
     @inline(__always)
-    static func sinCosDegrees(_ degrees: Double, correction: Double = 0) -> (sin: Double, cos: Double) {
+    static func sinCosDegrees(_ degrees: Double) -> (sin: Double, cos: Double) {
         var r = degrees.remainder(dividingBy: 360)
         let quadrant = (r / 90).rounded()
         r -= 90 * quadrant
-        r = (r + correction) * (.pi / 180)
+        r *= .pi / 180
         let s = Foundation.sin(r), c = Foundation.cos(r)
         var sine: Double, cosine: Double
         switch Int(quadrant) & 3 {
