@@ -1,3 +1,4 @@
+import Geodesy
 import Imaging
 
 /// Maps a library error to an exit code and a message (DESIGN §3).
@@ -9,6 +10,9 @@ func describe(_ error: any Error) -> (ExitCode, String) {
         case .invalidSize, .invalidParameter: return (.usage, error.description)
         default: return (.dataError, error.description)
         }
+    case let error as GeodesyError:
+        // Geodesy errors reaching the top come from values the user gave.
+        return (.usage, error.description)
     default:
         return (.internalError, "\(error)")
     }
