@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "lookaround", targets: ["lookaround"]),
         .library(name: "Geodesy", targets: ["Geodesy"]),
         .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "MapData", targets: ["MapData"]),
     ],
     targets: [
         // MARK: C system libraries (headers and link flags; the code comes from Debian)
@@ -19,6 +20,8 @@ let package = Package(
                        providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CReadOSM", pkgConfig: "readosm",
+                       providers: [.apt(["libreadosm-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -28,11 +31,12 @@ let package = Package(
         .target(name: "Geodesy"),
         .target(name: "Imaging",
                 dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims"]),
+        .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"]),
         .target(name: "ArgumentParsing"),
 
         // MARK: Executables
         .executableTarget(name: "lookaround",
-                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging"]),
+                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging"],
                           path: "Benchmarks/Sources"),
@@ -42,6 +46,8 @@ let package = Package(
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "MapDataTests", dependencies: ["MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport"]),

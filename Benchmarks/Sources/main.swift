@@ -1,1 +1,30 @@
-print("bench")
+import Foundation
+
+// Benchmarks: measures the hot paths and prints each figure with its ratio to a peer measured in the
+// same run. Speed targets live here, never in timed tests (the machine is shared and noisy).
+// Usage: Benchmarks [SECTION…]   (no sections = all; `Benchmarks --list` lists them)
+
+let sections: [(name: String, about: String, run: () throws -> Void)] = [
+    ("codecs", "JPEG decode/encode vs djpeg/cjpeg, PNG encode of a 1920×1080 view", runCodecBenchmarks),
+]
+
+let requested = Array(CommandLine.arguments.dropFirst())
+if requested.contains("--list") || requested.contains("--help") {
+    print("Benchmarks [SECTION…]\nSections:")
+    for section in sections { print("  \(section.name.padding(toLength: 10, withPad: " ", startingAt: 0))\(section.about)") }
+    exit(0)
+}
+let unknown = requested.filter { name in !sections.contains { $0.name == name } }
+if !unknown.isEmpty {
+    FileHandle.standardError.write(Data("error: unknown section \(unknown.joined(separator: ", ")); sections: \(sections.map(\.name).joined(separator: ", "))\n".utf8))
+    exit(64)
+}
+BenchmarkReport.header()
+for section in sections where requested.isEmpty || requested.contains(section.name) {
+    print("\n== \(section.name): \(section.about)")
+    do {
+        try section.run()
+    } catch {
+        print("   FAILED: \(error)")
+    }
+}

@@ -1,1 +1,34 @@
-print("lookaround")
+import ArgumentParsing
+import Foundation
+
+/// `lookaround`: thin. Parses arguments, calls the library, maps errors to exit codes.
+
+func main() -> Int32 {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    do {
+        switch try ArgumentParser.parse(arguments, root: CommandTree.root) {
+        case .help(let path):
+            Console.out(ArgumentParser.help(for: path))
+            return ExitCode.ok.rawValue
+        case .run(let parsed):
+            if parsed.commandPath.count == 1 && parsed.flag("version") {
+                Console.out("lookaround \(CommandTree.version)")
+                return ExitCode.ok.rawValue
+            }
+            guard let command = CommandTree.command(at: parsed.commandPath) else {
+                Console.out(ArgumentParser.help(for: parsed.commandPath))
+                return ExitCode.usage.rawValue
+            }
+            return try command.run(parsed).rawValue
+        }
+    } catch let error as UsageError {
+        Console.error(error.description)
+        return ExitCode.usage.rawValue
+    } catch {
+        let (code, message) = describe(error)
+        Console.error("error: \(message)")
+        return code.rawValue
+    }
+}
+
+exit(main())

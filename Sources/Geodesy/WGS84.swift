@@ -1,0 +1,11 @@
+/// The defining constants of the WGS84 ellipsoid.
+public enum WGS84 {
+    /// Equatorial radius (semi-major axis) a, metres.
+    public static let equatorialRadiusMeters = 6_378_137.0
+    /// Flattening f = (a − b) / a.
+    public static let flattening = 1 / 298.257223563
+    /// Polar radius (semi-minor axis) b = a (1 − f), metres.
+    public static let polarRadiusMeters = equatorialRadiusMeters * (1 - flattening)
+    /// First eccentricity squared, e² = f (2 − f).
+    public static let eccentricitySquared = flattening * (2 - flattening)
+}

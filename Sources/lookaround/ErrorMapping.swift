@@ -1,0 +1,19 @@
+import Geodesy
+import Imaging
+
+/// Maps a library error to an exit code and a message (DESIGN §3).
+func describe(_ error: any Error) -> (ExitCode, String) {
+    switch error {
+    case let error as ImagingError:
+        switch error {
+        case .io(_, let detail) where detail == "no such file": return (.noInput, error.description)
+        case .invalidSize, .invalidParameter: return (.usage, error.description)
+        default: return (.dataError, error.description)
+        }
+    case let error as GeodesyError:
+        // Geodesy errors reaching the top come from values the user gave.
+        return (.usage, error.description)
+    default:
+        return (.internalError, "\(error)")
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParsing
+import Geodesy
+
+extension ParsedArguments {
+    /// The coordinate given as `LAT,LON` (decimal degrees) in option `name`, validated.
+    /// Bad text, NaN or out-of-range values are usage errors naming the option and the allowed range.
+    func coordinate(_ name: String) throws -> GeoCoordinate? {
+        guard let text = string(name) else { return nil }
+        return try parseCoordinate(text, option: name)
+    }
+
+    /// A required `LAT,LON` option.
+    func requiredCoordinate(_ name: String) throws -> GeoCoordinate {
+        guard let coordinate = try coordinate(name) else {
+            throw error("missing --\(name) LAT,LON")
+        }
+        return coordinate
+    }
+
+    /// Parses `LAT,LON`.
+    func parseCoordinate(_ text: String, option name: String) throws -> GeoCoordinate {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw error("--\(name) '\(text)' is not LAT,LON; write decimal degrees such as 60.1699,24.9523")
+        }
+        let latitude = try ParsedArguments.parseDouble(String(parts[0]), what: "--\(name) latitude",
+                                                       in: -90...90, commandPath: commandName)
+        let longitude = try ParsedArguments.parseDouble(String(parts[1]), what: "--\(name) longitude",
+                                                        in: -180...180, commandPath: commandName)
+        do {
+            return try GeoCoordinate(latitude: latitude, longitude: longitude)
+        } catch {
+            throw self.error("--\(name): \(error)")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import Geodesy
+
+@Suite("GeoCoordinate and Angle")
+struct GeoCoordinateTests {
+    @Test(arguments: [(-90.0, -180.0), (90, 179.999999), (0, 0), (60.1699, 24.9384), (-33.9, 151.2)])
+    func acceptsValidCoordinates(latitude: Double, longitude: Double) throws {
+        let c = try GeoCoordinate(latitude: latitude, longitude: longitude)
+        #expect(c.latitude == latitude && c.longitude == longitude)
+    }
+
+    @Test(arguments: [90.0000001, -91, 1000, Double.nan, .infinity, -.infinity])
+    func rejectsBadLatitudeNamingValueAndRange(latitude: Double) {
+        let error = #expect(throws: GeodesyError.self) { try GeoCoordinate(latitude: latitude, longitude: 0) }
+        guard case .latitudeOutOfRange(let value)? = error else {
+            Issue.record("wrong error \(String(describing: error))")
+            return
+        }
+        #expect(value == latitude || (value.isNaN && latitude.isNaN))
+        let message = error?.description ?? ""
+        #expect(message.contains("latitude \(latitude)"))
+        #expect(message.contains("[-90, 90]"))
+    }
+
+    @Test(arguments: [180.0, -180.0000001, 360, Double.nan, .infinity])
+    func rejectsBadLongitudeNamingValueAndRange(longitude: Double) {
+        let error = #expect(throws: GeodesyError.self) { try GeoCoordinate(latitude: 10, longitude: longitude) }
+        guard case .longitudeOutOfRange(let value)? = error else {
+            Issue.record("wrong error \(String(describing: error))")
+            return
+        }
+        #expect(value == longitude || (value.isNaN && longitude.isNaN))
+        let message = error?.description ?? ""
+        #expect(message.contains("longitude \(longitude)"))
+        #expect(message.contains("[-180, 180)"))
+        #expect(message.contains("normalizingLongitude"))  // the remedy
+    }
+
+    @Test func nanMessageSaysNotFinite() {
+        #expect(GeodesyError.latitudeOutOfRange(.nan).description.contains("not a finite number"))
+    }
+
+    @Test(arguments: [(180.0, -180.0), (181, -179), (-181, 179), (540, -180), (-540, -180), (359.5, -0.5),
+                      (-0.0, 0), (720.25, 0.25)])
+    func normalizingInitialiserWrapsLongitude(input: Double, expected: Double) throws {
+        let c = try GeoCoordinate(latitude: 1, normalizingLongitude: input)
+        #expect(c.longitude == expected)
+        #expect(c.longitude.sign == .plus || c.longitude != 0)
+    }
+
+    @Test func normalizingInitialiserStillRejectsBadInput() {
+        #expect(throws: GeodesyError.latitudeOutOfRange(95)) { try GeoCoordinate(latitude: 95, normalizingLongitude: 0) }
+        #expect(throws: GeodesyError.self) { try GeoCoordinate(latitude: 0, normalizingLongitude: .nan) }
+        #expect(throws: GeodesyError.self) { try GeoCoordinate(latitude: 0, normalizingLongitude: .infinity) }
+    }
+
+    @Test func codableRoundTripAndValidation() throws {
+        let c = try GeoCoordinate(latitude: 60.1699, longitude: 24.9384)
+        let data = try JSONEncoder().encode(c)
+        #expect(try JSONDecoder().decode(GeoCoordinate.self, from: data) == c)
+        let bad = Data(#"{"latitude": 91, "longitude": 0}"#.utf8)
+        #expect(throws: GeodesyError.latitudeOutOfRange(91)) { try JSONDecoder().decode(GeoCoordinate.self, from: bad) }
+    }
+
+    @Test func convenienceGeodesicsAgreeWithGeodesic() throws {
+        let helsinki = try GeoCoordinate(latitude: 60.1699, longitude: 24.9384)
+        let tallinn = try GeoCoordinate(latitude: 59.4370, longitude: 24.7536)
+        let inverse = Geodesic.wgs84.inverse(from: helsinki, to: tallinn)
+        #expect(helsinki.distanceMeters(to: tallinn) == inverse.distanceMeters)
+        #expect(helsinki.initialAzimuth(to: tallinn) == inverse.initialAzimuth)
+        let back = try helsinki.destination(azimuth: inverse.initialAzimuth, distanceMeters: inverse.distanceMeters)
+        #expect(chordMeters(back, tallinn) < GeodesicTolerance.distanceMeters)
+    }
+
+    @Test(arguments: [(0.0, 0.0), (360, 0), (-1, 359), (725, 5), (-360, 0), (-1e-20, 0), (359.99999999999994, 359.99999999999994)])
+    func headingsNormaliseIntoZeroTo360(input: Double, expected: Double) {
+        let heading = Angle(degrees: input).normalizedHeading.degrees
+        #expect((0..<360).contains(heading))
+        #expect(abs(heading - expected) < 1e-12)
+    }
+
+    @Test func angleConversionsAndArithmetic() {
+        #expect(abs(Angle(radians: .pi).degrees - 180) < 1e-12)
+        #expect(abs(Angle.degrees(90).radians - .pi / 2) < 1e-15)
+        #expect((Angle.degrees(350) + .degrees(20)).normalizedHeading == .degrees(10))
+        #expect(Angle.degrees(350).angularDistance(to: .degrees(10)) == .degrees(20))
+        #expect(Angle.degrees(180).sine == 0 && Angle.degrees(90).cosine == 0)
+        #expect(Angle(degrees: .nan).normalizedHeading.degrees.isNaN)
+        #expect(Angle.degrees(190).normalizedSigned == .degrees(-170))
+    }
+}
