@@ -4,6 +4,11 @@
 /// Coordinates are pixels as `Double` with pixel centres at (x + 0.5, y + 0.5) (see `PixelPoint`).
 /// A canvas owns its rasterizer scratch buffers and reuses them, so keep one canvas per image rather
 /// than making one per shape. Value type: copying a canvas copies the image (copy-on-write).
+///
+/// Shapes that share an edge and a colour (a mesh, map polygons of one class) should be filled as
+/// one `Path`: one call rasterises them seamlessly. Filled one by one, each anti-aliases its own
+/// edge and the shared edge lets a trace of the backdrop through (about 25 % on a diagonal edge
+/// pixel), as in every coverage-based renderer.
 public struct Canvas: Sendable {
     /// The pixels drawn so far (straight alpha, see `Image`).
     public var image: RGBA8Image

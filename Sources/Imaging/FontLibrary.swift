@@ -1,16 +1,6 @@
 import CFreeType
 import Foundation
 
-/// One character of a text and the glyph chosen for it.
-public struct MappedGlyph: Sendable, Hashable {
-    /// The Unicode scalar.
-    public var scalar: Unicode.Scalar
-    /// The font the glyph comes from (`.fallback` when DejaVu lacks the code point).
-    public var face: FontFace
-    /// The glyph index in that font; 0 is `.notdef` (the code point is in none of the fonts).
-    public var glyphIndex: UInt32
-}
-
 /// FreeType-backed fonts: DejaVu Sans regular and bold, with a per-glyph fallback to WenQuanYi Micro
 /// Hei for code points DejaVu lacks (`FT_Get_Char_Index` = 0), kerning, metrics and a bounded cache of
 /// rendered glyphs (optionally with a halo made by `FT_Stroker`).
