@@ -4,7 +4,9 @@
 Used by MapDataTests to cross-check the counts MapData gets through libreadosm. The definitions match
 OSMElementCounts in Sources/MapData/OSMElementCounts.swift and PlaceCategory.classify exactly.
 
-Usage: scripts/osm_counts.py FILE.osm.pbf
+Usage: scripts/osm_counts.py FILE.osm.pbf [--xml-copy OUT.osm]
+  --xml-copy OUT.osm  also write the file as OSM XML with pyosmium (to test MapData's XML path on
+                      real data); the counts printed are those of FILE.
 Exit codes: 0 ok, 2 usage, 3 pyosmium is not installed (pip install osmium), 4 the file cannot be read.
 Data: the Helsinki extract is © OpenStreetMap contributors, ODbL.
 """
@@ -82,14 +84,27 @@ def count(path):
     return c
 
 
+def write_xml_copy(path, out):
+    with osmium.SimpleWriter(out, overwrite=True) as writer:
+        for obj in osmium.FileProcessor(path):
+            writer.add(obj)
+
+
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[4], file=sys.stderr)
+    args = sys.argv[1:]
+    xml_copy = None
+    if len(args) == 3 and args[1] == "--xml-copy":
+        xml_copy = args[2]
+        args = args[:1]
+    if len(args) != 1:
+        print("usage: scripts/osm_counts.py FILE.osm.pbf [--xml-copy OUT.osm]", file=sys.stderr)
         sys.exit(2)
     try:
-        counts = count(sys.argv[1])
+        counts = count(args[0])
+        if xml_copy:
+            write_xml_copy(args[0], xml_copy)
     except Exception as error:  # osmium raises RuntimeError/OSError for unreadable input
-        print(f"{sys.argv[1]}: {error}", file=sys.stderr)
+        print(f"{args[0]}: {error}", file=sys.stderr)
         sys.exit(4)
     counts["osmium_version"] = osmium.version.pyosmium_release
     print(json.dumps(counts, sort_keys=True))

@@ -12,8 +12,18 @@ struct FeatureAssembler {
     var places: [Place] = []
     var diagnostics: [MapDataDiagnostic] = []
 
+    /// Ways that are outer members of multipolygons tagged `building` (or `building:part`).
+    let buildingRelationOuterWays: Set<Int64>
+
     init(data: OSMRawData) {
         self.data = data
+        var outers: Set<Int64> = []
+        for relation in data.multipolygons where Self.buildingType(relation.tags) != nil {
+            for member in relation.members where member.role == "outer" || member.role.isEmpty {
+                outers.insert(member.wayID)
+            }
+        }
+        buildingRelationOuterWays = outers
     }
 
     mutating func run() {
@@ -65,7 +75,9 @@ struct FeatureAssembler {
             return result
         }
 
-        if let (type, isPart) = Self.buildingType(tags) {
+        // An outer way of a building multipolygon that is tagged as a building itself is drawn by the
+        // relation (which has the courtyards); building it twice would overlap.
+        if let (type, isPart) = Self.buildingType(tags), !buildingRelationOuterWays.contains(way.id) {
             if let outer = ring(&diagnostics, purpose: "building") {
                 addBuilding(tags: tags, type: type, isPart: isPart, source: element,
                             footprint: [OSMPolygon(outer: outer)])
@@ -106,14 +118,13 @@ struct FeatureAssembler {
             }
         }
         if tags["name"] != nil, PlaceCategory.classify(tags) != nil {
-            let position: OSMCoordinate?
-            if closed, let outer = ringCache ?? ring(&diagnostics, purpose: "place") {
-                position = OSMPolygon(outer: outer).centroid
-            } else {
-                let points = way.nodeIDs.compactMap { data.coordinates[$0] }
-                position = points.isEmpty ? nil : OSMPolygon.meanPoint(points)
+            // A clipped area still gets a place: at the mean of the nodes that are in the extract.
+            let present = way.nodeIDs.compactMap { coordinateTable[$0] }
+            if closed, present.count == way.nodeIDs.count {
+                addPlace(tags: tags, source: element, position: OSMPolygon(outer: present).centroid)
+            } else if !present.isEmpty {
+                addPlace(tags: tags, source: element, position: OSMPolygon.meanPoint(present))
             }
-            if let position { addPlace(tags: tags, source: element, position: position) }
         }
     }
 

@@ -1,13 +1,3 @@
-/// Which of OpenStreetMap's three element types something came from.
-public enum OSMElementKind: String, Sendable, Hashable, Codable {
-    /// A node (a point).
-    case node
-    /// A way (an ordered list of nodes: a line, or a ring when closed).
-    case way
-    /// A relation (here: a multipolygon).
-    case relation
-}
-
 /// The OSM element a feature was made from, e.g. `way/419479428`.
 public struct OSMElementReference: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The element type.

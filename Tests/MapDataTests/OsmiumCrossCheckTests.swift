@@ -7,12 +7,13 @@ import Testing
 /// not installed: `pip install osmium`.
 @Suite("Cross-check with pyosmium")
 struct OsmiumCrossCheckTests {
-    @Test("raw counts equal pyosmium's exactly on the Helsinki extract")
-    func countsMatchOsmium() throws {
+    /// Runs `scripts/osm_counts.py` on the Helsinki extract, also writing an XML copy to `xmlCopy`;
+    /// cancels the test when python3 or pyosmium is missing.
+    func runCountScript(xmlCopy: String) throws -> [String: Any] {
         let script = Fixtures.packageRoot.appendingPathComponent("scripts/osm_counts.py").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, Fixtures.helsinkiPath]
+        process.arguments = ["python3", script, Fixtures.helsinkiPath, "--xml-copy", xmlCopy]
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -26,13 +27,36 @@ struct OsmiumCrossCheckTests {
         case 127: try Test.cancel("skipped: python3 is not on PATH (\(stderr))")
         default:
             Issue.record("osm_counts.py exited \(process.terminationStatus): \(stderr)")
-            return
+            throw CancellationError()
         }
-        let json = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
-        let ours = try Fixtures.helsinki.get().counts.dictionary
+        return try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+    }
+
+    @Test("raw counts equal pyosmium's exactly; the XML copy gives the same dataset as the PBF")
+    func countsMatchOsmium() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let xmlPath = directory.appendingPathComponent("helsinki-centre.osm").path
+        let json = try runCountScript(xmlCopy: xmlPath)
+        let pbf = try Fixtures.helsinki.get()
+        let ours = pbf.counts.dictionary
         for (key, value) in ours.sorted(by: { $0.key < $1.key }) {
             let theirs = try #require(json[key] as? Int, "osm_counts.py did not print \(key)")
             #expect(value == theirs, "\(key): MapData \(value), pyosmium \(theirs)")
         }
+
+        // The same data as XML (written by pyosmium) goes through libreadosm's expat path.
+        let xml = try MapDataset(contentsOfFile: xmlPath)
+        #expect(xml.counts == pbf.counts)
+        #expect(xml.featureCounts == pbf.featureCounts)
+        #expect(xml.places.map(\.name) == pbf.places.map(\.name))
+        #expect(xml.buildings.map(\.heightMeters) == pbf.buildings.map(\.heightMeters))
+        var largestShift = 0.0
+        for (a, b) in zip(xml.streets, pbf.streets) {
+            for (p, q) in zip(a.points, b.points) {
+                largestShift = max(largestShift, abs(p.latitude - q.latitude), abs(p.longitude - q.longitude))
+            }
+        }
+        #expect(largestShift < 1e-7, "PBF and XML coordinates agree to the 7 decimals XML carries")
     }
 }

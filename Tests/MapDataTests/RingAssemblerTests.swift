@@ -8,7 +8,6 @@ struct RingAssemblerTests {
         let data = try Fixtures.load("multipolygon.osm")
         #expect(data.diagnostics.isEmpty, "\(data.diagnostics)")
         let building = try #require(data.buildings.first { $0.source == OSMElementReference(.relation, 301) })
-        #expect(data.buildings.count == 1)
         #expect(building.buildingType == "apartments")
         #expect(building.name == "Testitalo")
         #expect(building.names["sv"] == "Testhuset")
@@ -30,10 +29,21 @@ struct RingAssemblerTests {
         #expect(building.heightSource == .levels)
     }
 
+    @Test("a building outer way tagged building itself is built once, by its relation")
+    func buildingOuterWayNotDuplicated() throws {
+        let data = try Fixtures.load("multipolygon.osm")
+        #expect(data.buildings.map(\.source.description).sorted() == ["relation/301", "relation/304"])
+        let courtyard = try #require(data.buildings.first { $0.source.id == 304 })
+        #expect(courtyard.footprint.first?.inners.count == 1)
+        #expect(courtyard.heightMeters == 20)
+        #expect(data.counts.buildingWays == 1)
+        #expect(data.counts.buildingMultipolygonRelations == 2)
+    }
+
     @Test("polygon centroid subtracts the holes")
     func centroidWithHoles() throws {
         let data = try Fixtures.load("multipolygon.osm")
-        let polygon = try #require(data.buildings.first?.footprint.first)
+        let polygon = try #require(data.buildings.first { $0.source.id == 301 }?.footprint.first)
         let c = polygon.centroid
         // Outer 4×4 centred on (2, 2); holes of 0.25 at (1.25, 1.25) and (2.75, 2.75) (units 0.001°)
         // balance each other: the centroid stays at the centre.
