@@ -39,7 +39,7 @@ public enum MapDataError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "uncompressed blobs. Re-write it with `osmium cat \(path) -o out.osm.pbf` "
                 + "(zlib is osmium's default)."
         case .pbfWithoutDenseNodes(let path, let wayCount):
-            return "\(path): the PBF has \(wayCount) ways but libreadosm found 0 nodes: the nodes are stored "
+            return "\(path): the PBF has \(wayCount) way\(wayCount == 1 ? "" : "s") but libreadosm found 0 nodes: the nodes are stored "
                 + "as plain (non-dense) Node messages, which libreadosm silently skips. Re-write it with "
                 + "`osmium cat \(path) -o out.osm.pbf` (dense nodes are osmium's default)."
         case .readFailed(let path, let code, let meaning):

@@ -94,5 +94,32 @@ enum OSMFileFormat: Equatable {
         }
         return found
     }
-}
 
+    /// Describes a break in the PBF block framing (a truncated file), or nil when every block header
+    /// and block fits in the file.
+    static func pbfFramingProblem(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path),
+              let size = try? handle.seekToEnd() else { return nil }
+        defer { try? handle.close() }
+        var offset: UInt64 = 0
+        while offset < size {
+            guard (try? handle.seek(toOffset: offset)) != nil,
+                  let lengthBytes = try? handle.read(upToCount: 4), lengthBytes.count == 4 else {
+                return "the file ends inside the block header at byte \(offset) (\(size) bytes in all): it is truncated"
+            }
+            let headerLength = UInt64(lengthBytes.reduce(0) { $0 << 8 | Int($1) })
+            guard offset + 4 + headerLength <= size,
+                  let header = try? handle.read(upToCount: Int(headerLength)),
+                  let dataSize = ProtobufScan.varintField(3, in: [UInt8](header)) else {
+                return "the block header at byte \(offset) is cut off or unreadable (\(size) bytes in all): "
+                    + "the file is truncated or corrupt"
+            }
+            let end = offset + 4 + headerLength + dataSize
+            if end > size {
+                return "the block at byte \(offset) needs \(end) bytes but the file has \(size): it is truncated"
+            }
+            offset = end
+        }
+        return nil
+    }
+}

@@ -55,6 +55,9 @@ enum OSMReader {
             if !unsupported.isEmpty {
                 return .unsupportedPBFCompression(path: path, compression: unsupported.sorted().joined(separator: ", "))
             }
+            if let problem = OSMFileFormat.pbfFramingProblem(path: path) {
+                return .readFailed(path: path, code: code, meaning: problem)
+            }
         }
         if code == READOSM_FILE_NOT_FOUND { return .fileNotFound(path: path) }
         return .readFailed(path: path, code: code, meaning: meaning(of: code))

@@ -99,8 +99,32 @@ struct MapDataErrorTests {
     func truncated() throws {
         let helsinki = try Data(contentsOf: URL(fileURLWithPath: Fixtures.helsinkiPath))
         let path = try write([UInt8](helsinki.prefix(100_000)), named: "truncated.osm.pbf")
-        guard case .readFailed(let p, let code, _) = try loadError(path) else { Issue.record("wrong case"); return }
+        guard case .readFailed(let p, let code, let meaning) = try loadError(path) else {
+            Issue.record("wrong case")
+            return
+        }
         #expect(p == path)
         #expect(code < 0)
+        #expect(meaning.contains("truncated"), "\(meaning)")
+    }
+
+    @Test("an OSM file without elements is an empty dataset")
+    func emptyOSM() throws {
+        let path = try write(Array("<?xml version=\"1.0\"?>\n<osm version=\"0.6\"></osm>\n".utf8), named: "empty.osm")
+        let data = try MapDataset(contentsOfFile: path)
+        #expect(data.counts == OSMElementCounts())
+        #expect(data.boundingBox == nil)
+        #expect(data.buildings.isEmpty && data.places.isEmpty && data.diagnostics.isEmpty)
+    }
+
+    @Test("malformed XML is a read error naming the file")
+    func malformedXML() throws {
+        let path = try write(Array("<osm version=\"0.6\"><node id=\"1\" lat=\"60.1\" lon=\"24.9\"><tag k=".utf8),
+                             named: "broken.osm")
+        let error = try loadError(path)
+        guard case .readFailed(let p, _, let meaning) = error else { Issue.record("\(error)"); return }
+        #expect(p == path)
+        #expect(error.description.hasPrefix(path))
+        #expect(!meaning.isEmpty)
     }
 }
