@@ -45,6 +45,10 @@ def is_place(tags):
     for key, values in SELECTIVE_KEYS:
         if key in tags and first_value(tags[key]) in values:
             return True
+    if "building" in tags:
+        value = first_value(tags["building"])
+        if value is not None and value != "no":
+            return True
     return False
 
 

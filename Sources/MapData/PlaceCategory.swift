@@ -6,7 +6,9 @@ import Foundation
 /// The scheme: the first of these keys with a value other than `no` decides, in this order:
 /// `amenity`, `shop`, `tourism`, `historic`, `leisure`, `office`, `craft`, `healthcare`; then the
 /// transport tags `railway=station|halt|tram_stop|subway_entrance`, `highway=bus_stop`,
-/// `public_transport=station`; then `place=square`. The category name is the value (the first of a
+/// `public_transport=station`; then `place=square`; last, any `building` other than `no`, so that named
+/// buildings without another category (Lasipalatsi, Hopeatalo…) can be labelled and found, with the
+/// category name "building" and the group `.building`. The category name is the value (the first of a
 /// `;` list), or the key when the value is `yes`: `amenity=cafe` → "cafe", `shop=yes` → "shop".
 /// The group table is on `PlaceGroup`.
 public struct PlaceCategory: Sendable, Hashable, Codable {
@@ -50,6 +52,9 @@ public struct PlaceCategory: Sendable, Hashable, Codable {
             if let raw = tags[key], let value = firstValue(raw), values.contains(value) {
                 return PlaceCategory(key: key, value: value, name: value, group: group(key: key, value: value))
             }
+        }
+        if let raw = tags["building"], let value = firstValue(raw), value != "no" {
+            return PlaceCategory(key: "building", value: value, name: "building", group: .building)
         }
         return nil
     }
@@ -100,6 +105,7 @@ public struct PlaceCategory: Sendable, Hashable, Codable {
         case "leisure", "place": return .leisure
         case "healthcare": return .health
         case "railway", "highway", "public_transport": return .transport
+        case "building": return .building
         default: return .service   // office, craft
         }
     }

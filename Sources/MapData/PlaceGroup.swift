@@ -11,6 +11,7 @@
 /// | `education` | schools, universities, colleges, kindergartens |
 /// | `leisure` | every `leisure=*` (parks, sports centres…), `place=square` |
 /// | `service` | other `amenity=*` (banks, post offices, toilets…), `office=*`, `craft=*`, `tourism=information` |
+/// | `building` | named buildings with none of the tags above (`building=*` + `name`) |
 public enum PlaceGroup: String, Sendable, Hashable, Codable, CaseIterable {
     /// Eating and drinking.
     case food
@@ -30,4 +31,6 @@ public enum PlaceGroup: String, Sendable, Hashable, Codable, CaseIterable {
     case leisure
     /// Offices, crafts and public services.
     case service
+    /// A named building that is nothing else on this list.
+    case building
 }

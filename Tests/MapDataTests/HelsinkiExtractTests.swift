@@ -107,6 +107,15 @@ struct HelsinkiExtractTests {
         #expect(distanceMeters(store.position, street) < 600)
     }
 
+    @Test("named buildings without a POI tag are places too")
+    func namedBuildings() throws {
+        let data = try helsinki()
+        let lasipalatsi = data.places.filter { $0.name == "Lasipalatsi" }
+        #expect(lasipalatsi.contains { $0.category.group == .building && $0.source.kind == .way })
+        #expect(lasipalatsi.contains { $0.category.group == .transport }, "the stop of the same name")
+        #expect(data.places.filter { $0.category.group == .building }.count > 20)
+    }
+
     @Test("Swedish names where tagged")
     func swedishNames() throws {
         let data = try helsinki()

@@ -37,7 +37,8 @@ struct PlaceTests {
         #expect(byName["Iso puisto"]?.group == .leisure)
         #expect(byName["Pelkkä nimi"] == nil)
         #expect(byName["Ei mitään"] == nil, "amenity=no")
-        #expect(data.places.count == 9)
+        #expect(byName["Lasitalo"] == PlaceCategory(key: "building", value: "yes", name: "building", group: .building))
+        #expect(data.places.count == 10)
         #expect(data.counts.namedPlaceNodes == 6)
     }
 
