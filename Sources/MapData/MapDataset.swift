@@ -1,9 +1,10 @@
 /// Everything MapData extracts from one OSM file: the features, the bounding box, the raw counts,
 /// the diagnostics about data that had to be dropped, and the attribution the licence requires.
 ///
-/// Load with `MapDataset(contentsOfFile:)`. The data is © OpenStreetMap contributors, available under
-/// the Open Database License (ODbL); show `attribution` wherever it is displayed.
-public struct MapDataset: Sendable {
+/// Load with `MapDataset(contentsOfFile:)`; it is `Codable`, so a loaded dataset can be cached. The data
+/// is © OpenStreetMap contributors, available under the Open Database License (ODbL); show
+/// `attribution` wherever it is displayed.
+public struct MapDataset: Sendable, Hashable, Codable {
     /// The attribution required by the ODbL: "© OpenStreetMap contributors".
     public static let attribution = "© OpenStreetMap contributors"
 

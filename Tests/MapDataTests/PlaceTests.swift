@@ -79,3 +79,4 @@ struct PlaceTests {
         #expect(data.places(matching: "").isEmpty)
     }
 }
+
