@@ -1,0 +1,225 @@
+/// Turns what the reader collected into features. One pass over tagged nodes, one over ways, one over
+/// multipolygon relations; problems become diagnostics, never crashes.
+struct FeatureAssembler {
+    let data: OSMRawData
+    var buildings: [Building] = []
+    var streets: [Street] = []
+    var railways: [RailwayLine] = []
+    var areas: [AreaFeature] = []
+    var trees: [Tree] = []
+    var treeRows: [TreeRow] = []
+    var coastlines: [Coastline] = []
+    var places: [Place] = []
+    var diagnostics: [MapDataDiagnostic] = []
+
+    /// Ways that are outer members of multipolygons tagged `building` (or `building:part`).
+    let buildingRelationOuterWays: Set<Int64>
+
+    init(data: OSMRawData) {
+        self.data = data
+        var outers: Set<Int64> = []
+        for relation in data.multipolygons where Self.buildingType(relation.tags) != nil {
+            for member in relation.members where member.role == "outer" || member.role.isEmpty {
+                outers.insert(member.wayID)
+            }
+        }
+        buildingRelationOuterWays = outers
+    }
+
+    mutating func run() {
+        for node in data.taggedNodes { addNode(node) }
+        for way in data.ways where !way.tags.isEmpty { addWay(way) }
+        for relation in data.multipolygons { addMultipolygon(relation) }
+    }
+
+    // MARK: Nodes
+
+    mutating func addNode(_ node: RawNode) {
+        let element = OSMElementReference(.node, node.id)
+        if node.tags["natural"] == "tree" {
+            let species = node.tags["species"] ?? node.tags["genus"] ?? node.tags["species:fi"] ?? node.tags["taxon"]
+            trees.append(Tree(source: element, position: node.coordinate,
+                              heightMeters: node.tags["height"].flatMap(OSMTagParsing.lengthMeters),
+                              species: species, leafType: node.tags["leaf_type"]))
+        }
+        addPlace(tags: node.tags, source: element, position: node.coordinate)
+    }
+
+    // MARK: Ways
+
+    mutating func addWay(_ way: RawWay) {
+        let tags = way.tags
+        let element = OSMElementReference(.way, way.id)
+        let closed = RingAssembler.isClosed(way.nodeIDs)
+        let coordinateTable = data.coordinates
+        var ringCache: [OSMCoordinate]??
+        // The way as a closed ring with all coordinates, or nil (with one diagnostic) when it cannot be.
+        func ring(_ diagnostics: inout [MapDataDiagnostic], purpose: String) -> [OSMCoordinate]? {
+            if let cached = ringCache { return cached }
+            let result: [OSMCoordinate]?
+            if !closed {
+                diagnostics.append(MapDataDiagnostic(.openAreaWay, element, "\(purpose) way is not closed; dropped"))
+                result = nil
+            } else {
+                let coordinates = way.nodeIDs.compactMap { coordinateTable[$0] }
+                if coordinates.count == way.nodeIDs.count {
+                    result = coordinates
+                } else {
+                    diagnostics.append(MapDataDiagnostic(.missingNodes, element,
+                        "\(purpose) ring has \(way.nodeIDs.count - coordinates.count) of \(way.nodeIDs.count) "
+                        + "nodes outside the extract; dropped"))
+                    result = nil
+                }
+            }
+            ringCache = .some(result)
+            return result
+        }
+
+        // An outer way of a building multipolygon that is tagged as a building itself is drawn by the
+        // relation (which has the courtyards); building it twice would overlap.
+        if let (type, isPart) = Self.buildingType(tags), !buildingRelationOuterWays.contains(way.id) {
+            if let outer = ring(&diagnostics, purpose: "building") {
+                addBuilding(tags: tags, type: type, isPart: isPart, source: element,
+                            footprint: [OSMPolygon(outer: outer)])
+            }
+        }
+
+        let isHighwayArea = tags["highway"] != nil && tags["area"] == "yes" && closed
+        if let highway = tags["highway"], !isHighwayArea {
+            let (highwayClass, isLink) = HighwayClass.parse(highway)
+            for points in lines(way) {
+                streets.append(Street(
+                    source: element, highwayClass: highwayClass, isLink: isLink, name: tags["name"],
+                    names: OSMTagParsing.names(from: tags), lanes: tags["lanes"].flatMap(OSMTagParsing.lanes),
+                    widthMeters: tags["width"].flatMap(OSMTagParsing.lengthMeters).flatMap { $0 > 0 ? $0 : nil },
+                    oneway: OnewayDirection.parse(oneway: tags["oneway"], highway: highway, junction: tags["junction"]),
+                    sidewalk: SidewalkSides(tags: tags), footwayType: tags["footway"], surface: tags["surface"],
+                    layer: Self.layer(tags), isBridge: Self.isBridge(tags), isTunnel: Self.isTunnel(tags),
+                    points: points))
+            }
+        }
+        if let value = tags["railway"], let kind = RailwayKind(rawValue: value) {
+            for points in lines(way) {
+                railways.append(RailwayLine(source: element, kind: kind, name: tags["name"], service: tags["service"],
+                                            layer: Self.layer(tags), isBridge: Self.isBridge(tags),
+                                            isTunnel: Self.isTunnel(tags), points: points))
+            }
+        }
+        if tags["natural"] == "tree_row" {
+            for points in lines(way) { treeRows.append(TreeRow(source: element, points: points)) }
+        }
+        if tags["natural"] == "coastline" {
+            for points in lines(way) { coastlines.append(Coastline(source: element, points: points)) }
+        }
+        if let kind = AreaKind.classify(tags), tags["highway"] == nil || isHighwayArea {
+            if let outer = ring(&diagnostics, purpose: "\(kind.rawValue) area") {
+                areas.append(AreaFeature(source: element, kind: kind, name: tags["name"],
+                                         names: OSMTagParsing.names(from: tags), polygons: [OSMPolygon(outer: outer)]))
+            }
+        }
+        if tags["name"] != nil, PlaceCategory.classify(tags) != nil {
+            // A clipped area still gets a place: at the mean of the nodes that are in the extract.
+            let present = way.nodeIDs.compactMap { coordinateTable[$0] }
+            if closed, present.count == way.nodeIDs.count {
+                addPlace(tags: tags, source: element, position: OSMPolygon(outer: present).centroid)
+            } else if !present.isEmpty {
+                addPlace(tags: tags, source: element, position: OSMPolygon.meanPoint(present))
+            }
+        }
+    }
+
+    /// The way as polylines of at least 2 points: split where nodes are missing (clipped at the extract
+    /// edge), so that no segment jumps across the gap. Reports a diagnostic when nodes were missing.
+    mutating func lines(_ way: RawWay) -> [[OSMCoordinate]] {
+        var result: [[OSMCoordinate]] = []
+        var current: [OSMCoordinate] = []
+        var missing = 0
+        for id in way.nodeIDs {
+            if let coordinate = data.coordinates[id] {
+                current.append(coordinate)
+            } else {
+                missing += 1
+                if current.count >= 2 { result.append(current) }
+                current = []
+            }
+        }
+        if current.count >= 2 { result.append(current) }
+        if missing > 0 {
+            diagnostics.append(MapDataDiagnostic(.missingNodes, OSMElementReference(.way, way.id),
+                "\(missing) of \(way.nodeIDs.count) nodes outside the extract; kept \(result.count) piece(s)"))
+        }
+        return result
+    }
+
+    // MARK: Relations
+
+    mutating func addMultipolygon(_ relation: RawRelation) {
+        let tags = relation.tags
+        let element = OSMElementReference(.relation, relation.id)
+        let building = Self.buildingType(tags)
+        let areaKind = AreaKind.classify(tags)
+        let isPlace = tags["name"] != nil && PlaceCategory.classify(tags) != nil
+        guard building != nil || areaKind != nil || isPlace else { return }
+
+        let polygons = RingAssembler.polygons(of: relation, in: data, diagnostics: &diagnostics)
+        if polygons.isEmpty {
+            diagnostics.append(MapDataDiagnostic(.emptyMultipolygon, element,
+                                                 "no closed outer ring could be built; no feature made"))
+        }
+        if let (type, isPart) = building, !polygons.isEmpty {
+            addBuilding(tags: tags, type: type, isPart: isPart, source: element, footprint: polygons)
+        }
+        if let areaKind, !polygons.isEmpty {
+            areas.append(AreaFeature(source: element, kind: areaKind, name: tags["name"],
+                                     names: OSMTagParsing.names(from: tags), polygons: polygons))
+        }
+        if isPlace {
+            var position = polygons.combinedCentroid
+            if position == nil {
+                let points = relation.members.flatMap { data.way($0.wayID)?.nodeIDs ?? [] }
+                    .compactMap { data.coordinates[$0] }
+                if !points.isEmpty { position = OSMPolygon.meanPoint(points) }
+            }
+            if let position { addPlace(tags: tags, source: element, position: position) }
+        }
+    }
+
+    // MARK: Shared
+
+    mutating func addBuilding(tags: [String: String], type: String, isPart: Bool, source: OSMElementReference,
+                              footprint: [OSMPolygon]) {
+        let heights = BuildingHeightRules.resolve(tags: tags, type: type)
+        for entry in heights.unparsable {
+            diagnostics.append(MapDataDiagnostic(.unparsableTag, source, "\(entry) is not a length or level count; ignored"))
+        }
+        buildings.append(Building(
+            source: source, isPart: isPart, buildingType: type, footprint: footprint,
+            heightMeters: heights.heightMeters, minHeightMeters: heights.minHeightMeters,
+            heightSource: heights.source, levels: heights.levels, name: tags["name"],
+            names: OSMTagParsing.names(from: tags), address: PostalAddress(tags: tags),
+            colour: tags["building:colour"], roofColour: tags["roof:colour"], roofShape: tags["roof:shape"]))
+    }
+
+    mutating func addPlace(tags: [String: String], source: OSMElementReference, position: OSMCoordinate) {
+        guard let name = tags["name"], let category = PlaceCategory.classify(tags) else { return }
+        places.append(Place(
+            source: source, name: name, names: OSMTagParsing.names(from: tags), category: category,
+            address: PostalAddress(tags: tags), phone: tags["phone"] ?? tags["contact:phone"],
+            website: tags["website"] ?? tags["contact:website"] ?? tags["url"],
+            openingHours: tags["opening_hours"], position: position))
+    }
+
+    /// (`building` value, false) for buildings, (`building:part` value, true) for parts; nil for
+    /// neither or for `building=no`.
+    static func buildingType(_ tags: [String: String]) -> (String, Bool)? {
+        if let value = tags["building"], value != "no" { return (value, false) }
+        if let value = tags["building:part"], value != "no" { return (value, true) }
+        return nil
+    }
+
+    static func layer(_ tags: [String: String]) -> Int { tags["layer"].flatMap { Int($0.trimmingSpaces()) } ?? 0 }
+    static func isBridge(_ tags: [String: String]) -> Bool { tags["bridge"].map { $0 != "no" } ?? false }
+    static func isTunnel(_ tags: [String: String]) -> Bool {
+        tags["tunnel"].map { $0 != "no" } ?? false || tags["covered"] == "yes"
+    }
+}

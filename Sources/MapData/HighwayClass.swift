@@ -1,0 +1,91 @@
+/// The `highway=*` class of a street or path. `_link` values map to their main class (with
+/// `Street.isLink` set); values not listed here become `.other` with the raw value.
+public enum HighwayClass: Sendable, Hashable, Codable {
+    /// `motorway`
+    case motorway
+    /// `trunk`
+    case trunk
+    /// `primary`
+    case primary
+    /// `secondary`
+    case secondary
+    /// `tertiary`
+    case tertiary
+    /// `unclassified` (minor public road)
+    case unclassified
+    /// `residential`
+    case residential
+    /// `living_street`
+    case livingStreet
+    /// `service` (access roads, alleys, parking aisles)
+    case service
+    /// `pedestrian` (pedestrian street; as an area it becomes a square instead)
+    case pedestrian
+    /// `footway` (including sidewalks drawn as ways: `footway=sidewalk`)
+    case footway
+    /// `cycleway`
+    case cycleway
+    /// `path`
+    case path
+    /// `steps`
+    case steps
+    /// `track`
+    case track
+    /// `bridleway`
+    case bridleway
+    /// `corridor` (indoor passage)
+    case corridor
+    /// `platform` (a bus or tram platform drawn as a way)
+    case platform
+    /// `construction` (road being built)
+    case construction
+    /// Any other value, as tagged (e.g. "trail", "elevator").
+    case other(String)
+
+    /// The class for a `highway` value, and whether it was a `_link` road.
+    public static func parse(_ value: String) -> (highwayClass: HighwayClass, isLink: Bool) {
+        if value.hasSuffix("_link") {
+            let main = HighwayClass(tagValue: String(value.dropLast(5)))
+            if case .other = main { return (.other(value), false) }
+            return (main, true)
+        }
+        return (HighwayClass(tagValue: value), false)
+    }
+
+    /// The class for a `highway` value without `_link` handling.
+    public init(tagValue: String) {
+        switch tagValue {
+        case "motorway": self = .motorway
+        case "trunk": self = .trunk
+        case "primary": self = .primary
+        case "secondary": self = .secondary
+        case "tertiary": self = .tertiary
+        case "unclassified": self = .unclassified
+        case "residential": self = .residential
+        case "living_street": self = .livingStreet
+        case "service": self = .service
+        case "pedestrian": self = .pedestrian
+        case "footway": self = .footway
+        case "cycleway": self = .cycleway
+        case "path": self = .path
+        case "steps": self = .steps
+        case "track": self = .track
+        case "bridleway": self = .bridleway
+        case "corridor": self = .corridor
+        case "platform": self = .platform
+        case "construction": self = .construction
+        default: self = .other(tagValue)
+        }
+    }
+
+    /// True for roads meant for motor traffic (motorway … service, living streets).
+    public var isRoad: Bool {
+        switch self {
+        case .motorway, .trunk, .primary, .secondary, .tertiary, .unclassified, .residential, .livingStreet,
+             .service:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// A node kept with its tags (named or a tree); other nodes keep only their coordinate.
+struct RawNode {
+    var id: Int64
+    var coordinate: OSMCoordinate
+    var tags: [String: String]
+}
+
+/// A way: node ids, and tags when it had any.
+struct RawWay {
+    var id: Int64
+    var nodeIDs: [Int64]
+    var tags: [String: String]
+}
+
+/// A member way of a multipolygon relation.
+struct RawMember {
+    var wayID: Int64
+    var role: String
+}
+
+/// A multipolygon relation: its way members and tags.
+struct RawRelation {
+    var id: Int64
+    var members: [RawMember]
+    var tags: [String: String]
+}
+
+/// What the libreadosm callbacks collect: one mutable object, passed to them as `user_data`, used
+/// from one thread only.
+final class OSMRawData {
+    var counts = OSMElementCounts()
+    var coordinates: [Int64: OSMCoordinate] = [:]
+    var taggedNodes: [RawNode] = []
+    var ways: [RawWay] = []
+    var wayIndex: [Int64: Int] = [:]
+    var multipolygons: [RawRelation] = []
+    var boundingBox: OSMBoundingBox?
+
+    func way(_ id: Int64) -> RawWay? { wayIndex[id].map { ways[$0] } }
+}

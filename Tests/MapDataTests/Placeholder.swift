@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholderMapData() { #expect(Bool(true)) }
