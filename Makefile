@@ -25,6 +25,7 @@ release: deps
 	$(LOCK) $(SWIFT) build -c release
 
 test: deps
+	@scripts/install-test-tools.sh
 	$(LOCK) $(SWIFT) test
 
 demo: release

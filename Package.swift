@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Geodesy", targets: ["Geodesy"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "MapData", targets: ["MapData"]),
+        .library(name: "LookAround", targets: ["LookAround"]),
     ],
     targets: [
         // MARK: C system libraries (headers and link flags; the code comes from Debian)
@@ -22,6 +23,8 @@ let package = Package(
                        providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CReadOSM", pkgConfig: "readosm",
                        providers: [.apt(["libreadosm-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -32,13 +35,19 @@ let package = Package(
         .target(name: "Imaging",
                 dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims"]),
         .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"]),
+        .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
+        .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
+        .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData"]),
+        .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog"]),
         .target(name: "ArgumentParsing"),
 
         // MARK: Executables
         .executableTarget(name: "lookaround",
-                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData"]),
+                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
+                                         "Catalog", "MapSnapshot", "LookAround"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging"],
+                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
+                                         "Catalog", "MapSnapshot", "LookAround"],
                           path: "Benchmarks/Sources"),
 
         // MARK: Tests
@@ -49,6 +58,9 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "LookAround", "TestSupport"]),
+        .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "TestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport"]),
     ],

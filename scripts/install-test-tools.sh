@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Optional independent tools that some tests compare against (PyPI). Tests that need one say they were
+# skipped, and why, when it is missing; so a failure here never fails the build.
+set -uo pipefail
+python=${PYTHON:-python3}
+command -v "$python" >/dev/null || exit 0
+need=()
+"$python" -c "import osmium" 2>/dev/null || need+=(osmium)
+((${#need[@]} == 0)) && exit 0
+echo "install-test-tools: pip install ${need[*]}" >&2
+"$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \
+  || echo "install-test-tools: could not install ${need[*]}; the cross-check tests will report themselves skipped" >&2
+exit 0
