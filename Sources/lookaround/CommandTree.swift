@@ -4,6 +4,10 @@ import ArgumentParsing
 enum CommandTree {
     static let version = "0.1.0"
 
+    /// Top-level commands (`lookaround map …`), listed first in help.
+    static var commands: [any Command.Type] { [] }
+
+    /// Groups of related commands (`lookaround geo distance …`).
     static var groups: [any CommandGroup.Type] { [GeoCommands.self, ImageCommands.self] }
 
     static let root = CommandSpec(
@@ -16,7 +20,7 @@ enum CommandTree {
             Exit codes: 0 ok, 1 no imagery here, 64 usage error, 65 bad data, 66 missing input, 70 internal error.
             """,
         options: [.flag("version", help: "Print the version and exit.")],
-        subcommands: groups.map { $0.spec },
+        subcommands: commands.map { $0.spec } + groups.map { $0.spec },
         examples: [
             (command: "lookaround geo distance --from 60.1699,24.9523 --to 60.1686,24.9417",
              comment: "geodesic distance and bearings between two points"),
@@ -24,6 +28,7 @@ enum CommandTree {
         ])
 
     static func command(at path: [CommandSpec]) -> (any Command.Type)? {
+        if path.count == 2 { return commands.first { $0.spec.name == path[1].name } }
         guard path.count >= 3 else { return nil }
         for group in groups where group.name == path[1].name {
             return group.commands.first { $0.spec.name == path[2].name }
