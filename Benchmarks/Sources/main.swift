@@ -1,1 +1,2 @@
 print("bench")
+runCodecBenchmarks()

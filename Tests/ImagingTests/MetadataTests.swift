@@ -187,3 +187,31 @@ struct MetadataTests {
         }
     }
 }
+
+@Suite("XMP parsing")
+struct XMPParsingTests {
+    static let cases: [(String, PanoramaMetadata?, Int)] = [
+        // Attributes, single quotes, spaces around '=', and a longer name that must not match.
+        ("<x:xmpmeta><rdf:RDF><rdf:Description xmlns:GPano='http://ns.google.com/photos/1.0/panorama/' "
+         + "GPano:PoseHeadingDegreesX='1' GPano:PoseHeadingDegrees = '42.5' GPano:ProjectionType='equirectangular'/>"
+         + "</rdf:RDF></x:xmpmeta>",
+         PanoramaMetadata(projectionType: "equirectangular", poseHeadingDegrees: 42.5), 0),
+        // A value that does not parse is a warning; the others are kept.
+        ("<x:xmpmeta><rdf:Description xmlns:GPano=\"http://ns.google.com/photos/1.0/panorama/\" "
+         + "GPano:FullPanoWidthPixels=\"wide\" GPano:UsePanoramaViewer=\"False\"/></x:xmpmeta>",
+         PanoramaMetadata(usePanoramaViewer: false), 1),
+        // XMP without the GPano namespace: nothing, no warning.
+        ("<x:xmpmeta><rdf:Description xmlns:dc=\"http://purl.org/dc/elements/1.1/\"/></x:xmpmeta>", nil, 0),
+        // Not XML at all.
+        ("GPano:PoseHeadingDegrees=90", nil, 1),
+    ]
+
+    @Test("attributes, elements, odd spacing and bad values", arguments: cases.indices)
+    func parse(_ index: Int) {
+        let (text, expected, warningCount) = Self.cases[index]
+        var warnings: [String] = []
+        let parsed = ImageMetadata.parseXMP(ArraySlice(Array(text.utf8)), warnings: &warnings)
+        #expect(parsed == expected)
+        #expect(warnings.count == warningCount, "\(warnings)")
+    }
+}
