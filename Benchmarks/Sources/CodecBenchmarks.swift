@@ -167,6 +167,17 @@ private func codecBenchmarks() throws {
                                               runs: runs)
             row("  decode \(scale) → \(scale.scaled(w))×\(scale.scaled(h))", ours: ours, tool: tool)
         }
+        // Our decode returns the whole image in fresh memory; djpeg streams strips to /dev/null.
+        // Fresh allocations over glibc's mmap threshold (32 MiB at most) are page-faulted on first touch.
+        let bytes = w * h * 3
+        let touchMs = medianMilliseconds(runs: runs) {
+            let buffer = [UInt8](unsafeUninitializedCapacity: bytes) { b, n in
+                for i in stride(from: 0, to: b.count, by: 4096) { b[i] = 0 }
+                n = b.count
+            }
+            precondition(buffer.count == bytes)
+        }
+        print(pad("  (of which: first touch of \(bytes / 1_000_000) MB output)", 40, right: true) + pad(fmt(touchMs), 10))
     }
 
     // A 1920×1080 "view": photo-like content that went through JPEG once, like a reprojected panorama.

@@ -46,7 +46,7 @@ int lk_png_decode(const uint8_t *data, size_t len, int out_format, uint64_t pixe
         return result;
     }
     png_set_read_fn(png, &src, lk_png_read);
-    // Our own budget is checked below; lift libpng's default 1e6 × 1e6 row limits only up to the spec.
+    // The caller's pixel budget is checked below, before any pixel memory is allocated.
     png_read_info(png, info);
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
     *out_w = w; *out_h = h;
@@ -87,8 +87,7 @@ int lk_png_decode(const uint8_t *data, size_t len, int out_format, uint64_t pixe
         }
         break;
     default:
-        snprintf(err, errlen, "unknown output format %d", out_format);
-        png_error(png, err);
+        png_error(png, "unknown output format (expected LK_PNG_GRAY8, _GRAY16, _RGB8 or _RGBA8)");
     }
     png_set_interlace_handling(png);
     png_read_update_info(png, info);

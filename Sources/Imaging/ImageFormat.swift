@@ -1,6 +1,9 @@
 /// The file formats the codecs read, recognised by their first bytes.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
-    case jpeg, png
+    /// JPEG (JFIF/EXIF), read and written by `JPEGCodec`.
+    case jpeg
+    /// PNG, read and written by `PNGCodec`.
+    case png
 
     /// The format whose magic bytes `data` starts with, or `nil` (JPEG: FF D8 FF; PNG: the 8-byte signature).
     public static func detect(_ data: [UInt8]) -> ImageFormat? {

@@ -1,13 +1,5 @@
 import Foundation
 
-/// Byte order of the TIFF structure inside an EXIF segment. Cameras write both; readers must read both.
-public enum ExifByteOrder: Sendable, Hashable {
-    /// `II` (Intel): least significant byte first.
-    case littleEndian
-    /// `MM` (Motorola): most significant byte first.
-    case bigEndian
-}
-
 // EXIF tags this module reads and writes (TIFF 6.0, EXIF 2.32 §4.6).
 private enum Tag {
     static let imageWidth: UInt16 = 0x0100, imageLength: UInt16 = 0x0101

@@ -52,7 +52,18 @@ public struct JPEGHeader: Sendable, Hashable {
 
     /// A JPEG colour space.
     public enum ColorSpace: String, Sendable, Hashable {
-        case rgb, yCbCr, gray, cmyk, ycck, unknown
+        /// RGB samples (Adobe transform 0).
+        case rgb
+        /// YCbCr, the usual JPEG colour space.
+        case yCbCr
+        /// One grey channel.
+        case gray
+        /// CMYK (not decoded to RGB here).
+        case cmyk
+        /// YCCK (not decoded to RGB here).
+        case ycck
+        /// A colour space TurboJPEG does not name.
+        case unknown
         init(turboJPEG value: Int32) {
             switch value {
             case Int32(TJCS_RGB.rawValue): self = .rgb

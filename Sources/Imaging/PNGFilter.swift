@@ -1,7 +1,16 @@
 /// The five PNG row filters (PNG spec §9), a fast unsafe-pointer implementation, and a plain
 /// scalar reference that the tests compare it with.
 public enum PNGFilter: UInt8, Sendable, CaseIterable {
-    case none = 0, sub = 1, up = 2, average = 3, paeth = 4
+    /// The bytes as they are.
+    case none = 0
+    /// Difference to the same channel of the pixel to the left.
+    case sub = 1
+    /// Difference to the pixel above.
+    case up = 2
+    /// Difference to the mean of left and above.
+    case average = 3
+    /// Difference to the Paeth predictor of left, above and upper-left.
+    case paeth = 4
 
     /// Filters one row with raw pointers: `out[i]` for `i` in `0..<count`; `previous` is the row
     /// above (all zeros for the first row); `bytesPerPixel` 1…8. No allocation. Not inlined: compiled
