@@ -122,6 +122,14 @@ struct MetadataTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try ImageFile.write(try JPEGCodec.encode(smoothRGB(width: 16, height: 16), metadata: sampleMetadata[1]), to: path)
         expectSame(try ImageMetadata.read(fromJPEGFile: path).metadata, sampleMetadata[1])
+        // Headers longer than the 256 KiB first read (five 60 KB APP2 segments before the EXIF) are
+        // still read: the reader falls back to the whole file.
+        let tagged = try JPEGCodec.encode(smoothRGB(width: 16, height: 16), metadata: sampleMetadata[0])
+        let filler = (0..<5).flatMap { _ in [0xFF, 0xE2, 0xEA, 0x62] + [UInt8](repeating: 7, count: 60_000) }
+        try ImageFile.write([0xFF, 0xD8] + filler + tagged.dropFirst(2), to: path)
+        let long = try ImageMetadata.read(fromJPEGFile: path)
+        #expect(long.warnings.isEmpty, "\(long.warnings)")
+        expectSame(long.metadata, sampleMetadata[0])
         #expect(throws: ImagingError.io(path: path + ".missing", detail: "no such file")) {
             try ImageMetadata.read(fromJPEGFile: path + ".missing")
         }
