@@ -8,7 +8,8 @@ import CDeflate
 /// coding captures most of what LZ77 would, at several hundred MB/s. Flat regions (sky after the
 /// `up` filter, map fills) become runs and cost a few bits per 258 bytes.
 enum PNGHuffmanDeflater {
-    /// Input bytes per Huffman block (a new table adapts to sky/ground/buildings).
+    /// Input bytes per Huffman block (a new table adapts to sky/ground/buildings). Measured on a
+    /// 1080p view: 2^16 → 0.5 % smaller but 1 ms slower, 2^20 → 2 % larger and 0.7 ms faster.
     static let blockBytes = 1 << 18
 
     /// An upper bound on the compressed size of `count` input bytes (zlib header and trailer included).
@@ -89,8 +90,9 @@ enum PNGHuffmanDeflater {
         return k
     }
 
-    /// Shortest run coded as a length/distance pair; shorter repeats stay literals.
-    static let minimumRun = 8
+    /// Shortest run coded as a length/distance pair; shorter repeats stay literals. Measured on a
+    /// 1080p view: 4 → 2,069,703 bytes, 6 → 2,068,962, 8 → 2,075,496, 16 → 2,112,104 (same speed).
+    static let minimumRun = 6
 
     /// Splits `input[start..<end]` into literals and runs that repeat the bytes `distance` back, and
     /// reports them to `sink`. Runs are searched at 8-byte granularity: a group that repeats entirely
