@@ -1,0 +1,209 @@
+import CTurboJPEG
+
+/// JPEG decoding and encoding through TurboJPEG (libjpeg-turbo 2.1, `tj*` API), with DCT-scaled
+/// decode, warnings surfaced instead of swallowed, and EXIF/XMP metadata written after SOI.
+///
+/// Every function creates its own TurboJPEG handle, so all of them are safe to call from any thread.
+public enum JPEGCodec {
+    static let format = "JPEG"
+
+    // MARK: Reading
+
+    /// Reads size, subsampling and colour space from the headers, without decoding pixels.
+    /// - Throws: `ImagingError` (`.empty`, `.wrongFormat`, `.truncated`, `.corrupt`).
+    public static func readHeader(_ data: [UInt8], file: String? = nil) throws -> JPEGHeader {
+        try checkMagic(data, file: file)
+        let handle = try decompressor()
+        defer { tjDestroy(handle) }
+        return try header(data, handle: handle, file: file)
+    }
+
+    /// Decodes to 8-bit RGB (greyscale JPEGs are expanded; CMYK is not supported).
+    /// - Parameters:
+    ///   - data: the whole file.
+    ///   - file: a name for error messages.
+    ///   - options: scale, strictness, DCT choice.
+    ///   - pixelBudget: the most output pixels (after scaling) to allocate; checked before allocating.
+    /// - Returns: the image and libjpeg's warnings (non-empty for truncated or damaged files unless strict).
+    /// - Throws: `ImagingError`: `.empty`, `.wrongFormat`, `.corrupt`, `.truncated` (strict mode, or no
+    ///   image data at all), `.exceedsPixelBudget`, `.unsupported`.
+    public static func decodeRGB(_ data: [UInt8], file: String? = nil, options: JPEGDecodeOptions = JPEGDecodeOptions(),
+                                 pixelBudget: Int = defaultPixelBudget) throws -> JPEGDecodeResult<RGB8> {
+        let (w, h, pixels, warnings) = try decode(data, file: file, options: options, pixelBudget: pixelBudget,
+                                                  pixelFormat: Int32(TJPF_RGB.rawValue), channels: 3)
+        return JPEGDecodeResult(image: RGB8Image(width: w, height: h, components: pixels), warnings: warnings)
+    }
+
+    /// Decodes to 8-bit grey (colour JPEGs give their luma channel). See `decodeRGB`.
+    public static func decodeGray(_ data: [UInt8], file: String? = nil, options: JPEGDecodeOptions = JPEGDecodeOptions(),
+                                  pixelBudget: Int = defaultPixelBudget) throws -> JPEGDecodeResult<Gray8> {
+        let (w, h, pixels, warnings) = try decode(data, file: file, options: options, pixelBudget: pixelBudget,
+                                                  pixelFormat: Int32(TJPF_GRAY.rawValue), channels: 1)
+        return JPEGDecodeResult(image: Gray8Image(width: w, height: h, components: pixels), warnings: warnings)
+    }
+
+    // MARK: Writing
+
+    /// Encodes RGB.
+    /// - Parameters:
+    ///   - quality: 1…100 (85 is a good default for photos).
+    ///   - subsampling: `.chroma444`, `.chroma422`, `.chroma420` or `.gray` (a greyscale JPEG of the luma).
+    ///   - metadata: EXIF and GPano XMP written as APP1 segments directly after SOI; `nil` writes none.
+    /// - Throws: `ImagingError.invalidParameter` for a quality or subsampling out of range,
+    ///   `.encodeFailed`, `.metadata` when the metadata does not fit in APP1 segments.
+    public static func encode(_ image: RGB8Image, quality: Int = 85, subsampling: JPEGSubsampling = .chroma420,
+                              metadata: ImageMetadata? = nil) throws -> [UInt8] {
+        guard [.chroma444, .chroma422, .chroma420, .gray].contains(subsampling) else {
+            throw ImagingError.invalidParameter(name: "JPEG subsampling", value: subsampling.rawValue,
+                                                allowed: "4:4:4, 4:2:2, 4:2:0 or gray")
+        }
+        return try encode(image.components, width: image.width, height: image.height,
+                          pixelFormat: Int32(TJPF_RGB.rawValue), quality: quality, subsampling: subsampling,
+                          metadata: metadata)
+    }
+
+    /// Encodes a greyscale JPEG. See `encode(_:quality:subsampling:metadata:)` for the parameters.
+    public static func encode(_ image: Gray8Image, quality: Int = 85, metadata: ImageMetadata? = nil) throws -> [UInt8] {
+        try encode(image.components, width: image.width, height: image.height,
+                   pixelFormat: Int32(TJPF_GRAY.rawValue), quality: quality, subsampling: .gray, metadata: metadata)
+    }
+
+    // MARK: Internals
+
+    static func checkMagic(_ data: [UInt8], file: String?) throws {
+        guard !data.isEmpty else { throw ImagingError.empty(file: file) }
+        guard data.count >= 2, data[0] == 0xFF, data[1] == 0xD8 else {
+            if data == [0xFF] { throw ImagingError.truncated(file: file, format: format, detail: "1 byte") }
+            throw ImagingError.wrongFormat(file: file, expected: format, found: ImageFormat.describe(data))
+        }
+    }
+
+    private static func decompressor() throws -> tjhandle {
+        guard let handle = tjInitDecompress() else {
+            throw ImagingError.unsupported(file: nil, format: format, detail: "tjInitDecompress failed: "
+                                           + String(cString: tjGetErrorStr2(nil)))
+        }
+        return handle
+    }
+
+    private static func message(_ handle: tjhandle?) -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
+        return String(cString: text)
+    }
+
+    /// Maps a libjpeg message to the error kind: data that ends early is `.truncated`.
+    private static func failure(_ text: String, file: String?) -> ImagingError {
+        let lower = text.lowercased()
+        if lower.contains("premature end") || lower.contains("ends early") {
+            return .truncated(file: file, format: format, detail: text)
+        }
+        if lower.contains("unsupported color conversion") || lower.contains("unsupported jpeg process")
+            || lower.contains("unsupported") {
+            return .unsupported(file: file, format: format, detail: text)
+        }
+        return .corrupt(file: file, format: format, detail: text)
+    }
+
+    private static func header(_ data: [UInt8], handle: tjhandle, file: String?) throws -> JPEGHeader {
+        var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
+        let rc = data.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &w, &h, &subsampling, &colorSpace)
+        }
+        if rc != 0 {
+            let text = message(handle)
+            // libjpeg reads past the end as a fake EOI: a file cut before SOF has "no image" in it.
+            if text.contains("JPEG datastream contains no image") || !containsMarker(data, 0xDA) {
+                throw ImagingError.truncated(file: file, format: format,
+                                             detail: "\(text) (\(data.count) bytes; no frame or scan found)")
+            }
+            throw failure(text, file: file)
+        }
+        guard w > 0, h > 0 else {
+            // TurboJPEG reports a stream of tables only (SOI, maybe DQT/DHT, then the end) as success.
+            if !containsMarker(data, 0xDA) {
+                throw ImagingError.truncated(file: file, format: format,
+                                             detail: "\(data.count) bytes end before a frame header and scan")
+            }
+            throw ImagingError.corrupt(file: file, format: format, detail: "frame size \(w)×\(h)")
+        }
+        return JPEGHeader(width: Int(w), height: Int(h), subsampling: JPEGSubsampling(turboJPEG: subsampling),
+                          colorSpace: JPEGHeader.ColorSpace(turboJPEG: colorSpace))
+    }
+
+    /// Whether marker 0xFF `code` occurs anywhere (a cheap check used only to name an error).
+    private static func containsMarker(_ data: [UInt8], _ code: UInt8) -> Bool {
+        data.withUnsafeBufferPointer { p in
+            guard p.count >= 2 else { return false }
+            for i in 0..<(p.count - 1) where p[i] == 0xFF && p[i + 1] == code { return true }
+            return false
+        }
+    }
+
+    private static func decode(_ data: [UInt8], file: String?, options: JPEGDecodeOptions, pixelBudget: Int,
+                               pixelFormat: Int32, channels: Int) throws -> (Int, Int, [UInt8], [String]) {
+        try checkMagic(data, file: file)
+        let handle = try decompressor()
+        defer { tjDestroy(handle) }
+        let info = try header(data, handle: handle, file: file)
+        if channels == 3 && (info.colorSpace == .cmyk || info.colorSpace == .ycck) {
+            throw ImagingError.unsupported(file: file, format: format,
+                                           detail: "\(info.colorSpace.rawValue) colour; convert the file to RGB first")
+        }
+        let width = options.scale.scaled(info.width), height = options.scale.scaled(info.height)
+        guard width * height <= pixelBudget else {
+            throw ImagingError.exceedsPixelBudget(file: file, width: width, height: height, budget: pixelBudget)
+        }
+        let flags = options.fastDCT ? TJFLAG_FASTDCT : TJFLAG_ACCURATEDCT
+        var rc: Int32 = 0
+        let count = width * height * channels
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // Not pre-filled: on success and on warnings libjpeg writes every pixel (grey where data is
+            // missing); on a fatal error the buffer is thrown away.
+            rc = data.withUnsafeBufferPointer { src in
+                tjDecompress2(handle, src.baseAddress, UInt(src.count), buffer.baseAddress, Int32(width), 0,
+                              Int32(height), pixelFormat, flags)
+            }
+            initialized = count
+        }
+        var warnings: [String] = []
+        if rc != 0 {
+            let text = message(handle)
+            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else { throw failure(text, file: file) }
+            if options.strict { throw failure(text, file: file) }
+            warnings.append(text)
+        }
+        return (width, height, pixels, warnings)
+    }
+
+    private static func encode(_ pixels: [UInt8], width: Int, height: Int, pixelFormat: Int32, quality: Int,
+                               subsampling: JPEGSubsampling, metadata: ImageMetadata?) throws -> [UInt8] {
+        guard (1...100).contains(quality) else {
+            throw ImagingError.invalidParameter(name: "JPEG quality", value: "\(quality)", allowed: "1…100")
+        }
+        guard width <= 65_535, height <= 65_535 else {
+            throw ImagingError.encodeFailed(format: format, detail: "\(width)×\(height) is over JPEG's 65535 per side")
+        }
+        let segments = try metadata?.jpegSegments() ?? []
+        guard let handle = tjInitCompress() else {
+            throw ImagingError.encodeFailed(format: format, detail: "tjInitCompress failed: " + message(nil))
+        }
+        defer { tjDestroy(handle) }
+        var jpeg: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let rc = pixels.withUnsafeBufferPointer {
+            tjCompress2(handle, $0.baseAddress, Int32(width), 0, Int32(height), pixelFormat, &jpeg, &size,
+                        subsampling.turboJPEG, Int32(quality), TJFLAG_ACCURATEDCT)
+        }
+        defer { if let jpeg { tjFree(jpeg) } }
+        guard rc == 0, let jpeg, size >= 4 else {
+            throw ImagingError.encodeFailed(format: format, detail: message(handle))
+        }
+        let body = UnsafeBufferPointer(start: jpeg, count: Int(size))
+        var out = [UInt8]()
+        out.reserveCapacity(Int(size) + segments.reduce(0) { $0 + $1.count })
+        out.append(contentsOf: body[0..<2])                     // SOI
+        for segment in segments { out.append(contentsOf: segment) }
+        out.append(contentsOf: body[2...])
+        return out
+    }
+}
