@@ -4,6 +4,7 @@ SWIFT      ?= swift
 LOCK       := flock /tmp/lookaround-build.lock
 RELEASE    := .build/release
 OUT        ?= out
+SECTIONS   ?=
 
 .PHONY: all deps build release test demo bench clean help
 
@@ -32,7 +33,7 @@ demo: release
 	@scripts/demo.sh $(RELEASE)/lookaround $(OUT)
 
 bench: release
-	$(RELEASE)/Benchmarks
+	$(LOCK) $(RELEASE)/Benchmarks $(SECTIONS)
 
 clean:
 	rm -rf .build $(OUT)
