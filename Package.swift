@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"]),
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
         .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
+        .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog"]),
         .target(name: "ArgumentParsing"),
@@ -44,10 +45,10 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "lookaround",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "MapSnapshot", "LookAround"]),
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "MapSnapshot", "LookAround"],
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround"],
                           path: "Benchmarks/Sources"),
 
         // MARK: Tests
@@ -60,6 +61,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "LookAround", "TestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "TestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport"]),
