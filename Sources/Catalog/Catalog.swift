@@ -19,6 +19,7 @@ public final class Catalog: @unchecked Sendable {
     private var detailStatement: SQLiteDatabase.Statement?
     private var linksStatement: SQLiteDatabase.Statement?
     private var placeIndex: PlaceSearchIndex?
+    private var baselineStatement: SQLiteDatabase.Statement?
 
     /// The catalog used when none is named: `$LOOKAROUND_CATALOG` when set, else
     /// `Panoramas/catalog.sqlite` in the current folder (beside the shipped panoramas).
@@ -138,6 +139,44 @@ public final class Catalog: @unchecked Sendable {
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
     }
+
+    /// The same nearest-within-radius question answered the way one first writes it: an SQLite R*Tree
+    /// window query joined to the panorama table, ordered by the equirectangular distance, `LIMIT 1`
+    /// (no source or date filters; windows are not split at the 180th meridian). Kept as the reference
+    /// the in-memory index is tested and benchmarked against.
+    /// - Returns: the panorama's `row` and approximate distance in metres, or nil.
+    public func nearestByRTreeQuery(_ query: SceneQueryIndex.Query) throws(CatalogError) -> (row: Int, distanceMeters: Double)? {
+        let scale = SceneQueryIndex.metersPerE7(atLatitude: query.coordinate.latitude)
+        let metersPerDegreeLatitude = scale.latitude * 1e7, metersPerDegreeLongitude = scale.longitude * 1e7
+        let latitudeSpan = query.radiusMeters / metersPerDegreeLatitude
+        let longitudeSpan = query.radiusMeters / max(metersPerDegreeLongitude, 1e-9)
+        return try withLock { () throws(CatalogError) -> (row: Int, distanceMeters: Double)? in
+            if baselineStatement == nil {
+                baselineStatement = try database.prepare("""
+                    SELECT p.row, ((p.latitude - ?1) * ?3) * ((p.latitude - ?1) * ?3)
+                                  + ((p.longitude - ?2) * ?4) * ((p.longitude - ?2) * ?4) AS d2
+                    FROM panorama_rtree r JOIN panoramas p ON p.row = r.row
+                    WHERE r.min_lat <= ?1 + ?5 AND r.max_lat >= ?1 - ?5 AND r.min_lon <= ?2 + ?6 AND r.max_lon >= ?2 - ?6
+                      AND d2 <= ?7
+                    ORDER BY d2, p.row LIMIT 1
+                    """)
+            }
+            guard let statement = baselineStatement else { return nil }
+            defer { statement.reset() }
+            try statement.bind(1, query.coordinate.latitude)
+            try statement.bind(2, query.coordinate.longitude)
+            try statement.bind(3, metersPerDegreeLatitude)
+            try statement.bind(4, metersPerDegreeLongitude)
+            try statement.bind(5, latitudeSpan)
+            try statement.bind(6, longitudeSpan)
+            try statement.bind(7, query.radiusMeters * query.radiusMeters)
+            guard try statement.step() else { return nil }
+            return (statement.int(0), statement.double(1).squareRoot())
+        }
+    }
+
+    /// The catalog `row` of index position `position` (from a ``SceneQueryIndex/Hit``).
+    public func row(atIndexPosition position: Int) -> Int { Int(queryIndex.rows[position]) }
 
     // MARK: Details
 

@@ -36,7 +36,7 @@ public enum CatalogBuilder {
             for relative in found.sorted() {
                 let stem = options.naming.stem(ofImage: relative)
                 let folder = (relative as NSString).deletingLastPathComponent
-                files.append((root + "/" + relative, rootName + "/" + stem,
+                files.append((root + "/" + relative, stem,
                               folder.isEmpty ? rootName : rootName + "/" + folder))
             }
         }

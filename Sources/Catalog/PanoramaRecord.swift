@@ -3,8 +3,8 @@ import Geodesy
 
 /// Everything the catalog stores about one panorama (DESIGN §4).
 public struct PanoramaRecord: Sendable, Hashable, Codable {
-    /// Stable id: the sidecar's `id`, else the file's path relative to the indexed folder's parent,
-    /// without extension (`helsinki/pano_0001`).
+    /// Stable id: the sidecar's `id`, else the file's path relative to the indexed folder, without
+    /// extension (`helsinki/pano_0001` when `Panoramas/` is indexed).
     public var id: String
     /// Camera position (WGS84).
     public var coordinate: GeoCoordinate

@@ -324,8 +324,8 @@ public struct SceneQueryIndex: Sendable {
         return found.sorted { $0.distanceMeters < $1.distanceMeters || ($0.distanceMeters == $1.distanceMeters && $0.position < $1.position) }
     }
 
-    /// The coordinate stored for position `i`.
-    func coordinate(at i: Int) -> (latitude: Double, longitude: Double) {
+    /// The coordinate stored for index position `i` (0..<count), degrees, rounded to 1e-7°.
+    public func coordinate(at i: Int) -> (latitude: Double, longitude: Double) {
         (Double(latitudesE7[i]) / 1e7, Double(longitudesE7[i]) / 1e7)
     }
 }

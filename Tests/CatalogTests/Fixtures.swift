@@ -120,7 +120,7 @@ enum Fixtures {
     static func standardCatalog() throws -> (root: URL, panoramas: URL, catalog: Catalog, report: IndexReport) {
         let set = try standardSet()
         let path = set.root.appendingPathComponent("catalog.sqlite").path
-        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.panoramas.path], catalogPath: path,
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path,
                                                                   osmFiles: [set.osm]))
         return (set.root, set.panoramas, try Catalog(path: path), report)
     }

@@ -52,7 +52,7 @@ import TestSupport
         let set = try Fixtures.standardSet()
         try Fixtures.brokenFiles(in: set.panoramas)
         let path = set.root.appendingPathComponent("c.sqlite").path
-        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.panoramas.path], catalogPath: path))
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path))
         #expect(report.panoramaCount == 5)
         let reasons = Dictionary(uniqueKeysWithValues: report.failures.map { (($0.path as NSString).lastPathComponent, $0.message) })
         #expect(reasons.count == 4, "\(reasons)")
@@ -65,7 +65,7 @@ import TestSupport
     @Test func secondBuildSkipsUnchangedFilesAndRereadsChangedOnes() throws {
         let set = try Fixtures.standardSet()
         let path = set.root.appendingPathComponent("c.sqlite").path
-        let options = CatalogBuildOptions(directories: [set.panoramas.path], catalogPath: path)
+        let options = CatalogBuildOptions(directories: [set.root.path], catalogPath: path)
         let first = try CatalogBuilder.build(options)
         #expect(first.filesRead == 5 && first.filesUnchanged == 0)
         let second = try CatalogBuilder.build(options)
@@ -81,7 +81,7 @@ import TestSupport
     @Test func rebuildReplacesTheFileAtomicallyAndOpenReadersKeepTheOldCatalog() throws {
         let set = try Fixtures.standardSet()
         let path = set.root.appendingPathComponent("c.sqlite").path
-        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.panoramas.path], catalogPath: path))
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path))
         let old = try Catalog(path: path)
         // Rebuild from an empty folder.
         let empty = set.root.appendingPathComponent("empty")
@@ -115,7 +115,7 @@ import TestSupport
         let path = root.appendingPathComponent("c.sqlite").path
         let naming = CatalogNamingConvention(depthSuffix: "_depth.png")
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path, naming: naming))
-        let record = try Catalog(path: path).panorama(id: root.lastPathComponent + "/R0010023")
+        let record = try Catalog(path: path).panorama(id: "R0010023")
         #expect(record.depthPath?.hasSuffix("R0010023_depth.png") == true)
     }
 
@@ -131,7 +131,7 @@ import TestSupport
                                                                   proximityLinkMeters: 25, maximumProximityLinks: 4))
         #expect(report.sequenceCount == 1)
         let catalog = try Catalog(path: path)
-        let prefix = root.lastPathComponent + "/"
+        let prefix = ""
         let middle = try catalog.panorama(id: prefix + "R0010012")
         #expect(middle.sequenceIndex == 2)
         let links = try catalog.links(ofPanoramaID: prefix + "R0010012")
@@ -148,7 +148,7 @@ import TestSupport
         try Fixtures.ricohTheta(in: root, at: try Fixtures.offset(0, bearing: 0), time: "2000:02:29 23:59:59")
         let path = root.appendingPathComponent("c.sqlite").path
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
-        let record = try Catalog(path: path).panorama(id: root.lastPathComponent + "/R0010023")
+        let record = try Catalog(path: path).panorama(id: "R0010023")
         #expect(Catalog.iso8601String(record.captureTime) == "2000-02-29T23:59:59Z")
     }
 }

@@ -2,6 +2,7 @@
 import Foundation
 import Geodesy
 import Testing
+import TestSupport
 
 @Suite struct SceneQueryIndexTests {
     /// A deterministic generator.
@@ -113,5 +114,33 @@ import Testing
         var damaged = blob
         damaged.removeLast()
         #expect(throws: CatalogError.self) { try damaged.withUnsafeBytes { try SceneQueryIndex(serialized: $0, path: "test") } }
+    }
+}
+
+@Suite struct RTreeReferenceTests {
+    /// The in-memory index and the plain SQLite R*Tree query agree on a synthetic catalog.
+    @Test func indexAgreesWithTheRTreeQuery() throws {
+        let root = try TestSupport.Lookaround.temporaryDirectory()
+        var random = SceneQueryIndexTests.Random(state: 5)
+        let records = try (0..<800).map { i in
+            PanoramaRecord(id: "p\(i)", coordinate: try GeoCoordinate(latitude: 60.16 + random.next() * 0.02,
+                                                                     longitude: 24.93 + random.next() * 0.04),
+                           captureTime: Date(timeIntervalSince1970: 1.7e9), headingDegrees: 0, imageWidth: 64,
+                           imageHeight: 32, imagePath: "/p\(i).jpg")
+        }
+        let path = root.appendingPathComponent("r.sqlite").path
+        _ = try CatalogBuilder.write(records: records, to: path, proximityLinkMeters: 0)
+        let catalog = try Catalog(path: path)
+        for _ in 0..<300 {
+            let query = SceneQueryIndex.Query(coordinate: try GeoCoordinate(latitude: 60.16 + random.next() * 0.02,
+                                                                            longitude: 24.93 + random.next() * 0.04),
+                                              radiusMeters: 60)
+            let hit = catalog.nearest(query)
+            let reference = try catalog.nearestByRTreeQuery(query)
+            #expect(hit.found == (reference != nil) || abs((reference?.distanceMeters ?? hit.approximateDistanceMeters) - 60) < 0.02)
+            if let reference, hit.found {
+                #expect(abs(reference.distanceMeters - hit.approximateDistanceMeters) < 0.02)
+            }
+        }
     }
 }
