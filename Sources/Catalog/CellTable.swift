@@ -1,12 +1,16 @@
 /// An open-addressing hash table from a grid-cell key to the range of points in that cell
 /// (points are stored sorted by cell, so a cell is one contiguous range).
 ///
-/// Power-of-two capacity at most half full; linear probing; `UInt64.max` marks an empty slot.
-/// Lookups allocate nothing.
+/// Power-of-two capacity at most half full; linear probing; `UInt64.max` marks an empty slot. Each slot
+/// is 16 bytes (key, start, count) so a probe touches one cache line. Lookups allocate nothing.
 struct CellTable: Sendable {
-    private(set) var keys: [UInt64]
-    private(set) var starts: [UInt32]
-    private(set) var counts: [UInt32]
+    struct Slot: Sendable {
+        var key: UInt64
+        var start: UInt32
+        var count: UInt32
+    }
+
+    private var slots: [Slot]
     private let mask: Int
     /// Number of occupied cells.
     private(set) var cellCount = 0
@@ -17,9 +21,7 @@ struct CellTable: Sendable {
     init(expectedCells: Int) {
         var capacity = 16
         while capacity < expectedCells * 2 { capacity <<= 1 }
-        keys = [UInt64](repeating: Self.empty, count: capacity)
-        starts = [UInt32](repeating: 0, count: capacity)
-        counts = [UInt32](repeating: 0, count: capacity)
+        slots = [Slot](repeating: Slot(key: Self.empty, start: 0, count: 0), count: capacity)
         mask = capacity - 1
     }
 
@@ -31,27 +33,25 @@ struct CellTable: Sendable {
     /// Adds a cell (each key once).
     mutating func insert(_ key: UInt64, start: UInt32, count: UInt32) {
         var slot = Self.hash(key) & mask
-        while keys[slot] != Self.empty { slot = (slot + 1) & mask }
-        keys[slot] = key
-        starts[slot] = start
-        counts[slot] = count
+        while slots[slot].key != Self.empty { slot = (slot + 1) & mask }
+        slots[slot] = Slot(key: key, start: start, count: count)
         cellCount += 1
     }
 
     /// The (start, count) of the points in cell `key`, or count 0.
     @inline(__always)
     func lookup(_ key: UInt64) -> (start: Int, count: Int) {
-        keys.withUnsafeBufferPointer { keys in
-            var slot = Self.hash(key) & mask
+        slots.withUnsafeBufferPointer { slots in
+            var index = Self.hash(key) & mask
             while true {
-                let found = keys[slot]
-                if found == key { return (Int(starts[slot]), Int(counts[slot])) }
-                if found == Self.empty { return (0, 0) }
-                slot = (slot + 1) & mask
+                let slot = slots[index]
+                if slot.key == key { return (Int(slot.start), Int(slot.count)) }
+                if slot.key == Self.empty { return (0, 0) }
+                index = (index + 1) & mask
             }
         }
     }
 
-    /// Bytes held by the table's arrays.
-    var byteCount: Int { keys.count * (8 + 4 + 4) }
+    /// Bytes held by the table.
+    var byteCount: Int { slots.count * MemoryLayout<Slot>.stride }
 }
