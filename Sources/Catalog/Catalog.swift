@@ -281,13 +281,47 @@ public final class Catalog: @unchecked Sendable {
         guard (1...1000).contains(query.limit) else {
             throw .invalidParameter(name: "limit", value: "\(query.limit)", allowed: "1…1000")
         }
-        return try withLock { () throws(CatalogError) -> PlaceSearchIndex in
+        return try searchIndex().search(query)
+    }
+
+    /// The place search index, loaded on first use.
+    private func searchIndex() throws(CatalogError) -> PlaceSearchIndex {
+        try withLock { () throws(CatalogError) -> PlaceSearchIndex in
             if let placeIndex { return placeIndex }
             let index = PlaceSearchIndex(places: try loadPlaces())
             placeIndex = index
             return index
-        }.search(query)
+        }
     }
+
+    /// Places within `radiusMeters` of `coordinate`, nearest first (the POIs near a panorama, DESIGN §4),
+    /// found through the places R*Tree and measured with Karney's geodesic.
+    /// - Throws: `CatalogError.invalidParameter` for a radius outside 0…10,000 m.
+    public func places(near coordinate: GeoCoordinate, radiusMeters: Double) throws(CatalogError) -> [(place: CatalogPlace, distanceMeters: Double)] {
+        guard radiusMeters.isFinite, SceneRequest.radiusRange.contains(radiusMeters) else {
+            throw .invalidParameter(name: "radiusMeters", value: "\(radiusMeters)", allowed: "0…10000 metres")
+        }
+        let scale = SceneQueryIndex.metersPerE7(atLatitude: coordinate.latitude)
+        let latitudeSpan = radiusMeters / (scale.latitude * 1e7), longitudeSpan = radiusMeters / max(scale.longitude * 1e7, 1e-9)
+        let ids = try withLock { () throws(CatalogError) -> Set<Int> in
+            let statement = try database.prepare(
+                "SELECT id FROM place_rtree WHERE min_lat <= ?1 AND max_lat >= ?2 AND min_lon <= ?3 AND max_lon >= ?4")
+            try statement.bind(1, coordinate.latitude + latitudeSpan)
+            try statement.bind(2, coordinate.latitude - latitudeSpan)
+            try statement.bind(3, coordinate.longitude + longitudeSpan)
+            try statement.bind(4, coordinate.longitude - longitudeSpan)
+            var ids = Set<Int>()
+            while try statement.step() { ids.insert(statement.int(0)) }
+            return ids
+        }
+        guard !ids.isEmpty else { return [] }
+        let all = try searchIndex().places
+        return all.filter { ids.contains($0.id) }
+            .map { ($0, Geodesic.wgs84.inverse(from: coordinate, to: $0.coordinate).distanceMeters) }
+            .filter { $0.1 <= radiusMeters }
+            .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+    }
+
 
     /// Number of places in the catalog.
     public func placeCount() throws(CatalogError) -> Int {

@@ -55,7 +55,7 @@ enum PanoramaIngest {
         let sidecarPath = stem + naming.sidecarSuffix
         var sidecar: PanoramaSidecar?
         if exists(sidecarPath) {
-            do { sidecar = try PanoramaSidecar.read(sidecarPath) } catch let problem as SidecarProblem {
+            do { sidecar = try PanoramaSidecar.read(sidecarPath) } catch let problem as PanoramaSidecar.Problem {
                 return .failure(problem.message)
             } catch { return .failure("sidecar \(sidecarPath): \(error)") }
         }

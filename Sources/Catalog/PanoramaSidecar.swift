@@ -64,21 +64,24 @@ public struct PanoramaSidecar: Sendable, Hashable, Codable {
     /// - Throws: a message naming what is wrong (not JSON, wrong type for a key).
     static func read(_ path: String) throws -> PanoramaSidecar {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SidecarProblem(message: "sidecar \(path) cannot be read")
+            throw Problem(message: "sidecar \(path) cannot be read")
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {
             return try decoder.decode(PanoramaSidecar.self, from: data)
         } catch DecodingError.dataCorrupted {
-            throw SidecarProblem(message: "sidecar \(path) is not valid JSON")
+            throw Problem(message: "sidecar \(path) is not valid JSON")
         } catch DecodingError.typeMismatch(_, let context) {
             let key = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw SidecarProblem(message: "sidecar \(path): '\(key)' has the wrong type (\(context.debugDescription))")
+            throw Problem(message: "sidecar \(path): '\(key)' has the wrong type (\(context.debugDescription))")
         } catch {
-            throw SidecarProblem(message: "sidecar \(path): \(error)")
+            throw Problem(message: "sidecar \(path): \(error)")
         }
     }
+
+    /// A sidecar that could not be read (becomes an ingest failure with this message).
+    struct Problem: Error { var message: String }
 
     /// Parses `captureTime`.
     var parsedCaptureTime: Date? {
@@ -90,5 +93,3 @@ public struct PanoramaSidecar: Sendable, Hashable, Codable {
     }
 }
 
-/// A sidecar that could not be read (becomes an ingest failure with this message).
-struct SidecarProblem: Error { var message: String }

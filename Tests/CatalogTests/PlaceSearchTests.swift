@@ -62,4 +62,13 @@ import Testing
         #expect(try catalog.searchPlaces(PlaceSearchQuery(text: "zzzzqqq")).isEmpty)
         #expect(throws: CatalogError.self) { try catalog.searchPlaces(PlaceSearchQuery(text: "a", limit: 0)) }
     }
+
+    @Test func placesNearAPoint() throws {
+        let here = try GeoCoordinate(latitude: 60.1699, longitude: 24.9523)
+        let near = try catalog.places(near: here, radiusMeters: 100)
+        #expect(near.map(\.place.name) == ["Senaatintori", "Café Engel", "Helsingin tuomiokirkko"])
+        #expect(near[0].distanceMeters < 0.01)
+        #expect(try catalog.places(near: here, radiusMeters: 0.5).count == 1)
+        #expect(throws: CatalogError.self) { try catalog.places(near: here, radiusMeters: -1) }
+    }
 }
