@@ -107,3 +107,18 @@ import TestSupport
         }
     }
 }
+
+@Suite struct TimeFormattingTests {
+    // Foundation switches to the Julian calendar before 1582; ISO 8601 (and we) stay Gregorian, so the
+    // comparison covers modern dates only.
+    @Test(arguments: [0.0, 951_868_799, 1_715_508_930.9, -1, 4_102_444_800, -12_219_292_800])
+    func iso8601MatchesFoundation(seconds: Double) {
+        let formatter = ISO8601DateFormatter()
+        let date = Date(timeIntervalSince1970: seconds)
+        #expect(Catalog.iso8601String(date) == formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down))))
+    }
+
+    @Test func yearOneIsProlepticGregorian() {
+        #expect(Catalog.iso8601String(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01T00:00:00Z")
+    }
+}
