@@ -18,7 +18,8 @@ func describe(_ error: any Error) -> (ExitCode, String) {
     case let error as CatalogError:
         switch error {
         case .catalogMissing, .directoryMissing: return (.noInput, error.description)
-        case .io(_, let detail) where detail.hasPrefix("no such file"): return (.noInput, error.description)
+        case .io(_, let detail) where detail.hasPrefix("no such file") || detail.contains("does not exist"):
+            return (.noInput, error.description)
         case .invalidParameter: return (.usage, error.description)
         case .unknownPanorama, .placeNotFound: return (.noImagery, error.description)
         case .notACatalog, .schemaTooNew, .corruptIndex, .badBatchLine: return (.dataError, error.description)

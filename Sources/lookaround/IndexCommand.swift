@@ -72,8 +72,9 @@ enum IndexCommand: Command {
             for failure in report.failures { Console.out("failed      \(failure.path): \(failure.message)") }
         }
         if !report.failures.isEmpty {
-            Console.error("error: \(report.failures.count) of \(report.filesFound) files could not be indexed (listed above); "
-                          + "the others are in the catalog")
+            let rest = report.failures.count == report.filesFound ? "the catalog holds no panoramas from these folders"
+                : "the others are in the catalog"
+            Console.error("error: \(report.failures.count) of \(report.filesFound) files could not be indexed (listed above); \(rest)")
             return .dataError
         }
         return .ok

@@ -173,6 +173,15 @@ import TestSupport
         #expect(result.stderr.contains("no catalog at /nonexistent/catalog.sqlite; build it with 'lookaround index'"))
     }
 
+    @Test func indexOfAMissingFolderIsExitCode66() throws {
+        let result = try run(["index", "no-such-folder", "--catalog", "elsewhere.sqlite", "--no-osm"])
+        #expect(result.exitCode == 66)
+        #expect(result.stderr.contains("no-such-folder is not a folder"))
+        let noFolder = try run(["index", "Panoramas/helsinki", "--catalog", "missing/dir/c.sqlite", "--no-osm"])
+        #expect(noFolder.exitCode == 66)
+        #expect(noFolder.stderr.contains("the catalog's folder does not exist"))
+    }
+
     @Test func batchJSONLinesInAndOut() throws {
         let input = """
             {"latitude": 60.1699, "longitude": 24.9523, "id": "square"}
