@@ -308,6 +308,64 @@ public final class Catalog: @unchecked Sendable {
         }
     }
 
+    /// Streets passing within `radiusMeters` of `coordinate`, nearest first, with the distance to the
+    /// nearest point of the line (local east-north-up plane; error well under 1 % within 10 km).
+    /// - Throws: `CatalogError.invalidParameter` for a radius outside 0…10,000 m.
+    public func streets(near coordinate: GeoCoordinate, radiusMeters: Double) throws(CatalogError) -> [(street: CatalogStreet, distanceMeters: Double)] {
+        guard radiusMeters.isFinite, SceneRequest.radiusRange.contains(radiusMeters) else {
+            throw .invalidParameter(name: "radiusMeters", value: "\(radiusMeters)", allowed: "0…10000 metres")
+        }
+        let scale = SceneQueryIndex.metersPerE7(atLatitude: coordinate.latitude)
+        let perDegreeLatitude = scale.latitude * 1e7, perDegreeLongitude = max(scale.longitude * 1e7, 1e-9)
+        let streets = try withLock { () throws(CatalogError) -> [CatalogStreet] in
+            let statement = try database.prepare("""
+                SELECT s.id, s.osm, s.name, s.highway_class, s.points FROM street_rtree r JOIN streets s ON s.id = r.id
+                WHERE r.min_lat <= ?1 AND r.max_lat >= ?2 AND r.min_lon <= ?3 AND r.max_lon >= ?4
+                """)
+            try statement.bind(1, coordinate.latitude + radiusMeters / perDegreeLatitude)
+            try statement.bind(2, coordinate.latitude - radiusMeters / perDegreeLatitude)
+            try statement.bind(3, coordinate.longitude + radiusMeters / perDegreeLongitude)
+            try statement.bind(4, coordinate.longitude - radiusMeters / perDegreeLongitude)
+            var streets: [CatalogStreet] = []
+            while try statement.step() {
+                let numbers = statement.string(4).split { "[], ".contains($0) }.compactMap { Double($0) }
+                var points: [GeoCoordinate] = []
+                for k in stride(from: 0, to: numbers.count - 1, by: 2) {
+                    if let point = try? GeoCoordinate(latitude: numbers[k], normalizingLongitude: numbers[k + 1]) { points.append(point) }
+                }
+                streets.append(CatalogStreet(id: statement.int(0), osm: statement.string(1), name: statement.optionalString(2),
+                                             names: [:], highwayClass: statement.string(3), points: points))
+            }
+            let names = try database.prepare("SELECT language, name FROM street_names WHERE street = ?1")
+            for i in streets.indices {
+                try names.bind(1, streets[i].id)
+                while try names.step() { streets[i].names[names.string(0)] = names.string(1) }
+                names.reset()
+            }
+            return streets
+        }
+        func plane(_ point: GeoCoordinate) -> (x: Double, y: Double) {
+            var dLon = point.longitude - coordinate.longitude
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            return (dLon * perDegreeLongitude, (point.latitude - coordinate.latitude) * perDegreeLatitude)
+        }
+        var result: [(street: CatalogStreet, distanceMeters: Double)] = []
+        for street in streets {
+            var best = Double.infinity
+            let projected = street.points.map(plane)
+            for k in projected.indices {
+                let a = projected[k], b = k + 1 < projected.count ? projected[k + 1] : projected[k]
+                let dx = b.x - a.x, dy = b.y - a.y
+                let length2 = dx * dx + dy * dy
+                let t = length2 > 0 ? max(0, min(1, -(a.x * dx + a.y * dy) / length2)) : 0
+                let px = a.x + t * dx, py = a.y + t * dy
+                best = min(best, (px * px + py * py).squareRoot())
+            }
+            if best <= radiusMeters { result.append((street, best)) }
+        }
+        return result.sorted { ($0.distanceMeters, $0.street.id) < ($1.distanceMeters, $1.street.id) }
+    }
+
     /// Places within `radiusMeters` of `coordinate`, nearest first (the POIs near a panorama, DESIGN §4),
     /// found through the places R*Tree and measured with Karney's geodesic.
     /// - Throws: `CatalogError.invalidParameter` for a radius outside 0…10,000 m.

@@ -71,4 +71,15 @@ import Testing
         #expect(try catalog.places(near: here, radiusMeters: 0.5).count == 1)
         #expect(throws: CatalogError.self) { try catalog.places(near: here, radiusMeters: -1) }
     }
+
+    @Test func streetsNearAPoint() throws {
+        // Aleksanterinkatu runs along latitude 60.1690 from 24.9500 to 24.9550; Senaatintori is 100 m north.
+        let here = try GeoCoordinate(latitude: 60.1699, longitude: 24.9523)
+        let streets = try catalog.streets(near: here, radiusMeters: 150)
+        let street = try #require(streets.first)
+        #expect(street.street.name == "Aleksanterinkatu" && street.street.names["sv"] == "Alexandersgatan")
+        #expect(street.street.highwayClass == "pedestrian" && street.street.points.count == 2)
+        #expect(abs(street.distanceMeters - 100.2) < 0.5)
+        #expect(try catalog.streets(near: here, radiusMeters: 50).isEmpty)
+    }
 }
