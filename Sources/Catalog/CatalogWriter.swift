@@ -23,6 +23,9 @@ enum CatalogWriter {
         let temporary = path + ".tmp-\(getpid())"
         unlink(temporary)
         var summary = Summary()
+        // A failed build leaves nothing behind: the temporary file goes, the old catalog stays.
+        var completed = false
+        defer { if !completed { unlink(temporary) } }
         do {
             let database = try SQLiteDatabase(path: temporary, mode: .readWriteCreate)
             // The file is private until the rename, so no journal is needed; it is synced before the rename.
@@ -56,6 +59,7 @@ enum CatalogWriter {
             unlink(temporary)
             throw CatalogError.io(path: path, detail: "cannot replace the catalog: \(reason)")
         }
+        completed = true
         return summary
     }
 

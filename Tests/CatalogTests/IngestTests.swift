@@ -107,6 +107,20 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    @Test func aFailedBuildChangesNothingOnDisk() throws {
+        let set = try Fixtures.standardSet()
+        let path = set.root.appendingPathComponent("c.sqlite").path
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let notOSM = set.root.appendingPathComponent("broken.osm").path
+        try Data("<html>not osm</html>".utf8).write(to: URL(fileURLWithPath: notOSM))
+        #expect(throws: (any Error).self) {
+            try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [notOSM]))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: set.root.path).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
     @Test func configurableNamingConvention() throws {
         let root = try Lookaround.temporaryDirectory()
         try Fixtures.ricohTheta(in: root, at: try Fixtures.offset(0, bearing: 0))
