@@ -1,0 +1,76 @@
+import Geodesy
+import Imaging
+
+extension MapProjection {
+    /// Projects a polyline given relative to the centre (map points; `z` heights in map points) into pixel
+    /// pieces, cutting it where it passes behind the near plane. Appends the pieces (≥ 2 points) to `path`.
+    func appendLine(_ count: Int, _ point: (Int) -> SIMD3<Double>, to path: inout Path) -> Bool {
+        var added = false
+        var piece: [PixelPoint] = []
+        piece.reserveCapacity(count)
+        var previous = cameraSpace(point(0))
+        let near = nearDepth
+        if previous.z > near { piece.append(pixel(ofCameraSpace: previous)) }
+        for i in 1..<max(1, count) {
+            let current = cameraSpace(point(i))
+            let inPrev = previous.z > near, inCur = current.z > near
+            if inPrev != inCur {
+                let t = (near - previous.z) / (current.z - previous.z)
+                let cut = previous + (current - previous) * t
+                piece.append(pixel(ofCameraSpace: SIMD3(cut.x, cut.y, near)))
+                if !inCur {
+                    if piece.count >= 2 { path.addSubpath(piece); added = true }
+                    piece.removeAll(keepingCapacity: true)
+                }
+            }
+            if inCur { piece.append(pixel(ofCameraSpace: current)) }
+            previous = current
+        }
+        if piece.count >= 2 { path.addSubpath(piece); added = true }
+        return added
+    }
+
+    /// Projects a closed ring (relative to the centre) clipped to the near plane (Sutherland–Hodgman);
+    /// nil when nothing is in front of the camera.
+    func projectRing(_ count: Int, _ point: (Int) -> SIMD3<Double>) -> [PixelPoint]? {
+        guard count >= 3 else { return nil }
+        let near = nearDepth
+        var out: [PixelPoint] = []
+        out.reserveCapacity(count + 2)
+        var previous = cameraSpace(point(count - 1))
+        for i in 0..<count {
+            let current = cameraSpace(point(i))
+            let inPrev = previous.z > near, inCur = current.z > near
+            if inPrev != inCur {
+                let t = (near - previous.z) / (current.z - previous.z)
+                let cut = previous + (current - previous) * t
+                out.append(pixel(ofCameraSpace: SIMD3(cut.x, cut.y, near)))
+            }
+            if inCur { out.append(pixel(ofCameraSpace: current)) }
+            previous = current
+        }
+        return out.count >= 3 ? out : nil
+    }
+
+    /// The multiple of the world width to add to a feature's absolute x values (map points) so that the
+    /// feature lands on the world copy nearest the centre; apply as `x - center.x + shift`.
+    @inline(__always) func worldShift(forX x: Double) -> Double { relativeX(x) - (x - center.x) }
+
+    /// Whether a box (absolute map points) meets the visible bounds (relative), with `margin` map points.
+    func isVisible(minX: Double, minY: Double, maxX: Double, maxY: Double,
+                   bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), margin: Double) -> Bool {
+        let shift = worldShift(forX: minX)
+        let x0 = minX - center.x + shift, x1 = maxX - center.x + shift
+        let y0 = minY - center.y, y1 = maxY - center.y
+        return x1 >= bounds.minX - margin && x0 <= bounds.maxX + margin && y1 >= bounds.minY - margin && y0 <= bounds.maxY + margin
+    }
+}
+
+extension Path {
+    /// Adds an open polyline as a new subpath.
+    mutating func addSubpath(_ points: [PixelPoint]) {
+        guard let first = points.first else { return }
+        move(to: first)
+        for p in points.dropFirst() { line(to: p) }
+    }
+}
