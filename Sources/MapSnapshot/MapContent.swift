@@ -36,6 +36,9 @@ public struct MapContent: Sendable {
     var roads: [Road] = []
     var rails: [Rail] = []
     var places: [PlaceLabel] = []
+    /// Roads of one class and layer joined into chains where they share end points: far fewer line ends
+    /// (round caps) to rasterise than one line per OSM way. For drawing.
+    var drawnRoads: [Road] = []
     /// Named roads joined into chains (OSM splits streets into many short ways), for street labels.
     var labelRoads: [Road] = []
     /// The attribution of the data ("© OpenStreetMap contributors").
@@ -77,6 +80,8 @@ public struct MapContent: Sendable {
         }
         roads.sort { ($0.layer, $0.roadClass) < ($1.layer, $1.roadClass) }
         labelRoads = Self.chains(roads.filter { $0.line.name != nil }).sorted { $0.roadClass > $1.roadClass }
+        drawnRoads = Self.chains(roads.map { var r = $0; r.line.name = nil; r.line.names = [:]; return r })
+            .sorted { ($0.layer, $0.roadClass) < ($1.layer, $1.roadClass) }
         for r in dataset.railways where !r.isTunnel && r.kind != .subway {
             let points = r.points.map(mp)
             rails.append(Rail(isTram: r.kind == .tram, line: Line(points: points, box: Box(points), name: r.name, names: [:])))
@@ -92,7 +97,7 @@ public struct MapContent: Sendable {
     /// Joins ways of one name and class that share end points into longer lines (greedy, both ends).
     static func chains(_ roads: [Road]) -> [Road] {
         var groups: [String: [Road]] = [:]
-        for road in roads { groups["\(road.roadClass.rawValue)|\(road.line.name ?? "")", default: []].append(road) }
+        for road in roads { groups["\(road.roadClass.rawValue)|\(road.layer)|\(road.line.name ?? "")", default: []].append(road) }
         var out: [Road] = []
         for key in groups.keys.sorted() {
             var pending = groups[key] ?? []

@@ -4,7 +4,12 @@ import Imaging
 extension MapProjection {
     /// Projects a polyline given relative to the centre (map points; `z` heights in map points) into pixel
     /// pieces, cutting it where it passes behind the near plane. Appends the pieces (≥ 2 points) to `path`.
-    func appendLine(_ count: Int, _ point: (Int) -> SIMD3<Double>, to path: inout Path) -> Bool {
+    ///
+    /// Points closer than `minimumSpacingPixels` to the previous kept point are dropped (the last point of
+    /// a piece is always kept): dense OSM nodes would otherwise cost edges that change no pixel.
+    func appendLine(_ count: Int, _ point: (Int) -> SIMD3<Double>, to path: inout Path,
+                    minimumSpacingPixels: Double = 0) -> Bool {
+        let spacing2 = minimumSpacingPixels * minimumSpacingPixels
         var added = false
         var piece: [PixelPoint] = []
         piece.reserveCapacity(count)
@@ -23,7 +28,15 @@ extension MapProjection {
                     piece.removeAll(keepingCapacity: true)
                 }
             }
-            if inCur { piece.append(pixel(ofCameraSpace: current)) }
+            if inCur {
+                let p = pixel(ofCameraSpace: current)
+                if let last = piece.last, i < count - 1, inPrev,
+                   (p.x - last.x) * (p.x - last.x) + (p.y - last.y) * (p.y - last.y) < spacing2 {
+                    // Too close to the last kept point: skip it (not the end of the line).
+                } else {
+                    piece.append(p)
+                }
+            }
             previous = current
         }
         if piece.count >= 2 { path.addSubpath(piece); added = true }

@@ -16,7 +16,7 @@ extension MapRenderer {
         }
         guard !path.isEmpty else { return }
         canvas.fill(path, color: style.buildingFill, rule: .nonZero)
-        if zoom >= 15.5 {
+        if zoom >= 16 {
             canvas.stroke(path, style: StrokeStyle(width: px(0.6), cap: .butt, join: .bevel), color: style.buildingOutline)
         }
     }
@@ -73,10 +73,7 @@ extension MapRenderer {
                     roof.addPolygon(projected)
                 }
             }
-            if !roof.isEmpty {
-                canvas.fill(roof, color: style.roof, rule: .nonZero)
-                canvas.stroke(roof, style: StrokeStyle(width: px(0.5), cap: .butt, join: .bevel), color: style.wallShaded)
-            }
+            if !roof.isEmpty { canvas.fill(roof, color: style.roof, rule: .nonZero) }
         }
     }
 }

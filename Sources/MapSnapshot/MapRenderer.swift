@@ -130,23 +130,34 @@ struct MapRenderer {
     /// Roads of the visible classes, batched by (class, width bin) so each batch is one fill.
     func roadBatches() -> [(roadClass: MapStyle.RoadClass, width: Double, path: Path)] {
         var batches: [Int: (MapStyle.RoadClass, Double, Path)] = [:]
-        for road in content.roads {
+        // Chained ways (fewer caps); in pitched views cut into runs of up to 16 vertices, each drawn at the
+        // width its own depth gives.
+        let runLength = projection.isPitched ? 16 : Int.max
+        for road in content.drawnRoads {
             guard let roadStyle = style.roads[road.roadClass], zoom >= roadStyle.minimumZoom,
                   visible(road.line.box, marginPixels: 20) else { continue }
-            let points = road.line.points
+            let all = road.line.points
             let shift = projection.worldShift(forX: road.line.box.minX)
-            var depth = projection.distanceMapPoints
-            if projection.isPitched {
-                let mid = points[points.count / 2]
-                depth = max(projection.nearDepth, projection.cameraSpace(rel(mid, shift)).z)
+            var start = 0
+            while start < all.count - 1 {
+                let end = min(all.count, start + runLength)
+                let points = all[start..<end]
+                start = end - 1
+                var depth = projection.distanceMapPoints
+                if projection.isPitched {
+                    let mid = points[points.startIndex + points.count / 2]
+                    depth = max(projection.nearDepth, projection.cameraSpace(rel(mid, shift)).z)
+                }
+                let width = roadWidthPixels(roadStyle, depth: depth)
+                // One fill per class and width bin: quarter pixels up to 3 px, then 10 % steps.
+                let bin = width < 3 ? Int((width * 4).rounded()) : 12 + Int((log(width / 3) / log(1.1)).rounded())
+                let binWidth = bin <= 12 ? Double(bin) / 4 : 3 * pow(1.1, Double(bin - 12))
+                let key = road.roadClass.rawValue * 100_000 + bin
+                var entry = batches[key] ?? (road.roadClass, binWidth, Path())
+                let base = points.startIndex
+                _ = projection.appendLine(points.count, { rel(points[base + $0], shift) }, to: &entry.2, minimumSpacingPixels: 1)
+                batches[key] = entry
             }
-            let width = roadWidthPixels(roadStyle, depth: depth)
-            // Quarter-pixel bins: one fill per class and width.
-            let bin = Int((width * 4).rounded())
-            let key = road.roadClass.rawValue * 100_000 + bin
-            var entry = batches[key] ?? (road.roadClass, Double(bin) / 4, Path())
-            _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &entry.2)
-            batches[key] = entry
         }
         return batches.values.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map { ($0.0, $0.1, $0.2) }
     }
@@ -157,14 +168,18 @@ struct MapRenderer {
         for batch in batches {
             guard let roadStyle = style.roads[batch.roadClass], let casing = roadStyle.casing, batch.width >= px(1.2) else { continue }
             let w = batch.width + 2 * px(roadStyle.casingPoints)
-            canvas.stroke(batch.path, style: StrokeStyle(width: w, cap: .round, join: .round), color: casing)
+            canvas.stroke(batch.path, style: Self.roadStroke(width: w), color: casing)
         }
         for batch in batches {
             guard let roadStyle = style.roads[batch.roadClass] else { continue }
-            let join: StrokeStyle.Join = batch.width >= 3 ? .round : .bevel
-            canvas.stroke(batch.path, style: StrokeStyle(width: max(0.5, batch.width), cap: .round, join: join),
-                          color: roadStyle.fill)
+            canvas.stroke(batch.path, style: Self.roadStroke(width: max(0.5, batch.width)), color: roadStyle.fill)
         }
+    }
+
+    /// Road strokes: round caps; miter joins limited to 1.5 (bevelled beyond), which look round enough at
+    /// road widths and cost a quarter of the edges of round joins (a circle at every vertex).
+    static func roadStroke(width: Double) -> StrokeStyle {
+        StrokeStyle(width: width, cap: width >= 2.5 ? .round : .butt, join: .miter, miterLimit: 1.5)
     }
 
     mutating func drawRails() {
