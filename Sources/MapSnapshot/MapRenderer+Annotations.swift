@@ -66,7 +66,7 @@ extension MapRenderer {
         if let title = annotation.title, !title.isEmpty {
             let style = TextStyle(pixelSize: px(11), weight: .bold, color: RGBAColor(red: 40, green: 40, blue: 40),
                                   halo: .init(width: px(1.8), color: .white))
-            if let metrics = try? text.measure(title, style: style) {
+            if let metrics = try? measureText(title, style: style) {
                 let origin = PixelPoint(p.x - metrics.advanceWidth / 2, titleTop + metrics.ascent)
                 _ = try? text.draw(title, at: origin, style: style, on: &canvas)
             }
@@ -82,7 +82,7 @@ extension MapRenderer {
         canvas.fillCircle(center: p, radius: radius, color: color)
         let label = "\(count)"
         let style = TextStyle(pixelSize: px(count >= 100 ? 11 : 12.5), weight: .bold, color: .white)
-        if let metrics = try? text.measure(label, style: style) {
+        if let metrics = try? measureText(label, style: style) {
             let origin = PixelPoint(p.x - metrics.advanceWidth / 2, p.y - (metrics.inkMinY + metrics.inkMaxY) / 2)
             _ = try? text.draw(label, at: origin, style: style, on: &canvas)
         }

@@ -36,7 +36,7 @@ extension MapRenderer {
             let major = road.roadClass >= .tertiary
             let style = TextStyle(pixelSize: px(major ? 11.5 : 10.5), weight: major ? .bold : .regular,
                                   color: self.style.streetText, halo: .init(width: px(1.6), color: self.style.textHalo))
-            guard let metrics = try? text.measure(name, style: style) else { continue }
+            guard let metrics = try? measureText(name, style: style) else { continue }
             let textWidth = metrics.advanceWidth
             var lengths = [0.0]
             for i in 1..<line.count { lengths.append(lengths[i - 1] + (line[i] - line[i - 1]).length) }
@@ -109,7 +109,7 @@ extension MapRenderer {
                                       color: color, halo: .init(width: px(1.6), color: style.textHalo))
             let dot = px(3)
             let dotBox = LabelPlacer.Box(minX: p.x - dot, minY: p.y - dot, maxX: p.x + dot, maxY: p.y + dot)
-            guard labels.isFree(dotBox), let metrics = try? text.measure(name, style: textStyle) else { continue }
+            guard labels.isFree(dotBox), let metrics = try? measureText(name, style: textStyle) else { continue }
             let h = metrics.lineHeight
             let candidates = [PixelPoint(p.x + dot + px(2), p.y - h / 2), PixelPoint(p.x - dot - px(2) - metrics.advanceWidth, p.y - h / 2)]
             for origin in candidates {

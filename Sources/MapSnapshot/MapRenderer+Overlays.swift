@@ -151,14 +151,26 @@ extension MapRenderer {
 
     // MARK: - Attribution
 
-    /// "© OpenStreetMap contributors" at the bottom right, on a translucent white box.
-    mutating func drawAttribution() {
+    /// The attribution's text, style, metrics and box (x, y, width, height in pixels).
+    func attributionLayout() -> (String, TextStyle, TextMetrics, Double, Double, Double, Double)? {
         let style = TextStyle(pixelSize: px(10), color: RGBAColor(red: 60, green: 60, blue: 60))
         let attribution = options.mapType.needsOrthophoto ? content.attribution + " · imagery: simulated" : content.attribution
-        guard let metrics = try? text.measure(attribution, style: style) else { return }
+        guard let metrics = try? measureText(attribution, style: style) else { return nil }
         let margin = px(3)
         let w = metrics.advanceWidth + 2 * margin, h = metrics.lineHeight + margin
-        let x = Double(canvas.width) - w, y = Double(canvas.height) - h
+        return (attribution, style, metrics, Double(canvas.width) - w, Double(canvas.height) - h, w, h)
+    }
+
+    /// Keeps labels out of the attribution's corner.
+    mutating func reserveAttribution() {
+        guard let (_, _, _, x, y, w, h) = attributionLayout() else { return }
+        labels.take(LabelPlacer.Box(minX: x, minY: y, maxX: x + w, maxY: y + h))
+    }
+
+    /// "© OpenStreetMap contributors" at the bottom right, on a translucent white box.
+    mutating func drawAttribution() {
+        guard let (attribution, style, metrics, x, y, w, h) = attributionLayout() else { return }
+        let margin = px(3)
         var box = Path()
         box.addRectangle(x: x, y: y, width: w, height: h)
         canvas.fill(box, color: RGBAColor(red: 255, green: 255, blue: 255, alpha: 190))

@@ -52,6 +52,7 @@ struct MapRenderer {
         for overlay in options.overlays where overlay.level == .aboveRoads { try drawOverlay(overlay) }
         if type != .imagery && options.showsLabels {
             // Street names first (they orient the reader), then places by importance.
+            reserveAttribution()
             drawStreetLabels()
             drawPlaceLabels()
         }
@@ -62,6 +63,17 @@ struct MapRenderer {
     }
 
     // MARK: - Helpers
+
+    /// Text metrics with the line box from DejaVu Sans's design ascender and descender (1901 and 483 of
+    /// 2048 units per em) rather than FreeType's size metrics: `FontLibrary` reads those from whatever
+    /// size the face was last set to, which on a glyph-cache hit can be another call's size, so labels
+    /// would move with the cache state (seen as golden-image flakes when tests share the fonts).
+    func measureText(_ string: String, style: TextStyle) throws -> TextMetrics {
+        var metrics = try text.measure(string, style: style)
+        metrics.ascent = (style.pixelSize * 1901 / 2048).rounded(.up)
+        metrics.descent = (style.pixelSize * 483 / 2048).rounded(.up)
+        return metrics
+    }
 
     /// Points → pixels.
     @inline(__always) func px(_ points: Double) -> Double { points * scale }
