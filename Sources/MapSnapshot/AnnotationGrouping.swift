@@ -10,9 +10,9 @@ enum AnnotationGrouping {
     struct Group: Sendable {
         /// Indices of the member annotations, in input order.
         var members: [Int]
-        /// The first member's position (the group's seed), pixels.
+        /// The first member's position (the group's seed, where it is drawn), pixels.
         var seed: PixelPoint
-        /// The mean position of the members, pixels (where a group is drawn).
+        /// The mean position of the members, pixels.
         var center: PixelPoint
     }
 

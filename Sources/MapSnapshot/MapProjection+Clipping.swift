@@ -24,7 +24,7 @@ extension MapProjection {
                 let cut = previous + (current - previous) * t
                 piece.append(pixel(ofCameraSpace: SIMD3(cut.x, cut.y, near)))
                 if !inCur {
-                    if piece.count >= 2 { path.addSubpath(piece); added = true }
+                    if piece.count >= 2 { path.addSubpath(Self.straightened(piece, spacing2)); added = true }
                     piece.removeAll(keepingCapacity: true)
                 }
             }
@@ -39,8 +39,38 @@ extension MapProjection {
             }
             previous = current
         }
-        if piece.count >= 2 { path.addSubpath(piece); added = true }
+        if piece.count >= 2 { path.addSubpath(Self.straightened(piece, spacing2)); added = true }
         return added
+    }
+
+    /// Drops interior points while every dropped point stays within a quarter of the spacing of the
+    /// segment that replaces it (greedy, runs of at most 32 points): nearly straight runs of OSM nodes
+    /// become one segment, saving the edges of a join at each.
+    static func straightened(_ points: [PixelPoint], _ spacing2: Double) -> [PixelPoint] {
+        guard spacing2 > 0, points.count > 2 else { return points }
+        let tolerance2 = spacing2 / 16
+        var out: [PixelPoint] = [points[0]]
+        out.reserveCapacity(points.count)
+        var kept = 0
+        for i in 1..<(points.count - 1) {
+            let a = points[kept], c = points[i + 1]
+            let dx = c.x - a.x, dy = c.y - a.y
+            let len2 = dx * dx + dy * dy
+            var fits = len2 > 0 && i - kept < 32
+            var j = kept + 1
+            while fits && j <= i {
+                let b = points[j]
+                let cross = (b.x - a.x) * dy - (b.y - a.y) * dx
+                let along = (b.x - a.x) * dx + (b.y - a.y) * dy
+                fits = cross * cross <= tolerance2 * len2 && along >= 0 && along <= len2
+                j += 1
+            }
+            if fits { continue }
+            out.append(points[i])
+            kept = i
+        }
+        out.append(points[points.count - 1])
+        return out
     }
 
     /// Projects a closed ring (relative to the centre) clipped to the near plane (Sutherland–Hodgman);

@@ -20,7 +20,8 @@ extension MapRenderer {
                 let a = options.annotations[group.members[0]]
                 drawMarker(a, at: group.center)
             } else {
-                drawGroup(count: group.members.count, at: group.center, first: options.annotations[group.members[0]])
+                // At the seed: seeds are at least the grouping distance apart, so groups never overlap.
+                drawGroup(count: group.members.count, at: group.seed, first: options.annotations[group.members[0]])
             }
         }
     }

@@ -22,7 +22,7 @@ extension MapRenderer {
     }
 
     /// Buildings extruded from their footprints (bottom at `minHeightMeters`, top at `heightMeters`), drawn
-    /// far to near (painter's algorithm): the walls facing the camera in three shades by how they face the
+    /// far to near (painter's algorithm): the walls facing the camera in two shades by whether they face the
     /// light (from the south-west), then the roof.
     mutating func drawExtrudedBuildings() {
         let k = projection.mapPointsPerMeter
@@ -36,12 +36,12 @@ extension MapRenderer {
         }
         order.sort { $0.distance > $1.distance }
         let light = SIMD2<Double>(-1, 1) / 2.0.squareRoot()    // towards the sun: south-west (y grows south)
-        let shades = [style.wallShaded, Self.mix(style.wallShaded, style.wallLit, 0.5), style.wallLit]
+        let shades = [style.wallShaded, style.wallLit]
         for (_, index) in order {
             let b = content.buildings[index]
             let shift = projection.worldShift(forX: b.box.minX)
             let top = b.heightMeters * k, bottom = b.minHeightMeters * k
-            var walls = [Path(), Path(), Path()]
+            var walls = [Path(), Path()]
             for (r, ring) in b.rings.enumerated() {
                 let n = ring.count - 1       // rings are closed
                 guard n >= 3 else { continue }
@@ -60,7 +60,7 @@ extension MapRenderer {
                     let corners = [SIMD3(a.x, a.y, bottom), SIMD3(c.x, c.y, bottom), SIMD3(c.x, c.y, top), SIMD3(a.x, a.y, top)]
                     guard let quad = projection.projectRing(4, { corners[$0] }) else { continue }
                     let lit = (normal * light).sum()
-                    walls[lit < -0.35 ? 0 : (lit < 0.35 ? 1 : 2)].addPolygon(quad)
+                    walls[lit < 0 ? 0 : 1].addPolygon(quad)
                 }
             }
             for (shade, path) in zip(shades, walls) where !path.isEmpty {

@@ -142,9 +142,9 @@ struct MapRenderer {
     /// Roads of the visible classes, batched by (class, width bin) so each batch is one fill.
     func roadBatches() -> [(roadClass: MapStyle.RoadClass, width: Double, path: Path)] {
         var batches: [Int: (MapStyle.RoadClass, Double, Path)] = [:]
-        // Chained ways (fewer caps); in pitched views cut into runs of up to 16 vertices, each drawn at the
+        // Chained ways (fewer caps); in pitched views cut into runs of up to 40 vertices, each drawn at the
         // width its own depth gives.
-        let runLength = projection.isPitched ? 16 : Int.max
+        let runLength = projection.isPitched ? 40 : Int.max
         for road in content.drawnRoads {
             guard let roadStyle = style.roads[road.roadClass], zoom >= roadStyle.minimumZoom,
                   visible(road.line.box, marginPixels: 20) else { continue }
@@ -201,9 +201,9 @@ struct MapRenderer {
             let points = rail.line.points
             let shift = projection.worldShift(forX: rail.line.box.minX)
             if rail.isTram {
-                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &trams)
+                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &trams, minimumSpacingPixels: 1)
             } else {
-                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &rails)
+                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &rails, minimumSpacingPixels: 1)
             }
         }
         if !rails.isEmpty {

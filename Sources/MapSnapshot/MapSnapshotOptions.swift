@@ -37,7 +37,8 @@ public struct MapSnapshotOptions: Sendable {
     public var overlays: [MapOverlay]
     /// Annotations (pins, images), grouped when dense.
     public var annotations: [MapAnnotation]
-    /// Annotations with a clustering identifier closer than this (points) form a group.
+    /// Annotations with a clustering identifier closer than this (points) form a group (50 by default:
+    /// a group marker is at most 46 points wide, so groups never overlap).
     public var groupingDistancePoints: Double
     /// Where street imagery exists, drawn as the coverage layer; nil for none.
     public var coverage: (any PanoramaCoverage)?
@@ -60,7 +61,7 @@ public struct MapSnapshotOptions: Sendable {
         showsLabels = true
         overlays = []
         annotations = []
-        groupingDistancePoints = 44
+        groupingDistancePoints = 50
         coverage = nil
         orthophotoProvider = nil
         labelLanguage = nil
