@@ -120,8 +120,8 @@ enum MapCommand: Command {
         let typeName = try arguments.requiredString("type")
         guard let type = MapType(rawValue: typeName) else { throw arguments.error("--type '\(typeName)' is unknown") }
         if type.needsOrthophoto {
-            throw arguments.error("--type \(type.rawValue): imagery needs the simulator's orthophoto; not available in this build",
-                                  suggestion: "use --type standard or --type muted")
+            throw arguments.error("--type \(type.rawValue): imagery needs the simulator's orthophoto; not available in this "
+                                  + "build; use --type standard or --type muted")
         }
         let output = try arguments.requiredString("output")
         let flying = arguments.has("fly-from") || arguments.has("fly-to")
