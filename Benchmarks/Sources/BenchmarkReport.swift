@@ -48,3 +48,38 @@ enum BenchmarkReport {
         return nil
     }
 }
+
+/// What the Mapnik peer measured (milliseconds).
+struct MapnikPeerResult: Decodable {
+    var loadMs: Double, renderMs: Double, encodeMs: Double, pngBytes: Int, version: Int
+    enum CodingKeys: String, CodingKey {
+        case loadMs = "load_ms", renderMs = "render_median_ms", encodeMs = "encode_median_ms", pngBytes = "png_bytes", version = "mapnik"
+    }
+}
+
+extension BenchmarkReport {
+    /// Runs `scripts/mapnik-peer.sh` (which converts the extract with osmium and times Mapnik); nil, after
+    /// printing why, when Mapnik is missing or fails.
+    static func runMapnikPeer(osm: String, width: Int, height: Int, runs: Int, folder: String) -> MapnikPeerResult? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "scripts/mapnik-peer.sh")
+        process.arguments = [osm, "\(width)", "\(height)", "\(runs)", folder]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch {
+            print("   peer: cannot run scripts/mapnik-peer.sh: \(error)")
+            return nil
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
+              let result = try? JSONDecoder().decode(MapnikPeerResult.self, from: Data(line.utf8)) else {
+            print("   peer: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return nil
+        }
+        return result
+    }
+}

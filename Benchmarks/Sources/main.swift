@@ -7,6 +7,7 @@ import Foundation
 let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("codecs", "JPEG decode/encode vs djpeg/cjpeg, PNG encode of a 1920×1080 view", runCodecBenchmarks),
     ("catalog", "scene queries on 1M panoramas vs SQLite R*Tree, catalog open, index memory, ingest", runCatalogBenchmarks),
+    ("map", "1024×1024 map snapshot of the Helsinki extract, flat and pitched, one core, vs Mapnik", runMapBenchmarks),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -157,7 +157,8 @@ public final class FontLibrary: @unchecked Sendable {
                 let bitmap = glyphLocked(key)
                 if !usedFaces.contains(mapped.face) {
                     usedFaces.insert(mapped.face)
-                    let metrics = faces[mapped.face.rawValue].pointee.size.pointee.metrics
+                    // Size the face first: on a glyph-cache hit it may still be at another call's size.
+                    let metrics = sizeFaceLocked(mapped.face, size64: size64).pointee.size.pointee.metrics
                     ascent = max(ascent, Double(metrics.ascender) / 64)
                     descent = max(descent, -Double(metrics.descender) / 64)
                 }

@@ -1,0 +1,210 @@
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+
+/// Draws one snapshot: the base map (or imagery), coverage, overlays, labels, annotations and the
+/// attribution, in MapKit's layer order. Internal: ``MapSnapshotter`` is the API.
+struct MapRenderer {
+    let content: MapContent
+    let options: MapSnapshotOptions
+    let projection: MapProjection
+    let style: MapStyle
+    let text: TextRenderer
+    var canvas: Canvas
+    var labels: LabelPlacer
+    /// Zoom level at the centre (256-point tiles).
+    let zoom: Double
+    /// Visible ground, relative to the centre, map points.
+    let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    let scale: Double
+
+    init(content: MapContent, options: MapSnapshotOptions, projection: MapProjection, fonts: FontLibrary) {
+        self.content = content
+        self.options = options
+        self.projection = projection
+        style = MapStyle.forType(options.mapType)
+        text = TextRenderer(fonts: fonts)
+        scale = options.scale
+        canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: style.land)
+        labels = LabelPlacer(width: projection.widthPixels, height: projection.heightPixels)
+        zoom = 20 - log2(projection.mapPointsPerPixel * options.scale)
+        bounds = projection.visibleRelativeBounds
+    }
+
+    /// Draws everything and returns the image.
+    mutating func render() throws -> RGBA8Image {
+        let type = options.mapType
+        if type.needsOrthophoto {
+            try drawImagery()
+        } else {
+            drawSky()
+            drawAreas()
+        }
+        if type != .imagery {
+            drawRoads()
+            drawRails()
+        }
+        if options.showsBuildings && (type == .standard || type == .muted) && zoom >= 14 {
+            if projection.isPitched { drawExtrudedBuildings() } else { drawFlatBuildings() }
+        }
+        if options.coverage != nil { drawCoverage() }
+        for overlay in options.overlays where overlay.level == .aboveRoads { try drawOverlay(overlay) }
+        if type != .imagery && options.showsLabels {
+            // Street names first (they orient the reader), then places by importance.
+            reserveAttribution()
+            drawStreetLabels()
+            drawPlaceLabels()
+        }
+        for overlay in options.overlays where overlay.level == .aboveLabels { try drawOverlay(overlay) }
+        try drawAnnotations()
+        drawAttribution()
+        return canvas.image
+    }
+
+    // MARK: - Helpers
+
+    /// Text metrics of a label (line box from the fonts' size metrics).
+    func measureText(_ string: String, style: TextStyle) throws -> TextMetrics {
+        try text.measure(string, style: style)
+    }
+
+    /// Points → pixels.
+    @inline(__always) func px(_ points: Double) -> Double { points * scale }
+
+    /// The relative position of an absolute map point with a feature's world shift.
+    @inline(__always) func rel(_ p: MapPoint, _ shift: Double, z: Double = 0) -> SIMD3<Double> {
+        SIMD3(p.x - projection.center.x + shift, p.y - projection.center.y, z)
+    }
+
+    func visible(_ box: MapContent.Box, marginPixels: Double = 0) -> Bool {
+        projection.isVisible(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, bounds: bounds,
+                             margin: marginPixels * projection.mapPointsPerPixel)
+    }
+
+    /// Pixels per map point at a camera-space depth (for widths of roads far away in pitched views).
+    @inline(__always) func pixelsPerMapPoint(atDepth depth: Double) -> Double { projection.focalPixels / depth }
+
+    // MARK: - Sky and areas
+
+    mutating func drawSky() {
+        let horizon = projection.horizonRow
+        guard horizon > -1 else { return }
+        // A few bands from the top colour to the horizon colour, then a soft haze over the far ground.
+        let bottom = min(Double(canvas.height), horizon)
+        let bands = 12
+        for i in 0..<bands {
+            let t = Double(i) / Double(bands - 1)
+            let color = Self.mix(style.skyTop, style.skyHorizon, t)
+            let y0 = bottom * Double(i) / Double(bands), y1 = bottom * Double(i + 1) / Double(bands)
+            var path = Path()
+            path.addRectangle(x: 0, y: y0, width: Double(canvas.width), height: y1 - y0 + 0.5)
+            canvas.fill(path, color: color)
+        }
+    }
+
+    static func mix(_ a: RGBAColor, _ b: RGBAColor, _ t: Double) -> RGBAColor {
+        func m(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8((Double(x) * (1 - t) + Double(y) * t).rounded()) }
+        return RGBAColor(red: m(a.red, b.red), green: m(a.green, b.green), blue: m(a.blue, b.blue), alpha: m(a.alpha, b.alpha))
+    }
+
+    mutating func drawAreas() {
+        let order: [AreaKind] = [.wood, .scrub, .grass, .park, .pavedArea, .square, .water]
+        for kind in order {
+            guard let color = style.areas[kind] else { continue }
+            var path = Path()
+            for area in content.areas where area.kind == kind && visible(area.box) {
+                let shift = projection.worldShift(forX: area.box.minX)
+                for ring in area.rings {
+                    if let projected = projection.projectRing(ring.count, { rel(ring[$0], shift) }) {
+                        path.addPolygon(projected)
+                    }
+                }
+            }
+            if !path.isEmpty { canvas.fill(path, color: color, rule: .nonZero) }
+        }
+    }
+
+    // MARK: - Roads and rails
+
+    /// The drawn width of a road style at a depth, pixels.
+    func roadWidthPixels(_ road: MapStyle.RoadStyle, depth: Double) -> Double {
+        let meters = road.widthMeters * projection.mapPointsPerMeter * pixelsPerMapPoint(atDepth: depth)
+        return min(px(road.maximumWidthPoints), max(px(road.minimumWidthPoints), meters))
+    }
+
+    /// Roads of the visible classes, batched by (class, width bin) so each batch is one fill.
+    func roadBatches() -> [(roadClass: MapStyle.RoadClass, width: Double, path: Path)] {
+        var batches: [Int: (MapStyle.RoadClass, Double, Path)] = [:]
+        // Chained ways (fewer caps); in pitched views cut into runs of up to 40 vertices, each drawn at the
+        // width its own depth gives.
+        let runLength = projection.isPitched ? 40 : Int.max
+        for road in content.drawnRoads {
+            guard let roadStyle = style.roads[road.roadClass], zoom >= roadStyle.minimumZoom,
+                  visible(road.line.box, marginPixels: 20) else { continue }
+            let all = road.line.points
+            let shift = projection.worldShift(forX: road.line.box.minX)
+            var start = 0
+            while start < all.count - 1 {
+                let end = min(all.count, start + runLength)
+                let points = all[start..<end]
+                start = end - 1
+                var depth = projection.distanceMapPoints
+                if projection.isPitched {
+                    let mid = points[points.startIndex + points.count / 2]
+                    depth = max(projection.nearDepth, projection.cameraSpace(rel(mid, shift)).z)
+                }
+                let width = roadWidthPixels(roadStyle, depth: depth)
+                // One fill per class and width bin: quarter pixels up to 3 px, then 10 % steps.
+                let bin = width < 3 ? Int((width * 4).rounded()) : 12 + Int((log(width / 3) / log(1.1)).rounded())
+                let binWidth = bin <= 12 ? Double(bin) / 4 : 3 * pow(1.1, Double(bin - 12))
+                let key = road.roadClass.rawValue * 100_000 + bin
+                var entry = batches[key] ?? (road.roadClass, binWidth, Path())
+                let base = points.startIndex
+                _ = projection.appendLine(points.count, { rel(points[base + $0], shift) }, to: &entry.2, minimumSpacingPixels: 1)
+                batches[key] = entry
+            }
+        }
+        return batches.values.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map { ($0.0, $0.1, $0.2) }
+    }
+
+    mutating func drawRoads() {
+        let batches = roadBatches()
+        // All casings first, then all fills, so junctions merge cleanly.
+        for batch in batches {
+            guard let roadStyle = style.roads[batch.roadClass], let casing = roadStyle.casing, batch.width >= px(1.2) else { continue }
+            let w = batch.width + 2 * px(roadStyle.casingPoints)
+            canvas.stroke(batch.path, style: Self.roadStroke(width: w), color: casing)
+        }
+        for batch in batches {
+            guard let roadStyle = style.roads[batch.roadClass] else { continue }
+            canvas.stroke(batch.path, style: Self.roadStroke(width: max(0.5, batch.width)), color: roadStyle.fill)
+        }
+    }
+
+    /// Road strokes: round caps; miter joins limited to 1.5 (bevelled beyond), which look round enough at
+    /// road widths and cost a quarter of the edges of round joins (a circle at every vertex).
+    static func roadStroke(width: Double) -> StrokeStyle {
+        StrokeStyle(width: width, cap: width >= 2.5 ? .round : .butt, join: .miter, miterLimit: 1.5)
+    }
+
+    mutating func drawRails() {
+        guard zoom >= 13 else { return }
+        var rails = Path(), trams = Path()
+        for rail in content.rails where visible(rail.line.box) {
+            let points = rail.line.points
+            let shift = projection.worldShift(forX: rail.line.box.minX)
+            if rail.isTram {
+                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &trams, minimumSpacingPixels: 1)
+            } else {
+                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &rails, minimumSpacingPixels: 1)
+            }
+        }
+        if !rails.isEmpty {
+            canvas.stroke(rails, style: StrokeStyle(width: px(2), cap: .butt, join: .bevel), color: style.rail)
+        }
+        if !trams.isEmpty {
+            canvas.stroke(trams, style: StrokeStyle(width: px(1.1), cap: .butt, join: .bevel), color: style.tram)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Geodesy
+import Imaging
+
+/// What to draw and how, as MapKit's `MKMapSnapshotter.Options`.
+public struct MapSnapshotOptions: Sendable {
+    /// What the view is framed on.
+    public enum Framing: Sendable, Hashable {
+        /// A camera (centre, distance, heading, pitch).
+        case camera(MapCamera)
+        /// A region (centre + span), shown whole, top-down (may cross the 180th meridian).
+        case region(CoordinateRegion)
+        /// A Web Mercator rectangle, shown whole, top-down (may extend past the 180th meridian).
+        case mapRect(MapRect)
+    }
+
+    /// The largest side, points.
+    public static let maximumSidePoints = 8_192
+    /// The most pixels in an image (size × scale²).
+    public static let maximumPixelCount = 64 * 1_048_576
+
+    /// The view: camera, region or map rect.
+    public var framing: Framing
+    /// Image size in points (the image has size × ``scale`` pixels).
+    public var size: PixelSize
+    /// Pixels per point, 1…4: line widths, text and markers scale with it.
+    public var scale: Double
+    /// Standard, muted, imagery or hybrid.
+    public var mapType: MapType
+    /// Which points of interest get labels.
+    public var pointOfInterestFilter: PointOfInterestFilter
+    /// Whether buildings are drawn (footprints top-down, extruded when pitched).
+    public var showsBuildings: Bool
+    /// Whether street, place and point-of-interest labels are drawn (annotation titles and the
+    /// attribution always are).
+    public var showsLabels: Bool
+    /// Overlays, drawn in insertion order within their level.
+    public var overlays: [MapOverlay]
+    /// Annotations (pins, images), grouped when dense.
+    public var annotations: [MapAnnotation]
+    /// Annotations with a clustering identifier closer than this (points) form a group (50 by default:
+    /// a group marker is at most 46 points wide, so groups never overlap).
+    public var groupingDistancePoints: Double
+    /// Where street imagery exists, drawn as the coverage layer; nil for none.
+    public var coverage: (any PanoramaCoverage)?
+    /// The orthophoto source for `imagery` and `hybrid`.
+    public var orthophotoProvider: (any OrthophotoProvider)?
+    /// Label language (an OSM code such as "sv" or "en"); nil for the local `name`.
+    public var labelLanguage: String?
+    /// Cores used by the per-pixel parts (imagery); nil = all, 1 for single-core measurements.
+    public var maximumThreads: Int?
+
+    /// Options for a view; 512×512 points at scale 1, standard map, everything shown.
+    public init(framing: Framing, size: PixelSize = PixelSize(width: 512, height: 512), scale: Double = 1,
+                mapType: MapType = .standard) {
+        self.framing = framing
+        self.size = size
+        self.scale = scale
+        self.mapType = mapType
+        pointOfInterestFilter = .includingAll
+        showsBuildings = true
+        showsLabels = true
+        overlays = []
+        annotations = []
+        groupingDistancePoints = 50
+        coverage = nil
+        orthophotoProvider = nil
+        labelLanguage = nil
+        maximumThreads = nil
+    }
+
+    /// Options framed on a camera.
+    public init(camera: MapCamera, size: PixelSize = PixelSize(width: 512, height: 512), scale: Double = 1,
+                mapType: MapType = .standard) {
+        self.init(framing: .camera(camera), size: size, scale: scale, mapType: mapType)
+    }
+
+    /// Options framed on a region.
+    public init(region: CoordinateRegion, size: PixelSize = PixelSize(width: 512, height: 512), scale: Double = 1,
+                mapType: MapType = .standard) {
+        self.init(framing: .region(region), size: size, scale: scale, mapType: mapType)
+    }
+
+    /// The image size in pixels.
+    public var pixelSize: PixelSize {
+        PixelSize(width: Int((Double(size.width) * scale).rounded()), height: Int((Double(size.height) * scale).rounded()))
+    }
+
+    /// The camera the framing resolves to for this size.
+    /// - Throws: ``MapSnapshotError`` for a bad size or an empty region or rect.
+    public func resolvedCamera() throws(MapSnapshotError) -> MapCamera {
+        try validateSize()
+        switch framing {
+        case .camera(let camera): return camera
+        case .region(let region):
+            return try MapCamera(fitting: region, viewWidthPoints: size.width, viewHeightPoints: size.height)
+        case .mapRect(let rect):
+            return try MapCamera(fitting: rect, viewWidthPoints: size.width, viewHeightPoints: size.height)
+        }
+    }
+
+    func validateSize() throws(MapSnapshotError) {
+        let pixels = pixelSize
+        guard (1...Self.maximumSidePoints).contains(size.width), (1...Self.maximumSidePoints).contains(size.height),
+              scale.isFinite, (1...4).contains(scale), pixels.width >= 1, pixels.height >= 1,
+              pixels.width * pixels.height <= Self.maximumPixelCount else {
+            throw .invalidSize(width: size.width, height: size.height, scale: scale)
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import ArgumentParsing
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+import MapSnapshot
+
+/// `lookaround map`: a map snapshot (or the frames of a camera flight) of the OSM data as PNG.
+enum MapCommand: Command {
+    static let defaultData = "Panoramas/sources/helsinki-centre.osm.pbf"
+
+    static let spec = CommandSpec(
+        name: "map",
+        abstract: "Render a map snapshot (MapKit-style camera, map types, pins, GeoJSON overlays) or a camera flight as PNG.",
+        discussion: """
+            Frame the view with --center and --span (or --span-meters), or with --camera; with neither, the \
+            whole data extent is shown. --camera takes LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] \
+            (pitch in degrees from straight down, clamped to 80° up to 1 km distance and less higher up) or a \
+            JSON file written by --save-camera.
+            GeoJSON styling properties (simplestyle): stroke, stroke-width (points), stroke-opacity, fill, \
+            fill-opacity, opacity, blend-mode (normal, multiply, screen, overlay, darken, lighten, color-burn, \
+            hard-light, hue, saturation, color, luminosity), level (above-roads, above-labels), geodesic, \
+            radius-meters (points become circles), title and marker-color (points become pins), cluster.
+            Flights: --fly-from and --fly-to plan a transition (direct under 2.5 km, an arc up to 50 km, \
+            rise-pan-descend beyond) and write --frames PNGs into the directory given by -o.
+            Every image carries "© OpenStreetMap contributors".
+            """,
+        options: [
+            .value("osm", valueName: "FILE", help: "OSM extract (.osm.pbf or .osm).", defaultValue: defaultData),
+            .value("center", valueName: "LAT,LON", help: "Centre of the view, decimal degrees."),
+            .value("span", valueName: "DLAT,DLON", help: "Region size with --center: latitude and longitude deltas, degrees (0…180, 0…360)."),
+            .value("span-meters", valueName: "METERS", help: "Region size with --center: north-south and east-west extent, metres (1…20,000,000)."),
+            .value("camera", valueName: "CAMERA", help: "LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] or a camera JSON file."),
+            .value("save-camera", valueName: "FILE", help: "Write the camera used as JSON (restores the view exactly with --camera FILE)."),
+            .value("size", valueName: "WxH", help: "Image size in points (1…8192 each side).", defaultValue: "1024x768"),
+            .value("scale", valueName: "N", help: "Pixels per point, 1…4.", defaultValue: "1"),
+            .value("type", valueName: "TYPE", help: "Map type.", defaultValue: "standard",
+                   allowedValues: MapType.allCases.map(\.rawValue)),
+            .value("pin", valueName: "LAT,LON[,TITLE]", help: "A pin with its tip on the coordinate (repeatable).", repeatable: true),
+            .value("route", valueName: "FILE", help: "A route as GeoJSON lines, drawn in route blue."),
+            .value("overlay", valueName: "FILE", help: "GeoJSON overlays and pins with styling properties (repeatable).", repeatable: true),
+            .value("coverage", valueName: "FILE", help: "Panorama positions as GeoJSON points, drawn as the coverage layer."),
+            .flag("no-buildings", help: "Leave buildings out."),
+            .value("poi-include", valueName: "GROUPS", help: "Only label these place groups (comma-separated: "
+                   + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", ") + ", or none)."),
+            .value("poi-exclude", valueName: "GROUPS", help: "Label every place group except these."),
+            .value("language", valueName: "CODE", help: "Label language (OSM code such as sv or en); default the local name."),
+            .value("fly-from", valueName: "LAT,LON", help: "Start of a camera flight."),
+            .value("fly-to", valueName: "LAT,LON", help: "End of a camera flight."),
+            .value("fly-distance-meters", valueName: "METERS", help: "Camera distance at both ends of a flight (1…40,000,000).", defaultValue: "1500"),
+            .value("frames", valueName: "N", help: "Frames of a flight (2…10000).", defaultValue: "30"),
+            .value("output", short: "o", valueName: "PATH", help: "Output PNG (a directory for a flight).", required: true),
+        ],
+        examples: [
+            (command: "lookaround map --center 60.1699,24.9523 --span-meters 800 --pin 60.1699,24.9523,Senaatintori -o map.png",
+             comment: "Senate Square with a pin"),
+            (command: "lookaround map --camera 60.1699,24.9523,900,30,60 --size 800x600 -o pitched.png",
+             comment: "a pitched 3D view looking north-north-east"),
+            (command: "lookaround map --fly-from 60.1699,24.9523 --fly-to 60.1630,24.9400 --frames 24 -o flight/",
+             comment: "the frames of a camera flight"),
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        do {
+            return try runChecked(arguments)
+        } catch let error as MapSnapshotError {
+            Console.error("error: \(error)")
+            return error.isBadData ? .dataError : (error.isMissingInput ? .noInput : .usage)
+        } catch let error as MapDataError {
+            Console.error("error: \(error)")
+            if case .fileNotFound = error { return .noInput }
+            return .dataError
+        }
+    }
+
+    static func groups(_ text: String, option: String, arguments: ParsedArguments) throws -> Set<PlaceGroup> {
+        if text == "none" { return [] }
+        var out: Set<PlaceGroup> = []
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let group = PlaceGroup(rawValue: name) else {
+                throw arguments.error("--\(option): unknown place group '\(name)'; allowed "
+                                      + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            out.insert(group)
+        }
+        return out
+    }
+
+    static func parseCamera(_ text: String, arguments: ParsedArguments) throws -> MapCamera {
+        if text.lowercased().hasSuffix(".json") {
+            guard let data = FileManager.default.contents(atPath: text) else {
+                throw MapSnapshotError.missingInput(file: text, detail: "no such camera file; write one with --save-camera")
+            }
+            do { return try JSONDecoder().decode(MapCamera.self, from: data) } catch {
+                throw MapSnapshotError.malformedGeoJSON(file: text, path: "", detail: "not a camera JSON file (\(error))")
+            }
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard (3...5).contains(parts.count) else {
+            throw arguments.error("--camera '\(text)' is not LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] or a .json file")
+        }
+        let center = try arguments.parseCoordinate("\(parts[0]),\(parts[1])", option: "camera")
+        let distance = try ParsedArguments.parseDouble(parts[2], what: "--camera distance", in: MapCamera.distanceRangeMeters,
+                                                       commandPath: arguments.commandName)
+        let heading = parts.count > 3 ? try ParsedArguments.parseDouble(parts[3], what: "--camera heading", in: -360...360,
+                                                                        commandPath: arguments.commandName) : 0
+        let pitch = parts.count > 4 ? try ParsedArguments.parseDouble(parts[4], what: "--camera pitch", in: MapCamera.pitchRangeDegrees,
+                                                                      commandPath: arguments.commandName) : 0
+        return try MapCamera(centerCoordinate: center, centerCoordinateDistanceMeters: distance, heading: .degrees(heading),
+                             pitch: MapCameraPitch(degrees: pitch))
+    }
+
+    static func runChecked(_ arguments: ParsedArguments) throws -> ExitCode {
+        // Validate everything the user typed before reading any file.
+        let size: PixelSize
+        do { size = try PixelSize(parsing: try arguments.requiredString("size"), maximumSide: MapSnapshotOptions.maximumSidePoints) } catch let error as ImagingError {
+            throw arguments.error("--size: \(error)")
+        }
+        let scale = try arguments.double("scale", in: 1...4) ?? 1
+        let typeName = try arguments.requiredString("type")
+        guard let type = MapType(rawValue: typeName) else { throw arguments.error("--type '\(typeName)' is unknown") }
+        if type.needsOrthophoto {
+            throw arguments.error("--type \(type.rawValue): imagery needs the simulator's orthophoto; not available in this "
+                                  + "build; use --type standard or --type muted")
+        }
+        let output = try arguments.requiredString("output")
+        let flying = arguments.has("fly-from") || arguments.has("fly-to")
+        var framing: MapSnapshotOptions.Framing?
+        if let cameraText = arguments.string("camera") {
+            if arguments.has("center") || arguments.has("span") || arguments.has("span-meters") {
+                throw arguments.error("give either --camera or --center with --span, not both")
+            }
+            framing = .camera(try parseCamera(cameraText, arguments: arguments))
+        } else if let center = try arguments.coordinate("center") {
+            if let spanText = arguments.string("span") {
+                let parts = spanText.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 2 else { throw arguments.error("--span '\(spanText)' is not DLAT,DLON in degrees, e.g. 0.01,0.02") }
+                let dLat = try ParsedArguments.parseDouble(parts[0], what: "--span latitude delta", in: 0...180, commandPath: arguments.commandName)
+                let dLon = try ParsedArguments.parseDouble(parts[1], what: "--span longitude delta", in: 0...360, commandPath: arguments.commandName)
+                guard dLat > 0, dLon > 0 else { throw arguments.error("--span \(spanText): both deltas must be more than 0 degrees") }
+                do {
+                    framing = .region(try CoordinateRegion(center: center, span: try CoordinateSpan(latitudeDelta: dLat, longitudeDelta: dLon)))
+                } catch { throw arguments.error("--span \(spanText): \(error)") }
+            } else {
+                let meters = try arguments.double("span-meters", in: 1...20_000_000) ?? 1_000
+                do {
+                    framing = .region(try CoordinateRegion(center: center, latitudinalMeters: meters, longitudinalMeters: meters))
+                } catch { throw arguments.error("--span-meters \(meters): \(error)") }
+            }
+        } else if arguments.has("span") || arguments.has("span-meters") {
+            throw arguments.error("--span needs --center LAT,LON")
+        }
+        var pins: [MapAnnotation] = []
+        for text in arguments.strings("pin") {
+            let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count >= 2 else { throw arguments.error("--pin '\(text)' is not LAT,LON[,TITLE]") }
+            let c = try arguments.parseCoordinate("\(parts[0]),\(parts[1])", option: "pin")
+            pins.append(MapAnnotation(coordinate: c, title: parts.count > 2 ? parts[2] : nil))
+        }
+        var filter = PointOfInterestFilter.includingAll
+        if let include = arguments.string("poi-include") {
+            let set = try groups(include, option: "poi-include", arguments: arguments)
+            filter = set.isEmpty ? .excludingAll : .including(set)
+        }
+        if let exclude = arguments.string("poi-exclude") {
+            if arguments.has("poi-include") { throw arguments.error("give either --poi-include or --poi-exclude, not both") }
+            filter = .excluding(try groups(exclude, option: "poi-exclude", arguments: arguments))
+        }
+        let frames = try arguments.int("frames", in: MapCameraFlight.frameCountRange) ?? 30
+        let flyDistance = try arguments.double("fly-distance-meters", in: MapCamera.distanceRangeMeters) ?? 1_500
+        var flight: MapCameraFlight?
+        if flying {
+            guard let from = try arguments.coordinate("fly-from"), let to = try arguments.coordinate("fly-to") else {
+                throw arguments.error("a flight needs both --fly-from LAT,LON and --fly-to LAT,LON")
+            }
+            if framing != nil { throw arguments.error("a flight is framed by --fly-from/--fly-to; leave out --camera, --center and --span") }
+            flight = MapCameraFlight(from: try MapCamera(centerCoordinate: from, centerCoordinateDistanceMeters: flyDistance),
+                                     to: try MapCamera(centerCoordinate: to, centerCoordinateDistanceMeters: flyDistance))
+        }
+
+        // Files: GeoJSON first (fast to fail), then the OSM data.
+        var overlays: [MapOverlay] = []
+        if let route = arguments.string("route") {
+            let style = MapOverlay(geometry: .polyline([], geodesic: true), strokeColor: RGBAColor(red: 0, green: 122, blue: 255),
+                                   lineWidthPoints: 6)
+            let content = try GeoJSONReader.read(file: route, defaults: style)
+            overlays += content.overlays
+            pins += content.annotations
+        }
+        for file in arguments.strings("overlay") {
+            let content = try GeoJSONReader.read(file: file)
+            overlays += content.overlays
+            pins += content.annotations
+        }
+        var coverage: PanoramaLocations?
+        if let file = arguments.string("coverage") {
+            let content = try GeoJSONReader.read(file: file)
+            guard !content.points.isEmpty else {
+                throw MapSnapshotError.malformedGeoJSON(file: file, path: "", detail: "no Point features: coverage files list panorama positions as points")
+            }
+            coverage = PanoramaLocations(content.points)
+        }
+        let dataPath = try arguments.requiredString("osm")
+        let dataset = try MapDataset(contentsOfFile: dataPath)
+        let snapshotter = try MapSnapshotter(dataset: dataset)
+        if framing == nil, flight == nil {
+            guard let box = dataset.boundingBox else { throw arguments.error("\(dataPath) has no nodes; give --center or --camera") }
+            framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
+                                                   west: box.minLongitude, east: box.maxLongitude))
+        }
+        var options = MapSnapshotOptions(framing: framing ?? .mapRect(.world), size: size, scale: scale, mapType: type)
+        options.pointOfInterestFilter = filter
+        options.showsBuildings = !arguments.flag("no-buildings")
+        options.overlays = overlays
+        options.annotations = pins
+        options.coverage = coverage
+        options.labelLanguage = arguments.string("language")
+
+        if let flight {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            let cameras = try flight.cameras(frameCount: frames)
+            for (i, camera) in cameras.enumerated() {
+                options.framing = .camera(camera)
+                let snapshot = try snapshotter.snapshot(options)
+                let path = (output as NSString).appendingPathComponent(String(format: "frame-%04d.png", i))
+                try ImageFile.write(PNGCodec.encode(snapshot.image), to: path)
+            }
+            Console.out("\(flight.kind.rawValue) flight, \(fixed(flight.groundDistanceMeters / 1000, 2)) km, peak distance "
+                        + "\(fixed(flight.peakDistanceMeters / 1000, 2)) km: \(cameras.count) frames in \(output)")
+            return .ok
+        }
+        let snapshot = try snapshotter.snapshot(options)
+        try ImageFile.write(PNGCodec.encode(snapshot.image), to: output)
+        if let cameraFile = arguments.string("save-camera") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try ImageFile.write([UInt8](try encoder.encode(snapshot.camera)), to: cameraFile)
+        }
+        Console.out("wrote \(output) (\(snapshot.image.width)x\(snapshot.image.height) pixels, \(type.rawValue), "
+                    + "zoom \(fixed(snapshot.camera.zoomLevel(viewHeightPoints: Double(size.height)), 2)))")
+        return .ok
+    }
+}
