@@ -21,10 +21,13 @@ public struct Canvas: Sendable {
     public init(width: Int, height: Int, background: RGBAColor = .clear) {
         var image = RGBA8Image(width: width, height: height)
         if background != .clear {
-            image.components.withUnsafeMutableBufferPointer { p in
-                for i in 0..<(width * height) {
-                    p[4 * i] = background.red; p[4 * i + 1] = background.green
-                    p[4 * i + 2] = background.blue; p[4 * i + 3] = background.alpha
+            // One 32-bit store per pixel (the four bytes in memory order).
+            let pixel = UInt32(background.red) | UInt32(background.green) << 8
+                | UInt32(background.blue) << 16 | UInt32(background.alpha) << 24
+            image.components.withUnsafeMutableBytes { raw in
+                let bytes = pixel.littleEndian
+                for offset in stride(from: 0, to: raw.count, by: 4) {
+                    raw.storeBytes(of: bytes, toByteOffset: offset, as: UInt32.self)
                 }
             }
         }

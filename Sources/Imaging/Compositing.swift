@@ -115,12 +115,15 @@ struct SolidRowVisitor: BlendKernelVisitor {
 
     func visit<K: BlendKernel>(_: K.Type) {
         let opaqueNormal = K.self == NormalKernel.self && color.w >= 1
+        // Fully covered pixels of an opaque `.normal` fill all get the same four bytes: convert once.
+        var opaqueBytes: UInt32 = 0
+        if opaqueNormal { withUnsafeMutableBytes(of: &opaqueBytes) { storeStraight(color, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) } }
         var p = destination
         for i in 0..<count {
             let c = min(coverage[i], 1)
             if c > 0 {
                 if opaqueNormal && c >= 1 {
-                    storeStraight(color, p)
+                    UnsafeMutableRawPointer(p).storeBytes(of: opaqueBytes, as: UInt32.self)
                 } else {
                     storeStraight(K.blend(color * c, loadPremultiplied(p)), p)
                 }

@@ -4,15 +4,27 @@
 /// For every sub-scanline the crossings of all active edges are sorted and walked with their winding
 /// directions; each inside span [xa, xb) adds its exact covered length to the pixels it touches
 /// (partial end pixels into `area`, whole pixels as a difference in `cover`), weighted 1/subsamples.
-/// One prefix sum per row turns that into coverage 0…1. Both fill rules are exact per sub-scanline;
-/// vertical resolution is 1/`subsamples` of a pixel. Adjacent edges of one path share their
+/// One prefix sum per touched run of the row turns that into coverage 0…1. Both fill rules are exact per
+/// sub-scanline; vertical resolution is 1/`subsamples` of a pixel. Adjacent edges of one path share their
 /// endpoints, so a path rasterised in one call has no seams between its pieces.
 ///
-/// The scratch buffers live in the value and are reused from call to call (`keepingCapacity`): no
-/// allocation per pixel or per row once warmed up.
+/// Same algorithm and arithmetic as `ReferenceRasterizer` (the plain version the tests compare it with),
+/// arranged for speed:
+/// - the active edges are arrays (one per field) sorted in place by their crossing x: no index
+///   indirection, no copies into crossing arrays, a vectorised x update; finished edges are dropped only
+///   on sub-scanlines where one ends;
+/// - each row remembers which 16-pixel blocks a span touched (a bitmap) and runs the prefix sum and
+///   `emit` only over runs of touched blocks. A map's road batch spans the whole image but covers a few
+///   percent of each row; the reference sums and emits the whole range between its leftmost and
+///   rightmost pixel.
+///
+/// The scratch buffers live in the value and are reused from call to call: no allocation per pixel or
+/// per row once warmed up.
 struct Rasterizer: Sendable {
     /// Sub-scanlines per pixel row.
     static let subsamples = 16
+    /// log2 of the pixels per block of the touched-block bitmap.
+    private static let blockShift = 4
 
     private struct Edge: Sendable {
         var yTop: Double, yBottom: Double, xAtTop: Double, slope: Double
@@ -20,130 +32,192 @@ struct Rasterizer: Sendable {
     }
 
     private var edges: [Edge] = []
-    private var active: [Int32] = []
-    private var crossingX: [Double] = []
-    private var crossingWinding: [Int32] = []
+    /// The active edges, structure of arrays (the x update vectorises): crossing x at the current
+    /// sub-scanline, then the edge's line and extent, kept in x order.
+    private var activeX: [Double] = []
+    private var activeXAtTop: [Double] = []
+    private var activeYTop: [Double] = []
+    private var activeSlope: [Double] = []
+    private var activeYBottom: [Double] = []
+    private var activeWinding: [Int32] = []
     private var area: [Float] = []
     private var cover: [Float] = []
     private var coverage: [Float] = []
+    private var touchedBlocks: [UInt64] = []
 
     init() {}
 
     /// Rasterises `path` clipped to a `width`×`height` image and calls `emit(y, x, count, coverage)`
-    /// once per pixel row that has any coverage, for the pixels x..<x+count (coverage may slightly
+    /// for runs of pixels x..<x+count of a row that may have coverage (rows in increasing order; a row
+    /// may get several disjoint runs, left to right; coverage may be 0 inside a run and may slightly
     /// exceed 1 from rounding; callers clamp).
     mutating func fill(_ path: Path, rule: FillRule, width: Int, height: Int,
                        emit: (_ y: Int, _ x: Int, _ count: Int, _ coverage: UnsafePointer<Float>) -> Void) {
         edges.removeAll(keepingCapacity: true)
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for subpath in path.subpaths {
-            let pts = subpath.points
-            guard pts.count >= 2, pts.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
-            for i in 0..<pts.count {
-                let a = pts[i], b = pts[(i + 1) % pts.count]
-                minX = min(minX, a.x); maxX = max(maxX, a.x); minY = min(minY, a.y); maxY = max(maxY, a.y)
-                if a.y == b.y { continue }
-                let (top, bottom, winding): (PixelPoint, PixelPoint, Int32) = a.y < b.y ? (a, b, 1) : (b, a, -1)
-                let slope = (bottom.x - top.x) / (bottom.y - top.y)
-                edges.append(Edge(yTop: top.y, yBottom: bottom.y, xAtTop: top.x, slope: slope, winding: winding))
+            subpath.points.withUnsafeBufferPointer { pts in
+                guard pts.count >= 2 else { return }
+                for p in pts where !(p.x.isFinite && p.y.isFinite) { return }
+                var a = pts[pts.count - 1]
+                for b in pts {
+                    minX = min(minX, b.x); maxX = max(maxX, b.x); minY = min(minY, b.y); maxY = max(maxY, b.y)
+                    if a.y != b.y {
+                        let (top, bottom, winding): (PixelPoint, PixelPoint, Int32) = a.y < b.y ? (a, b, 1) : (b, a, -1)
+                        let slope = (bottom.x - top.x) / (bottom.y - top.y)
+                        edges.append(Edge(yTop: top.y, yBottom: bottom.y, xAtTop: top.x, slope: slope, winding: winding))
+                    }
+                    a = b
+                }
             }
         }
         guard !edges.isEmpty, maxX > 0, minX < Double(width), maxY > 0, minY < Double(height) else { return }
         edges.sort { $0.yTop < $1.yTop }
 
+        let blockCount = (width + (1 << Self.blockShift) - 1) >> Self.blockShift
+        let wordCount = (blockCount + 63) >> 6
         if area.count < width + 2 {
             area = [Float](repeating: 0, count: width + 2)
             cover = [Float](repeating: 0, count: width + 2)
             coverage = [Float](repeating: 0, count: width + 2)
         }
-        if active.count < edges.count {
-            let capacity = max(edges.count, 2 * active.count)
-            active = [Int32](repeating: 0, count: capacity)
-            crossingX = [Double](repeating: 0, count: capacity)
-            crossingWinding = [Int32](repeating: 0, count: capacity)
+        if touchedBlocks.count < wordCount { touchedBlocks = [UInt64](repeating: 0, count: wordCount) }
+        if activeX.count < edges.count {
+            let capacity = max(edges.count, 2 * activeX.count)
+            activeX = [Double](repeating: 0, count: capacity)
+            activeXAtTop = activeX; activeYTop = activeX; activeSlope = activeX; activeYBottom = activeX
+            activeWinding = [Int32](repeating: 0, count: capacity)
         }
         let firstRow = max(0, Int(minY.rounded(.down)))
         let endRow = min(height, Int(maxY.rounded(.up)))
         let n = Self.subsamples
         let weight = Float(1) / Float(n)
         let widthD = Double(width)
-        let nonZero = rule == .nonZero
+        // Inside test without a branch per crossing: winding & mask != 0.
+        let insideMask: Int32 = rule == .nonZero ? -1 : 1
+        let shift = Self.blockShift
 
         // All buffers are borrowed once per call; the loops below touch raw pointers only.
         edges.withUnsafeBufferPointer { edgeP in
-        active.withUnsafeMutableBufferPointer { activeP in
-        crossingX.withUnsafeMutableBufferPointer { xs in
-        crossingWinding.withUnsafeMutableBufferPointer { ws in
+        activeX.withUnsafeMutableBufferPointer { xs in
+        activeXAtTop.withUnsafeMutableBufferPointer { xAtTops in
+        activeYTop.withUnsafeMutableBufferPointer { yTops in
+        activeSlope.withUnsafeMutableBufferPointer { slopes in
+        activeYBottom.withUnsafeMutableBufferPointer { yBottoms in
+        activeWinding.withUnsafeMutableBufferPointer { windings in
         area.withUnsafeMutableBufferPointer { areaP in
         cover.withUnsafeMutableBufferPointer { coverP in
         coverage.withUnsafeMutableBufferPointer { out in
+        touchedBlocks.withUnsafeMutableBufferPointer { touched in
             var nextEdge = 0, activeCount = 0
+            // The smallest yBottom among the active edges: no edge needs dropping before it.
+            var nextExpiry = Double.infinity
             for row in firstRow..<endRow {
-                var rowMin = Int.max, rowMax = -1
+                var rowTouched = false
                 for s in 0..<n {
                     let y = Double(row) + (Double(s) + 0.5) / Double(n)
+                    if y >= nextExpiry {
+                        var kept = 0
+                        nextExpiry = .infinity
+                        for k in 0..<activeCount where yBottoms[k] > y {
+                            xs[kept] = xs[k]; xAtTops[kept] = xAtTops[k]; yTops[kept] = yTops[k]
+                            slopes[kept] = slopes[k]; yBottoms[kept] = yBottoms[k]; windings[kept] = windings[k]
+                            nextExpiry = min(nextExpiry, yBottoms[k])
+                            kept += 1
+                        }
+                        activeCount = kept
+                    }
                     while nextEdge < edgeP.count && edgeP[nextEdge].yTop <= y {
-                        activeP[activeCount] = Int32(nextEdge); activeCount += 1; nextEdge += 1
-                    }
-                    // Drop finished edges and collect the crossings at this sub-scanline.
-                    var kept = 0, m = 0
-                    for k in 0..<activeCount {
-                        let e = edgeP[Int(activeP[k])]
+                        let e = edgeP[nextEdge]
+                        nextEdge += 1
                         if e.yBottom <= y { continue }
-                        activeP[kept] = activeP[k]; kept += 1
-                        xs[m] = e.xAtTop + (y - e.yTop) * e.slope
-                        ws[m] = e.winding
-                        m += 1
+                        xAtTops[activeCount] = e.xAtTop; yTops[activeCount] = e.yTop; slopes[activeCount] = e.slope
+                        yBottoms[activeCount] = e.yBottom; windings[activeCount] = e.winding
+                        activeCount += 1
+                        nextExpiry = min(nextExpiry, e.yBottom)
                     }
-                    activeCount = kept
+                    let m = activeCount
                     if m < 2 { continue }
-                    // Insertion sort of the crossings, carrying the active list along: the active
-                    // edges stay in x order, so the next sub-scanline's crossings arrive nearly sorted
-                    // and this costs about one comparison per edge.
+                    for k in 0..<m { xs[k] = xAtTops[k] + (y - yTops[k]) * slopes[k] }
+                    // Insertion sort by x, all six arrays together: the edges stay in x order from one
+                    // sub-scanline to the next, so this costs about one comparison per edge.
                     for i in 1..<m {
-                        let x = xs[i], w = ws[i], edge = activeP[i]
+                        let x = xs[i]
+                        if xs[i - 1] <= x { continue }
+                        let xAtTop = xAtTops[i], yTop = yTops[i], slope = slopes[i]
+                        let yBottom = yBottoms[i], w = windings[i]
                         var j = i - 1
                         while j >= 0 && xs[j] > x {
-                            xs[j + 1] = xs[j]; ws[j + 1] = ws[j]; activeP[j + 1] = activeP[j]; j -= 1
+                            xs[j + 1] = xs[j]; xAtTops[j + 1] = xAtTops[j]; yTops[j + 1] = yTops[j]
+                            slopes[j + 1] = slopes[j]; yBottoms[j + 1] = yBottoms[j]; windings[j + 1] = windings[j]
+                            j -= 1
                         }
-                        xs[j + 1] = x; ws[j + 1] = w; activeP[j + 1] = edge
+                        xs[j + 1] = x; xAtTops[j + 1] = xAtTop; yTops[j + 1] = yTop
+                        slopes[j + 1] = slope; yBottoms[j + 1] = yBottom; windings[j + 1] = w
                     }
                     var winding: Int32 = 0
                     var spanStart = 0.0
                     for i in 0..<m {
-                        let wasInside = nonZero ? winding != 0 : (winding & 1) != 0
-                        winding += ws[i]
-                        let isInside = nonZero ? winding != 0 : (winding & 1) != 0
-                        if !wasInside && isInside {
-                            spanStart = xs[i]
-                        } else if wasInside && !isInside {
-                            // Exact horizontal coverage of [spanStart, xs[i]) clipped to the image.
-                            let xa = max(spanStart, 0), xb = min(xs[i], widthD)
-                            if xb <= xa { continue }
-                            let ia = Int(xa), ib = Int(xb)
-                            if ia == ib {
-                                areaP[ia] += Float(xb - xa) * weight
-                            } else {
-                                areaP[ia] += Float(Double(ia + 1) - xa) * weight
-                                coverP[ia + 1] += weight
-                                coverP[ib] -= weight
-                                areaP[ib] += Float(xb - Double(ib)) * weight
-                            }
-                            rowMin = min(rowMin, ia); rowMax = max(rowMax, min(ib, width - 1))
+                        let wasInside = winding & insideMask != 0
+                        winding &+= windings[i]
+                        let isInside = winding & insideMask != 0
+                        if wasInside == isInside { continue }
+                        if isInside { spanStart = xs[i]; continue }
+                        // Exact horizontal coverage of [spanStart, x) clipped to the image.
+                        let xa = max(spanStart, 0), xb = min(xs[i], widthD)
+                        if xb <= xa { continue }
+                        let ia = Int(xa), ib = Int(xb)
+                        if ia == ib {
+                            areaP[ia] += Float(xb - xa) * weight
+                        } else {
+                            areaP[ia] += Float(Double(ia + 1) - xa) * weight
+                            coverP[ia + 1] += weight
+                            coverP[ib] -= weight
+                            areaP[ib] += Float(xb - Double(ib)) * weight
                         }
+                        Self.markBlocks(touched, from: ia >> shift, through: min(ib, width - 1) >> shift)
+                        rowTouched = true
                     }
                 }
-                guard rowMax >= rowMin else { continue }
+                guard rowTouched else { continue }
+                // Prefix sums over the runs of touched blocks. Between runs no span touched any pixel,
+                // so the running cover there is exactly 0 (it is a sum of ±1/16).
                 var running: Float = 0
-                for x in rowMin...rowMax {
-                    running += coverP[x]
-                    out[x] = areaP[x] + running
-                    areaP[x] = 0; coverP[x] = 0
+                for word in 0..<wordCount {
+                    var bits = touched[word]
+                    touched[word] = 0
+                    while bits != 0 {
+                        let start = bits.trailingZeroBitCount
+                        let length = (~(bits >> UInt64(start))).trailingZeroBitCount
+                        bits = length + start >= 64 ? 0 : bits & ~((UInt64(1) << UInt64(start + length)) - 1)
+                        let x0 = (word << 6 + start) << shift
+                        let x1 = min(width, (word << 6 + start + length) << shift)
+                        for x in x0..<x1 {
+                            running += coverP[x]
+                            out[x] = areaP[x] + running
+                            areaP[x] = 0; coverP[x] = 0
+                        }
+                        emit(row, x0, x1 - x0, UnsafePointer(out.baseAddress! + x0))
+                    }
                 }
                 // The difference array may carry one entry past the last pixel (ib == width).
-                coverP[rowMax + 1] = 0; areaP[rowMax + 1] = 0
-                emit(row, rowMin, rowMax - rowMin + 1, UnsafePointer(out.baseAddress! + rowMin))
+                coverP[width] = 0; areaP[width] = 0
             }
-        }}}}}}}
+        }}}}}}}}}}}
+    }
+
+    /// Sets the bits of blocks `first...last` in `bitmap`.
+    @inline(__always)
+    private static func markBlocks(_ bitmap: UnsafeMutableBufferPointer<UInt64>, from first: Int, through last: Int) {
+        let firstWord = first >> 6, lastWord = last >> 6
+        let low = ~UInt64(0) << UInt64(first & 63)
+        let high = ~UInt64(0) >> UInt64(63 - (last & 63))
+        if firstWord == lastWord {
+            bitmap[firstWord] |= low & high
+        } else {
+            bitmap[firstWord] |= low
+            for w in (firstWord + 1)..<lastWord { bitmap[w] = ~0 }
+            bitmap[lastWord] |= high
+        }
     }
 }
