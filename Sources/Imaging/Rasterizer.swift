@@ -12,7 +12,9 @@
 /// arranged for speed:
 /// - the active edges are arrays (one per field) sorted in place by their crossing x: no index
 ///   indirection, no copies into crossing arrays, a vectorised x update; finished edges are dropped only
-///   on sub-scanlines where one ends;
+///   on sub-scanlines where one ends, and re-sorted only when a crossing is out of order;
+/// - edges are ordered by the sub-scanline they start on with a counting sort (not a comparison sort),
+///   and edges that no sub-scanline crosses are dropped before the sweep;
 /// - each row remembers which 16-pixel blocks a span touched (a bitmap) and runs the prefix sum and
 ///   `emit` only over runs of touched blocks. A map's road batch spans the whole image but covers a few
 ///   percent of each row; the reference sums and emits the whole range between its leftmost and
@@ -32,6 +34,12 @@ struct Rasterizer: Sendable {
     }
 
     private var edges: [Edge] = []
+    /// `edges` ordered by the sub-scanline they start on (the first `liveEdges` entries are used).
+    private var sortedEdges: [Edge] = []
+    /// Per edge: its first sub-scanline relative to the fill's first, or -1 if it crosses none.
+    private var edgeStarts: [Int32] = []
+    /// Counting-sort buckets, one per sub-scanline of the fill.
+    private var subStarts: [Int32] = []
     /// The active edges, structure of arrays (the x update vectorises): crossing x at the current
     /// sub-scanline, then the edge's line and extent, kept in x order.
     private var activeX: [Double] = []
@@ -72,7 +80,41 @@ struct Rasterizer: Sendable {
             }
         }
         guard !edges.isEmpty, maxX > 0, minX < Double(width), maxY > 0, minY < Double(height) else { return }
-        edges.sort { $0.yTop < $1.yTop }
+        let firstRow = max(0, Int(minY.rounded(.down)))
+        let endRow = min(height, Int(maxY.rounded(.up)))
+        let n = Self.subsamples
+        // Order the edges by the sub-scanline they start on (a counting sort, O(edges + sub-scanlines)),
+        // dropping edges that no sub-scanline crosses.
+        let firstSub = firstRow * n, subCount = (endRow - firstRow) * n
+        if subStarts.count < subCount + 1 { subStarts = [Int32](repeating: 0, count: subCount + 1) }
+        if edgeStarts.count < edges.count { edgeStarts = [Int32](repeating: 0, count: max(edges.count, 2 * edgeStarts.count)) }
+        var liveEdges = 0
+        edges.withUnsafeMutableBufferPointer { edgeP in
+        edgeStarts.withUnsafeMutableBufferPointer { keys in
+        subStarts.withUnsafeMutableBufferPointer { counts in
+            for k in 0...subCount { counts[k] = 0 }
+            for i in 0..<edgeP.count {
+                let start = max(firstSub, Self.firstSubScanline(atOrBelow: edgeP[i].yTop))
+                let end = min(firstSub + subCount, Self.firstSubScanline(atOrBelow: edgeP[i].yBottom))
+                if start >= end { keys[i] = -1; continue }
+                keys[i] = Int32(start - firstSub)
+                counts[start - firstSub + 1] += 1
+                liveEdges += 1
+            }
+            for k in 0..<subCount { counts[k + 1] += counts[k] }
+        }}}
+        if sortedEdges.count < liveEdges { sortedEdges = edges }
+        edges.withUnsafeBufferPointer { edgeP in
+        edgeStarts.withUnsafeBufferPointer { keys in
+        subStarts.withUnsafeMutableBufferPointer { counts in
+        sortedEdges.withUnsafeMutableBufferPointer { sorted in
+            for i in 0..<edgeP.count where keys[i] >= 0 {
+                let slot = Int(counts[Int(keys[i])])
+                sorted[slot] = edgeP[i]
+                counts[Int(keys[i])] += 1
+            }
+        }}}}
+        guard liveEdges > 0 else { return }
 
         let blockCount = (width + (1 << Self.blockShift) - 1) >> Self.blockShift
         let wordCount = (blockCount + 63) >> 6
@@ -88,9 +130,6 @@ struct Rasterizer: Sendable {
             activeXAtTop = activeX; activeYTop = activeX; activeSlope = activeX; activeYBottom = activeX
             activeWinding = [Int32](repeating: 0, count: capacity)
         }
-        let firstRow = max(0, Int(minY.rounded(.down)))
-        let endRow = min(height, Int(maxY.rounded(.up)))
-        let n = Self.subsamples
         let weight = Float(1) / Float(n)
         let widthD = Double(width)
         // Inside test without a branch per crossing: winding & mask != 0.
@@ -98,7 +137,8 @@ struct Rasterizer: Sendable {
         let shift = Self.blockShift
 
         // All buffers are borrowed once per call; the loops below touch raw pointers only.
-        edges.withUnsafeBufferPointer { edgeP in
+        sortedEdges.withUnsafeBufferPointer { sortedP in
+        let edgeP = UnsafeBufferPointer(rebasing: sortedP[0..<liveEdges])
         activeX.withUnsafeMutableBufferPointer { xs in
         activeXAtTop.withUnsafeMutableBufferPointer { xAtTops in
         activeYTop.withUnsafeMutableBufferPointer { yTops in
@@ -138,10 +178,18 @@ struct Rasterizer: Sendable {
                     }
                     let m = activeCount
                     if m < 2 { continue }
-                    for k in 0..<m { xs[k] = xAtTops[k] + (y - yTops[k]) * slopes[k] }
-                    // Insertion sort by x, all six arrays together: the edges stay in x order from one
-                    // sub-scanline to the next, so this costs about one comparison per edge.
-                    for i in 1..<m {
+                    // New crossings, noting whether they are still in order (they usually are: edges
+                    // rarely cross, and only new edges arrive out of place).
+                    var previousX = -Double.infinity
+                    var inversions = 0
+                    for k in 0..<m {
+                        let x = xAtTops[k] + (y - yTops[k]) * slopes[k]
+                        xs[k] = x
+                        inversions &+= previousX > x ? 1 : 0
+                        previousX = x
+                    }
+                    // Insertion sort by x, all six arrays together: about one comparison per edge.
+                    if inversions != 0 { for i in 1..<m {
                         let x = xs[i]
                         if xs[i - 1] <= x { continue }
                         let xAtTop = xAtTops[i], yTop = yTops[i], slope = slopes[i]
@@ -154,7 +202,7 @@ struct Rasterizer: Sendable {
                         }
                         xs[j + 1] = x; xAtTops[j + 1] = xAtTop; yTops[j + 1] = yTop
                         slopes[j + 1] = slope; yBottoms[j + 1] = yBottom; windings[j + 1] = w
-                    }
+                    } }
                     var winding: Int32 = 0
                     var spanStart = 0.0
                     for i in 0..<m {
@@ -204,6 +252,21 @@ struct Rasterizer: Sendable {
                 coverP[width] = 0; areaP[width] = 0
             }
         }}}}}}}}}}}
+    }
+
+    /// The index k of the first sub-scanline, y = (k + 0.5) / subsamples, with y ≥ `y` (clamped to
+    /// ±2³⁰ sub-scanlines for points far off the image). Sub-scanline ordinates are dyadic, so the
+    /// comparison below is the same one the sweep makes.
+    @inline(__always)
+    private static func firstSubScanline(atOrBelow y: Double) -> Int {
+        let n = Double(subsamples), limit = Double(1 << 30)
+        let estimate = (y * n - 0.5).rounded(.up)
+        if estimate >= limit { return 1 << 30 }
+        if estimate <= -limit { return -(1 << 30) }
+        var k = Int(estimate)
+        while (Double(k) + 0.5) / n < y { k += 1 }
+        while (Double(k - 1) + 0.5) / n >= y { k -= 1 }
+        return k
     }
 
     /// Sets the bits of blocks `first...last` in `bitmap`.
