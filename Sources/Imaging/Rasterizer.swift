@@ -11,7 +11,7 @@
 /// Same algorithm and arithmetic as `ReferenceRasterizer` (the plain version the tests compare it with),
 /// arranged for speed:
 /// - the active edges are arrays (one per field) sorted in place by their crossing x: no index
-///   indirection, no copies into crossing arrays, a vectorised x update; finished edges are dropped only
+///   indirection, no copies into crossing arrays; finished edges are dropped only
 ///   on sub-scanlines where one ends, and re-sorted only when a crossing is out of order;
 /// - edges are ordered by the sub-scanline they start on with a counting sort (not a comparison sort),
 ///   and edges that no sub-scanline crosses are dropped before the sweep;
@@ -40,7 +40,7 @@ struct Rasterizer: Sendable {
     private var edgeStarts: [Int32] = []
     /// Counting-sort buckets, one per sub-scanline of the fill.
     private var subStarts: [Int32] = []
-    /// The active edges, structure of arrays (the x update vectorises): crossing x at the current
+    /// The active edges, one array per field: crossing x at the current
     /// sub-scanline, then the edge's line and extent, kept in x order.
     private var activeX: [Double] = []
     private var activeXAtTop: [Double] = []
