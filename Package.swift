@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
         .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging"]),
-        .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData"]),
+        .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog"]),
         .target(name: "ArgumentParsing"),
 
@@ -62,7 +62,8 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "LookAround", "TestSupport"]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "TestSupport"]),
-        .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "TestSupport"]),
+        .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "TestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"]),
     ],

@@ -259,17 +259,28 @@ public final class Catalog: @unchecked Sendable {
     /// The panoramas inside a slippy-map tile (as Apple's Look Around coverage tiles list them), ordered by id.
     /// Uses the catalog's R*Tree.
     public func coverage(tile: SlippyTile) throws(CatalogError) -> [CoverageEntry] {
-        let north = tile.northWest.latitude, west = tile.northWest.longitude
-        let south = tile.southEast.latitude
         // The east edge of the last column is +180, which GeoCoordinate spells -180.
         let east = tile.x + 1 == 1 << tile.zoom ? 180.0 : tile.southEast.longitude
-        return try withLock { () throws(CatalogError) -> [CoverageEntry] in
+        return try coverage(south: tile.southEast.latitude, north: tile.northWest.latitude,
+                            west: tile.northWest.longitude, east: east, order: "p.id")
+    }
+
+    /// The panoramas inside a latitude/longitude box (south < latitude ≤ north, west ≤ longitude < east,
+    /// degrees; `west < east`: split a box across the 180th meridian in two), in capture order: by
+    /// sequence, then position in the sequence. Uses the catalog's R*Tree.
+    public func coverage(south: Double, north: Double, west: Double, east: Double) throws(CatalogError) -> [CoverageEntry] {
+        try coverage(south: south, north: north, west: west, east: east, order: "p.sequence, p.sequence_index")
+    }
+
+    private func coverage(south: Double, north: Double, west: Double, east: Double,
+                          order: StaticString) throws(CatalogError) -> [CoverageEntry] {
+        try withLock { () throws(CatalogError) -> [CoverageEntry] in
             let statement = try database.prepare("""
                 SELECT p.id, p.latitude, p.longitude, p.heading_degrees, p.capture_time, p.source
                 FROM panorama_rtree r JOIN panoramas p ON p.row = r.row
                 WHERE r.max_lat >= ?1 AND r.min_lat < ?2 AND r.max_lon >= ?3 AND r.min_lon < ?4
                   AND p.latitude > ?1 AND p.latitude <= ?2 AND p.longitude >= ?3 AND p.longitude < ?4
-                ORDER BY p.id
+                ORDER BY \(order)
                 """)
             try statement.bind(1, south)
             try statement.bind(2, north)

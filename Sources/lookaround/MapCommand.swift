@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Catalog
 import Foundation
 import Geodesy
 import Imaging
@@ -39,7 +40,10 @@ enum MapCommand: Command {
             .value("pin", valueName: "LAT,LON[,TITLE]", help: "A pin with its tip on the coordinate (repeatable).", repeatable: true),
             .value("route", valueName: "FILE", help: "A route as GeoJSON lines, drawn in route blue."),
             .value("overlay", valueName: "FILE", help: "GeoJSON overlays and pins with styling properties (repeatable).", repeatable: true),
-            .value("coverage", valueName: "FILE", help: "Panorama positions as GeoJSON points, drawn as the coverage layer."),
+            .flag("coverage", help: "Draw where street imagery exists, from the catalog (see --catalog)."),
+            .value("catalog", valueName: "PATH", help: "The catalog for --coverage (built by 'lookaround index').",
+                   defaultValue: Catalog.defaultPath),
+            .value("coverage-file", valueName: "FILE", help: "Draw the coverage layer from panorama positions given as GeoJSON points instead."),
             .flag("no-buildings", help: "Leave buildings out."),
             .value("poi-include", valueName: "GROUPS", help: "Only label these place groups (comma-separated: "
                    + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", ") + ", or none)."),
@@ -192,13 +196,16 @@ enum MapCommand: Command {
             overlays += content.overlays
             pins += content.annotations
         }
-        var coverage: PanoramaLocations?
-        if let file = arguments.string("coverage") {
+        var coverage: (any PanoramaCoverage)?
+        if let file = arguments.string("coverage-file") {
+            if arguments.flag("coverage") { throw arguments.error("give either --coverage (from the catalog) or --coverage-file, not both") }
             let content = try GeoJSONReader.read(file: file)
             guard !content.points.isEmpty else {
                 throw MapSnapshotError.malformedGeoJSON(file: file, path: "", detail: "no Point features: coverage files list panorama positions as points")
             }
             coverage = PanoramaLocations(content.points)
+        } else if arguments.flag("coverage") {
+            coverage = CatalogCoverage(catalog: try Catalog(path: try arguments.requiredString("catalog")))
         }
         let dataPath = try arguments.requiredString("osm")
         let dataset = try MapDataset(contentsOfFile: dataPath)

@@ -25,6 +25,24 @@ import TestSupport
         #expect(second == image)
     }
 
+    @Test func coverageComesFromTheCatalog() throws {
+        let setup = try CatalogCLITests.setUp()
+        #expect(setup.indexResult.exitCode == 0, "\(setup.indexResult.stderr)")
+        let common = ["map", "--osm", Self.osm, "--center", "60.1695,24.9480", "--span-meters", "500",
+                      "--size", "256x256", "--no-buildings"]
+        let plain = try Lookaround.run(common + ["-o", "plain.png"], in: setup.root)
+        let covered = try Lookaround.run(common + ["--coverage", "--catalog", setup.catalog, "-o", "covered.png"],
+                                         in: setup.root)
+        #expect(plain.exitCode == 0 && covered.exitCode == 0, "\(covered.stderr)")
+        let a = try PNGCodec.decodeRGBA(ImageFile.read(setup.root.appendingPathComponent("plain.png").path))
+        let b = try PNGCodec.decodeRGBA(ImageFile.read(setup.root.appendingPathComponent("covered.png").path))
+        #expect(ImageMetrics.differingPixelFraction(a, b, threshold: 8) > 0.0005, "coverage drew nothing")
+        let missing = try Lookaround.run(common + ["--coverage", "--catalog", "nowhere.sqlite", "-o", "x.png"],
+                                         in: setup.root)
+        #expect(missing.exitCode == 66, "\(missing.stderr)")
+        #expect(missing.stderr.contains("nowhere.sqlite"))
+    }
+
     @Test func overlaysRoutesAndCoverageFromGeoJSON() throws {
         let directory = try Lookaround.temporaryDirectory()
         let route = #"{"type": "LineString", "coordinates": [[24.940, 60.168], [24.946, 60.171], [24.950, 60.170]]}"#
@@ -35,7 +53,7 @@ import TestSupport
         }
         let result = try Lookaround.run(["map", "--osm", Self.osm, "--center", "60.1699,24.9450", "--span", "0.006,0.012",
                                          "--size", "300x200", "--type", "muted", "--route", "route.geojson",
-                                         "--overlay", "overlay.geojson", "--coverage", "coverage.geojson",
+                                         "--overlay", "overlay.geojson", "--coverage-file", "coverage.geojson",
                                          "--poi-include", "culture,transport", "-o", "o.png"], in: directory)
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("o.png").path))
