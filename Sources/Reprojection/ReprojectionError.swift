@@ -7,6 +7,8 @@ public enum ReprojectionError: Error, Sendable, Equatable, CustomStringConvertib
     case exceedsPixelBudget(width: Int, height: Int, budgetPixels: Int)
     /// The panorama is not a 2:1 equirectangular image (or is too small to sample).
     case notEquirectangular(width: Int, height: Int)
+    /// The panorama file could not be read or decoded (`reason` is the Imaging module's message).
+    case unreadablePanorama(file: String?, reason: String)
     /// The output image passed in has a different size from the camera's.
     case outputSizeMismatch(expectedWidth: Int, expectedHeight: Int, actualWidth: Int, actualHeight: Int)
 
@@ -21,6 +23,8 @@ public enum ReprojectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .notEquirectangular(let width, let height):
             return "panorama \(width)x\(height) is not equirectangular: width must be 2 × height and height ≥ 2; "
                 + "crop or pad the image to 2:1 first"
+        case .unreadablePanorama(let file, let reason):
+            return "cannot read panorama\(file.map { " \($0)" } ?? ""): \(reason)"
         case .outputSizeMismatch(let ew, let eh, let aw, let ah):
             return "output image is \(aw)x\(ah) but the camera renders \(ew)x\(eh); allocate the output with the camera's size"
         }
