@@ -195,13 +195,14 @@ public struct ViewRenderer: Sendable {
     /// first and second forward differences per pixel, for u and v.
     @inline(__always)
     static func rowSegment(_ k: UnsafePointer<Double>, t: Double, n: Double)
-        -> (u: Double, du: Double, ddu: Double, v: Double, dv: Double, ddv: Double) {
+        -> (u: Double, du: Double, ddu: Double, v: Double, dv: Double, ddv: Double,
+            uMiddle: Double, uEnd: Double, vMiddle: Double, vEnd: Double) {
         @inline(__always) func column(_ i: Int) -> Double { k[i] + t * (k[i + 1] + t * k[i + 2]) }
         let u0 = column(0), u1 = column(3), u2 = column(6), v0 = column(9), v1 = column(12), v2 = column(15)
         // q(m) = q0 + b·m + c·m² for m = 0…n pixels: b = (−3q0 + 4q1 − q2)/n, c = (2q0 − 4q1 + 2q2)/n².
         let bu = (-3 * u0 + 4 * u1 - u2) / n, cu = (2 * u0 - 4 * u1 + 2 * u2) / (n * n)
         let bv = (-3 * v0 + 4 * v1 - v2) / n, cv = (2 * v0 - 4 * v1 + 2 * v2) / (n * n)
-        return (u0, bu + cu, 2 * cu, v0, bv + cv, 2 * cv)
+        return (u0, bu + cu, 2 * cu, v0, bv + cv, 2 * cv, u1, u2, v1, v2)
     }
 
     // MARK: Sampling
@@ -218,6 +219,7 @@ public struct ViewRenderer: Sendable {
         let bx = nodePixelX.count - 1, by = nodePixelY.count - 1
         let panoramaWidth = panorama.width, panoramaHeight = panorama.height
         let one = Self.fixedOne, perBlock = Self.coefficientsPerBlock
+        let maxInteriorU = Double(panoramaWidth - 2), maxInteriorV = Double(panoramaHeight - 2)
         coefficients.withUnsafeBufferPointer { coefficients in
         nodePixelX.withUnsafeBufferPointer { nodePixelX in
         nodePixelY.withUnsafeBufferPointer { nodePixelY in
@@ -247,11 +249,26 @@ public struct ViewRenderer: Sendable {
                             continue
                         }
                         let q = Self.rowSegment(k + (j * bx + i) * perBlock, t: t, n: Double(max(1, x1 - x0)))
-                        var u = Int((q.u * one).rounded(.down)), v = Int((q.v * one).rounded(.down))
-                        var du = Int((q.du * one).rounded()), dv = Int((q.dv * one).rounded())
-                        let ddu = Int((q.ddu * one).rounded()), ddv = Int((q.ddv * one).rounded())
+                        // Truncation, not floor: the difference is 2^-32 px, and floor is a libm call
+                        // on baseline x86-64.
+                        var u = Int(q.u * one), v = Int(q.v * one)
+                        var du = Int(q.du * one), dv = Int(q.dv * one)
+                        let ddu = Int(q.ddu * one), ddv = Int(q.ddv * one)
                         var out = rowOut + 3 * x0
-                        if kernel == .bilinear {
+                        // Interior segments (no seam, no pole row within a pixel of the path; the
+                        // quadratic's samples at both ends and the middle bound it to well under a
+                        // pixel) take the branch-free sampler with a 4-byte store; the byte it writes
+                        // past the pixel is the next pixel's, so the row's last pixel is left out.
+                        let lowU = min(q.u, q.uMiddle, q.uEnd), highU = max(q.u, q.uMiddle, q.uEnd)
+                        let lowV = min(q.v, q.vMiddle, q.vEnd), highV = max(q.v, q.vMiddle, q.vEnd)
+                        if kernel == .bilinear && lowU >= 1 && highU < maxInteriorU && lowV >= 1 && highV < maxInteriorV {
+                            let interior = i == bx - 1 ? count - 1 : count
+                            for _ in 0..<interior {
+                                Self.bilinearInterior(src, panoramaWidth, u, v, out)
+                                u &+= du; v &+= dv; du &+= ddu; dv &+= ddv; out += 3
+                            }
+                            if interior < count { Self.bilinear(src, panoramaWidth, panoramaHeight, u, v, out) }
+                        } else if kernel == .bilinear {
                             for _ in 0..<count {
                                 Self.bilinear(src, panoramaWidth, panoramaHeight, u, v, out)
                                 u &+= du; v &+= dv; du &+= ddu; dv &+= ddv; out += 3
@@ -294,6 +311,25 @@ public struct ViewRenderer: Sendable {
         out[0] = UInt8(truncatingIfNeeded: p)
         out[1] = UInt8(truncatingIfNeeded: p &>> 16)
         out[2] = UInt8(truncatingIfNeeded: p &>> 32)
+    }
+
+    /// Bilinear tap at 32.32 fixed-point (`u`, `v`) known to be at least one pixel inside the
+    /// panorama (no wrap, no clamp): four channels at once in 16-bit SIMD lanes, one 4-byte store.
+    @inline(__always)
+    private static func bilinearInterior(_ src: UnsafePointer<UInt32>, _ width: Int, _ u: Int, _ v: Int,
+                                         _ out: UnsafeMutablePointer<UInt8>) {
+        let p = src + ((v &>> 32) &* width &+ (u &>> 32))
+        let fx = SIMD4<UInt16>(repeating: UInt16(truncatingIfNeeded: (u &>> 24) & 0xFF))
+        let fy = SIMD4<UInt16>(repeating: UInt16(truncatingIfNeeded: (v &>> 24) & 0xFF))
+        let full = SIMD4<UInt16>(repeating: 256), half = SIMD4<UInt16>(repeating: 128)
+        @inline(__always) func widen(_ x: UInt32) -> SIMD4<UInt16> {
+            SIMD4<UInt16>(truncatingIfNeeded: unsafeBitCast(x, to: SIMD4<UInt8>.self))
+        }
+        let top = (widen(p[0]) &* (full &- fx) &+ widen(p[1]) &* fx &+ half) &>> 8
+        let bottom = (widen(p[width]) &* (full &- fx) &+ widen(p[width &+ 1]) &* fx &+ half) &>> 8
+        let value = (top &* (full &- fy) &+ bottom &* fy &+ half) &>> 8
+        UnsafeMutableRawPointer(out).storeBytes(of: unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: value), to: UInt32.self),
+                                                as: UInt32.self)
     }
 
     /// Catmull–Rom tap at 32.32 fixed-point position (`u`, `v`).
