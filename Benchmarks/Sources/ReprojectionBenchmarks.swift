@@ -96,6 +96,10 @@ func runReprojectionBenchmarks() throws {
     var bilinear32 = try ViewRenderer(kernel: .bilinear, blockSizePixels: 32)
     let ours = try frameMilliseconds(&bilinear32, threads: 1, exactBlocks: &exact)
     let blocks = bilinear32.blockCount
+    if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_PROFILE"] != nil {
+        print("profile run: \(fmt(ours)) ms/frame; the rest skipped (LOOKAROUND_BENCH_PROFILE is set)")
+        return
+    }
     let exactFraction = Double(exact) / Double(frames * blocks)
     var bilinear16 = try ViewRenderer(kernel: .bilinear, blockSizePixels: 16)
     var exact16 = 0
