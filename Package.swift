@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "TestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-        .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

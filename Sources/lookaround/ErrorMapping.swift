@@ -1,4 +1,6 @@
+import Catalog
 import Geodesy
+import MapData
 import Imaging
 
 /// Maps a library error to an exit code and a message (DESIGN §3).
@@ -13,6 +15,21 @@ func describe(_ error: any Error) -> (ExitCode, String) {
     case let error as GeodesyError:
         // Geodesy errors reaching the top come from values the user gave.
         return (.usage, error.description)
+    case let error as CatalogError:
+        switch error {
+        case .catalogMissing, .directoryMissing: return (.noInput, error.description)
+        case .io(_, let detail) where detail.hasPrefix("no such file") || detail.contains("does not exist"):
+            return (.noInput, error.description)
+        case .invalidParameter: return (.usage, error.description)
+        case .unknownPanorama, .placeNotFound: return (.noImagery, error.description)
+        case .notACatalog, .schemaTooNew, .corruptIndex, .badBatchLine: return (.dataError, error.description)
+        case .sqlite, .io: return (.internalError, error.description)
+        }
+    case let error as MapDataError:
+        switch error {
+        case .fileNotFound: return (.noInput, error.description)
+        default: return (.dataError, error.description)
+        }
     default:
         return (.internalError, "\(error)")
     }

@@ -1,0 +1,30 @@
+/// What `lookaround index` builds from, and where it writes.
+public struct CatalogBuildOptions: Sendable {
+    /// Folders searched recursively for panorama JPEGs.
+    public var directories: [String]
+    /// The catalog file to create or update (replaced atomically).
+    public var catalogPath: String
+    /// OpenStreetMap files (`.osm.pbf` or `.osm`) to take places and streets from.
+    public var osmFiles: [String]
+    /// How depth maps, label maps and sidecars are named.
+    public var naming: CatalogNamingConvention
+    /// Panoramas closer than this are linked as neighbours, metres (0 disables proximity links).
+    public var proximityLinkMeters: Double
+    /// At most this many proximity links per panorama (sequence links come on top).
+    public var maximumProximityLinks: Int
+    /// Re-read every file even when unchanged.
+    public var forceFullRebuild: Bool
+
+    /// Options with defaults: standard naming, proximity links within 30 m, at most 4 per panorama.
+    public init(directories: [String], catalogPath: String, osmFiles: [String] = [],
+                naming: CatalogNamingConvention = .standard, proximityLinkMeters: Double = 30,
+                maximumProximityLinks: Int = 4, forceFullRebuild: Bool = false) {
+        self.directories = directories
+        self.catalogPath = catalogPath
+        self.osmFiles = osmFiles
+        self.naming = naming
+        self.proximityLinkMeters = proximityLinkMeters
+        self.maximumProximityLinks = maximumProximityLinks
+        self.forceFullRebuild = forceFullRebuild
+    }
+}

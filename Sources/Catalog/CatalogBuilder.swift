@@ -1,0 +1,147 @@
+import Foundation
+import Imaging
+import MapData
+
+/// Builds or updates a catalog from folders of panoramas and OSM files (`lookaround index`).
+///
+/// - One bad file never stops the rest: it is listed in ``IndexReport/failures`` with its reason.
+/// - Incremental: a file whose size and modification time (and its sidecar's) match the previous
+///   catalog is not read again; its record is reused.
+/// - Atomic: the new catalog is written beside the old one and renamed over it.
+/// - Headers only: each JPEG's metadata is read by walking its markers (no pixel decoding), on all cores.
+public enum CatalogBuilder {
+    /// Builds the catalog described by `options`. `progress(done, total)` is called from worker threads
+    /// as files are read.
+    /// - Throws: `CatalogError.directoryMissing` for a folder that does not exist, `CatalogError` for a
+    ///   catalog that cannot be written, `MapDataError` for an unreadable OSM file. Bad panoramas do not throw.
+    public static func build(_ options: CatalogBuildOptions,
+                             progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> IndexReport {
+        let start = Date()
+        var isDirectory: ObjCBool = false
+        for directory in options.directories {
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CatalogError.directoryMissing(path: directory)
+            }
+        }
+        // Files, with their path-derived ids and sequence folders.
+        var files: [(path: String, id: String, folder: String)] = []
+        for directory in options.directories {
+            let root = URL(fileURLWithPath: directory).standardizedFileURL.path
+            let rootName = (root as NSString).lastPathComponent
+            guard let enumerator = FileManager.default.enumerator(atPath: root) else { continue }
+            var found: [String] = []
+            while let relative = enumerator.nextObject() as? String {
+                if options.naming.isImage((relative as NSString).lastPathComponent) { found.append(relative) }
+            }
+            for relative in found.sorted() {
+                let stem = options.naming.stem(ofImage: relative)
+                let folder = (relative as NSString).deletingLastPathComponent
+                files.append((root + "/" + relative, stem,
+                              folder.isEmpty ? rootName : rootName + "/" + folder))
+            }
+        }
+
+        let previous = options.forceFullRebuild ? [:] : CatalogWriter.previousRecords(at: options.catalogPath)
+        var outcomes = [PanoramaIngest.Outcome?](repeating: nil, count: files.count)
+        var toRead: [Int] = []
+        var unchanged = 0
+        for (i, file) in files.enumerated() {
+            if let old = previous[file.path], let signature = PanoramaIngest.signature(file.path, naming: options.naming),
+               signature.size == old.fileSize, signature.modified == old.fileModificationTime {
+                var record = old
+                // Depth and label maps may have appeared or gone without the JPEG changing.
+                let stem = options.naming.stem(ofImage: file.path)
+                record.depthPath = PanoramaIngest.exists(stem + options.naming.depthSuffix) ? stem + options.naming.depthSuffix : nil
+                record.labelsPath = PanoramaIngest.exists(stem + options.naming.labelsSuffix) ? stem + options.naming.labelsSuffix : nil
+                // Only a sidecar fixes a sequence position; the rest is re-derived with the new files.
+                let explicit = record.sidecarPath.flatMap { try? PanoramaSidecar.read($0).sequenceIndex }
+                outcomes[i] = .panorama(record, explicitSequenceIndex: explicit)
+                unchanged += 1
+            } else {
+                toRead.append(i)
+            }
+        }
+        let counter = ProgressCounter(total: toRead.count, report: progress)
+        outcomes.withUnsafeMutableBufferPointer { output in
+            nonisolated(unsafe) let output = output
+            Parallel.forEachRowRange(toRead.count, minimumRowsPerChunk: 8) { range in
+                for k in range {
+                    let i = toRead[k]
+                    output[i] = PanoramaIngest.read(path: files[i].path, id: files[i].id, folder: files[i].folder,
+                                                    naming: options.naming)
+                    counter.advance()
+                }
+            }
+        }
+
+        // Collect, reject duplicate ids, order sequences.
+        var failures: [IndexReport.FileMessage] = []
+        var warnings: [IndexReport.FileMessage] = []
+        var records: [PanoramaRecord] = []
+        var explicitIndex: [Int?] = []
+        var seenIDs: [String: String] = [:]
+        for (i, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .failure(let reason)?:
+                failures.append(.init(path: files[i].path, message: reason))
+            case .panorama(let record, let sequenceIndex)?:
+                if let other = seenIDs[record.id] {
+                    failures.append(.init(path: files[i].path, message: "duplicate panorama id '\(record.id)' (also \(other)); "
+                                          + "give one of them another \"id\" in its sidecar"))
+                    continue
+                }
+                seenIDs[record.id] = files[i].path
+                for warning in record.warnings { warnings.append(.init(path: files[i].path, message: warning)) }
+                records.append(record)
+                explicitIndex.append(sequenceIndex)
+            case nil:
+                failures.append(.init(path: files[i].path, message: "not read (internal error)"))
+            }
+        }
+        assignSequenceOrder(&records, explicitIndex: explicitIndex)
+
+        var places: [Place] = [], streets: [Street] = []
+        for osm in options.osmFiles {
+            let dataset = try MapDataset(contentsOfFile: osm)
+            places += dataset.places
+            streets += dataset.streets
+        }
+        let summary = try CatalogWriter.write(records: records, places: places, streets: streets, to: options.catalogPath,
+                                              proximityLinkMeters: options.proximityLinkMeters,
+                                              maximumProximityLinks: options.maximumProximityLinks)
+        return IndexReport(catalogPath: options.catalogPath, filesFound: files.count, filesRead: toRead.count,
+                           filesUnchanged: unchanged, failures: failures, warnings: warnings,
+                           panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
+                           placeCount: places.count, streetCount: streets.count,
+                           seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Within each sequence: panoramas with an explicit index keep it; the others are ordered by capture
+    /// time then image path and numbered after the largest explicit index.
+    static func assignSequenceOrder(_ records: inout [PanoramaRecord], explicitIndex: [Int?]) {
+        var bySequence: [String: [Int]] = [:]
+        for (i, record) in records.enumerated() { bySequence[record.sequenceName, default: []].append(i) }
+        for (_, members) in bySequence {
+            var nextIndex = (members.compactMap { explicitIndex[$0] }.max() ?? -1) + 1
+            let implicit = members.filter { explicitIndex[$0] == nil }
+                .sorted { (records[$0].captureTime, records[$0].imagePath) < (records[$1].captureTime, records[$1].imagePath) }
+            for i in members { if let explicit = explicitIndex[i] { records[i].sequenceIndex = explicit } }
+            for i in implicit {
+                records[i].sequenceIndex = nextIndex
+                nextIndex += 1
+            }
+        }
+    }
+
+    /// Writes a catalog from records made elsewhere (synthetic data for benchmarks and tests), with the
+    /// same links and query index as `build`. Records keep their `sequenceIndex`.
+    /// - Returns: the number of links written.
+    public static func write(records: [PanoramaRecord], places: [Place] = [], streets: [Street] = [],
+                             to catalogPath: String, proximityLinkMeters: Double = 30,
+                             maximumProximityLinks: Int = 4) throws -> Int {
+        try CatalogWriter.write(records: records, places: places, streets: streets, to: catalogPath,
+                                proximityLinkMeters: proximityLinkMeters,
+                                maximumProximityLinks: maximumProximityLinks).links
+    }
+}
+

@@ -1,0 +1,58 @@
+/// Every error the `Catalog` module throws.
+///
+/// Each case carries the offending value; ``description`` names it, the allowed range or form, and
+/// what to do. "No coverage" is not an error: it is a ``SceneAnswer`` with a ``NoCoverageReason``.
+public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No catalog file at `path`.
+    case catalogMissing(path: String)
+    /// The file exists but is not a catalog (not SQLite, or no catalog tables).
+    case notACatalog(path: String, detail: String)
+    /// The catalog was written by a newer version of this tool.
+    case schemaTooNew(path: String, found: Int, supported: Int)
+    /// SQLite reported an error; `operation` says what was being done.
+    case sqlite(path: String, operation: String, code: Int32, message: String)
+    /// A request parameter is out of its range (`name` carries the unit, e.g. `radiusMeters`).
+    case invalidParameter(name: String, value: String, allowed: String)
+    /// A folder given to index does not exist or is not a folder.
+    case directoryMissing(path: String)
+    /// A line of a batch request could not be read.
+    case badBatchLine(line: Int, text: String, detail: String)
+    /// No panorama has this id.
+    case unknownPanorama(id: String)
+    /// No place matches the name given to resolve a coordinate.
+    case placeNotFound(name: String)
+    /// The stored query index does not match the panorama table (a damaged catalog).
+    case corruptIndex(path: String, detail: String)
+    /// A file could not be written.
+    case io(path: String, detail: String)
+
+    /// A one-line message naming the bad value, the allowed range and a remedy.
+    public var description: String {
+        switch self {
+        case .catalogMissing(let path):
+            return "no catalog at \(path); build it with 'lookaround index' (or pass --catalog PATH)"
+        case .notACatalog(let path, let detail):
+            return "\(path) is not a lookaround catalog (\(detail)); rebuild it with 'lookaround index --catalog \(path)'"
+        case .schemaTooNew(let path, let found, let supported):
+            return "catalog \(path) has schema version \(found), this tool reads versions up to \(supported); "
+                + "update lookaround or rebuild the catalog with this version's 'lookaround index'"
+        case .sqlite(let path, let operation, let code, let message):
+            return "SQLite error \(code) while \(operation) in \(path): \(message)"
+        case .invalidParameter(let name, let value, let allowed):
+            return "\(name) \(value) is not allowed; allowed \(allowed)"
+        case .directoryMissing(let path):
+            return "\(path) is not a folder; pass folders of panoramas (JPEG) to index"
+        case .badBatchLine(let line, let text, let detail):
+            return "batch line \(line) '\(text.prefix(80))': \(detail); write CSV 'lat,lon[,radius_meters]' "
+                + "or JSON Lines {\"latitude\":…,\"longitude\":…}"
+        case .unknownPanorama(let id):
+            return "no panorama with id '\(id)' in the catalog; list ids with 'lookaround scene --tile Z/X/Y --json'"
+        case .placeNotFound(let name):
+            return "no place matches '\(name)'; try 'lookaround search \"\(name)\"' to see close names"
+        case .corruptIndex(let path, let detail):
+            return "the query index in \(path) is damaged (\(detail)); rebuild with 'lookaround index --catalog \(path)'"
+        case .io(let path, let detail):
+            return "\(path): \(detail)"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// The catalog's SQLite schema, versioned with `PRAGMA user_version` and upgraded by migrations.
+///
+/// Version 1: panoramas, sequences, links, places (with names per language), streets, and R*Tree
+/// indexes for panoramas, places and streets. Version 2: the packed query index (`query_index`) that
+/// `Catalog` loads at open, and `catalog_info`. A catalog of an older version is migrated when it is
+/// opened for writing (`lookaround index`); opening one newer than ``currentVersion`` is an error.
+enum CatalogSchema {
+    /// The version this code writes and reads.
+    static let currentVersion = 2
+
+    /// Migration `i` takes a catalog from version `i` to `i + 1`.
+    static let migrations: [String] = [
+        // 0 → 1
+        """
+        CREATE TABLE sequences(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            panorama_count INTEGER NOT NULL);
+        CREATE TABLE panoramas(
+            row INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            latitude REAL NOT NULL, longitude REAL NOT NULL,
+            ground_elevation_meters REAL, camera_height_meters REAL, altitude_meters REAL,
+            capture_time REAL NOT NULL, capture_time_source TEXT NOT NULL,
+            heading_degrees REAL NOT NULL, heading_source TEXT NOT NULL,
+            pitch_degrees REAL NOT NULL, roll_degrees REAL NOT NULL,
+            image_width INTEGER NOT NULL, image_height INTEGER NOT NULL,
+            full_width INTEGER NOT NULL, full_height INTEGER NOT NULL,
+            cropped_left INTEGER NOT NULL, cropped_top INTEGER NOT NULL,
+            image_path TEXT NOT NULL, depth_path TEXT, labels_path TEXT, sidecar_path TEXT,
+            source TEXT NOT NULL, make TEXT, model TEXT,
+            sequence INTEGER NOT NULL REFERENCES sequences(id), sequence_index INTEGER NOT NULL,
+            file_size INTEGER NOT NULL, file_mtime REAL NOT NULL, warnings TEXT NOT NULL);
+        CREATE INDEX panoramas_by_sequence ON panoramas(sequence, sequence_index);
+        CREATE VIRTUAL TABLE panorama_rtree USING rtree(row, min_lat, max_lat, min_lon, max_lon);
+        CREATE TABLE links(
+            from_row INTEGER NOT NULL, to_row INTEGER NOT NULL,
+            heading_degrees REAL NOT NULL, distance_meters REAL NOT NULL, kind TEXT NOT NULL,
+            PRIMARY KEY(from_row, to_row)) WITHOUT ROWID;
+        CREATE TABLE places(
+            id INTEGER PRIMARY KEY, osm TEXT NOT NULL, name TEXT NOT NULL,
+            category TEXT NOT NULL, category_key TEXT NOT NULL, category_value TEXT NOT NULL,
+            category_group TEXT NOT NULL,
+            street TEXT, house_number TEXT, postcode TEXT, city TEXT,
+            phone TEXT, website TEXT, opening_hours TEXT,
+            latitude REAL NOT NULL, longitude REAL NOT NULL);
+        CREATE TABLE place_names(
+            place INTEGER NOT NULL REFERENCES places(id), language TEXT NOT NULL, name TEXT NOT NULL,
+            PRIMARY KEY(place, language)) WITHOUT ROWID;
+        CREATE VIRTUAL TABLE place_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+        CREATE TABLE streets(
+            id INTEGER PRIMARY KEY, osm TEXT NOT NULL, name TEXT, highway_class TEXT NOT NULL,
+            points TEXT NOT NULL);
+        CREATE TABLE street_names(
+            street INTEGER NOT NULL REFERENCES streets(id), language TEXT NOT NULL, name TEXT NOT NULL,
+            PRIMARY KEY(street, language)) WITHOUT ROWID;
+        CREATE VIRTUAL TABLE street_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+        """,
+        // 1 → 2
+        """
+        CREATE TABLE query_index(id INTEGER PRIMARY KEY CHECK (id = 1), panorama_count INTEGER NOT NULL,
+                                 data BLOB NOT NULL);
+        CREATE TABLE catalog_info(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """,
+    ]
+
+    /// Brings `database` to ``currentVersion``, one migration per transaction.
+    /// - Throws: `CatalogError.schemaTooNew` for a catalog from a newer tool.
+    static func migrate(_ database: SQLiteDatabase) throws {
+        let version = try database.userVersion
+        guard version <= currentVersion else {
+            throw CatalogError.schemaTooNew(path: database.path, found: version, supported: currentVersion)
+        }
+        for target in (version + 1)...max(version + 1, currentVersion) where target <= currentVersion {
+            try database.transaction {
+                try database.execute(migrations[target - 1])
+                try database.setUserVersion(target)
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import Geodesy
+
+/// A street (an OSM `highway=*` line) as the catalog stores it.
+public struct CatalogStreet: Sendable, Hashable, Codable {
+    /// The catalog's id for the street.
+    public var id: Int
+    /// The OSM element, e.g. `way/123`.
+    public var osm: String
+    /// The `name` tag, when tagged.
+    public var name: String?
+    /// Names by language code from `name:xx`.
+    public var names: [String: String]
+    /// The highway class as MapData names it (`pedestrian`, `residential`, `footway`…).
+    public var highwayClass: String
+    /// The line, in node order.
+    public var points: [GeoCoordinate]
+}

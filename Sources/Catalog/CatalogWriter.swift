@@ -1,0 +1,270 @@
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+
+/// Writes a complete catalog into a temporary file beside the target and renames it over the target,
+/// so readers keep the old catalog (their open file) until the new one is complete, and a failed build
+/// changes nothing.
+enum CatalogWriter {
+    /// Counts of what was written.
+    struct Summary {
+        var sequences = 0
+        var links = 0
+    }
+
+    /// Writes `records` (their order becomes `row` 1…n), links, places and streets to `path` atomically.
+    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], to path: String,
+                      proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Summary {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
+            throw CatalogError.io(path: directory, detail: "the catalog's folder does not exist; create it first")
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        var summary = Summary()
+        // A failed build leaves nothing behind: the temporary file goes, the old catalog stays.
+        var completed = false
+        defer { if !completed { unlink(temporary) } }
+        do {
+            let database = try SQLiteDatabase(path: temporary, mode: .readWriteCreate)
+            // The file is private until the rename, so no journal is needed; it is synced before the rename.
+            try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;")
+            try CatalogSchema.migrate(database)
+            try database.transaction {
+                summary.sequences = try writeSequencesAndPanoramas(records, database)
+                summary.links = try writeLinks(records, database, proximityLinkMeters: proximityLinkMeters,
+                                               maximumProximityLinks: maximumProximityLinks)
+                try writePlaces(places, database)
+                try writeStreets(streets, database)
+                try writeQueryIndex(records, database)
+                let info = try database.prepare("INSERT INTO catalog_info(key, value) VALUES (?1, ?2)")
+                for (key, value) in [("built_at", ISO8601DateFormatter().string(from: Date())),
+                                     ("panorama_count", "\(records.count)"), ("generator", "lookaround index")] {
+                    try info.bind(1, key)
+                    try info.bind(2, value)
+                    try info.step()
+                    info.reset()
+                }
+            }
+            try database.execute("ANALYZE")
+        }
+        // Sync, then rename: the new catalog appears whole or not at all.
+        if let handle = FileHandle(forUpdatingAtPath: temporary) {
+            try? handle.synchronize()
+            try? handle.close()
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CatalogError.io(path: path, detail: "cannot replace the catalog: \(reason)")
+        }
+        completed = true
+        return summary
+    }
+
+    private static func writeSequencesAndPanoramas(_ records: [PanoramaRecord], _ database: SQLiteDatabase) throws -> Int {
+        var sequenceIDs: [String: Int] = [:]
+        var counts: [String: Int] = [:]
+        for record in records { counts[record.sequenceName, default: 0] += 1 }
+        let insertSequence = try database.prepare("INSERT INTO sequences(id, name, panorama_count) VALUES (?1, ?2, ?3)")
+        for name in counts.keys.sorted() {
+            let id = sequenceIDs.count + 1
+            sequenceIDs[name] = id
+            try insertSequence.bind(1, id)
+            try insertSequence.bind(2, name)
+            try insertSequence.bind(3, counts[name] ?? 0)
+            try insertSequence.step()
+            insertSequence.reset()
+        }
+        let insert = try database.prepare(PanoramaRecord.insertSQL)
+        let rtree = try database.prepare("INSERT INTO panorama_rtree(row, min_lat, max_lat, min_lon, max_lon) VALUES (?1, ?2, ?2, ?3, ?3)")
+        for (i, record) in records.enumerated() {
+            try record.bind(to: insert, row: i + 1, sequence: sequenceIDs[record.sequenceName] ?? 0)
+            try insert.step()
+            insert.reset()
+            try rtree.bind(1, i + 1)
+            try rtree.bind(2, record.coordinate.latitude)
+            try rtree.bind(3, record.coordinate.longitude)
+            try rtree.step()
+            rtree.reset()
+        }
+        return sequenceIDs.count
+    }
+
+    /// The query index over `records` (row = position + 1).
+    static func queryIndex(_ records: [PanoramaRecord]) -> SceneQueryIndex {
+        SceneQueryIndex(entries: records.enumerated().map { i, record in
+            var flags: UInt8 = record.source == .simulated ? SceneQueryIndex.simulatedFlag : 0
+            if record.isCropped { flags |= SceneQueryIndex.croppedFlag }
+            if record.depthPath != nil { flags |= SceneQueryIndex.depthFlag }
+            return SceneQueryIndex.Entry(latitudeE7: Int32((record.coordinate.latitude * 1e7).rounded()),
+                                         longitudeE7: Int32((record.coordinate.longitude * 1e7).rounded()),
+                                         row: UInt32(i + 1),
+                                         captureMinute: SceneQueryIndex.minute(record.captureTime, roundingUp: false),
+                                         flags: flags)
+        })
+    }
+
+    private static func writeQueryIndex(_ records: [PanoramaRecord], _ database: SQLiteDatabase) throws {
+        let statement = try database.prepare("INSERT INTO query_index(id, panorama_count, data) VALUES (1, ?1, ?2)")
+        try statement.bind(1, records.count)
+        try statement.bind(2, blob: queryIndex(records).serialized())
+        try statement.step()
+    }
+
+    /// Sequence links (previous and next in a sequence) and proximity links (the nearest others within
+    /// `proximityLinkMeters`), with Karney's geodesic heading and distance. Computed on all cores.
+    private static func writeLinks(_ records: [PanoramaRecord], _ database: SQLiteDatabase,
+                                   proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Int {
+        let n = records.count
+        guard n > 0 else { return 0 }
+        // Sequence neighbours.
+        var previous = [Int](repeating: -1, count: n), next = [Int](repeating: -1, count: n)
+        var bySequence: [String: [Int]] = [:]
+        for (i, record) in records.enumerated() { bySequence[record.sequenceName, default: []].append(i) }
+        for (_, members) in bySequence {
+            let ordered = members.sorted { (records[$0].sequenceIndex, $0) < (records[$1].sequenceIndex, $1) }
+            for k in 1..<max(1, ordered.count) {
+                next[ordered[k - 1]] = ordered[k]
+                previous[ordered[k]] = ordered[k - 1]
+            }
+        }
+        let index = queryIndex(records)
+        struct LinkRow { var from: Int32; var to: Int32; var heading: Double; var distance: Double; var sequence: Bool }
+        var perRecord = [[LinkRow]](repeating: [], count: n)
+        perRecord.withUnsafeMutableBufferPointer { output in
+            nonisolated(unsafe) let output = output
+            Parallel.forEachRowRange(n, minimumRowsPerChunk: 256) { range in
+                for i in range {
+                    var targets: [(Int, Bool)] = []
+                    if previous[i] >= 0 { targets.append((previous[i], true)) }
+                    if next[i] >= 0 { targets.append((next[i], true)) }
+                    if proximityLinkMeters > 0 && maximumProximityLinks > 0 {
+                        var added = 0
+                        let c = records[i].coordinate
+                        for candidate in index.positions(within: proximityLinkMeters, of: (c.latitude, c.longitude)) {
+                            let other = Int(index.rows[candidate.position]) - 1
+                            if other == i || other == previous[i] || other == next[i] { continue }
+                            targets.append((other, false))
+                            added += 1
+                            if added == maximumProximityLinks { break }
+                        }
+                    }
+                    output[i] = targets.map { other, isSequence in
+                        let inverse = Geodesic.wgs84.inverse(from: records[i].coordinate, to: records[other].coordinate)
+                        return LinkRow(from: Int32(i + 1), to: Int32(other + 1), heading: inverse.initialAzimuth.degrees,
+                                       distance: inverse.distanceMeters, sequence: isSequence)
+                    }
+                }
+            }
+        }
+        let insert = try database.prepare(
+            "INSERT OR IGNORE INTO links(from_row, to_row, heading_degrees, distance_meters, kind) VALUES (?1, ?2, ?3, ?4, ?5)")
+        var count = 0
+        for links in perRecord {
+            for link in links {
+                try insert.bind(1, Int(link.from))
+                try insert.bind(2, Int(link.to))
+                try insert.bind(3, link.heading)
+                try insert.bind(4, link.distance)
+                try insert.bind(5, link.sequence ? PanoramaLink.Kind.sequence.rawValue : PanoramaLink.Kind.proximity.rawValue)
+                try insert.step()
+                insert.reset()
+                count += 1
+            }
+        }
+        return count
+    }
+
+    private static func writePlaces(_ places: [Place], _ database: SQLiteDatabase) throws {
+        let insert = try database.prepare("""
+            INSERT INTO places(id, osm, name, category, category_key, category_value, category_group, street,
+                house_number, postcode, city, phone, website, opening_hours, latitude, longitude)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+            """)
+        let names = try database.prepare("INSERT OR REPLACE INTO place_names(place, language, name) VALUES (?1, ?2, ?3)")
+        let rtree = try database.prepare("INSERT INTO place_rtree(id, min_lat, max_lat, min_lon, max_lon) VALUES (?1, ?2, ?2, ?3, ?3)")
+        for (i, place) in places.enumerated() {
+            let id = i + 1
+            try insert.bind(1, id)
+            try insert.bind(2, place.source.description)
+            try insert.bind(3, place.name)
+            try insert.bind(4, place.category.name)
+            try insert.bind(5, place.category.key)
+            try insert.bind(6, place.category.value)
+            try insert.bind(7, place.category.group.rawValue)
+            try insert.bind(8, place.address?.street)
+            try insert.bind(9, place.address?.houseNumber)
+            try insert.bind(10, place.address?.postcode)
+            try insert.bind(11, place.address?.city)
+            try insert.bind(12, place.phone)
+            try insert.bind(13, place.website)
+            try insert.bind(14, place.openingHours)
+            try insert.bind(15, place.position.latitude)
+            try insert.bind(16, place.position.longitude)
+            try insert.step()
+            insert.reset()
+            for (language, name) in place.names {
+                try names.bind(1, id)
+                try names.bind(2, language)
+                try names.bind(3, name)
+                try names.step()
+                names.reset()
+            }
+            try rtree.bind(1, id)
+            try rtree.bind(2, place.position.latitude)
+            try rtree.bind(3, place.position.longitude)
+            try rtree.step()
+            rtree.reset()
+        }
+    }
+
+    private static func writeStreets(_ streets: [Street], _ database: SQLiteDatabase) throws {
+        let insert = try database.prepare(
+            "INSERT INTO streets(id, osm, name, highway_class, points) VALUES (?1, ?2, ?3, ?4, ?5)")
+        let names = try database.prepare("INSERT OR REPLACE INTO street_names(street, language, name) VALUES (?1, ?2, ?3)")
+        let rtree = try database.prepare("INSERT INTO street_rtree(id, min_lat, max_lat, min_lon, max_lon) VALUES (?1, ?2, ?3, ?4, ?5)")
+        for (i, street) in streets.enumerated() where !street.points.isEmpty {
+            let id = i + 1
+            try insert.bind(1, id)
+            try insert.bind(2, street.source.description)
+            try insert.bind(3, street.name)
+            try insert.bind(4, "\(street.highwayClass)")
+            try insert.bind(5, "[" + street.points.map { "[\($0.latitude),\($0.longitude)]" }.joined(separator: ",") + "]")
+            try insert.step()
+            insert.reset()
+            for (language, name) in street.names {
+                try names.bind(1, id)
+                try names.bind(2, language)
+                try names.bind(3, name)
+                try names.step()
+                names.reset()
+            }
+            let lats = street.points.map(\.latitude), lons = street.points.map(\.longitude)
+            try rtree.bind(1, id)
+            try rtree.bind(2, lats.min() ?? 0)
+            try rtree.bind(3, lats.max() ?? 0)
+            try rtree.bind(4, lons.min() ?? 0)
+            try rtree.bind(5, lons.max() ?? 0)
+            try rtree.step()
+            rtree.reset()
+        }
+    }
+
+    /// The panoramas of an existing catalog by image path, for incremental updates; empty when there is
+    /// no catalog or it cannot be read (then everything is read again).
+    static func previousRecords(at path: String) -> [String: PanoramaRecord] {
+        guard FileManager.default.fileExists(atPath: path),
+              let database = try? SQLiteDatabase(path: path, mode: .readOnly),
+              let version = try? database.userVersion, version >= 1, version <= CatalogSchema.currentVersion,
+              let statement = try? database.prepare(
+                "SELECT \(PanoramaRecord.selectColumns) FROM panoramas p JOIN sequences s ON s.id = p.sequence")
+        else { return [:] }
+        var records: [String: PanoramaRecord] = [:]
+        while (try? statement.step()) == true {
+            if let record = try? PanoramaRecord(reading: statement, path: path) { records[record.imagePath] = record }
+        }
+        return records
+    }
+}

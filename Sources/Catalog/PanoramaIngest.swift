@@ -1,0 +1,182 @@
+import Foundation
+import Geodesy
+import Imaging
+
+/// Reads one panorama's metadata (JPEG headers only, plus the sidecar and the names of its depth and
+/// label maps) into a ``PanoramaRecord``, applying the fallbacks real cameras need.
+///
+/// - Heading: GPano `PoseHeadingDegrees`, else EXIF `GPSImgDirection`, else the sidecar's
+///   `heading_degrees`, else ``defaultHeadingDegrees`` (0, north) with a warning.
+/// - Capture time: EXIF `DateTimeOriginal` (read as UTC: EXIF 2.2 stores no zone), else the GPS time,
+///   else the sidecar's `capture_time`, else the file's modification time, with a warning.
+/// - Partial panoramas: GPano `FullPano*` and `CroppedArea*` give the full size and the image's place in it.
+///   A JPEG without GPano is accepted as a full equirectangular panorama when it is 2:1 (with a warning).
+/// - Source: the sidecar's `source`, else `simulated` when GPano `CaptureSoftware` or EXIF `Make` starts
+///   with "lookaround", else `photo`.
+enum PanoramaIngest {
+    /// The heading assumed when a file records none, degrees.
+    static let defaultHeadingDegrees = 0.0
+
+    /// One file's result.
+    enum Outcome: Sendable {
+        case panorama(PanoramaRecord, explicitSequenceIndex: Int?)
+        case failure(String)
+    }
+
+    /// The size and modification time of a file (the incremental-update signature).
+    static func signature(_ path: String, naming: CatalogNamingConvention) -> (size: Int64, modified: Double)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        var modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        var sidecarInfo = stat()
+        if stat(naming.stem(ofImage: path) + naming.sidecarSuffix, &sidecarInfo) == 0 {
+            modified = max(modified, Double(sidecarInfo.st_mtim.tv_sec) + Double(sidecarInfo.st_mtim.tv_nsec) / 1e9)
+        }
+        return (Int64(info.st_size), modified)
+    }
+
+    /// Whether a file exists (for depth and label maps).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Reads `path`; `id` is the path-derived id, `folder` the folder name used for sequences.
+    static func read(path: String, id: String, folder: String, naming: CatalogNamingConvention) -> Outcome {
+        guard let signature = signature(path, naming: naming) else { return .failure("cannot be read (no such file?)") }
+        let result: ImageMetadataReadResult
+        do {
+            result = try ImageMetadata.read(fromJPEGFile: path)
+        } catch {
+            return .failure("not a readable JPEG: \(error)")
+        }
+        let metadata = result.metadata
+        let stem = naming.stem(ofImage: path)
+        let sidecarPath = stem + naming.sidecarSuffix
+        var sidecar: PanoramaSidecar?
+        if exists(sidecarPath) {
+            do { sidecar = try PanoramaSidecar.read(sidecarPath) } catch let problem as PanoramaSidecar.Problem {
+                return .failure(problem.message)
+            } catch { return .failure("sidecar \(sidecarPath): \(error)") }
+        }
+        var warnings = result.warnings
+
+        guard let size = result.pixelSize else {
+            return .failure("no frame header (SOF) before the first scan: the JPEG is damaged"
+                            + (warnings.isEmpty ? "" : " (\(warnings.joined(separator: "; ")))"))
+        }
+        guard let latitude = metadata.latitudeDegrees ?? sidecar?.latitude,
+              let longitude = metadata.longitudeDegrees ?? sidecar?.longitude else {
+            return .failure("no position: no EXIF GPS and no sidecar \((sidecarPath as NSString).lastPathComponent) "
+                            + "with latitude and longitude")
+        }
+        let coordinate: GeoCoordinate
+        do {
+            coordinate = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
+        } catch {
+            return .failure("bad position: \(error)")
+        }
+
+        // Projection and crop.
+        let pano = metadata.panorama
+        if let projection = pano?.projectionType, projection.lowercased() != "equirectangular" {
+            return .failure("GPano ProjectionType '\(projection)' is not supported; only equirectangular panoramas are indexed")
+        }
+        var fullWidth = pano?.fullPanoWidthPixels ?? size.width
+        var fullHeight = pano?.fullPanoHeightPixels ?? size.height
+        if pano == nil || pano?.fullPanoWidthPixels == nil {
+            guard size.width == 2 * size.height else {
+                return .failure("no GPano metadata and \(size.width)×\(size.height) is not 2:1; "
+                                + "write GPano FullPano*/CroppedArea* or a sidecar for partial panoramas")
+            }
+            if pano == nil && sidecar == nil { warnings.append("no GPano XMP: assumed a full equirectangular panorama") }
+            fullWidth = size.width
+            fullHeight = size.height
+        }
+        if let croppedWidth = pano?.croppedAreaImageWidthPixels, croppedWidth != size.width {
+            warnings.append("GPano CroppedAreaImageWidthPixels \(croppedWidth) differs from the JPEG width \(size.width)")
+        }
+        let croppedLeft = pano?.croppedAreaLeftPixels ?? 0, croppedTop = pano?.croppedAreaTopPixels ?? 0
+        if croppedLeft + size.width > fullWidth * 2 || croppedTop + size.height > fullHeight {
+            warnings.append("cropped area \(size.width)×\(size.height) at (\(croppedLeft), \(croppedTop)) "
+                            + "lies outside the full panorama \(fullWidth)×\(fullHeight)")
+        }
+
+        // Heading.
+        var heading: Double, headingSource: String
+        if let h = pano?.poseHeadingDegrees {
+            (heading, headingSource) = (h, "PoseHeadingDegrees")
+        } else if let h = metadata.imageDirectionDegrees {
+            (heading, headingSource) = (h, "GPSImgDirection")
+        } else if let h = sidecar?.headingDegrees {
+            (heading, headingSource) = (h, "sidecar")
+        } else {
+            (heading, headingSource) = (defaultHeadingDegrees, "default")
+            warnings.append("no heading (GPano PoseHeadingDegrees, EXIF GPSImgDirection or sidecar): "
+                            + "assumed \(Int(defaultHeadingDegrees))° (north)")
+        }
+        guard heading.isFinite else { return .failure("heading \(heading) is not a number") }
+        heading = Angle.normalizedHeadingDegrees(heading)
+
+        // Capture time.
+        var captureTime: Date, timeSource: String
+        if let text = metadata.dateTimeOriginal, let date = exifDate(text) {
+            (captureTime, timeSource) = (date, "DateTimeOriginal")
+        } else if let date = metadata.gpsTimestamp {
+            (captureTime, timeSource) = (date, "GPSTimeStamp")
+        } else if let date = sidecar?.parsedCaptureTime {
+            (captureTime, timeSource) = (date, "sidecar")
+        } else {
+            (captureTime, timeSource) = (Date(timeIntervalSince1970: signature.modified), "file time")
+            warnings.append("no capture time (EXIF DateTimeOriginal, GPS time or sidecar): used the file's modification time")
+        }
+        if sidecar?.captureTime != nil && sidecar?.parsedCaptureTime == nil {
+            warnings.append("sidecar capture_time '\(sidecar?.captureTime ?? "")' is not ISO 8601; ignored")
+        }
+
+        let software = (pano?.captureSoftware ?? "") + "|" + (metadata.make ?? "")
+        let source = sidecar?.source
+            ?? (software.lowercased().hasPrefix("lookaround") || (metadata.make ?? "").lowercased().hasPrefix("lookaround")
+                ? .simulated : .photo)
+        let depthPath = stem + naming.depthSuffix, labelsPath = stem + naming.labelsSuffix
+        let record = PanoramaRecord(
+            id: sidecar?.id ?? id, coordinate: coordinate, captureTime: captureTime, headingDegrees: heading,
+            imageWidth: size.width, imageHeight: size.height, imagePath: path,
+            groundElevationMeters: sidecar?.groundElevationMeters, cameraHeightMeters: sidecar?.cameraHeightMeters,
+            altitudeMeters: metadata.altitudeMeters ?? sidecar?.altitudeMeters,
+            captureTimeSource: timeSource, headingSource: headingSource,
+            pitchDegrees: pano?.posePitchDegrees ?? sidecar?.pitchDegrees ?? 0,
+            rollDegrees: pano?.poseRollDegrees ?? sidecar?.rollDegrees ?? 0,
+            fullWidth: fullWidth, fullHeight: fullHeight, croppedLeft: croppedLeft, croppedTop: croppedTop,
+            depthPath: exists(depthPath) ? depthPath : nil, labelsPath: exists(labelsPath) ? labelsPath : nil,
+            sidecarPath: sidecar == nil ? nil : sidecarPath, source: source, make: metadata.make, model: metadata.model,
+            sequenceName: sidecar?.sequenceId ?? "\(folder)/\(metadata.model ?? metadata.make ?? "camera")",
+            sequenceIndex: 0, fileSize: signature.size, fileModificationTime: signature.modified, warnings: warnings)
+        return .panorama(record, explicitSequenceIndex: sidecar?.sequenceIndex)
+    }
+
+    /// `"YYYY:MM:DD HH:MM:SS"` as a UTC date (no formatter: thread-safe and fast).
+    static func exifDate(_ text: String) -> Date? {
+        let u = Array(text.utf8)
+        guard u.count >= 19 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for i in range {
+                guard (48...57).contains(u[i]) else { return nil }
+                value = value * 10 + Int(u[i] - 48)
+            }
+            return value
+        }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), let h = number(11..<13),
+              let minute = number(14..<16), let s = number(17..<19),
+              (1...12).contains(m), (1...31).contains(d), h < 24, minute < 60, s < 61, y > 0 else { return nil }
+        // Days from civil (H. Hinnant).
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return Date(timeIntervalSince1970: Double(days * 86_400 + h * 3600 + minute * 60 + s))
+    }
+}

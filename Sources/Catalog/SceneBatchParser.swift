@@ -1,0 +1,74 @@
+import Foundation
+import Geodesy
+
+/// Reads batch scene requests, one per line, in either format (lines may mix):
+///
+/// - CSV: `latitude,longitude[,radius_meters[,id]]`; a first line with letters is a header and is skipped.
+/// - JSON Lines: `{"latitude": 60.17, "longitude": 24.95, "radius_meters": 50, "id": "a",
+///   "preference": "best", "source": "photo"}` (`lat`/`lon` also accepted).
+///
+/// Blank lines and lines starting with `#` are skipped. Missing fields take the defaults given.
+public struct SceneBatchParser: Sendable {
+    /// Radius, preference, source and date window for lines that do not set them.
+    public var defaults: SceneRequest
+
+    /// A parser with these defaults (the defaults' coordinate is ignored).
+    public init(defaults: SceneRequest) { self.defaults = defaults }
+
+    private struct JSONLine: Decodable {
+        var latitude: Double?, longitude: Double?, lat: Double?, lon: Double?
+        var radiusMeters: Double?, id: String?, preference: ScenePreference?, source: SourceFilter?
+    }
+
+    /// Parses line `number` (1-based). Returns nil for lines to skip.
+    /// - Throws: `CatalogError.badBatchLine` naming the line, or `.invalidParameter` for out-of-range values.
+    public func parse(_ line: String, number: Int) throws(CatalogError) -> (request: SceneRequest, id: String?)? {
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty || text.hasPrefix("#") { return nil }
+        var request = defaults
+        var latitude: Double?, longitude: Double?, id: String?
+        if text.hasPrefix("{") {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            let value: JSONLine
+            do { value = try decoder.decode(JSONLine.self, from: Data(text.utf8)) } catch {
+                throw .badBatchLine(line: number, text: text, detail: "not a JSON object with numeric latitude/longitude")
+            }
+            latitude = value.latitude ?? value.lat
+            longitude = value.longitude ?? value.lon
+            if let radius = value.radiusMeters { request.radiusMeters = radius }
+            if let preference = value.preference { request.preference = preference }
+            if let source = value.source { request.source = source }
+            id = value.id
+        } else {
+            let fields = text.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            if number == 1 && fields.first.map({ Double($0) == nil && $0.contains(where: \.isLetter) }) == true { return nil }
+            guard fields.count >= 2 && fields.count <= 4 else {
+                throw .badBatchLine(line: number, text: text, detail: "expected 2 to 4 comma-separated fields, found \(fields.count)")
+            }
+            latitude = Double(fields[0])
+            longitude = Double(fields[1])
+            if fields.count >= 3 && !fields[2].isEmpty {
+                guard let radius = Double(fields[2]) else {
+                    throw .badBatchLine(line: number, text: text, detail: "radius '\(fields[2])' is not a number")
+                }
+                request.radiusMeters = radius
+            }
+            if fields.count == 4 && !fields[3].isEmpty { id = fields[3] }
+        }
+        guard let latitude, let longitude, latitude.isFinite, longitude.isFinite else {
+            throw .badBatchLine(line: number, text: text, detail: "latitude and longitude must be finite numbers")
+        }
+        do {
+            request.coordinate = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
+        } catch {
+            throw .badBatchLine(line: number, text: text, detail: "\(error)")
+        }
+        guard longitude >= -180 && longitude <= 180 else {
+            throw .badBatchLine(line: number, text: text, detail: "longitude \(longitude) is outside -180…180 degrees")
+        }
+        do { try request.validate() } catch { throw .badBatchLine(line: number, text: text, detail: error.description) }
+        return (request, id)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Geodesy
+
+/// A question to the catalog: is there imagery near this coordinate?
+public struct SceneRequest: Sendable, Hashable {
+    /// The point asked about.
+    public var coordinate: GeoCoordinate
+    /// How far from `coordinate` a panorama may be, metres, in ``radiusRange``. Default 50.
+    public var radiusMeters: Double
+    /// Nearest or best within the radius (see ``ScenePreference``). Default nearest.
+    public var preference: ScenePreference
+    /// Which sources are accepted. Default any.
+    public var source: SourceFilter
+    /// Only panoramas captured at or after this time (to the minute).
+    public var capturedAfter: Date?
+    /// Only panoramas captured at or before this time (to the minute).
+    public var capturedBefore: Date?
+
+    /// The default radius, metres.
+    public static let defaultRadiusMeters = 50.0
+    /// Allowed radii, metres.
+    public static let radiusRange: ClosedRange<Double> = 0...10_000
+    /// How far a "no coverage" answer looks for the nearest panorama, metres.
+    public static let nearestSearchLimitMeters = 10_000.0
+
+    /// A request with defaults: 50 m, nearest, any source, any date.
+    public init(coordinate: GeoCoordinate, radiusMeters: Double = SceneRequest.defaultRadiusMeters,
+                preference: ScenePreference = .nearest, source: SourceFilter = .any,
+                capturedAfter: Date? = nil, capturedBefore: Date? = nil) {
+        self.coordinate = coordinate
+        self.radiusMeters = radiusMeters
+        self.preference = preference
+        self.source = source
+        self.capturedAfter = capturedAfter
+        self.capturedBefore = capturedBefore
+    }
+
+    /// Checks the radius and the date window.
+    /// - Throws: `CatalogError.invalidParameter` naming the value and the allowed range.
+    public func validate() throws(CatalogError) {
+        guard radiusMeters.isFinite, Self.radiusRange.contains(radiusMeters) else {
+            throw .invalidParameter(name: "radiusMeters", value: "\(radiusMeters)", allowed: "0…10000 metres")
+        }
+        if let after = capturedAfter, let before = capturedBefore, after > before {
+            throw .invalidParameter(name: "capture date window", value: "\(after)…\(before)",
+                                    allowed: "a start no later than the end")
+        }
+    }
+
+    /// The in-memory index query for this request.
+    public var indexQuery: SceneQueryIndex.Query {
+        SceneQueryIndex.Query(coordinate: coordinate, radiusMeters: radiusMeters, preference: preference, source: source,
+                              capturedAfter: capturedAfter, capturedBefore: capturedBefore)
+    }
+}

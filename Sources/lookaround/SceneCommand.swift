@@ -1,0 +1,204 @@
+import ArgumentParsing
+import Catalog
+import Foundation
+import Geodesy
+
+/// `lookaround scene`: is there street imagery here?
+enum SceneCommand: Command {
+    static let spec = CommandSpec(
+        name: "scene",
+        abstract: "Is there street imagery here? The nearest (or best) panorama within a radius, or why not.",
+        discussion: """
+            Give a point (--lat/--lon), a place name (--near), a panorama id (--id), a coverage tile \
+            (--tile Z/X/Y: every panorama in it), or a batch (--batch FILE, '-' for stdin: CSV \
+            'lat,lon[,radius_meters[,id]]' or JSON Lines in, JSON Lines out).
+            'nearest' picks the smallest geodesic distance; 'best' prefers full 360° panoramas, then ones \
+            with depth, then the newest capture day, then the nearest. Distances and bearings are geodesic \
+            (WGS84, Karney). No coverage is exit code 1 with the reason on stdout (nothing within the \
+            radius, with the nearest panorama within 10 km; filtered out; or an empty catalog). A batch \
+            exits 0 even when some points have no coverage (each line says so), 65 when a line is bad.
+            """,
+        options: [
+            .value("lat", valueName: "DEGREES", help: "Latitude, -90…90."),
+            .value("lon", valueName: "DEGREES", help: "Longitude, -180…180."),
+            .value("near", valueName: "NAME", help: "A place name instead of a point (best match of 'lookaround search')."),
+            .value("id", valueName: "ID", help: "Describe this panorama."),
+            .value("tile", valueName: "Z/X/Y", help: "List the panoramas in this slippy-map tile (zoom 0…30)."),
+            .value("batch", valueName: "FILE", help: "Answer every line of FILE ('-' = stdin) as JSON Lines."),
+            .value("radius-meters", valueName: "METERS", help: "Search radius, 0…10000.", defaultValue: "50"),
+            .value("preference", valueName: "KIND", help: "Which panorama within the radius.", defaultValue: "nearest",
+                   allowedValues: ScenePreference.allCases.map(\.rawValue)),
+            .value("source", valueName: "SOURCE", help: "Accepted sources.", defaultValue: "any",
+                   allowedValues: SourceFilter.allCases.map(\.rawValue)),
+            .value("after", valueName: "DATE", help: "Captured on or after (YYYY-MM-DD or ISO 8601, UTC)."),
+            .value("before", valueName: "DATE", help: "Captured on or before (YYYY-MM-DD: through that day, UTC)."),
+            .value("language", valueName: "CODE", help: "Language for --near names (e.g. sv)."),
+            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            .flag("json", help: "Print JSON (snake_case): found, scene or no_coverage with reason."),
+        ],
+        examples: [
+            (command: "lookaround scene --lat 60.1699 --lon 24.9523", comment: "imagery at Senaatintori?"),
+            (command: "lookaround scene --near Senaatintori --radius-meters 100 --json", comment: "by place name, as JSON"),
+            (command: "lookaround scene --batch points.csv > answers.jsonl", comment: "many points at once"),
+            (command: "lookaround scene --tile 17/74621/37940", comment: "coverage of one tile"),
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        let modes = ["lat", "near", "id", "tile", "batch"].filter { arguments.has($0) }
+        guard modes.count == 1 || (modes.isEmpty && arguments.has("lon")) else {
+            throw arguments.error(modes.isEmpty ? "give --lat and --lon, --near NAME, --id ID, --tile Z/X/Y or --batch FILE"
+                                  : "give only one of " + modes.map { "--\($0)" }.joined(separator: ", "))
+        }
+        var defaults = SceneRequest(coordinate: try GeoCoordinate(latitude: 0, longitude: 0))
+        defaults.radiusMeters = try arguments.double("radius-meters", in: SceneRequest.radiusRange) ?? 50
+        defaults.preference = ScenePreference(rawValue: try arguments.requiredString("preference")) ?? .nearest
+        defaults.source = SourceFilter(rawValue: try arguments.requiredString("source")) ?? .any
+        defaults.capturedAfter = try date(arguments, "after", endOfDay: false)
+        defaults.capturedBefore = try date(arguments, "before", endOfDay: true)
+        if let after = defaults.capturedAfter, let before = defaults.capturedBefore, after > before {
+            throw arguments.error("--after is later than --before; give a window whose start is not after its end")
+        }
+        let json = arguments.flag("json")
+
+        // Validate the point before touching the catalog, so bad input is always 64.
+        var point: GeoCoordinate?
+        if arguments.has("lat") || arguments.has("lon") {
+            guard arguments.has("lat"), arguments.has("lon") else { throw arguments.error("give both --lat and --lon") }
+            let latitude = try arguments.double("lat", in: -90...90) ?? 0
+            let longitude = try arguments.double("lon", in: -180...180) ?? 0
+            point = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
+        }
+        var tile: SlippyTile?
+        if let text = arguments.string("tile") {
+            let parts = text.split(separator: "/").map { Int($0) }
+            guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else {
+                throw arguments.error("--tile '\(text)' is not Z/X/Y; write whole numbers such as 17/74621/37940")
+            }
+            do { tile = try SlippyTile(x: x, y: y, zoom: z) } catch { throw arguments.error("--tile: \(error)") }
+        }
+
+        let catalog = try Catalog(path: arguments.string("catalog") ?? Catalog.defaultPath)
+        if let tile { return try printTile(tile, catalog: catalog, json: json) }
+        if let id = arguments.string("id") { return try printPanorama(id, catalog: catalog, json: json) }
+        if let batch = arguments.string("batch") { return try runBatch(batch, defaults: defaults, catalog: catalog) }
+        var requestID: String?
+        if let name = arguments.string("near") {
+            guard let place = try catalog.searchPlaces(PlaceSearchQuery(text: name, language: arguments.string("language"),
+                                                                        limit: 1)).first else {
+                throw CatalogError.placeNotFound(name: name)
+            }
+            point = place.place.coordinate
+            requestID = place.displayName
+        }
+        guard let point else { throw arguments.error("give --lat and --lon") }
+        var request = defaults
+        request.coordinate = point
+        let answer = try catalog.scene(for: request, requestID: requestID)
+        if json {
+            try Console.json(answer)
+        } else {
+            printHuman(answer)
+        }
+        return answer.found ? .ok : .noImagery
+    }
+
+    /// `YYYY-MM-DD` (start or end of that UTC day) or full ISO 8601.
+    static func date(_ arguments: ParsedArguments, _ name: String, endOfDay: Bool) throws -> Date? {
+        guard let text = arguments.string(name) else { return nil }
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        if let date = day.date(from: text), text.count == 10 { return endOfDay ? date.addingTimeInterval(86_399) : date }
+        throw arguments.error("--\(name) '\(text)' is not a date; write YYYY-MM-DD or ISO 8601 such as 2024-05-12T10:15:30Z")
+    }
+
+    static func printHuman(_ answer: SceneAnswer) {
+        if let request = answer.requestID { Console.out("place      \(request) (\(fixed(answer.latitude, 7)), \(fixed(answer.longitude, 7)))") }
+        guard let scene = answer.scene else {
+            Console.out("no coverage: \(answer.noCoverage?.message ?? "no panorama")")
+            Console.out("reason      \(answer.noCoverage?.reason.rawValue ?? "")")
+            return
+        }
+        Console.out("panorama   \(scene.panoramaID)")
+        Console.out("position   \(fixed(scene.latitude, 7)), \(fixed(scene.longitude, 7))")
+        Console.out("distance   \(fixed(scene.distanceMeters, 2)) m, bearing \(fixed(scene.bearingFromRequestDegrees, 1))° from the request point")
+        Console.out("heading    \(fixed(scene.headingDegrees, 1))°")
+        Console.out("captured   \(scene.captureTime) (\(scene.source.rawValue))")
+        Console.out("image      \(scene.imagePath) (\(scene.imageWidth)×\(scene.imageHeight), "
+                    + "\(fixed(scene.horizontalCoverageDegrees, 0))°)")
+        if let depth = scene.depthPath { Console.out("depth      \(depth)") }
+        if let labels = scene.labelsPath { Console.out("labels     \(labels)") }
+        Console.out("sequence   \(scene.sequence) #\(scene.sequenceIndex)")
+        Console.out("links      " + (scene.links.isEmpty ? "none" : scene.links.map {
+            "\($0.panoramaID) (\(fixed($0.headingDegrees, 1))°, \(fixed($0.distanceMeters, 1)) m, \($0.kind.rawValue))"
+        }.joined(separator: "\n           ")))
+    }
+
+    static func printTile(_ tile: SlippyTile, catalog: Catalog, json: Bool) throws -> ExitCode {
+        let entries = try catalog.coverage(tile: tile)
+        if json {
+            struct Tile: Encodable { var tile: String; var panoramas: [CoverageEntry] }
+            try Console.json(Tile(tile: tile.description, panoramas: entries))
+        } else {
+            Console.out("tile \(tile): \(entries.count) panorama\(entries.count == 1 ? "" : "s")")
+            for entry in entries {
+                Console.out("\(entry.panoramaID)  \(fixed(entry.latitude, 7)), \(fixed(entry.longitude, 7))  "
+                            + "heading \(fixed(entry.headingDegrees, 1))°  \(entry.captureTime)  \(entry.source.rawValue)")
+            }
+        }
+        return entries.isEmpty ? .noImagery : .ok
+    }
+
+    static func printPanorama(_ id: String, catalog: Catalog, json: Bool) throws -> ExitCode {
+        let record = try catalog.panorama(id: id)
+        let links = try catalog.links(ofPanoramaID: id)
+        if json {
+            struct Described: Encodable { var panorama: PanoramaRecord; var captureTime: String; var links: [PanoramaLink] }
+            try Console.json(Described(panorama: record, captureTime: Catalog.iso8601String(record.captureTime), links: links))
+        } else {
+            Console.out("panorama   \(record.id)")
+            Console.out("position   \(fixed(record.coordinate.latitude, 7)), \(fixed(record.coordinate.longitude, 7))")
+            Console.out("heading    \(fixed(record.headingDegrees, 1))° (\(record.headingSource))")
+            Console.out("captured   \(Catalog.iso8601String(record.captureTime)) (\(record.captureTimeSource), \(record.source.rawValue))")
+            Console.out("image      \(record.imagePath) (\(record.imageWidth)×\(record.imageHeight) of "
+                        + "\(record.fullWidth)×\(record.fullHeight))")
+            Console.out("links      \(links.map(\.panoramaID).joined(separator: ", "))")
+        }
+        return .ok
+    }
+
+    static func runBatch(_ source: String, defaults: SceneRequest, catalog: Catalog) throws -> ExitCode {
+        let data: Data
+        if source == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: source) else {
+                throw CatalogError.io(path: source, detail: FileManager.default.fileExists(atPath: source)
+                                      ? "cannot be read" : "no such file; pass a CSV or JSON Lines file, or - for stdin")
+            }
+            data = contents
+        }
+        let parser = SceneBatchParser(defaults: defaults)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        var output = Data()
+        var badLines = 0
+        for (offset, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            do {
+                guard let (request, id) = try parser.parse(String(line), number: offset + 1) else { continue }
+                output.append(try encoder.encode(try catalog.scene(for: request, requestID: id)))
+            } catch let error as CatalogError {
+                badLines += 1
+                struct BadLine: Encodable { var line: Int; var error: String }
+                output.append(try encoder.encode(BadLine(line: offset + 1, error: error.description)))
+                Console.error("error: \(error.description)")
+            }
+            output.append(0x0A)
+            if output.count > 1 << 16 { FileHandle.standardOutput.write(output); output.removeAll(keepingCapacity: true) }
+        }
+        FileHandle.standardOutput.write(output)
+        return badLines > 0 ? .dataError : .ok
+    }
+}

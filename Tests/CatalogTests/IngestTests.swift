@@ -1,0 +1,168 @@
+import Catalog
+import Foundation
+import Geodesy
+import Testing
+import TestSupport
+
+@Suite struct IngestTests {
+    @Test func realCameraLayoutsAreRead() throws {
+        let (_, panoramas, catalog, report) = try Fixtures.standardCatalog()
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(report.panoramaCount == 5)
+        #expect(report.placeCount == 6)
+        #expect(report.streetCount == 1)
+
+        let theta = try catalog.panorama(id: "helsinki/R0010023")
+        #expect(theta.headingSource == "GPSImgDirection")
+        #expect(abs(theta.headingDegrees - 123.5) < 1e-9)
+        #expect(theta.captureTimeSource == "DateTimeOriginal")
+        #expect(Catalog.iso8601String(theta.captureTime) == "2024-05-12T10:15:30Z")
+        #expect(theta.depthPath == panoramas.path + "/R0010023.depth.png")
+        #expect(theta.labelsPath == panoramas.path + "/R0010023.labels.png")
+        #expect(theta.source == .photo)
+        #expect(theta.make == "RICOH")
+        #expect(theta.altitudeMeters.map { abs($0 - 12.5) < 0.01 } == true)
+        #expect(!theta.isCropped)
+
+        let insta = try catalog.panorama(id: "helsinki/IMG_20240512_101530_00_001")
+        #expect(insta.headingSource == "PoseHeadingDegrees")
+        #expect(insta.headingDegrees == 250)
+        #expect(insta.captureTimeSource == "GPSTimeStamp")
+        #expect(insta.isCropped)
+        #expect(insta.fullWidth == 64 && insta.fullHeight == 32 && insta.imageHeight == 24 && insta.croppedTop == 4)
+        #expect(abs(insta.pitchDegrees - 1.5) < 1e-9)
+        #expect(insta.depthPath == nil)
+
+        let sidecar = try catalog.panorama(id: "helsinki/capture-7")
+        #expect(sidecar.headingSource == "sidecar" && sidecar.headingDegrees == 45)
+        #expect(sidecar.captureTimeSource == "sidecar")
+        #expect(sidecar.cameraHeightMeters == 2.5)
+        #expect(sidecar.sequenceName == "walk" && sidecar.sequenceIndex == 7)
+        #expect(sidecar.sidecarPath == panoramas.path + "/capture-7.json")
+
+        let simulated = try catalog.panorama(id: "helsinki/sim_0001")
+        #expect(simulated.source == .simulated)
+        #expect(simulated.headingSource == "default" && simulated.headingDegrees == 0)
+        #expect(simulated.captureTimeSource == "file time")
+        #expect(simulated.warnings.contains { $0.contains("no heading") })
+        #expect(report.warnings.contains { $0.path.hasSuffix("sim_0001.jpg") && $0.message.contains("modification time") })
+    }
+
+    @Test func badFilesAreListedAndTheRestIndexed() throws {
+        let set = try Fixtures.standardSet()
+        try Fixtures.brokenFiles(in: set.panoramas)
+        let path = set.root.appendingPathComponent("c.sqlite").path
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path))
+        #expect(report.panoramaCount == 5)
+        let reasons = Dictionary(uniqueKeysWithValues: report.failures.map { (($0.path as NSString).lastPathComponent, $0.message) })
+        #expect(reasons.count == 4, "\(reasons)")
+        #expect(reasons["notes.jpg"]?.contains("not a readable JPEG") == true)
+        #expect(reasons["truncated.jpg"]?.contains("no frame header") == true)
+        #expect(reasons["nogps.jpg"]?.contains("no position") == true)
+        #expect(reasons["badsidecar.jpg"]?.contains("not valid JSON") == true)
+    }
+
+    @Test func secondBuildSkipsUnchangedFilesAndRereadsChangedOnes() throws {
+        let set = try Fixtures.standardSet()
+        let path = set.root.appendingPathComponent("c.sqlite").path
+        let options = CatalogBuildOptions(directories: [set.root.path], catalogPath: path)
+        let first = try CatalogBuilder.build(options)
+        #expect(first.filesRead == 5 && first.filesUnchanged == 0)
+        let second = try CatalogBuilder.build(options)
+        #expect(second.filesRead == 0 && second.filesUnchanged == 5 && second.panoramaCount == 5)
+        #expect(second.linkCount == first.linkCount)
+        // A changed file is read again.
+        try Fixtures.ricohTheta(in: set.panoramas, at: try Fixtures.offset(12, bearing: 90), direction: 10)
+        let third = try CatalogBuilder.build(options)
+        #expect(third.filesRead == 1 && third.filesUnchanged == 4)
+        #expect(try Catalog(path: path).panorama(id: "helsinki/R0010023").headingDegrees == 10)
+    }
+
+    @Test func rebuildReplacesTheFileAtomicallyAndOpenReadersKeepTheOldCatalog() throws {
+        let set = try Fixtures.standardSet()
+        let path = set.root.appendingPathComponent("c.sqlite").path
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path))
+        let old = try Catalog(path: path)
+        // Rebuild from an empty folder.
+        let empty = set.root.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [empty.path], catalogPath: path))
+        let coordinate = try GeoCoordinate(latitude: Fixtures.senaatintori.latitude, longitude: Fixtures.senaatintori.longitude)
+        #expect(try old.scene(for: SceneRequest(coordinate: coordinate)).found)
+        #expect(try old.panorama(id: "helsinki/R0010023").id == "helsinki/R0010023")
+        let new = try Catalog(path: path)
+        #expect(new.panoramaCount == 0)
+        #expect(try new.scene(for: SceneRequest(coordinate: coordinate)).noCoverage?.reason == .catalogEmpty)
+        // No temporary files are left beside the catalog.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: set.root.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func missingFolderThrowsAndLeavesTheCatalogAlone() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let path = root.appendingPathComponent("c.sqlite").path
+        #expect(throws: CatalogError.directoryMissing(path: root.path + "/nope")) {
+            try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path + "/nope"], catalogPath: path))
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aFailedBuildChangesNothingOnDisk() throws {
+        let set = try Fixtures.standardSet()
+        let path = set.root.appendingPathComponent("c.sqlite").path
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let notOSM = set.root.appendingPathComponent("broken.osm").path
+        try Data("<html>not osm</html>".utf8).write(to: URL(fileURLWithPath: notOSM))
+        #expect(throws: (any Error).self) {
+            try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [notOSM]))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: set.root.path).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
+    @Test func configurableNamingConvention() throws {
+        let root = try Lookaround.temporaryDirectory()
+        try Fixtures.ricohTheta(in: root, at: try Fixtures.offset(0, bearing: 0))
+        try FileManager.default.moveItem(at: root.appendingPathComponent("R0010023.depth.png"),
+                                         to: root.appendingPathComponent("R0010023_depth.png"))
+        let path = root.appendingPathComponent("c.sqlite").path
+        let naming = CatalogNamingConvention(depthSuffix: "_depth.png")
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path, naming: naming))
+        let record = try Catalog(path: path).panorama(id: "R0010023")
+        #expect(record.depthPath?.hasSuffix("R0010023_depth.png") == true)
+    }
+
+    @Test func linksFollowSequencesAndProximity() throws {
+        let root = try Lookaround.temporaryDirectory()
+        // Five Theta captures 10 m apart eastwards, one minute apart: one sequence.
+        for k in 0..<5 {
+            try Fixtures.ricohTheta(in: root, name: "R00100\(10 + k)", at: try Fixtures.offset(Double(k) * 10, bearing: 90),
+                                    time: "2024:05:12 10:1\(k):00")
+        }
+        let path = root.appendingPathComponent("c.sqlite").path
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path,
+                                                                  proximityLinkMeters: 25, maximumProximityLinks: 4))
+        #expect(report.sequenceCount == 1)
+        let catalog = try Catalog(path: path)
+        let prefix = ""
+        let middle = try catalog.panorama(id: prefix + "R0010012")
+        #expect(middle.sequenceIndex == 2)
+        let links = try catalog.links(ofPanoramaID: prefix + "R0010012")
+        let sequence = links.filter { $0.kind == .sequence }
+        #expect(Set(sequence.map(\.panoramaID)) == [prefix + "R0010011", prefix + "R0010013"])
+        #expect(Set(links.filter { $0.kind == .proximity }.map(\.panoramaID)) == [prefix + "R0010010", prefix + "R0010014"])
+        for link in sequence { #expect(abs(link.distanceMeters - 10) < 0.01) }
+        let east = try #require(links.first { $0.panoramaID == prefix + "R0010013" })
+        #expect(abs(east.headingDegrees - 90) < 0.01)
+    }
+
+    @Test func exifDateTimesAreReadAsUTC() throws {
+        let root = try Lookaround.temporaryDirectory()
+        try Fixtures.ricohTheta(in: root, at: try Fixtures.offset(0, bearing: 0), time: "2000:02:29 23:59:59")
+        let path = root.appendingPathComponent("c.sqlite").path
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
+        let record = try Catalog(path: path).panorama(id: "R0010023")
+        #expect(Catalog.iso8601String(record.captureTime) == "2000-02-29T23:59:59Z")
+    }
+}

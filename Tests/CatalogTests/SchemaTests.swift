@@ -1,0 +1,48 @@
+@testable import Catalog
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct SchemaTests {
+    @Test func versionOneCatalogIsMigratedToTheCurrentVersion() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let path = root.appendingPathComponent("v1.sqlite").path
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+            try database.execute(CatalogSchema.migrations[0])
+            try database.setUserVersion(1)
+            #expect(try !database.hasTable("query_index"))
+            try CatalogSchema.migrate(database)
+            #expect(try database.userVersion == CatalogSchema.currentVersion)
+            #expect(try database.hasTable("query_index"))
+            #expect(try database.hasTable("panorama_rtree"))
+        }
+        // A v1 catalog without a stored index is reported, with the remedy.
+        let v1 = root.appendingPathComponent("old.sqlite").path
+        do {
+            let database = try SQLiteDatabase(path: v1, mode: .readWriteCreate)
+            try database.execute(CatalogSchema.migrations[0])
+            try database.setUserVersion(1)
+        }
+        do { _ = try Catalog(path: v1); Issue.record("opened a v1 catalog") } catch {
+            #expect("\(error)".contains("rebuild it with 'lookaround index"))
+        }
+    }
+
+    @Test func newerSchemaIsRefusedWithTheRemedy() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let path = root.appendingPathComponent("future.sqlite").path
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+            try database.setUserVersion(99)
+        }
+        #expect(throws: CatalogError.schemaTooNew(path: path, found: 99, supported: CatalogSchema.currentVersion)) {
+            try Catalog(path: path)
+        }
+    }
+
+    @Test func sqliteHasTheRTreeModule() throws {
+        let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
+        try database.execute("CREATE VIRTUAL TABLE t USING rtree(id, a, b)")
+    }
+}
