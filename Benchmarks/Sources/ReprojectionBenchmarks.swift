@@ -145,6 +145,7 @@ func runReprojectionBenchmarks() throws {
 
     // MARK: ffmpeg v360, table reused across N identical frames, start-up subtracted (1-frame run).
     var ffmpegResult: Result<Double, ReprojectionBenchmarkSkip> = .failure(.init(reason: "ffmpeg not found (apt install ffmpeg)"))
+    var ffmpegRGB24 = ffmpegResult
     if let ffmpeg = BenchmarkReport.which("ffmpeg") {
         // v360 works on planar formats: an rgb24 input would add a full-size swscale conversion per
         // frame that is not v360's work, so the input is planar gbrp; the output is rgb24.
@@ -157,27 +158,29 @@ func runReprojectionBenchmarks() throws {
         }
         try Data(planar).write(to: URL(fileURLWithPath: gbrpPath))
         let vfov = 2 * atan(tan(fov * .pi / 360) * Double(viewHeight) / Double(viewWidth)) * 180 / .pi
-        func run(_ loops: Int) -> Double? {
+        func run(_ loops: Int, format: String, path: String) -> Double? {
             spawnMilliseconds(ffmpeg, ["-v", "error", "-threads", "1", "-filter_threads", "1", "-f", "rawvideo",
-                                       "-pix_fmt", "gbrp", "-s", "\(panoramaWidth)x\(panoramaWidth / 2)",
-                                       "-stream_loop", "\(loops)", "-i", gbrpPath, "-vf",
+                                       "-pix_fmt", format, "-s", "\(panoramaWidth)x\(panoramaWidth / 2)",
+                                       "-stream_loop", "\(loops)", "-i", path, "-vf",
                                        "v360=input=e:output=flat:h_fov=\(fov):v_fov=\(fmt(vfov, 4)):w=\(viewWidth):h=\(viewHeight):yaw=30:pitch=10:interp=linear",
                                        "-pix_fmt", "rgb24", "-f", "rawvideo", "-y", "/dev/null"])
         }
-        let n = 20
-        let ones = (0..<3).compactMap { _ in run(0) }.sorted(), many = (0..<3).compactMap { _ in run(n - 1) }.sorted()
-        if ones.count == 3, many.count == 3 {
-            ffmpegResult = .success((many[1] - ones[1]) / Double(n - 1))
-        } else {
-            ffmpegResult = .failure(.init(reason: "ffmpeg v360 run failed"))
+        func perFrame(format: String, path: String) -> Result<Double, ReprojectionBenchmarkSkip> {
+            let n = 20
+            let ones = (0..<3).compactMap { _ in run(0, format: format, path: path) }.sorted()
+            let many = (0..<3).compactMap { _ in run(n - 1, format: format, path: path) }.sorted()
+            guard ones.count == 3, many.count == 3 else { return .failure(.init(reason: "ffmpeg v360 run failed")) }
+            return .success((many[1] - ones[1]) / Double(n - 1))
         }
+        ffmpegResult = perFrame(format: "gbrp", path: gbrpPath)
+        ffmpegRGB24 = perFrame(format: "rgb24", path: rawPath)
     }
 
     print("")
     print("1920×1080 view at 90° of an 8192×4096 panorama, one core (new camera every frame for ours; median of 3 rounds of \(frames) frames)")
-    print(pad("renderer", 58) + pad("ms/frame", 10) + pad("fps", 8) + "ours ×faster")
+    print(pad("renderer", 66) + pad("ms/frame", 10) + pad("fps", 8) + "ours ×faster")
     func row(_ name: String, _ ms: Double, ratio: Bool = true) {
-        print(pad(name, 58) + pad(fmt(ms), 10) + pad(fmt(1000 / ms, 0), 8) + (ratio ? fmt(ms / ours) + "×" : "—"))
+        print(pad(name, 66) + pad(fmt(ms), 10) + pad(fmt(1000 / ms, 0), 8) + (ratio ? fmt(ms / ours) + "×" : "—"))
     }
     row("lookaround bilinear, 32-px biquadratic blocks (default)", ours, ratio: false)
     row("lookaround bilinear, 16-px blocks", ours16)
@@ -187,12 +190,13 @@ func runReprojectionBenchmarks() throws {
     row("lookaround bilinear from a 2048×1024 panorama (cache-resident)", oursSmall)
     switch opencv {
     case .success(let ms): row("OpenCV cv2.remap INTER_LINEAR, precomputed float maps", ms)
-    case .failure(let skip): print(pad("OpenCV cv2.remap", 58) + "skipped: \(skip.reason)")
+    case .failure(let skip): print(pad("OpenCV cv2.remap", 66) + "skipped: \(skip.reason)")
     }
     switch ffmpegResult {
     case .success(let ms): row("ffmpeg v360 e→flat linear, table reused (gbrp in, rgb24 out)", ms)
-    case .failure(let skip): print(pad("ffmpeg v360", 58) + "skipped: \(skip.reason)")
+    case .failure(let skip): print(pad("ffmpeg v360", 66) + "skipped: \(skip.reason)")
     }
+    if case .success(let ms) = ffmpegRGB24 { row("ffmpeg v360, same, rgb24 in (adds a full-size swscale to gbrp)", ms) }
     print("  one exact projection: \(fmt(exactNanoseconds, 1)) ns; the 32-px grid needs ~\((blocks * 8) / 1000)k of them per frame")
     print("  exact-projection fallback: \(fmt(100 * exactFraction, 1)) % of \(blocks) blocks per frame; "
           + "all \(ProcessInfo.processInfo.activeProcessorCount) cores: \(fmt(oursAllCores)) ms/frame (\(fmt(1000 / oursAllCores, 0)) fps)")
@@ -228,13 +232,13 @@ func runReprojectionBenchmarks() throws {
                                     ["snapshot", jpegPath, "640", "480", "\(fov)", tmp + "cv.jpg", "5"])
     print("")
     print("640×480 JPEG snapshot (q85) of an 8192×4096 JPEG panorama (q90), one core, median of 9")
-    print(pad("path", 58) + pad("ms", 10) + "OpenCV ×slower")
+    print(pad("path", 74) + pad("ms", 10) + "OpenCV ×slower")
     let cv: Double? = (try? opencvSnapshot.get())
-    print(pad("lookaround cold: read, DCT-scaled decode (level \(PanoramaDecoder.level(for: snapshotCamera, panoramaWidth: panoramaWidth))), render, encode", 58)
+    print(pad("lookaround cold: read, DCT-scaled decode (level \(PanoramaDecoder.level(for: snapshotCamera, panoramaWidth: panoramaWidth))), render, encode", 74)
           + pad(fmt(cold), 10) + (cv.map { fmt($0 / cold, 1) + "×" } ?? "—"))
-    print(pad("lookaround warm: decoded level cached; render, encode", 58) + pad(fmt(warm), 10) + (cv.map { fmt($0 / warm, 1) + "×" } ?? "—"))
+    print(pad("lookaround warm: decoded level cached; render, encode", 74) + pad(fmt(warm), 10) + (cv.map { fmt($0 / warm, 1) + "×" } ?? "—"))
     switch opencvSnapshot {
-    case .success(let ms): print(pad("OpenCV: imread (full), maps, remap, imencode", 58) + fmt(ms))
-    case .failure(let skip): print(pad("OpenCV snapshot", 58) + "skipped: \(skip.reason)")
+    case .success(let ms): print(pad("OpenCV: imread (full), maps, remap, imencode", 74) + fmt(ms))
+    case .failure(let skip): print(pad("OpenCV snapshot", 74) + "skipped: \(skip.reason)")
     }
 }
