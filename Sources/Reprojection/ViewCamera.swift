@@ -66,6 +66,21 @@ public struct ViewCamera: Sendable, Hashable, Codable {
         self.height = height
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case headingDegrees = "heading_degrees", pitchDegrees = "pitch_degrees"
+        case fieldOfViewDegrees = "field_of_view_degrees", width, height
+    }
+
+    /// Decodes and validates like the initialiser (snake_case keys, DESIGN §3); the pixel budget is
+    /// the default one.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(headingDegrees: c.decode(Double.self, forKey: .headingDegrees),
+                      pitchDegrees: c.decode(Double.self, forKey: .pitchDegrees),
+                      fieldOfViewDegrees: c.decode(Double.self, forKey: .fieldOfViewDegrees),
+                      width: c.decode(Int.self, forKey: .width), height: c.decode(Int.self, forKey: .height))
+    }
+
     /// Focal length in pixels: `(width / 2) / tan(fov / 2)`.
     public var focalLengthPixels: Double { Double(width) / 2 / tan(fieldOfViewDegrees * .pi / 360) }
 

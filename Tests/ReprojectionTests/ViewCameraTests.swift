@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Reprojection
 
@@ -41,5 +42,15 @@ struct ViewCameraTests {
         let camera = try ViewCamera(headingDegrees: 0, fieldOfViewDegrees: 90, width: 200, height: 200)
         #expect(abs(camera.verticalFieldOfViewDegrees - 90) < 1e-9)
         #expect(abs(camera.focalLengthPixels - 100) < 1e-9)
+    }
+
+    @Test("Codable round trip in snake_case; decoding validates")
+    func codable() throws {
+        let camera = try ViewCamera(headingDegrees: 12, pitchDegrees: -5, fieldOfViewDegrees: 70, width: 640, height: 480)
+        let json = try JSONEncoder().encode(camera)
+        #expect(String(decoding: json, as: UTF8.self).contains("field_of_view_degrees"))
+        #expect(try JSONDecoder().decode(ViewCamera.self, from: json) == camera)
+        let bad = Data(#"{"heading_degrees":0,"pitch_degrees":0,"field_of_view_degrees":150,"width":10,"height":10}"#.utf8)
+        #expect(throws: ReprojectionError.self) { _ = try JSONDecoder().decode(ViewCamera.self, from: bad) }
     }
 }
