@@ -6,6 +6,7 @@ import Foundation
 
 let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("codecs", "JPEG decode/encode vs djpeg/cjpeg, PNG encode of a 1920×1080 view", runCodecBenchmarks),
+    ("simulator", "BVH build, rays/s on one core, seconds per 2048×1024 panorama (Helsinki)", runSimulatorBenchmarks),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

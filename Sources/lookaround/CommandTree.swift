@@ -5,7 +5,7 @@ enum CommandTree {
     static let version = "0.1.0"
 
     /// Top-level commands (`lookaround map …`), listed first in help.
-    static var commands: [any Command.Type] { [] }
+    static var commands: [any Command.Type] { [SimulateCommand.self] }
 
     /// Groups of related commands (`lookaround geo distance …`).
     static var groups: [any CommandGroup.Type] { [GeoCommands.self, ImageCommands.self] }

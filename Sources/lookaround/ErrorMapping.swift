@@ -1,5 +1,6 @@
 import Geodesy
 import Imaging
+import Simulator
 
 /// Maps a library error to an exit code and a message (DESIGN §3).
 func describe(_ error: any Error) -> (ExitCode, String) {
@@ -13,6 +14,12 @@ func describe(_ error: any Error) -> (ExitCode, String) {
     case let error as GeodesyError:
         // Geodesy errors reaching the top come from values the user gave.
         return (.usage, error.description)
+    case let error as SimulatorError:
+        switch error {
+        case .invalidParameter, .unknownStreets: return (.usage, error.description)
+        case .emptyScene, .noCaptures: return (.dataError, error.description)
+        case .output: return (.internalError, error.description)
+        }
     default:
         return (.internalError, "\(error)")
     }
