@@ -21,7 +21,7 @@ final class BoundingVolumeHierarchy: @unchecked Sendable {
 
     /// The largest number of triangles in one leaf.
     static let maximumLeafSize = 4
-    static let binCount = 12
+    static let binCount = 8
 
     /// Builds the hierarchy over triangles given as vertex triples (`vertices.count` = 3 × triangles).
     init(vertices: [Vec3]) {
@@ -83,8 +83,8 @@ final class BoundingVolumeHierarchy: @unchecked Sendable {
                     accCount += binCounts[b]
                     accLow = accLow.minimum(binLow[b]); accHigh = accHigh.maximum(binHigh[b])
                     let leftCost = accCount == 0 ? 0 : Float(accCount) * Self.area(accLow, accHigh)
-                    // Traversal cost 1 relative to intersections (the constant is absorbed in the leaf cost).
-                    let cost = 0.5 * Self.area(low, high) + leftCost + rightCost[b + 1]
+                    // Traversal cost 0.3 of a triangle test (measured best among 0.15…1 on the Helsinki benchmark).
+                    let cost = 0.3 * Self.area(low, high) + leftCost + rightCost[b + 1]
                     if cost < bestCost && accCount > 0 && accCount < n { bestCost = cost; bestAxis = axis; bestSplit = b }
                 }
             }

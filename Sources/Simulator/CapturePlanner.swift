@@ -5,7 +5,8 @@ import MapData
 /// Plans captures along named streets: one sequence per street, a capture every `spacingMeters`
 /// along its ways (dual carriageways and split ways merged), ordered along the street's main axis,
 /// heading along the direction of travel, times increasing along each sequence, never inside or
-/// within 1 m of a building. Named squares are crossed along their longest axis.
+/// within 2 m of a building. On two-way roads the camera keeps to the right-hand lane (a quarter of
+/// the road width right of the centre line, at most 3 m). Named squares are crossed along their longest axis.
 public struct CapturePlanner: Sendable {
     /// Distance between captures, metres (1…1,000).
     public var spacingMeters: Double
@@ -101,7 +102,7 @@ public struct CapturePlanner: Sendable {
 
     func usable(_ p: (x: Double, y: Double), model: CityModel) -> Bool {
         if let r = region, p.x < r.minEast || p.x > r.maxEast || p.y < r.minNorth || p.y > r.maxNorth { return false }
-        return !model.isInsideBuilding(east: p.x, north: p.y, clearanceMeters: 1)
+        return !model.isInsideBuilding(east: p.x, north: p.y, clearanceMeters: 2)
     }
 
     /// Positions along one street (or across one square), ordered, with headings.
@@ -123,7 +124,10 @@ public struct CapturePlanner: Sendable {
         let keepAlong = along >= against
         let hasDual = along > 0 && against > 0
         for street in ways where !(hasDual && street.isOneway && runsAlong(street.points) != keepAlong) {
-            let line = street.points
+            // The capture vehicle keeps to the right-hand lane of a road (a quarter of its width right
+            // of the centre line, at most 3 m), not on the centre line's paint.
+            let offset = street.highwayClass.isRoad ? min(street.widthMeters / 4, 3) : 0
+            let line = Self.offsetRight(street.points, by: street.isOneway ? 0 : offset)
             // A closed pedestrian way is the outline of an area, not a line to walk along.
             if line.count > 3, let f = line.first, let l = line.last, hypot(f.x - l.x, f.y - l.y) < 0.01,
                street.highwayClass == .pedestrian { continue }
@@ -178,6 +182,17 @@ public struct CapturePlanner: Sendable {
                 tx = next.x - previous.x; ty = next.y - previous.y
             }
             return (s.x, s.y, Angle.normalizedHeadingDegrees(atan2(tx, ty) * 180 / .pi))
+        }
+    }
+
+    /// A polyline moved sideways to the right of its direction by `distance` metres (vertex normals
+    /// averaged from the neighbouring segments).
+    static func offsetRight(_ line: [(x: Double, y: Double)], by distance: Double) -> [(x: Double, y: Double)] {
+        guard distance != 0, line.count >= 2 else { return line }
+        return line.indices.map { i in
+            let a = line[max(0, i - 1)], b = line[min(line.count - 1, i + 1)]
+            let dx = b.x - a.x, dy = b.y - a.y, l = max(1e-9, hypot(dx, dy))
+            return (line[i].x + dy / l * distance, line[i].y - dx / l * distance)
         }
     }
 

@@ -25,7 +25,7 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
     let records: UnsafeMutableBufferPointer<SurfaceRecord>
     let atlas: SignAtlas
     let footprints: FootprintIndex
-    let streets: [(name: String, highwayClass: HighwayClass, isOneway: Bool, points: [(x: Double, y: Double)])]
+    let streets: [(name: String, highwayClass: HighwayClass, isOneway: Bool, widthMeters: Double, points: [(x: Double, y: Double)])]
     let squares: [(name: String, ring: [(x: Double, y: Double)])]
     /// The ground plane up = 0, when present.
     let ground: SurfaceRecord?

@@ -17,7 +17,7 @@ struct CityModelBuilder {
     var signs: [SignPlacement] = []
     /// For each sign/plate atlas entry, nothing else: records point at entries by index.
     /// Named streets in scene metres; one-way ways point in their direction of travel.
-    var streets: [(name: String, highwayClass: HighwayClass, isOneway: Bool, points: [Point])] = []
+    var streets: [(name: String, highwayClass: HighwayClass, isOneway: Bool, widthMeters: Double, points: [Point])] = []
     /// Named squares (outer rings), for capture planning across them.
     var squares: [(name: String, ring: [Point])] = []
     /// The ground plane's surface, when the scene has one.
@@ -26,7 +26,7 @@ struct CityModelBuilder {
     // Heights of the layered ground surfaces (metres); each sits above the one before so that
     // overlapping polygons never fight.
     static let pavingZ: Float = 0.004, grassZ: Float = 0.008, waterZ: Float = 0.012, roadZ: Float = 0.016
-    static let markingZ: Float = 0.03, sidewalkZ: Float = 0.12
+    static let cyclewayZ: Float = 0.022, markingZ: Float = 0.03, sidewalkZ: Float = 0.12
 
     init(frame: LocalTangentFrame, minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.frame = frame
@@ -91,7 +91,7 @@ struct CityModelBuilder {
         // Outlines that have building:part pieces inside are drawn by their parts (OSM's Simple 3D
         // Buildings rule), so the outline itself is skipped.
         let parts = buildings.filter(\.isPart)
-        let partCentroids = parts.compactMap { $0.footprint.first?.centroid }.map(project)
+        let partCentroids = parts.compactMap { part in part.footprint.first.map { (project($0.centroid), part.minHeightMeters) } }
         for building in buildings {
             guard let first = building.footprint.first else { continue }
             let outer0 = ring(first.outer)
@@ -99,12 +99,20 @@ struct CityModelBuilder {
             if !building.isPart {
                 let xs = outer0.map(\.x), ys = outer0.map(\.y)
                 let (lx, hx, ly, hy) = (xs.min()!, xs.max()!, ys.min()!, ys.max()!)
-                let hasParts = partCentroids.contains { c in
+                let bottoms = partCentroids.filter { c, _ in
                     c.x >= lx && c.x <= hx && c.y >= ly && c.y <= hy && FootprintIndex.ringContains(outer0, c)
-                }
-                // The outline still counts for planning (nobody stands inside it).
-                if hasParts {
-                    footprints.add(outer: PolygonTriangulator.ccw(outer0), holes: first.inners.map(ring), heightMeters: building.heightMeters)
+                }.map(\.1)
+                if let lowest = bottoms.min() {
+                    // The outline still counts for planning (nobody stands inside it). When every part
+                    // starts above the ground (parts mapped for the upper floors only), the outline fills
+                    // the gap below them instead of leaving the parts floating.
+                    if lowest > 0.5 {
+                        var base = building
+                        base.heightMeters = lowest
+                        addBuilding(base)
+                    } else {
+                        footprints.add(outer: PolygonTriangulator.ccw(outer0), holes: first.inners.map(ring), heightMeters: building.heightMeters)
+                    }
                     continue
                 }
             }
@@ -113,15 +121,18 @@ struct CityModelBuilder {
     }
 
     mutating func addBuilding(_ building: Building) {
-        let seed = Self.seed(building.source)
-        let facade = ColorPalette.parse(building.colour) ?? ColorPalette.facades[Int(seed % UInt32(ColorPalette.facades.count))]
+        // The top two bits of the style are flags (bit 31: no shop fronts, bit 30: plain wall).
+        let seed = Self.seed(building.source) & 0x3FFF_FFFF
+        let isChurch = ["church", "cathedral", "chapel", "mosque", "temple", "synagogue"].contains(building.buildingType)
+        let facade = ColorPalette.parse(building.colour)
+            ?? (isChurch ? ColorPalette.linear(236, 234, 226) : ColorPalette.facades[Int(seed % UInt32(ColorPalette.facades.count))])
         let trimBase = facade.x + facade.y + facade.z > 1.6 ? Vec3(0.35, 0.34, 0.32) : Vec3(0.85, 0.84, 0.80)
         let roofColour = ColorPalette.parse(building.roofColour)
             ?? ColorPalette.roofs[Int((seed >> 8) % UInt32(ColorPalette.roofs.count))]
         let bottom = Float(building.minHeightMeters), top = Float(max(building.heightMeters, building.minHeightMeters + 0.5))
         let plain = building.isPart && building.minHeightMeters > 2   // upper parts (towers, domes): no shop fronts
         let facadeRecord = SurfaceRecord(normal: .zero, material: .facade, albedo: facade, accent: trimBase,
-                                         extentV: top, style: seed | (plain ? 1 << 31 : 0))
+                                         extentV: top, style: seed | (plain ? 1 << 31 : 0) | (isChurch ? 1 << 30 : 0))
         for polygon in building.footprint {
             let outer = PolygonTriangulator.ccw(ring(polygon.outer))
             guard outer.count >= 3 else { continue }
@@ -197,7 +208,7 @@ struct CityModelBuilder {
             let width = Self.roadWidth(street)
             if let name = street.name {
                 let isOneway = street.oneway == .forward || street.oneway == .backward
-                streets.append((name, street.highwayClass, isOneway, street.oneway == .backward ? line.reversed() : line))
+                streets.append((name, street.highwayClass, isOneway, width, street.oneway == .backward ? line.reversed() : line))
             }
             switch street.highwayClass {
             case .motorway, .trunk, .primary, .secondary, .tertiary, .unclassified, .residential, .livingStreet, .service:
@@ -206,7 +217,7 @@ struct CityModelBuilder {
             case .pedestrian:
                 scene.addStrip(line, width: width, z: Self.pavingZ, joints: true, paving)
             case .cycleway:
-                scene.addStrip(line, width: width, z: Self.roadZ, joints: true, cycle)
+                scene.addStrip(line, width: width, z: Self.cyclewayZ, joints: true, cycle)
             case .footway where street.footwayType == "sidewalk":
                 addRaisedStrip(line, width: width, top: sidewalkTop, side: curb)
             case .footway where street.footwayType == "crossing":

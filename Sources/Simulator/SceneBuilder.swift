@@ -21,7 +21,7 @@ struct SceneBuilder {
     /// Longest edge allowed before a triangle is halved, metres. Long slivers (roof and park
     /// triangulations, wall quads along a whole block) make loose BVH boxes that many rays enter
     /// for nothing; halving them keeps boxes tight (measured: more rays per second, see Benchmarks).
-    static let maximumEdgeMeters: Float = 12
+    static let maximumEdgeMeters: Float = 20
 
     private mutating func split(_ a: Vec3, _ b: Vec3, _ c: Vec3, _ r: SurfaceRecord, depth: Int) {
         let ab = (b - a).length, bc = (c - b).length, ca = (a - c).length

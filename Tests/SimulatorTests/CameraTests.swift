@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func equirectangularRenderHasNoSeamAndUniformPoles() throws {
-        let model = TestScenes.box()
+        let model = try TestScenes.box()
         let camera = try EquirectangularCamera(position: origin, headingDegrees: 90, width: 128)
         let image = model.render(camera, settings: try RenderSettings(samplesPerPixel: 4, sun: SolarPosition(elevationDegrees: 40, azimuthDegrees: 200)))
         // The first and last columns look in nearly the same direction: they must match closely.

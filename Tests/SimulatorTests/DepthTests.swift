@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct DepthTests {
     @Test func wallAtAKnownDistance() throws {
-        let model = TestScenes.wall(distanceMeters: 10)
+        let model = try TestScenes.wall(distanceMeters: 10)
         let eye = EastNorthUp(east: 0, north: 0, up: 2.5)
         // Pinhole looking north at the wall: depth along each ray = 10 / cos(angle off the wall normal).
         let camera = try PinholeCamera(position: eye, headingDegrees: 0, pitchDegrees: 0, fieldOfViewDegrees: 60, width: 32, height: 16)
@@ -30,7 +30,7 @@ import Testing
 
     @Test func noShadowAcneOnALitWall() throws {
         // The sun shines straight onto the wall's face: every pixel of it is lit, none self-shadowed.
-        let model = TestScenes.wall(distanceMeters: 30)
+        let model = try TestScenes.wall(distanceMeters: 30)
         let camera = try PinholeCamera(position: EastNorthUp(east: 0, north: 0, up: 5), headingDegrees: 0, pitchDegrees: 5,
                                        fieldOfViewDegrees: 40, width: 64, height: 32)
         let image = model.render(camera, settings: try RenderSettings(samplesPerPixel: 1, sun: SolarPosition(elevationDegrees: 20, azimuthDegrees: 180)))

@@ -5,16 +5,16 @@ import MapData
 
 /// Small hand-made scenes for fast tests.
 enum TestScenes {
-    static let origin = try! GeoCoordinate(latitude: 60.1699, longitude: 24.9523)  // test-only fixture constant
+    /// Senaatintori.
+    static func origin() throws -> GeoCoordinate { try GeoCoordinate(latitude: 60.1699, longitude: 24.9523) }
 
-    static func builder() -> CityModelBuilder {
-        CityModelBuilder(frame: LocalTangentFrame(origin: try! GeodeticPosition(coordinate: origin, heightMeters: 0)),
-                         minX: -100, minY: -100, maxX: 100, maxY: 100)
+    static func builder() throws -> CityModelBuilder {
+        CityModelBuilder(frame: try LocalTangentFrame(origin: origin()), minX: -100, minY: -100, maxX: 100, maxY: 100)
     }
 
     /// Ground plane plus a wall 10 m north of the origin facing south (x −20…20, 0…15 m high).
-    static func wall(distanceMeters: Double = 10) -> CityModel {
-        var b = builder()
+    static func wall(distanceMeters: Double = 10) throws -> CityModel {
+        var b = try builder()
         b.addGround()
         b.scene.addWall(from: (20, distanceMeters), to: (-20, distanceMeters), bottom: 0, top: 15, mappingBase: 0,
                         SurfaceRecord(normal: .zero, material: .facade, albedo: Vec3(0.5, 0.5, 0.5), extentV: 15, style: 1 << 30))
@@ -22,8 +22,8 @@ enum TestScenes {
     }
 
     /// Ground plane plus a 4 × 4 × 6 m box centred 8 m east of the origin.
-    static func box() -> CityModel {
-        var b = builder()
+    static func box() throws -> CityModel {
+        var b = try builder()
         b.addGround()
         b.scene.addBox(minimum: Vec3(6, -2, 0), maximum: Vec3(10, 2, 6),
                        SurfaceRecord(normal: .zero, material: .roof, albedo: Vec3(0.6, 0.3, 0.2)))
@@ -35,7 +35,7 @@ extension TestScenes {
     /// A tiny town: one street running east along north = 0, a 12 m building block on each side
     /// (south block has a café), all around the fixture origin.
     static func town() throws -> MapDataset {
-        let frame = LocalTangentFrame(origin: try GeodeticPosition(coordinate: origin, heightMeters: 0))
+        let frame = try LocalTangentFrame(origin: origin())
         func c(_ east: Double, _ north: Double) throws -> OSMCoordinate {
             let g = try frame.geodetic(from: EastNorthUp(east: east, north: north, up: 0)).coordinate
             return OSMCoordinate(latitude: g.latitude, longitude: g.longitude)
