@@ -5,8 +5,8 @@ import MapData
 /// Plans captures along named streets: one sequence per street, a capture every `spacingMeters`
 /// along its ways (dual carriageways and split ways merged), ordered along the street's main axis,
 /// heading along the direction of travel, times increasing along each sequence, never inside or
-/// within 2 m of a building. On two-way roads the camera keeps to the right-hand lane (a quarter of
-/// the road width right of the centre line, at most 3 m). Named squares are crossed along their longest axis.
+/// within 2 m of a building. On roads the camera keeps to the right-hand lane (a quarter of the road
+/// width right of the way's centre line, at most 3 m), off the lane markings. Named squares are crossed along their longest axis.
 public struct CapturePlanner: Sendable {
     /// Distance between captures, metres (1…1,000).
     public var spacingMeters: Double
@@ -125,9 +125,9 @@ public struct CapturePlanner: Sendable {
         let hasDual = along > 0 && against > 0
         for street in ways where !(hasDual && street.isOneway && runsAlong(street.points) != keepAlong) {
             // The capture vehicle keeps to the right-hand lane of a road (a quarter of its width right
-            // of the centre line, at most 3 m), not on the centre line's paint.
+            // of the way, at most 3 m), not on the paint of the centre or lane line.
             let offset = street.highwayClass.isRoad ? min(street.widthMeters / 4, 3) : 0
-            let line = Self.offsetRight(street.points, by: street.isOneway ? 0 : offset)
+            let line = Self.offsetRight(street.points, by: offset)
             // A closed pedestrian way is the outline of an area, not a line to walk along.
             if line.count > 3, let f = line.first, let l = line.last, hypot(f.x - l.x, f.y - l.y) < 0.01,
                street.highwayClass == .pedestrian { continue }
