@@ -215,8 +215,16 @@ struct BVHView: @unchecked Sendable {
     @inline(__always)
     func isOccluded(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float,
                     stack: UnsafeMutablePointer<UInt32>) -> Bool {
+        isOccluded(origin: origin, direction: direction, inverseDirection: RayIntersection.safeReciprocal(direction),
+                   tMin: tMin, tMax: tMax, stack: stack)
+    }
+
+    /// ``isOccluded(origin:direction:tMin:tMax:stack:)`` with the reciprocal direction given: shadow
+    /// rays towards the sun share one direction, so it is computed once per render, not per ray.
+    @inline(__always)
+    func isOccluded(origin: Vec3, direction: Vec3, inverseDirection inv: Vec3, tMin: Float, tMax: Float,
+                    stack: UnsafeMutablePointer<UInt32>) -> Bool {
         if isEmpty { return false }
-        let inv = RayIntersection.safeReciprocal(direction)
         let nodes = self.nodes, tris = self.triangles
         if RayIntersection.box(origin: origin, inverseDirection: inv, minimum: nodes[0].minimum,
                                maximum: nodes[0].maximum, tMin: tMin, tMax: tMax) == .infinity { return false }

@@ -6,6 +6,8 @@ import Foundation
 struct SkyModel: Sendable {
     /// Unit vector towards the sun (scene axes).
     let sunDirection: Vec3
+    /// Its reciprocal for the shadow rays' slab tests.
+    let inverseSunDirection: Vec3
     /// Irradiance of the sun on a surface facing it (linear RGB).
     let sunColor: Vec3
     /// Ambient light from the sky on an upward surface; sideways surfaces get part of it.
@@ -19,6 +21,7 @@ struct SkyModel: Sendable {
     init(sun: SolarPosition) {
         let d = sun.direction
         sunDirection = Vec3(Float(d.east), Float(d.north), Float(d.up))
+        inverseSunDirection = RayIntersection.safeReciprocal(sunDirection)
         let e = Float(sun.elevationDegrees)
         let day = max(0, min(1, (e + 2) / 10))           // 0 at night, 1 once the sun is 8° up
         let warm = max(0, min(1, (25 - e) / 25))          // low sun is warmer

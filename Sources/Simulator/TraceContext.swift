@@ -27,7 +27,8 @@ struct TraceContext: @unchecked Sendable {
             rays += 1
             let bias = CityModel.shadowBias + hit.t * 2e-5
             let shadowOrigin = p + n * bias
-            if !bvh.isOccluded(origin: shadowOrigin, direction: sky.sunDirection, tMin: 0, tMax: 1e30, stack: stack) {
+            if !bvh.isOccluded(origin: shadowOrigin, direction: sky.sunDirection, inverseDirection: sky.inverseSunDirection,
+                               tMin: 0, tMax: 1e30, stack: stack) {
                 light += sky.sunColor * sunCosine
             }
         }
