@@ -2,6 +2,7 @@ import Catalog
 import Geodesy
 import MapData
 import Imaging
+import Simulator
 
 /// Maps a library error to an exit code and a message (DESIGN §3).
 func describe(_ error: any Error) -> (ExitCode, String) {
@@ -29,6 +30,12 @@ func describe(_ error: any Error) -> (ExitCode, String) {
         switch error {
         case .fileNotFound: return (.noInput, error.description)
         default: return (.dataError, error.description)
+        }
+    case let error as SimulatorError:
+        switch error {
+        case .invalidParameter, .unknownStreets: return (.usage, error.description)
+        case .emptyScene, .noCaptures: return (.dataError, error.description)
+        case .output: return (.internalError, error.description)
         }
     default:
         return (.internalError, "\(error)")
