@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
         .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging"]),
-        .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog"]),
+        .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog"]),
         .target(name: "ArgumentParsing"),
 

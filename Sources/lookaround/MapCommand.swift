@@ -123,10 +123,6 @@ enum MapCommand: Command {
         let scale = try arguments.double("scale", in: 1...4) ?? 1
         let typeName = try arguments.requiredString("type")
         guard let type = MapType(rawValue: typeName) else { throw arguments.error("--type '\(typeName)' is unknown") }
-        if type.needsOrthophoto {
-            throw arguments.error("--type \(type.rawValue): imagery needs the simulator's orthophoto; not available in this "
-                                  + "build; use --type standard or --type muted")
-        }
         let output = try arguments.requiredString("output")
         let flying = arguments.has("fly-from") || arguments.has("fly-to")
         var framing: MapSnapshotOptions.Framing?
@@ -210,6 +206,8 @@ enum MapCommand: Command {
         let dataPath = try arguments.requiredString("osm")
         let dataset = try MapDataset(contentsOfFile: dataPath)
         let snapshotter = try MapSnapshotter(dataset: dataset)
+        // Imagery is the simulator's city photographed from straight above: built only when asked for.
+        let orthophoto: SimulatedOrthophoto? = type.needsOrthophoto ? try SimulatedOrthophoto(dataset: dataset) : nil
         if framing == nil, flight == nil {
             guard let box = dataset.boundingBox else { throw arguments.error("\(dataPath) has no nodes; give --center or --camera") }
             framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
@@ -221,6 +219,7 @@ enum MapCommand: Command {
         options.overlays = overlays
         options.annotations = pins
         options.coverage = coverage
+        options.orthophotoProvider = orthophoto
         options.labelLanguage = arguments.string("language")
 
         if let flight {
