@@ -10,23 +10,6 @@ import Reprojection
 private func fmt(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
 private func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
 
-/// Wall milliseconds of a program run with stdout/stderr to /dev/null (posix_spawn + waitpid: no
-/// polling delay); nil when it is missing or fails.
-private func spawnMilliseconds(_ path: String, _ arguments: [String]) -> Double? {
-    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { for p in argv { free(p) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
-    var status: Int32 = 0
-    guard waitpid(pid, &status, 0) == pid, status == 0 else { return nil }
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-}
 
 /// Runs a peer script and returns the number it prints (its own timing), or the reason it could not.
 private func peerScript(_ script: String, _ arguments: [String]) -> Result<Double, ReprojectionBenchmarkSkip> {
@@ -159,7 +142,7 @@ func runReprojectionBenchmarks() throws {
         try Data(planar).write(to: URL(fileURLWithPath: gbrpPath))
         let vfov = 2 * atan(tan(fov * .pi / 360) * Double(viewHeight) / Double(viewWidth)) * 180 / .pi
         func run(_ loops: Int, format: String, path: String) -> Double? {
-            spawnMilliseconds(ffmpeg, ["-v", "error", "-threads", "1", "-filter_threads", "1", "-f", "rawvideo",
+            BenchmarkReport.spawnMilliseconds(ffmpeg, ["-v", "error", "-threads", "1", "-filter_threads", "1", "-f", "rawvideo",
                                        "-pix_fmt", format, "-s", "\(panoramaWidth)x\(panoramaWidth / 2)",
                                        "-stream_loop", "\(loops)", "-i", path, "-vf",
                                        "v360=input=e:output=flat:h_fov=\(fov):v_fov=\(fmt(vfov, 4)):w=\(viewWidth):h=\(viewHeight):yaw=30:pitch=10:interp=linear",

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Imaging
 import MapData
 
 /// An open catalog: answers scene requests from its in-memory ``SceneQueryIndex`` and reads details,
@@ -139,19 +140,10 @@ public final class Catalog: @unchecked Sendable {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        // Civil from days (H. Hinnant).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let date = CivilDate(daysSince1970: days)
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+        let yearText = date.year >= 0 ? CivilDate.padded(date.year, 4) : "\(date.year)"
+        return "\(yearText)-\(two(date.month))-\(two(date.day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
     }
 
     /// The same nearest-within-radius question answered the way one first writes it: an SQLite R*Tree
