@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 @testable import Reprojection
 
 /// Cross-check against py360convert's `e2p` (PyPI `py360convert`, an independent implementation).
@@ -28,25 +29,9 @@ struct Py360ConvertTests {
         let vertical = 2 * atan(tanHalf * (h - 1) / w) * 180 / .pi
         var u = (camera.headingDegrees - poseHeadingDegrees).remainder(dividingBy: 360)
         if u == -180 { u = 180 }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.packageRoot.appendingPathComponent("scripts/py360convert_e2p.py").path,
-                             input.path, "\(panorama.width)", "\(horizontal)", "\(vertical)", "\(u)",
-                             "\(camera.pitchDegrees)", "\(camera.width)", "\(camera.height)", "bilinear", output.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        switch process.terminationStatus {
-        case 0: break
-        case 3: try Test.cancel("skipped: \(stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
-        case 127: try Test.cancel("skipped: python3 is not on PATH (\(stderr))")
-        default:
-            Issue.record("py360convert_e2p.py exited \(process.terminationStatus): \(stderr)")
-            throw CancellationError()
-        }
+        _ = try PeerScript.run(Fixtures.packageRoot.appendingPathComponent("scripts/py360convert_e2p.py").path,
+                               [input.path, "\(panorama.width)", "\(horizontal)", "\(vertical)", "\(u)",
+                                "\(camera.pitchDegrees)", "\(camera.width)", "\(camera.height)", "bilinear", output.path])
         return RGB8Image(width: camera.width, height: camera.height, components: [UInt8](try Data(contentsOf: output)))
     }
 
