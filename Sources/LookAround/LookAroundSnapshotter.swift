@@ -1,6 +1,8 @@
 import Catalog
 import Foundation
+import Geodesy
 import Imaging
+import MapData
 import MapSnapshot
 import Reprojection
 
@@ -151,5 +153,59 @@ public struct LookAroundSnapshotter: Sendable {
             return Snapshot(image: image, panoramaID: match.panoramaID, distanceMeters: match.distanceMeters,
                             camera: camera, panoramaLevel: level)
         }
+    }
+}
+
+extension LookAroundSnapshotter {
+    /// The place labels of a view, nearest first, decluttered (no two overlap; the nearer wins), each
+    /// anchored on the facade where the place's sign hangs and hidden when the depth map shows
+    /// something nearer in front of it. Empty when the panorama has no depth map or the options
+    /// exclude every place.
+    /// - Parameters:
+    ///   - camera: the view.
+    ///   - catalog: where the places come from.
+    /// - Throws: `CatalogError` when the catalog fails; `ImagingError` when the depth map is unreadable.
+    public func placeLabels(for camera: ViewCamera, catalog: Catalog) throws -> [LookAroundPlaceLabel] {
+        let match = scene.match
+        guard options.pointOfInterestFilter != .excludingAll, let depthPath = match.depthPath else { return [] }
+        let depth = try PNGCodec.decodeGray16(try ImageFile.read(depthPath), file: depthPath)
+        let record = try catalog.panorama(id: match.panoramaID)
+        let placer = LookAroundLabelPlacer(depth: depth, panoramaHeadingDegrees: match.headingDegrees,
+                                           cameraHeightMeters: record.cameraHeightMeters
+                                               ?? LookAroundLabelPlacer.defaultCameraHeightMeters)
+        let origin = try GeoCoordinate(latitude: match.latitude, longitude: match.longitude)
+        let frame = try LocalTangentFrame(origin: origin)
+        let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: match.imageWidth)
+        var labels: [LookAroundPlaceLabel] = []
+        for (place, _) in try catalog.places(near: origin, radiusMeters: LookAroundLabelPlacer.searchRadiusMeters) {
+            if let group = PlaceGroup(rawValue: place.categoryGroup), !options.pointOfInterestFilter.includes(group) { continue }
+            let position = try frame.enu(from: place.coordinate)
+            guard let anchor = placer.anchor(forPlaceAt: position),
+                  let pixel = projection.viewPixel(forDirection: anchor),
+                  (0...Double(camera.width)).contains(pixel.x), (0...Double(camera.height)).contains(pixel.y) else { continue }
+            let horizontal2: Double = anchor.east * anchor.east + anchor.north * anchor.north
+            let distance: Double = (horizontal2 + anchor.up * anchor.up).squareRoot()
+            labels.append(LookAroundPlaceLabel(name: place.name(in: options.language), category: place.category,
+                                               categoryGroup: place.categoryGroup, anchorX: pixel.x, anchorY: pixel.y,
+                                               distanceMeters: distance))
+        }
+        labels.sort { $0.distanceMeters < $1.distanceMeters }
+        // Declutter: a label's box (estimated from its length and size) may not overlap a nearer one's.
+        var kept: [LookAroundPlaceLabel] = []
+        var boxes: [(Double, Double, Double, Double)] = []
+        for label in labels {
+            let size = Self.labelPixelSize(distanceMeters: label.distanceMeters)
+            let width = Double(label.name.count) * size * 0.6 + 8, height = size + 6
+            let box = (label.anchorX - width / 2, label.anchorY - height, label.anchorX + width / 2, label.anchorY)
+            if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
+            boxes.append(box)
+            kept.append(label)
+        }
+        return kept
+    }
+
+    /// Text size of a label `distanceMeters` away: 22 px near, shrinking to 11 px at 55 m and beyond.
+    public static func labelPixelSize(distanceMeters: Double) -> Double {
+        max(11, min(22, 22 - distanceMeters / 5))
     }
 }
