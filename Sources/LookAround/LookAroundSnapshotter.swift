@@ -77,6 +77,8 @@ public struct LookAroundSnapshotter: Sendable {
         public var camera: ViewCamera
         /// The pyramid level sampled (0 = full size, k = 2^k smaller per side).
         public var panoramaLevel: Int
+        /// The place labels drawn, nearest first (empty without a catalog or depth map).
+        public var labels: [LookAroundPlaceLabel] = []
 
         /// Viewing direction, degrees clockwise from north, [0, 360).
         public var headingDegrees: Double { camera.headingDegrees }
@@ -99,12 +101,26 @@ public struct LookAroundSnapshotter: Sendable {
     /// The options.
     public let options: Options
     private let cache: PanoramaCache
+    private let catalog: Catalog?
 
-    /// A snapshotter of `scene`; `cache` nil uses ``sharedCache``.
-    public init(scene: LookAroundScene, options: Options = Options(), cache: PanoramaCache? = nil) {
+    /// A snapshotter of `scene`; `cache` nil uses ``sharedCache``. Place labels come from `catalog`
+    /// (the one the scene came from); nil uses ``LookAroundCatalog/shared()`` when it holds the scene's
+    /// panorama, and otherwise the snapshot has no labels.
+    public init(scene: LookAroundScene, options: Options = Options(), cache: PanoramaCache? = nil, catalog: Catalog? = nil) {
         self.scene = scene
         self.options = options
         self.cache = cache ?? Self.sharedCache
+        self.catalog = catalog
+    }
+
+    /// The catalog labels come from: the one given, else the shared one when it holds the scene's
+    /// panorama (a scene from another catalog gets no labels rather than another catalog's places).
+    private func labelCatalog() -> Catalog? {
+        if let catalog { return catalog }
+        guard let shared = try? LookAroundCatalog.shared(), (try? shared.panorama(id: scene.match.panoramaID)) != nil else {
+            return nil
+        }
+        return shared
     }
 
     /// The heading a view of `scene` takes when the camera gives none: towards the requested coordinate
@@ -150,8 +166,13 @@ public struct LookAroundSnapshotter: Sendable {
             var image = RGB8Image(width: camera.width, height: camera.height)
             var renderer = try ViewRenderer()
             try renderer.render(panorama, camera: camera, pose: pose, into: &image)
+            var labels: [LookAroundPlaceLabel] = []
+            if options.pointOfInterestFilter != .excludingAll, let catalog = labelCatalog() {
+                labels = try placeLabels(for: camera, catalog: catalog)
+                try Self.draw(labels, on: &image)
+            }
             return Snapshot(image: image, panoramaID: match.panoramaID, distanceMeters: match.distanceMeters,
-                            camera: camera, panoramaLevel: level)
+                            camera: camera, panoramaLevel: level, labels: labels)
         }
     }
 }

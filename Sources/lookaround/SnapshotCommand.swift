@@ -130,7 +130,7 @@ enum SnapshotCommand: Command {
             }
             scene = match
         }
-        let snapshot = try blocking { try await LookAroundSnapshotter(scene: scene, options: options).snapshot }
+        let snapshot = try blocking { try await LookAroundSnapshotter(scene: scene, options: options, catalog: catalog).snapshot }
         let bytes = format == "jpeg" ? try JPEGCodec.encode(snapshot.image, quality: quality)
                                      : try PNGCodec.encode(snapshot.image)
         if output == "-" {
@@ -143,6 +143,9 @@ enum SnapshotCommand: Command {
         report("distance   \(fixed(snapshot.distanceMeters, 2)) m from the requested point")
         report("heading    \(fixed(snapshot.headingDegrees, 1))°, pitch \(fixed(snapshot.pitchDegrees, 1))°, "
                + "field of view \(fixed(snapshot.fieldOfViewDegrees, 1))°")
+        if !snapshot.labels.isEmpty {
+            report("labels     " + snapshot.labels.map { "\($0.name) (\(fixed($0.distanceMeters, 0)) m)" }.joined(separator: ", "))
+        }
         report("image      \(output == "-" ? "stdout" : output) (\(snapshot.image.width)x\(snapshot.image.height), "
                + "\(format), panorama level \(snapshot.panoramaLevel))")
         return .ok

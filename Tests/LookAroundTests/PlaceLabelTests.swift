@@ -61,3 +61,23 @@ import Testing
         #expect(!noFood.contains { $0.categoryGroup == "food" })
     }
 }
+
+extension PlaceLabelTests {
+    @Test func snapshotDrawsItsLabelsAndNoneWhenExcluded() async throws {
+        let town = try TinyTown.shared.get()
+        let capture = try #require(town.captures.first { abs($0.scenePosition.east) < 25 })
+        let coordinate = try #require(capture.coordinate)
+        let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+        var options = LookAroundSnapshotter.Options(size: PixelSize(width: 320, height: 240))
+        options.camera = .init(headingDegrees: 180, fieldOfViewDegrees: 100)
+        let labelled = try await LookAroundSnapshotter(scene: scene, options: options, catalog: town.catalog).snapshot
+        #expect(labelled.labels.contains { $0.name == "Café Test" })
+        options.pointOfInterestFilter = .excludingAll
+        let plain = try await LookAroundSnapshotter(scene: scene, options: options, catalog: town.catalog).snapshot
+        #expect(plain.labels.isEmpty)
+        #expect(labelled.image != plain.image)
+        // Only pixels around the labels change.
+        let changed = ImageMetrics.differingPixelFraction(labelled.image, plain.image, threshold: 0)
+        #expect(changed > 0 && changed < 0.1)
+    }
+}

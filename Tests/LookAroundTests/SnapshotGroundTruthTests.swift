@@ -39,7 +39,8 @@ import TestSupport
             let heading = capture.headingDegrees + view.headingOffset
             let options = LookAroundSnapshotter.Options(
                 size: PixelSize(width: view.width, height: view.height),
-                camera: .init(headingDegrees: heading, pitchDegrees: view.pitch, fieldOfViewDegrees: view.fov))
+                camera: .init(headingDegrees: heading, pitchDegrees: view.pitch, fieldOfViewDegrees: view.fov),
+                pointOfInterestFilter: .excludingAll)
             let snapshot = try await LookAroundSnapshotter(scene: scene, options: options, cache: PanoramaCache()).snapshot
             #expect(snapshot.panoramaLevel == 0)
             let truth = town.model.render(try PinholeCamera(position: capture.scenePosition, headingDegrees: heading,
