@@ -46,7 +46,9 @@ extension LookAroundSnapshotter {
             let metrics = try renderer.measure(label.name, style: style)
             canvas.fillCircle(center: PixelPoint(x: label.anchorX, y: label.anchorY), radius: 4, color: halo)
             canvas.fillCircle(center: PixelPoint(x: label.anchorX, y: label.anchorY), radius: 2.5, color: color)
-            try renderer.draw(label.name, at: PixelPoint(x: label.anchorX - metrics.advanceWidth / 2, y: label.anchorY - 7 - metrics.descent),
+            // Keep the name inside the view when the sign is near an edge (the dot stays on the sign).
+            let left = max(2, min(Double(image.width) - metrics.advanceWidth - 2, label.anchorX - metrics.advanceWidth / 2))
+            try renderer.draw(label.name, at: PixelPoint(x: left, y: label.anchorY - 7 - metrics.descent),
                               style: style, on: &canvas)
         }
         for i in 0..<count {
