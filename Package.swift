@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
-        .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog"]),
+        .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
         .target(name: "ArgumentParsing"),
 
         // MARK: Executables
@@ -65,6 +65,8 @@ let package = Package(
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "TestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "LookAroundTests", dependencies: ["LookAround", "Catalog", "Reprojection", "Simulator", "MapData",
+                                                           "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"]),
     ],

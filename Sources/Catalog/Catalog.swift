@@ -80,18 +80,9 @@ public final class Catalog: @unchecked Sendable {
         let hit = queryIndex.search(request.indexQuery)
         if hit.found {
             let record = try panorama(row: Int(queryIndex.rows[hit.position]))
-            let inverse = Geodesic.wgs84.inverse(from: request.coordinate, to: record.coordinate)
             answer.found = true
-            answer.scene = SceneMatch(
-                panoramaID: record.id, latitude: record.coordinate.latitude, longitude: record.coordinate.longitude,
-                distanceMeters: inverse.distanceMeters,
-                bearingFromRequestDegrees: inverse.distanceMeters > 0 ? inverse.initialAzimuth.degrees : 0,
-                headingDegrees: record.headingDegrees, pitchDegrees: record.pitchDegrees, rollDegrees: record.rollDegrees,
-                captureTime: Self.iso8601(record.captureTime), source: record.source, imageWidth: record.imageWidth,
-                imageHeight: record.imageHeight, horizontalCoverageDegrees: record.horizontalCoverageDegrees,
-                imagePath: record.imagePath, depthPath: record.depthPath, labelsPath: record.labelsPath,
-                sequence: record.sequenceName, sequenceIndex: record.sequenceIndex,
-                links: try links(row: Int(queryIndex.rows[hit.position])))
+            answer.scene = SceneMatch(record: record, links: try links(row: Int(queryIndex.rows[hit.position])),
+                                      requestCoordinate: request.coordinate)
             return answer
         }
         if hit.withinRadius > 0 {

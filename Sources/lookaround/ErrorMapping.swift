@@ -2,6 +2,7 @@ import Catalog
 import Geodesy
 import MapData
 import Imaging
+import Reprojection
 import Simulator
 
 /// Maps a library error to an exit code and a message (DESIGN §3).
@@ -30,6 +31,12 @@ func describe(_ error: any Error) -> (ExitCode, String) {
         switch error {
         case .fileNotFound: return (.noInput, error.description)
         default: return (.dataError, error.description)
+        }
+    case let error as ReprojectionError:
+        switch error {
+        case .invalidParameter, .exceedsPixelBudget: return (.usage, error.description)
+        case .notEquirectangular, .unreadablePanorama: return (.dataError, error.description)
+        case .outputSizeMismatch: return (.internalError, error.description)
         }
     case let error as SimulatorError:
         switch error {
