@@ -6,7 +6,7 @@ RELEASE    := .build/release
 OUT        ?= out
 SECTIONS   ?=
 
-.PHONY: all deps build release test demo bench clean help
+.PHONY: all deps build release test demo bench panoramas clean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make test   - install what is missing, run the whole test suite"
 	@echo "make build  - debug build;  make release - release build;  make bench - benchmarks"
 	@echo "make deps   - install missing Debian packages (list: scripts/deb-packages.txt)"
+	@echo "make panoramas - regenerate the shipped simulated imagery in Panoramas/helsinki (minutes, 2 cores)"
 
 deps:
 	@scripts/install-deps.sh
@@ -34,6 +35,10 @@ demo: release
 
 bench: release
 	$(LOCK) $(RELEASE)/Benchmarks $(SECTIONS)
+
+# The render step takes the build lock itself: do not wrap `make panoramas` in another flock.
+panoramas: release
+	@scripts/make-panoramas.sh $(RELEASE)/lookaround
 
 clean:
 	rm -rf .build $(OUT)

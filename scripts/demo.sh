@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
-# The main job on the shipped data, as far as the product goes today (README: "What make demo does").
+# The main job on the shipped data (README: "What make demo does").
 # Usage: scripts/demo.sh PATH/TO/lookaround OUTPUT_DIR
 set -euo pipefail
 lookaround=$1
 out=${2:-out}
 mkdir -p "$out"
+columns=${COLUMNS:-100}
 step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "${*:2}"; "${@:2}"; }
 
-senaatintori=60.16952,24.95247
-station=60.17130,24.94145
+senaatintori_lat=60.16952
+senaatintori_lon=24.95247
 
-step "Geodesic distance and bearing: Senaatintori → railway station (WGS84, Karney)" \
-  "$lookaround" geo distance --from "$senaatintori" --to "$station"
-step "The map tile holding Senaatintori at zoom 17" \
-  "$lookaround" geo tile --at "$senaatintori" --zoom 17
-step "A street label as the views will draw it (DejaVu Sans, CJK fallback, halo)" \
-  "$lookaround" image label "Senaatintori · Senatstorget · 赫尔辛基大教堂" -o "$out/label.png"
-step "Its size and format" "$lookaround" image info "$out/label.png"
-printf '\nWrote %s/label.png\n' "$out"
+step "Index the shipped panoramas and the places of the OSM extract (incremental: unchanged files are skipped)" \
+  "$lookaround" index
+step "Is there street imagery at Senaatintori?" \
+  "$lookaround" scene --lat "$senaatintori_lat" --lon "$senaatintori_lon"
+step "Places named like Stockmann, nearest to Senaatintori first" \
+  "$lookaround" search Stockmann --near "$senaatintori_lat,$senaatintori_lon" --limit 3
+if "$lookaround" snapshot --help >/dev/null 2>&1; then
+  step "A labelled street-level view of Senaatintori" \
+    "$lookaround" snapshot --lat "$senaatintori_lat" --lon "$senaatintori_lon" --size 960x540 -o "$out/senaatintori.png"
+  "$lookaround" image show "$out/senaatintori.png" --columns "$columns"
+else
+  panorama=$("$lookaround" scene --lat "$senaatintori_lat" --lon "$senaatintori_lon" --json \
+    | sed -n 's/.*"image_path" *: *"\([^"]*\)".*/\1/p' | head -n 1)
+  step "The panorama that answers (2048×1024, ray-traced from the OSM data)" \
+    "$lookaround" image show "$panorama" --columns "$columns"
+fi
+step "A map of the area: simulated aerial imagery with roads and labels, street-imagery coverage, a pin" \
+  "$lookaround" map --center 60.1690,24.9480 --span-meters 900 --size 800x600 --type hybrid --coverage \
+    --pin "$senaatintori_lat,$senaatintori_lon,Senaatintori" -o "$out/helsinki-map.png"
+"$lookaround" image show "$out/helsinki-map.png" --columns "$columns"
+printf '\nWrote %s\n' "$(ls "$out"/*.png | tr '\n' ' ')"

@@ -6,6 +6,7 @@ python=${PYTHON:-python3}
 command -v "$python" >/dev/null || exit 0
 need=()
 "$python" -c "import osmium" 2>/dev/null || need+=(osmium)
+"$python" -c "import py360convert" 2>/dev/null || need+=(py360convert)
 ((${#need[@]} == 0)) && exit 0
 echo "install-test-tools: pip install ${need[*]}" >&2
 "$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \

@@ -24,18 +24,23 @@ enum BenchmarkReport {
         return times[times.count / 2]
     }
 
-    /// Runs an external program to completion; returns wall milliseconds, or nil when it is missing or fails.
-    static func runPeer(_ executable: String, _ arguments: [String]) -> Double? {
-        guard let path = which(executable) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+    /// Wall milliseconds of one run of the program at `path`, stdout and stderr to /dev/null, including
+    /// process start-up; nil when it is missing or fails. Uses posix_spawn and waitpid directly:
+    /// Foundation's `Process.waitUntilExit` polls and rounds times up to ~50 ms steps.
+    static func spawnMilliseconds(_ path: String, _ arguments: [String]) -> Double? {
+        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        do { try process.run() } catch { return nil }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, 0) == pid, status == 0 else { return nil }
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 

@@ -77,25 +77,9 @@ private func medianMilliseconds(runs: Int, _ body: () throws -> Void) rethrows -
 }
 
 /// Runs a command-line tool `runs` times (plus a warm-up) and returns the median wall time in ms,
-/// including process start-up; `nil` when the tool is missing or fails. Uses posix_spawn and waitpid
-/// directly: Foundation's `Process.waitUntilExit` polls and rounds times up to ~50 ms steps.
+/// including process start-up; `nil` when the tool is missing or fails.
 private func medianToolMilliseconds(_ path: String, _ arguments: [String], runs: Int) -> Double? {
-    guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
-    func once() -> Double? {
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, 0) == pid, status == 0 else { return nil }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    }
+    func once() -> Double? { BenchmarkReport.spawnMilliseconds(path, arguments) }
     guard once() != nil else { return nil }
     var times: [Double] = []
     for _ in 0..<runs { guard let t = once() else { return nil }; times.append(t) }

@@ -8,6 +8,8 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("codecs", "JPEG decode/encode vs djpeg/cjpeg, PNG encode of a 1920×1080 view", runCodecBenchmarks),
     ("catalog", "scene queries on 1M panoramas vs SQLite R*Tree, catalog open, index memory, ingest", runCatalogBenchmarks),
     ("map", "1024×1024 map snapshot of the Helsinki extract, flat and pitched, one core, vs Mapnik", runMapBenchmarks),
+    ("reprojection", "1920×1080 views of an 8192×4096 panorama vs OpenCV remap and ffmpeg v360; snapshots", runReprojectionBenchmarks),
+    ("simulator", "BVH build, rays/s on one core, seconds per 2048×1024 panorama (Helsinki)", runSimulatorBenchmarks),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Imaging
 import MapData
 
 /// An open catalog: answers scene requests from its in-memory ``SceneQueryIndex`` and reads details,
@@ -79,18 +80,9 @@ public final class Catalog: @unchecked Sendable {
         let hit = queryIndex.search(request.indexQuery)
         if hit.found {
             let record = try panorama(row: Int(queryIndex.rows[hit.position]))
-            let inverse = Geodesic.wgs84.inverse(from: request.coordinate, to: record.coordinate)
             answer.found = true
-            answer.scene = SceneMatch(
-                panoramaID: record.id, latitude: record.coordinate.latitude, longitude: record.coordinate.longitude,
-                distanceMeters: inverse.distanceMeters,
-                bearingFromRequestDegrees: inverse.distanceMeters > 0 ? inverse.initialAzimuth.degrees : 0,
-                headingDegrees: record.headingDegrees, pitchDegrees: record.pitchDegrees, rollDegrees: record.rollDegrees,
-                captureTime: Self.iso8601(record.captureTime), source: record.source, imageWidth: record.imageWidth,
-                imageHeight: record.imageHeight, horizontalCoverageDegrees: record.horizontalCoverageDegrees,
-                imagePath: record.imagePath, depthPath: record.depthPath, labelsPath: record.labelsPath,
-                sequence: record.sequenceName, sequenceIndex: record.sequenceIndex,
-                links: try links(row: Int(queryIndex.rows[hit.position])))
+            answer.scene = SceneMatch(record: record, links: try links(row: Int(queryIndex.rows[hit.position])),
+                                      requestCoordinate: request.coordinate)
             return answer
         }
         if hit.withinRadius > 0 {
@@ -139,19 +131,10 @@ public final class Catalog: @unchecked Sendable {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        // Civil from days (H. Hinnant).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let date = CivilDate(daysSince1970: days)
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+        let yearText = date.year >= 0 ? CivilDate.padded(date.year, 4) : "\(date.year)"
+        return "\(yearText)-\(two(date.month))-\(two(date.day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
     }
 
     /// The same nearest-within-radius question answered the way one first writes it: an SQLite R*Tree
@@ -259,17 +242,28 @@ public final class Catalog: @unchecked Sendable {
     /// The panoramas inside a slippy-map tile (as Apple's Look Around coverage tiles list them), ordered by id.
     /// Uses the catalog's R*Tree.
     public func coverage(tile: SlippyTile) throws(CatalogError) -> [CoverageEntry] {
-        let north = tile.northWest.latitude, west = tile.northWest.longitude
-        let south = tile.southEast.latitude
         // The east edge of the last column is +180, which GeoCoordinate spells -180.
         let east = tile.x + 1 == 1 << tile.zoom ? 180.0 : tile.southEast.longitude
-        return try withLock { () throws(CatalogError) -> [CoverageEntry] in
+        return try coverage(south: tile.southEast.latitude, north: tile.northWest.latitude,
+                            west: tile.northWest.longitude, east: east, order: "p.id")
+    }
+
+    /// The panoramas inside a latitude/longitude box (south < latitude ≤ north, west ≤ longitude < east,
+    /// degrees; `west < east`: split a box across the 180th meridian in two), in capture order: by
+    /// sequence, then position in the sequence. Uses the catalog's R*Tree.
+    public func coverage(south: Double, north: Double, west: Double, east: Double) throws(CatalogError) -> [CoverageEntry] {
+        try coverage(south: south, north: north, west: west, east: east, order: "p.sequence, p.sequence_index")
+    }
+
+    private func coverage(south: Double, north: Double, west: Double, east: Double,
+                          order: StaticString) throws(CatalogError) -> [CoverageEntry] {
+        try withLock { () throws(CatalogError) -> [CoverageEntry] in
             let statement = try database.prepare("""
                 SELECT p.id, p.latitude, p.longitude, p.heading_degrees, p.capture_time, p.source
                 FROM panorama_rtree r JOIN panoramas p ON p.row = r.row
                 WHERE r.max_lat >= ?1 AND r.min_lat < ?2 AND r.max_lon >= ?3 AND r.min_lon < ?4
                   AND p.latitude > ?1 AND p.latitude <= ?2 AND p.longitude >= ?3 AND p.longitude < ?4
-                ORDER BY p.id
+                ORDER BY \(order)
                 """)
             try statement.bind(1, south)
             try statement.bind(2, north)

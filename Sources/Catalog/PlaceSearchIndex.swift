@@ -7,9 +7,9 @@ import Geodesy
 /// word starts a word of the name (600) > substring (500) > typo: every query word is within the
 /// allowed edit distance (0 for words of up to 3 letters, 1 for 4–7, 2 for 8 or more; transpositions
 /// count 1) of a name word or of a name word's start, scored 400 − 50 × the total distance. Results
-/// sort by score, then by distance from `near` when given, then places that are not transport stops
-/// before stops (stops are often named after the landmark beside them), then by shorter name, then
-/// alphabetically.
+/// sort by score; then places that are not transport stops come before stops (stops are often named
+/// after the landmark beside them) unless the stop is more than twice as near to `near`; then by
+/// distance from `near` when given; then by shorter name, then alphabetically.
 /// A category filter keeps places whose category or group equals it.
 struct PlaceSearchIndex: Sendable {
     private struct Entry: Sendable {
@@ -92,9 +92,14 @@ struct PlaceSearchIndex: Sendable {
         }
         matches.sort { a, b in
             if a.score != b.score { return a.score > b.score }
-            if let da = a.distanceMeters, let db = b.distanceMeters, da != db { return da < db }
             let stopA = a.place.categoryGroup == "transport", stopB = b.place.categoryGroup == "transport"
-            if stopA != stopB { return !stopA }
+            if stopA != stopB {
+                // A stop wins only when it is much nearer than the landmark it is probably named after.
+                let (stop, other) = stopA ? (a.distanceMeters, b.distanceMeters) : (b.distanceMeters, a.distanceMeters)
+                if let stop, let other, stop * 2 < other { return stopA }
+                return !stopA
+            }
+            if let da = a.distanceMeters, let db = b.distanceMeters, da != db { return da < db }
             if a.displayName.count != b.displayName.count { return a.displayName.count < b.displayName.count }
             return (a.displayName, a.place.id) < (b.displayName, b.place.id)
         }

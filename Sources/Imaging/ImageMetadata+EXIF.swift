@@ -126,30 +126,15 @@ extension ImageMetadata {
         let dayMs: Int64 = 86_400_000
         var days = totalMs / dayMs, msOfDay = totalMs % dayMs
         if msOfDay < 0 { msOfDay += dayMs; days -= 1 }
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ v: Int64, _ n: Int) -> String { String(repeating: "0", count: max(0, n - String(v).count)) + String(v) }
-        let text = "\(pad(year, 4)):\(pad(month, 2)):\(pad(day, 2))"
+        let date = CivilDate(daysSince1970: days)
+        let pad = CivilDate.padded
+        let text = "\(pad(date.year, 4)):\(pad(date.month, 2)):\(pad(date.day, 2))"
         return (text, UInt32(msOfDay / 3_600_000), UInt32(msOfDay / 60_000 % 60), UInt32(msOfDay % 60_000))
     }
 
     /// Seconds since 1970 for a UTC civil date and time (Howard Hinnant's days_from_civil).
     static func unixTime(year: Int64, month: Int64, day: Int64, seconds: Double) -> Double {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
+        let days = CivilDate(year: year, month: month, day: day).daysSince1970
         return Double(days) * 86_400 + seconds
     }
 

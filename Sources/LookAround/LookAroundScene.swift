@@ -17,3 +17,19 @@ public struct LookAroundScene: Sendable, Hashable, Codable, CustomStringConverti
         "LookAroundScene(\(match.panoramaID) at \(match.latitude), \(match.longitude))"
     }
 }
+
+extension LookAroundScene {
+    /// The scene of one panorama by its catalog id (as `lookaround scene --id` shows it), seen from the
+    /// panorama itself: a snapshot's default heading is then the capture heading.
+    /// - Throws: `CatalogError.unknownPanorama` when the id is not in the catalog.
+    public init(panoramaID: String, catalog: Catalog? = nil) throws {
+        let catalog = try catalog ?? LookAroundCatalog.shared()
+        self.init(match: SceneMatch(record: try catalog.panorama(id: panoramaID),
+                                    links: try catalog.links(ofPanoramaID: panoramaID)))
+    }
+
+    /// The panorama's id.
+    public var panoramaID: String { match.panoramaID }
+    /// Distance from the request point to the panorama, metres (0 for a scene made from an id).
+    public var distanceMeters: Double { match.distanceMeters }
+}

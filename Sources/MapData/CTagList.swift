@@ -48,11 +48,12 @@ struct CTagList {
         return values.contains { CTagList.equals(v, $0) }
     }
 
-    /// `c` equals `s` exactly (same bytes, then NUL).
+    /// `c` equals `s` exactly (same bytes, then NUL). `strncmp` stops at `c`'s NUL, so a C string
+    /// shorter than `s` is never read past its end (`memcmp` would: AddressSanitizer caught it).
     @inline(__always)
     static func equals(_ c: UnsafePointer<CChar>, _ s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount
-        return memcmp(c, s.utf8Start, n) == 0 && c[n] == 0
+        return s.utf8Start.withMemoryRebound(to: CChar.self, capacity: n) { strncmp(c, $0, n) == 0 } && c[n] == 0
     }
 
     /// A Swift copy of all tags (NULL keys skipped, NULL values as "").

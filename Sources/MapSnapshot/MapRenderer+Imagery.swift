@@ -9,7 +9,7 @@ extension MapRenderer {
     mutating func drawImagery() throws {
         guard let provider = options.orthophotoProvider else {
             throw MapSnapshotError.mapTypeUnavailable(options.mapType, reason: "no orthophoto provider is set "
-                + "(imagery needs the simulator's orthophoto; not available in this build)")
+                + "(set options.orthophotoProvider, for example to SimulatedOrthophoto(dataset:))")
         }
         let b = bounds
         let rect = MapRect(x: projection.center.x + b.minX, y: projection.center.y + b.minY,

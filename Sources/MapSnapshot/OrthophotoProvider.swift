@@ -2,7 +2,7 @@ import Geodesy
 import Imaging
 
 /// A source of top-down imagery for the `imagery` and `hybrid` map types: the simulator's 3D city
-/// rendered orthographically (the lead wires the simulator's provider in; tests use a simple one).
+/// rendered orthographically (`SimulatedOrthophoto`; tests also use a simple stand-in).
 ///
 /// Conformers render the Web Mercator rectangle `rect` (north up, x east) into an RGB image of exactly
 /// `size` pixels, pixel (i, j) covering rect.minX + (i + 0.5)·rect.width/size.width, likewise in y.

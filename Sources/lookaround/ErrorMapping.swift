@@ -2,6 +2,8 @@ import Catalog
 import Geodesy
 import MapData
 import Imaging
+import Reprojection
+import Simulator
 
 /// Maps a library error to an exit code and a message (DESIGN §3).
 func describe(_ error: any Error) -> (ExitCode, String) {
@@ -29,6 +31,18 @@ func describe(_ error: any Error) -> (ExitCode, String) {
         switch error {
         case .fileNotFound: return (.noInput, error.description)
         default: return (.dataError, error.description)
+        }
+    case let error as ReprojectionError:
+        switch error {
+        case .invalidParameter, .exceedsPixelBudget: return (.usage, error.description)
+        case .notEquirectangular, .unreadablePanorama: return (.dataError, error.description)
+        case .outputSizeMismatch: return (.internalError, error.description)
+        }
+    case let error as SimulatorError:
+        switch error {
+        case .invalidParameter, .unknownStreets: return (.usage, error.description)
+        case .emptyScene, .noCaptures: return (.dataError, error.description)
+        case .output: return (.internalError, error.description)
         }
     default:
         return (.internalError, "\(error)")

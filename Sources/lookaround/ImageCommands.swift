@@ -6,7 +6,8 @@ enum ImageCommands: CommandGroup {
     static let name = "image"
     static let abstract = "Image files: metadata, resizing, comparison, label previews."
     static var commands: [any Command.Type] {
-        [ImageInfoCommand.self, ImageResizeCommand.self, ImageCompareCommand.self, ImageLabelCommand.self]
+        [ImageInfoCommand.self, ImageResizeCommand.self, ImageCompareCommand.self, ImageLabelCommand.self,
+         ImageShowCommand.self]
     }
 
     /// The output format chosen from a file name's extension.
@@ -336,6 +337,27 @@ enum ImageLabelCommand: Command {
                               on: &canvas)
         try ImageFile.write(PNGCodec.encode(canvas.image), to: output)
         Console.out("\(output): \(width)×\(height), \(fixed(metrics.advanceWidth, 1)) px wide")
+        return .ok
+    }
+}
+
+enum ImageShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show an image in the terminal (24-bit colour, two pixels per character cell).",
+        discussion: "Needs a terminal with truecolor (most do: check that COLORTERM is truecolor or 24bit). "
+            + "The image is area-filtered to the width; rows follow from its aspect.",
+        options: [.value("columns", valueName: "N", help: "Width in characters (1…1000); default the terminal's "
+                         + "width from $COLUMNS, else 80.")],
+        positionals: [PositionalSpec("FILE", help: "A JPEG or PNG file.")],
+        examples: [(command: "lookaround image show Panoramas/helsinki/senaatintori-003.jpg --columns 120",
+                    comment: "a panorama at a glance")])
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        let fallback = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { (1...1000).contains($0) ? $0 : nil } ?? 80
+        let columns = try arguments.int("columns", in: 1...1000) ?? fallback
+        let image = try ImageDecoder.readRGB(path: arguments.positionals[0])
+        FileHandle.standardOutput.write(Data(try TerminalImage.render(image, columns: columns).utf8))
         return .ok
     }
 }

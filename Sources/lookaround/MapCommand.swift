@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Catalog
 import Foundation
 import Geodesy
 import Imaging
@@ -39,7 +40,10 @@ enum MapCommand: Command {
             .value("pin", valueName: "LAT,LON[,TITLE]", help: "A pin with its tip on the coordinate (repeatable).", repeatable: true),
             .value("route", valueName: "FILE", help: "A route as GeoJSON lines, drawn in route blue."),
             .value("overlay", valueName: "FILE", help: "GeoJSON overlays and pins with styling properties (repeatable).", repeatable: true),
-            .value("coverage", valueName: "FILE", help: "Panorama positions as GeoJSON points, drawn as the coverage layer."),
+            .flag("coverage", help: "Draw where street imagery exists, from the catalog (see --catalog)."),
+            .value("catalog", valueName: "PATH", help: "The catalog for --coverage (built by 'lookaround index').",
+                   defaultValue: Catalog.defaultPath),
+            .value("coverage-file", valueName: "FILE", help: "Draw the coverage layer from panorama positions given as GeoJSON points instead."),
             .flag("no-buildings", help: "Leave buildings out."),
             .value("poi-include", valueName: "GROUPS", help: "Only label these place groups (comma-separated: "
                    + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", ") + ", or none)."),
@@ -119,10 +123,6 @@ enum MapCommand: Command {
         let scale = try arguments.double("scale", in: 1...4) ?? 1
         let typeName = try arguments.requiredString("type")
         guard let type = MapType(rawValue: typeName) else { throw arguments.error("--type '\(typeName)' is unknown") }
-        if type.needsOrthophoto {
-            throw arguments.error("--type \(type.rawValue): imagery needs the simulator's orthophoto; not available in this "
-                                  + "build; use --type standard or --type muted")
-        }
         let output = try arguments.requiredString("output")
         let flying = arguments.has("fly-from") || arguments.has("fly-to")
         var framing: MapSnapshotOptions.Framing?
@@ -192,17 +192,22 @@ enum MapCommand: Command {
             overlays += content.overlays
             pins += content.annotations
         }
-        var coverage: PanoramaLocations?
-        if let file = arguments.string("coverage") {
+        var coverage: (any PanoramaCoverage)?
+        if let file = arguments.string("coverage-file") {
+            if arguments.flag("coverage") { throw arguments.error("give either --coverage (from the catalog) or --coverage-file, not both") }
             let content = try GeoJSONReader.read(file: file)
             guard !content.points.isEmpty else {
                 throw MapSnapshotError.malformedGeoJSON(file: file, path: "", detail: "no Point features: coverage files list panorama positions as points")
             }
             coverage = PanoramaLocations(content.points)
+        } else if arguments.flag("coverage") {
+            coverage = CatalogCoverage(catalog: try Catalog(path: try arguments.requiredString("catalog")))
         }
         let dataPath = try arguments.requiredString("osm")
         let dataset = try MapDataset(contentsOfFile: dataPath)
         let snapshotter = try MapSnapshotter(dataset: dataset)
+        // Imagery is the simulator's city photographed from straight above: built only when asked for.
+        let orthophoto: SimulatedOrthophoto? = type.needsOrthophoto ? try SimulatedOrthophoto(dataset: dataset) : nil
         if framing == nil, flight == nil {
             guard let box = dataset.boundingBox else { throw arguments.error("\(dataPath) has no nodes; give --center or --camera") }
             framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
@@ -214,6 +219,7 @@ enum MapCommand: Command {
         options.overlays = overlays
         options.annotations = pins
         options.coverage = coverage
+        options.orthophotoProvider = orthophoto
         options.labelLanguage = arguments.string("language")
 
         if let flight {

@@ -91,6 +91,7 @@ enum Fixtures {
           <node id="1" lat="60.1699" lon="24.9523" version="1"><tag k="place" v="square"/><tag k="name" v="Senaatintori"/><tag k="name:sv" v="Senatstorget"/></node>
           <node id="2" lat="60.1687" lon="24.9416" version="1"><tag k="amenity" v="post_office"/><tag k="name" v="Pääposti"/><tag k="name:sv" v="Huvudposten"/><tag k="addr:street" v="Mannerheiminaukio"/><tag k="addr:housenumber" v="1"/><tag k="addr:postcode" v="00100"/><tag k="addr:city" v="Helsinki"/></node>
           <node id="3" lat="60.1686" lon="24.9418" version="1"><tag k="shop" v="department_store"/><tag k="name" v="Stockmann"/><tag k="phone" v="+358 9 1211"/><tag k="website" v="https://www.stockmann.com"/><tag k="addr:street" v="Aleksanterinkatu"/><tag k="addr:housenumber" v="52"/></node>
+          <node id="9" lat="60.16775" lon="24.94277" version="1"><tag k="highway" v="bus_stop"/><tag k="name" v="Stockmann"/></node>
           <node id="4" lat="60.1702" lon="24.9520" version="1"><tag k="amenity" v="cafe"/><tag k="name" v="Café Engel"/></node>
           <node id="5" lat="60.1600" lon="24.9000" version="1"><tag k="amenity" v="cafe"/><tag k="name" v="Cafe Engelberg"/></node>
           <node id="6" lat="60.1705" lon="24.9522" version="1"><tag k="amenity" v="place_of_worship"/><tag k="name" v="Helsingin tuomiokirkko"/><tag k="name:sv" v="Helsingfors domkyrka"/><tag k="name:en" v="Helsinki Cathedral"/></node>

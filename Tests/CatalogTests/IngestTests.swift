@@ -9,7 +9,7 @@ import TestSupport
         let (_, panoramas, catalog, report) = try Fixtures.standardCatalog()
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(report.panoramaCount == 5)
-        #expect(report.placeCount == 6)
+        #expect(report.placeCount == 7)
         #expect(report.streetCount == 1)
 
         let theta = try catalog.panorama(id: "helsinki/R0010023")

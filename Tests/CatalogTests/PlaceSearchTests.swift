@@ -53,6 +53,16 @@ import Testing
         #expect(try first("Stockmann", language: "sv")?.displayName == "Stockmann")   // falls back to name
     }
 
+    /// A stop named after a landmark ranks after the landmark unless it is much nearer.
+    @Test func landmarksBeforeStopsNamedAfterThem() throws {
+        let senaatintori = try GeoCoordinate(latitude: 60.1699, longitude: 24.9523)
+        let fromSquare = try catalog.searchPlaces(PlaceSearchQuery(text: "Stockmann", near: senaatintori))
+        #expect(fromSquare.prefix(2).map(\.place.category) == ["department_store", "bus_stop"])
+        #expect(try #require(fromSquare[1].distanceMeters) < #require(fromSquare[0].distanceMeters))
+        let atTheStop = try GeoCoordinate(latitude: 60.16775, longitude: 24.94277)
+        #expect(try first("Stockmann", near: atTheStop)?.place.category == "bus_stop")
+    }
+
     @Test func placeFieldsComeThrough() throws {
         let stockmann = try #require(try first("Stockmann"))
         #expect(stockmann.place.phone == "+358 9 1211")

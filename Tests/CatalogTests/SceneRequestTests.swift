@@ -122,3 +122,17 @@ import TestSupport
         #expect(Catalog.iso8601String(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01T00:00:00Z")
     }
 }
+
+@Suite struct CoverageBoxTests {
+    @Test func boxCoverageListsThePanoramasInsideInCaptureOrder() throws {
+        let (_, _, catalog, _) = try Fixtures.standardCatalog()
+        // Senaatintori ± ~300 m holds all five fixture panoramas; a box east of it holds none.
+        let all = try catalog.coverage(south: 60.167, north: 60.173, west: 24.946, east: 24.959)
+        #expect(all.count == 5)
+        let ids = all.map(\.panoramaID)
+        let sim1 = try #require(ids.firstIndex { $0.hasSuffix("sim_0001") })
+        let sim2 = try #require(ids.firstIndex { $0.hasSuffix("sim_0002") })
+        #expect(sim1 < sim2, "capture order within a sequence: \(ids)")
+        #expect(try catalog.coverage(south: 60.167, north: 60.173, west: 24.96, east: 24.97).isEmpty)
+    }
+}

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Imaging
 
@@ -27,18 +28,6 @@ func kind(of error: any Error) -> ErrorKind {
     }
 }
 
-/// A deterministic pseudo-random generator (SplitMix64) for test content.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Test content with noise, flat areas (runs) and gradients, so every coder path is exercised.
 func mixedBytes(count: Int, seed: UInt64) -> [UInt8] {

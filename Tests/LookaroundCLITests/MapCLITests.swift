@@ -25,6 +25,37 @@ import TestSupport
         #expect(second == image)
     }
 
+    /// Imagery is the simulator's city seen from straight above: roofs, not the vector map's flat fills.
+    @Test func imageryComesFromTheSimulator() throws {
+        let directory = try Lookaround.temporaryDirectory()
+        let common = ["map", "--osm", Self.osm, "--center", "60.1695,24.9500", "--span-meters", "300", "--size", "128x128"]
+        let imagery = try Lookaround.run(common + ["--type", "imagery", "-o", "imagery.png"], in: directory)
+        let standard = try Lookaround.run(common + ["-o", "standard.png"], in: directory)
+        #expect(imagery.exitCode == 0, "\(imagery.stderr)")
+        #expect(imagery.stdout.hasPrefix("wrote imagery.png (128x128 pixels, imagery"))
+        let a = try PNGCodec.decodeRGBA(ImageFile.read(directory.appendingPathComponent("imagery.png").path))
+        let b = try PNGCodec.decodeRGBA(ImageFile.read(directory.appendingPathComponent("standard.png").path))
+        #expect(ImageMetrics.psnr(a, b) < 20, "imagery should look unlike the vector map")
+    }
+
+    @Test func coverageComesFromTheCatalog() throws {
+        let setup = try CatalogCLITests.setUp()
+        #expect(setup.indexResult.exitCode == 0, "\(setup.indexResult.stderr)")
+        let common = ["map", "--osm", Self.osm, "--center", "60.1695,24.9480", "--span-meters", "500",
+                      "--size", "256x256", "--no-buildings"]
+        let plain = try Lookaround.run(common + ["-o", "plain.png"], in: setup.root)
+        let covered = try Lookaround.run(common + ["--coverage", "--catalog", setup.catalog, "-o", "covered.png"],
+                                         in: setup.root)
+        #expect(plain.exitCode == 0 && covered.exitCode == 0, "\(covered.stderr)")
+        let a = try PNGCodec.decodeRGBA(ImageFile.read(setup.root.appendingPathComponent("plain.png").path))
+        let b = try PNGCodec.decodeRGBA(ImageFile.read(setup.root.appendingPathComponent("covered.png").path))
+        #expect(ImageMetrics.differingPixelFraction(a, b, threshold: 8) > 0.0005, "coverage drew nothing")
+        let missing = try Lookaround.run(common + ["--coverage", "--catalog", "nowhere.sqlite", "-o", "x.png"],
+                                         in: setup.root)
+        #expect(missing.exitCode == 66, "\(missing.stderr)")
+        #expect(missing.stderr.contains("nowhere.sqlite"))
+    }
+
     @Test func overlaysRoutesAndCoverageFromGeoJSON() throws {
         let directory = try Lookaround.temporaryDirectory()
         let route = #"{"type": "LineString", "coordinates": [[24.940, 60.168], [24.946, 60.171], [24.950, 60.170]]}"#
@@ -35,7 +66,7 @@ import TestSupport
         }
         let result = try Lookaround.run(["map", "--osm", Self.osm, "--center", "60.1699,24.9450", "--span", "0.006,0.012",
                                          "--size", "300x200", "--type", "muted", "--route", "route.geojson",
-                                         "--overlay", "overlay.geojson", "--coverage", "coverage.geojson",
+                                         "--overlay", "overlay.geojson", "--coverage-file", "coverage.geojson",
                                          "--poi-include", "culture,transport", "-o", "o.png"], in: directory)
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("o.png").path))
@@ -52,8 +83,6 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (["--type", "imagery"], 64, "imagery needs the simulator's orthophoto; not available in this build"),
-        (["--type", "hybrid"], 64, "imagery needs the simulator's orthophoto"),
         (["--span", "0.01,0.01"], 64, "--span needs --center"),
         (["--center", "60.17,24.94", "--span", "0.01"], 64, "--span '0.01' is not DLAT,DLON"),
         (["--center", "95,24.94"], 64, "--center latitude 95 is out of range; allowed -90…90"),

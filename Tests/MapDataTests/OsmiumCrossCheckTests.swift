@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapData
 
 /// Compares the counts MapData gets through libreadosm with pyosmium's (`scripts/osm_counts.py`), an
@@ -11,24 +12,7 @@ struct OsmiumCrossCheckTests {
     /// cancels the test when python3 or pyosmium is missing.
     func runCountScript(xmlCopy: String) throws -> [String: Any] {
         let script = Fixtures.packageRoot.appendingPathComponent("scripts/osm_counts.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, Fixtures.helsinkiPath, "--xml-copy", xmlCopy]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        switch process.terminationStatus {
-        case 0: break
-        case 3: try Test.cancel("skipped: \(stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
-        case 127: try Test.cancel("skipped: python3 is not on PATH (\(stderr))")
-        default:
-            Issue.record("osm_counts.py exited \(process.terminationStatus): \(stderr)")
-            throw CancellationError()
-        }
+        let stdout = try PeerScript.run(script, [Fixtures.helsinkiPath, "--xml-copy", xmlCopy])
         return try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
     }
 

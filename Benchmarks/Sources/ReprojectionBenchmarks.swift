@@ -1,0 +1,227 @@
+import Foundation
+import Imaging
+import Reprojection
+
+// Reprojection benchmarks (issue 5): a 1920×1080 90° view of an 8192×4096 panorama with a new camera
+// every frame, one core, against OpenCV's remap (precomputed maps) and ffmpeg's v360 (table reused
+// across frames) measured in the same run; then a 640×480 JPEG snapshot cold and warm against
+// OpenCV's decode-remap-encode.
+
+private func fmt(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+private func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+
+
+/// Runs a peer script and returns the number it prints (its own timing), or the reason it could not.
+private func peerScript(_ script: String, _ arguments: [String]) -> Result<Double, ReprojectionBenchmarkSkip> {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script] + arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    do { try process.run() } catch { return .failure(ReprojectionBenchmarkSkip(reason: "python3: \(error)")) }
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let value = Double(stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        return .failure(ReprojectionBenchmarkSkip(reason: "exit \(process.terminationStatus): "
+                                                  + stderr.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+    return .success(value)
+}
+
+struct ReprojectionBenchmarkSkip: Error { var reason: String }
+
+/// The scripts folder: beside the working directory, or found from this source file.
+private func scriptPath(_ name: String) -> String {
+    let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path
+    return FileManager.default.fileExists(atPath: "scripts/\(name)") ? "scripts/\(name)" : fromSource
+}
+
+func runReprojectionBenchmarks() throws {
+    let tmp = NSTemporaryDirectory() + "lookaround-reproj-bench-\(getpid())/"
+    try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: tmp) }
+
+    let panoramaWidth = 8192, viewWidth = 1920, viewHeight = 1080, fov = 90.0
+    let start = DispatchTime.now().uptimeNanoseconds
+    let rgb = syntheticStreetScene(width: panoramaWidth, height: panoramaWidth / 2)
+    let panorama = try PanoramaImage(rgb)
+    print("Synthetic 8192×4096 street panorama made in \(fmt(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, 0)) ms")
+
+    // MARK: Interactive frames, one core, a new camera every frame.
+    let frames = 60
+    let cameras = try (0..<frames).map { f in
+        try ViewCamera(headingDegrees: Double(f) * 6.1, pitchDegrees: 20 * sin(Double(f) * 0.4),
+                       fieldOfViewDegrees: fov, width: viewWidth, height: viewHeight)
+    }
+    var output = RGB8Image(width: viewWidth, height: viewHeight)
+    func frameMilliseconds(_ renderer: inout ViewRenderer, threads: Int?, exactBlocks: inout Int) throws -> Double {
+        var r = renderer
+        defer { renderer = r }
+        for camera in cameras.prefix(3) {  // warm-up: page in the panorama
+            try r.render(panorama, camera: camera, pose: .north, into: &output, maximumThreads: threads)
+        }
+        var rounds: [Double] = []
+        for _ in 0..<3 {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            exactBlocks = 0
+            for camera in cameras {
+                try r.render(panorama, camera: camera, pose: .north, into: &output, maximumThreads: threads)
+                exactBlocks += r.exactBlockCount
+            }
+            rounds.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 / Double(frames))
+        }
+        return rounds.sorted()[1]
+    }
+    var exact = 0
+    var bilinear32 = try ViewRenderer(kernel: .bilinear, blockSizePixels: 32)
+    let ours = try frameMilliseconds(&bilinear32, threads: 1, exactBlocks: &exact)
+    let blocks = bilinear32.blockCount
+    if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_PROFILE"] != nil {
+        print("profile run: \(fmt(ours)) ms/frame; the rest skipped (LOOKAROUND_BENCH_PROFILE is set)")
+        return
+    }
+    let exactFraction = Double(exact) / Double(frames * blocks)
+    var bilinear16 = try ViewRenderer(kernel: .bilinear, blockSizePixels: 16)
+    var exact16 = 0
+    let ours16 = try frameMilliseconds(&bilinear16, threads: 1, exactBlocks: &exact16)
+    var bilinear64 = try ViewRenderer(kernel: .bilinear, blockSizePixels: 64)
+    var exact64 = 0
+    let ours64 = try frameMilliseconds(&bilinear64, threads: 1, exactBlocks: &exact64)
+    // Level views only (pitch 0): the path through the source stays within two source rows.
+    let levelCameras = try (0..<frames).map { f in
+        try ViewCamera(headingDegrees: Double(f) * 6.1, pitchDegrees: 0, fieldOfViewDegrees: fov, width: viewWidth, height: viewHeight)
+    }
+    var level = try ViewRenderer()
+    for camera in levelCameras.prefix(3) { try level.render(panorama, camera: camera, pose: .north, into: &output, maximumThreads: 1) }
+    let tLevel = DispatchTime.now().uptimeNanoseconds
+    for camera in levelCameras { try level.render(panorama, camera: camera, pose: .north, into: &output, maximumThreads: 1) }
+    let oursLevel = Double(DispatchTime.now().uptimeNanoseconds - tLevel) / 1e6 / Double(frames)
+    // The cost of one exact projection (two atan2, one square root): the grid's unit of work.
+    let projection = ViewProjection(camera: cameras[5], pose: .north, panoramaWidth: panoramaWidth)
+    var sink = 0.0
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    for k in 0..<100_000 { sink += projection.panoramaPixel(viewX: Double(k % 1920), viewY: Double(k % 1080)).x }
+    let exactNanoseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 100_000
+    if sink == 0 { print("") }
+    var bicubic = try ViewRenderer(kernel: .bicubic)
+    let oursBicubic = try frameMilliseconds(&bicubic, threads: 1, exactBlocks: &exact16)
+    let oursAllCores = try frameMilliseconds(&bilinear32, threads: nil, exactBlocks: &exact16)
+    // The same frames from the pyramid's 2048×1024 level (8 MiB: cache-resident): separates memory
+    // traffic from arithmetic.
+    let smallPanorama = try PanoramaImage(Resampler.resize(rgb, to: PixelSize(width: 2048, height: 1024), filter: .area))
+    var small = try ViewRenderer()
+    var smallOutput = RGB8Image(width: viewWidth, height: viewHeight)
+    for camera in cameras.prefix(3) { try small.render(smallPanorama, camera: camera, pose: .north, into: &smallOutput, maximumThreads: 1) }
+    let t1 = DispatchTime.now().uptimeNanoseconds
+    for camera in cameras { try small.render(smallPanorama, camera: camera, pose: .north, into: &smallOutput, maximumThreads: 1) }
+    let oursSmall = Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e6 / Double(frames)
+
+    let rawPath = tmp + "pano.rgb", gbrpPath = tmp + "pano.gbrp"
+    try Data(rgb.components).write(to: URL(fileURLWithPath: rawPath))
+
+    // MARK: OpenCV remap with precomputed maps.
+    let opencv = peerScript(scriptPath("bench_opencv_remap.py"),
+                            ["remap", rawPath, "\(panoramaWidth)", "\(viewWidth)", "\(viewHeight)", "\(fov)", "15"])
+
+    // MARK: ffmpeg v360, table reused across N identical frames, start-up subtracted (1-frame run).
+    var ffmpegResult: Result<Double, ReprojectionBenchmarkSkip> = .failure(.init(reason: "ffmpeg not found (apt install ffmpeg)"))
+    var ffmpegRGB24 = ffmpegResult
+    if let ffmpeg = BenchmarkReport.which("ffmpeg") {
+        // v360 works on planar formats: an rgb24 input would add a full-size swscale conversion per
+        // frame that is not v360's work, so the input is planar gbrp; the output is rgb24.
+        var planar = [UInt8](repeating: 0, count: rgb.components.count)
+        let plane = rgb.pixelCount
+        rgb.components.withUnsafeBufferPointer { src in
+            planar.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<plane { dst[i] = src[3 * i + 1]; dst[plane + i] = src[3 * i + 2]; dst[2 * plane + i] = src[3 * i] }
+            }
+        }
+        try Data(planar).write(to: URL(fileURLWithPath: gbrpPath))
+        let vfov = 2 * atan(tan(fov * .pi / 360) * Double(viewHeight) / Double(viewWidth)) * 180 / .pi
+        func run(_ loops: Int, format: String, path: String) -> Double? {
+            BenchmarkReport.spawnMilliseconds(ffmpeg, ["-v", "error", "-threads", "1", "-filter_threads", "1", "-f", "rawvideo",
+                                       "-pix_fmt", format, "-s", "\(panoramaWidth)x\(panoramaWidth / 2)",
+                                       "-stream_loop", "\(loops)", "-i", path, "-vf",
+                                       "v360=input=e:output=flat:h_fov=\(fov):v_fov=\(fmt(vfov, 4)):w=\(viewWidth):h=\(viewHeight):yaw=30:pitch=10:interp=linear",
+                                       "-pix_fmt", "rgb24", "-f", "rawvideo", "-y", "/dev/null"])
+        }
+        func perFrame(format: String, path: String) -> Result<Double, ReprojectionBenchmarkSkip> {
+            let n = 20
+            let ones = (0..<3).compactMap { _ in run(0, format: format, path: path) }.sorted()
+            let many = (0..<3).compactMap { _ in run(n - 1, format: format, path: path) }.sorted()
+            guard ones.count == 3, many.count == 3 else { return .failure(.init(reason: "ffmpeg v360 run failed")) }
+            return .success((many[1] - ones[1]) / Double(n - 1))
+        }
+        ffmpegResult = perFrame(format: "gbrp", path: gbrpPath)
+        ffmpegRGB24 = perFrame(format: "rgb24", path: rawPath)
+    }
+
+    print("")
+    print("1920×1080 view at 90° of an 8192×4096 panorama, one core (new camera every frame for ours; median of 3 rounds of \(frames) frames)")
+    print(pad("renderer", 66) + pad("ms/frame", 10) + pad("fps", 8) + "ours ×faster")
+    func row(_ name: String, _ ms: Double, ratio: Bool = true) {
+        print(pad(name, 66) + pad(fmt(ms), 10) + pad(fmt(1000 / ms, 0), 8) + (ratio ? fmt(ms / ours) + "×" : "—"))
+    }
+    row("lookaround bilinear, 32-px biquadratic blocks (default)", ours, ratio: false)
+    row("lookaround bilinear, 16-px blocks", ours16)
+    row("lookaround bilinear, 64-px blocks (\(fmt(100 * Double(exact64) / Double(frames * bilinear64.blockCount), 1)) % exact)", ours64)
+    row("lookaround bicubic (Catmull–Rom), 32-px blocks", oursBicubic)
+    row("lookaround bilinear, level views only (pitch 0)", oursLevel)
+    row("lookaround bilinear from a 2048×1024 panorama (cache-resident)", oursSmall)
+    switch opencv {
+    case .success(let ms): row("OpenCV cv2.remap INTER_LINEAR, precomputed float maps", ms)
+    case .failure(let skip): print(pad("OpenCV cv2.remap", 66) + "skipped: \(skip.reason)")
+    }
+    switch ffmpegResult {
+    case .success(let ms): row("ffmpeg v360 e→flat linear, table reused (gbrp in, rgb24 out)", ms)
+    case .failure(let skip): print(pad("ffmpeg v360", 66) + "skipped: \(skip.reason)")
+    }
+    if case .success(let ms) = ffmpegRGB24 { row("ffmpeg v360, same, rgb24 in (adds a full-size swscale to gbrp)", ms) }
+    print("  one exact projection: \(fmt(exactNanoseconds, 1)) ns; the 32-px grid needs ~\((blocks * 8) / 1000)k of them per frame")
+    print("  exact-projection fallback: \(fmt(100 * exactFraction, 1)) % of \(blocks) blocks per frame; "
+          + "all \(ProcessInfo.processInfo.activeProcessorCount) cores: \(fmt(oursAllCores)) ms/frame (\(fmt(1000 / oursAllCores, 0)) fps)")
+
+    // MARK: Snapshot: 640×480 JPEG from an 8192×4096 panorama JPEG.
+    let jpegPath = tmp + "pano.jpg", snapshotPath = tmp + "view.jpg"
+    let jpeg = try JPEGCodec.encode(rgb, quality: 90)
+    try Data(jpeg).write(to: URL(fileURLWithPath: jpegPath))
+    let snapshotCamera = try ViewCamera(headingDegrees: 30, pitchDegrees: 5, fieldOfViewDegrees: 90, width: 640, height: 480)
+    let cache = PanoramaCache()
+    func snapshot(cold: Bool) throws -> Double {
+        var times: [Double] = []
+        for run in 0..<9 {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let bytes = try ImageFile.read(jpegPath)
+            let level = PanoramaDecoder.level(for: snapshotCamera, panoramaWidth: panoramaWidth)
+            let key = PanoramaCache.Key(identifier: cold ? "cold-\(run)" : "warm", level: level)
+            let image = try cache.image(for: key) { () throws(ReprojectionError) -> PanoramaImage in
+                try PanoramaDecoder.decode(bytes, file: jpegPath, level: level)
+            }
+            var renderer = try ViewRenderer()
+            var view = RGB8Image(width: 640, height: 480)
+            try renderer.render(image, camera: snapshotCamera, pose: .north, into: &view, maximumThreads: 1)
+            let encoded = try JPEGCodec.encode(view, quality: 85)
+            try Data(encoded).write(to: URL(fileURLWithPath: snapshotPath))
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
+        return times.sorted()[times.count / 2]
+    }
+    let cold = try snapshot(cold: true)
+    let warm = try snapshot(cold: false)
+    let opencvSnapshot = peerScript(scriptPath("bench_opencv_remap.py"),
+                                    ["snapshot", jpegPath, "640", "480", "\(fov)", tmp + "cv.jpg", "5"])
+    print("")
+    print("640×480 JPEG snapshot (q85) of an 8192×4096 JPEG panorama (q90), one core, median of 9")
+    print(pad("path", 74) + pad("ms", 10) + "OpenCV ×slower")
+    let cv: Double? = (try? opencvSnapshot.get())
+    print(pad("lookaround cold: read, DCT-scaled decode (level \(PanoramaDecoder.level(for: snapshotCamera, panoramaWidth: panoramaWidth))), render, encode", 74)
+          + pad(fmt(cold), 10) + (cv.map { fmt($0 / cold, 1) + "×" } ?? "—"))
+    print(pad("lookaround warm: decoded level cached; render, encode", 74) + pad(fmt(warm), 10) + (cv.map { fmt($0 / warm, 1) + "×" } ?? "—"))
+    switch opencvSnapshot {
+    case .success(let ms): print(pad("OpenCV: imread (full), maps, remap, imencode", 74) + fmt(ms))
+    case .failure(let skip): print(pad("OpenCV snapshot", 74) + "skipped: \(skip.reason)")
+    }
+}

@@ -1,0 +1,128 @@
+import Catalog
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+import MapSnapshot
+import Reprojection
+
+/// A place label placed in a snapshot: which place, where its anchor lands in the view, how far it is.
+public struct LookAroundPlaceLabel: Sendable, Hashable {
+    /// The name shown (in the requested language when the place has it, else the local name).
+    public var name: String
+    /// The category, e.g. "cafe".
+    public var category: String
+    /// The coarse group, e.g. "food".
+    public var categoryGroup: String
+    /// The anchor (the facade point where the place's sign hangs) in view pixels, continuous
+    /// coordinates (pixel centres at i + 0.5).
+    public var anchorX: Double
+    /// See ``anchorX``.
+    public var anchorY: Double
+    /// Distance from the panorama to the anchor, metres.
+    public var distanceMeters: Double
+}
+
+/// Finds where place labels go in a view: on the visible facade point nearest each place, at sign
+/// height, using the panorama's depth map (DESIGN §7: labels must land where the sign is).
+///
+/// For each place within ``searchRadiusMeters`` the depth map's row at sign height is scanned over
+/// ±``scanHalfWidthDegrees`` around the bearing to the place; each depth sample is a visible surface
+/// point, and the one nearest the place (refined to the foot of the perpendicular on the line through
+/// its neighbours) is the anchor. A place with no visible surface within ``facadeToleranceMeters`` is
+/// hidden: something nearer stands in front of its facade, or it is out in the open.
+public struct LookAroundLabelPlacer: Sendable {
+    /// Height of a shop sign's centre above the ground, metres (ground-floor lintel; the simulator
+    /// hangs its signs 3.1–3.8 m up).
+    public static let signHeightMeters = 3.45
+    /// Places farther than this from the panorama get no label, metres.
+    public static let searchRadiusMeters = 80.0
+    /// A place whose nearest visible surface is farther than this is hidden, metres.
+    public static let facadeToleranceMeters = 12.0
+    /// Half the bearing range scanned around each place, degrees.
+    public static let scanHalfWidthDegrees = 60.0
+    /// Camera height assumed when the catalog has none, metres.
+    public static let defaultCameraHeightMeters = 2.5
+
+    /// Depth in centimetres, 65,535 = sky (the simulator's depth PNG).
+    public let depth: Gray16Image
+    /// The panorama's capture heading (centre column), degrees; the depth map is taken as level.
+    public let panoramaHeadingDegrees: Double
+    /// Camera height above the ground, metres.
+    public let cameraHeightMeters: Double
+
+    /// A placer over a depth map.
+    public init(depth: Gray16Image, panoramaHeadingDegrees: Double, cameraHeightMeters: Double) {
+        self.depth = depth
+        self.panoramaHeadingDegrees = panoramaHeadingDegrees
+        self.cameraHeightMeters = cameraHeightMeters
+    }
+
+    /// The visible surface point in direction (bearing, elevation), relative to the camera (east, north,
+    /// up metres), or nil for sky.
+    func surfacePoint(bearingDegrees: Double, elevationDegrees: Double) -> EastNorthUp? {
+        let w = depth.width, h = depth.height
+        var u = ((bearingDegrees - panoramaHeadingDegrees) / 360 + 0.5).truncatingRemainder(dividingBy: 1)
+        if u < 0 { u += 1 }
+        let x = min(w - 1, Int(u * Double(w)))
+        let y = min(h - 1, max(0, Int((90 - elevationDegrees) / 180 * Double(h))))
+        let value = depth.components[y * w + x]
+        guard value != UInt16.max, value > 0 else { return nil }
+        let distance = Double(value) / 100
+        // The ray through that depth pixel's centre.
+        let bearing = panoramaHeadingDegrees + ((Double(x) + 0.5) / Double(w) - 0.5) * 360
+        let elevation = 90 - (Double(y) + 0.5) / Double(h) * 180
+        let b = bearing * .pi / 180, e = elevation * .pi / 180
+        return EastNorthUp(east: distance * cos(e) * sin(b), north: distance * cos(e) * cos(b), up: distance * sin(e))
+    }
+
+    /// The anchor of a place `place` metres from the camera (east, north; height ignored), or nil when hidden.
+    public func anchor(forPlaceAt place: EastNorthUp) -> EastNorthUp? {
+        let horizontal = (place.east * place.east + place.north * place.north).squareRoot()
+        guard horizontal > 0.5 else { return nil }
+        let up = Self.signHeightMeters - cameraHeightMeters
+        let placeBearing = atan2(place.east, place.north) * 180 / .pi
+        let stepDegrees = 360 / Double(depth.width)
+        var samples: [(point: EastNorthUp, gap: Double)] = []
+        var best: Int?
+        var k = -Self.scanHalfWidthDegrees
+        while k <= Self.scanHalfWidthDegrees {
+            let bearing = placeBearing + k
+            // Aim at sign height at the place's distance, then again at the distance found.
+            var elevation = atan2(up, horizontal) * 180 / .pi
+            var point = surfacePoint(bearingDegrees: bearing, elevationDegrees: elevation)
+            if let p = point {
+                let d = (p.east * p.east + p.north * p.north).squareRoot()
+                elevation = atan2(up, d) * 180 / .pi
+                point = surfacePoint(bearingDegrees: bearing, elevationDegrees: elevation)
+            }
+            if let p = point {
+                let gap = ((p.east - place.east) * (p.east - place.east) + (p.north - place.north) * (p.north - place.north)).squareRoot()
+                samples.append((p, gap))
+                if best.map({ gap < samples[$0].gap }) ?? true { best = samples.count - 1 }
+            } else {
+                samples.append((EastNorthUp(east: .nan, north: .nan, up: .nan), .infinity))
+            }
+            k += stepDegrees
+        }
+        guard let i = best, samples[i].gap <= Self.facadeToleranceMeters else { return nil }
+        var anchor = samples[i].point
+        // Refine: foot of the perpendicular from the place on the facade line through the neighbours.
+        if i >= 2, i + 2 < samples.count, samples[i - 2].gap.isFinite, samples[i + 2].gap.isFinite {
+            let a = samples[i - 2].point, b = samples[i + 2].point
+            let dx = b.east - a.east, dy = b.north - a.north
+            let length2 = dx * dx + dy * dy
+            if length2 > 1e-6 {
+                let t = ((place.east - a.east) * dx + (place.north - a.north) * dy) / length2
+                if (0...1).contains(t) {
+                    let foot = EastNorthUp(east: a.east + t * dx, north: a.north + t * dy, up: 0)
+                    // Only when the two neighbours and the best sample lie on one straight facade.
+                    let m = samples[i].point
+                    let off = abs((m.east - a.east) * dy - (m.north - a.north) * dx) / length2.squareRoot()
+                    if off < 0.2 { anchor = foot }
+                }
+            }
+        }
+        return EastNorthUp(east: anchor.east, north: anchor.north, up: up)
+    }
+}

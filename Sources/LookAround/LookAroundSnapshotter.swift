@@ -1,0 +1,232 @@
+import Catalog
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+import MapSnapshot
+import Reprojection
+
+/// Renders a still perspective view of a ``LookAroundScene``, like MapKit's `MKLookAroundSnapshotter`:
+/// make it with a scene and ``Options``, then `try await snapshotter.snapshot`.
+///
+/// ```swift
+/// guard let scene = try await LookAroundSceneRequest(coordinate: point).scene else { return }
+/// var options = LookAroundSnapshotter.Options()
+/// options.camera.pitchDegrees = 10
+/// let snapshot = try await LookAroundSnapshotter(scene: scene, options: options).snapshot
+/// let png = try PNGCodec.encode(snapshot.image)
+/// ```
+///
+/// The panorama is decoded at the pyramid level the view needs (``PanoramaDecoder``: libjpeg-turbo DCT
+/// scaling) and kept in ``sharedCache``, so further views of the same panorama skip the decode; the
+/// view is reprojected with ``ViewRenderer``.
+public struct LookAroundSnapshotter: Sendable {
+    /// Where the view looks. Conventions of DESIGN §3: heading clockwise from true north, pitch above
+    /// the horizon (Street View), horizontal field of view edge to edge.
+    public struct Camera: Sendable, Hashable, Codable {
+        /// Viewing direction, degrees clockwise from north (any finite value, normalised to [0, 360));
+        /// `nil` = the scene's default (see ``LookAroundSnapshotter/defaultHeadingDegrees(for:)``).
+        public var headingDegrees: Double?
+        /// Degrees above the horizon, −90…90 (default 0).
+        public var pitchDegrees: Double
+        /// Horizontal field of view, degrees, 10…120 (default 90).
+        public var fieldOfViewDegrees: Double
+
+        /// A camera; values are checked when the snapshot is taken.
+        public init(headingDegrees: Double? = nil, pitchDegrees: Double = 0, fieldOfViewDegrees: Double = 90) {
+            self.headingDegrees = headingDegrees
+            self.pitchDegrees = pitchDegrees
+            self.fieldOfViewDegrees = fieldOfViewDegrees
+        }
+    }
+
+    /// What to render (MapKit: `MKLookAroundSnapshotter.Options`).
+    public struct Options: Sendable, Hashable {
+        /// Output size in pixels (default 1280×720); at most ``ViewCamera/defaultPixelBudget`` pixels.
+        public var size: PixelSize
+        /// Where the view looks.
+        public var camera: Camera
+        /// Which points of interest get labels (default all).
+        public var pointOfInterestFilter: PointOfInterestFilter
+        /// Whether street names are drawn (default true).
+        public var showsRoadLabels: Bool
+        /// Language of label names (OSM code such as "sv"), falling back to the local name; nil = local.
+        public var language: String?
+
+        /// The default options: 1280×720, the scene's default heading, level, 90°, every label.
+        public init(size: PixelSize = PixelSize(width: 1280, height: 720), camera: Camera = Camera(),
+                    pointOfInterestFilter: PointOfInterestFilter = .includingAll, showsRoadLabels: Bool = true,
+                    language: String? = nil) {
+            self.size = size
+            self.camera = camera
+            self.pointOfInterestFilter = pointOfInterestFilter
+            self.showsRoadLabels = showsRoadLabels
+            self.language = language
+        }
+    }
+
+    /// A rendered view and what it shows.
+    public struct Snapshot: Sendable {
+        /// The view, sRGB.
+        public var image: RGB8Image
+        /// The panorama it was rendered from.
+        public var panoramaID: String
+        /// Distance from the scene's request point to the panorama, metres.
+        public var distanceMeters: Double
+        /// The camera actually used (heading resolved and normalised, size).
+        public var camera: ViewCamera
+        /// The pyramid level sampled (0 = full size, k = 2^k smaller per side).
+        public var panoramaLevel: Int
+        /// The place labels drawn, nearest first (empty without a catalog or depth map).
+        public var labels: [LookAroundPlaceLabel] = []
+
+        /// Viewing direction, degrees clockwise from north, [0, 360).
+        public var headingDegrees: Double { camera.headingDegrees }
+        /// Degrees above the horizon.
+        public var pitchDegrees: Double { camera.pitchDegrees }
+        /// Horizontal field of view, degrees.
+        public var fieldOfViewDegrees: Double { camera.fieldOfViewDegrees }
+    }
+
+    /// Decoded panorama levels shared by every snapshotter of the process (256 MiB: about sixteen
+    /// 2048×1024 panoramas at full size).
+    public static let sharedCache = PanoramaCache(capacityBytes: 256 << 20)
+
+    /// Beyond this distance from the request point the default view looks back at the requested
+    /// coordinate (as Street View does); nearer, it looks along the capture heading. Metres.
+    public static let lookAtRequestMinimumDistanceMeters = 1.0
+
+    /// The scene.
+    public let scene: LookAroundScene
+    /// The options.
+    public let options: Options
+    private let cache: PanoramaCache
+    private let catalog: Catalog?
+
+    /// A snapshotter of `scene`; `cache` nil uses ``sharedCache``. Place labels come from `catalog`
+    /// (the one the scene came from); nil uses ``LookAroundCatalog/shared()`` when it holds the scene's
+    /// panorama, and otherwise the snapshot has no labels.
+    public init(scene: LookAroundScene, options: Options = Options(), cache: PanoramaCache? = nil, catalog: Catalog? = nil) {
+        self.scene = scene
+        self.options = options
+        self.cache = cache ?? Self.sharedCache
+        self.catalog = catalog
+    }
+
+    /// The catalog labels come from: the one given, else the shared one when it holds the scene's
+    /// panorama (a scene from another catalog gets no labels rather than another catalog's places).
+    private func labelCatalog() -> Catalog? {
+        if let catalog { return catalog }
+        guard let shared = try? LookAroundCatalog.shared(), (try? shared.panorama(id: scene.match.panoramaID)) != nil else {
+            return nil
+        }
+        return shared
+    }
+
+    /// The heading a view of `scene` takes when the camera gives none: towards the requested coordinate
+    /// when the panorama is more than ``lookAtRequestMinimumDistanceMeters`` from it, else the capture
+    /// heading. Degrees clockwise from north, [0, 360).
+    public static func defaultHeadingDegrees(for scene: LookAroundScene) -> Double {
+        let match = scene.match
+        guard match.distanceMeters > lookAtRequestMinimumDistanceMeters else { return match.headingDegrees }
+        // The bearing is from the request point to the panorama; over the few tens of metres of a scene
+        // radius the reverse azimuth differs from it by 180° to well under 0.01°.
+        return (match.bearingFromRequestDegrees + 180).truncatingRemainder(dividingBy: 360)
+    }
+
+    /// The validated view camera the snapshot uses.
+    /// - Throws: `ReprojectionError.invalidParameter` (naming the value and its range) or `.exceedsPixelBudget`.
+    public func viewCamera() throws(ReprojectionError) -> ViewCamera {
+        try ViewCamera(headingDegrees: options.camera.headingDegrees ?? Self.defaultHeadingDegrees(for: scene),
+                       pitchDegrees: options.camera.pitchDegrees, fieldOfViewDegrees: options.camera.fieldOfViewDegrees,
+                       width: options.size.width, height: options.size.height)
+    }
+
+    /// The panorama's pose (GPano heading, pitch, roll as catalogued).
+    public var pose: PanoramaPose {
+        PanoramaPose(headingDegrees: scene.match.headingDegrees, pitchDegrees: scene.match.pitchDegrees,
+                     rollDegrees: scene.match.rollDegrees)
+    }
+
+    /// Renders the view.
+    /// - Throws: `ReprojectionError` for a camera out of range or an unreadable panorama; `ImagingError`
+    ///   when the panorama file cannot be read.
+    public var snapshot: Snapshot {
+        get async throws {
+            let camera = try viewCamera()
+            let match = scene.match
+            var level = PanoramaDecoder.level(for: camera, panoramaWidth: match.imageWidth)
+            // Only levels whose scaled size is still exactly 2:1 (as PanoramaDecoder.decode(_:for:) does).
+            while level > 0 && match.imageWidth % (2 << level) != 0 { level -= 1 }
+            let path = match.imagePath
+            let chosen = level
+            let panorama = try cache.image(for: PanoramaCache.Key(identifier: path, level: level)) { () throws -> PanoramaImage in
+                try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: chosen)
+            }
+            var image = RGB8Image(width: camera.width, height: camera.height)
+            var renderer = try ViewRenderer()
+            try renderer.render(panorama, camera: camera, pose: pose, into: &image)
+            var labels: [LookAroundPlaceLabel] = []
+            if options.pointOfInterestFilter != .excludingAll, let catalog = labelCatalog() {
+                labels = try placeLabels(for: camera, catalog: catalog)
+                try Self.draw(labels, on: &image)
+            }
+            return Snapshot(image: image, panoramaID: match.panoramaID, distanceMeters: match.distanceMeters,
+                            camera: camera, panoramaLevel: level, labels: labels)
+        }
+    }
+}
+
+extension LookAroundSnapshotter {
+    /// The place labels of a view, nearest first, decluttered (no two overlap; the nearer wins), each
+    /// anchored on the facade where the place's sign hangs and hidden when the depth map shows
+    /// something nearer in front of it. Empty when the panorama has no depth map or the options
+    /// exclude every place.
+    /// - Parameters:
+    ///   - camera: the view.
+    ///   - catalog: where the places come from.
+    /// - Throws: `CatalogError` when the catalog fails; `ImagingError` when the depth map is unreadable.
+    public func placeLabels(for camera: ViewCamera, catalog: Catalog) throws -> [LookAroundPlaceLabel] {
+        let match = scene.match
+        guard options.pointOfInterestFilter != .excludingAll, let depthPath = match.depthPath else { return [] }
+        let depth = try PNGCodec.decodeGray16(try ImageFile.read(depthPath), file: depthPath)
+        let record = try catalog.panorama(id: match.panoramaID)
+        let placer = LookAroundLabelPlacer(depth: depth, panoramaHeadingDegrees: match.headingDegrees,
+                                           cameraHeightMeters: record.cameraHeightMeters
+                                               ?? LookAroundLabelPlacer.defaultCameraHeightMeters)
+        let origin = try GeoCoordinate(latitude: match.latitude, longitude: match.longitude)
+        let frame = try LocalTangentFrame(origin: origin)
+        let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: match.imageWidth)
+        var labels: [LookAroundPlaceLabel] = []
+        for (place, _) in try catalog.places(near: origin, radiusMeters: LookAroundLabelPlacer.searchRadiusMeters) {
+            if let group = PlaceGroup(rawValue: place.categoryGroup), !options.pointOfInterestFilter.includes(group) { continue }
+            let position = try frame.enu(from: place.coordinate)
+            guard let anchor = placer.anchor(forPlaceAt: position),
+                  let pixel = projection.viewPixel(forDirection: anchor),
+                  (0...Double(camera.width)).contains(pixel.x), (0...Double(camera.height)).contains(pixel.y) else { continue }
+            let horizontal2: Double = anchor.east * anchor.east + anchor.north * anchor.north
+            let distance: Double = (horizontal2 + anchor.up * anchor.up).squareRoot()
+            labels.append(LookAroundPlaceLabel(name: place.name(in: options.language), category: place.category,
+                                               categoryGroup: place.categoryGroup, anchorX: pixel.x, anchorY: pixel.y,
+                                               distanceMeters: distance))
+        }
+        labels.sort { $0.distanceMeters < $1.distanceMeters }
+        // Declutter: a label's box (estimated from its length and size) may not overlap a nearer one's.
+        var kept: [LookAroundPlaceLabel] = []
+        var boxes: [(Double, Double, Double, Double)] = []
+        for label in labels {
+            let size = Self.labelPixelSize(distanceMeters: label.distanceMeters)
+            let width = Double(label.name.count) * size * 0.6 + 8, height = size + 6
+            let box = (label.anchorX - width / 2, label.anchorY - height, label.anchorX + width / 2, label.anchorY)
+            if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
+            boxes.append(box)
+            kept.append(label)
+        }
+        return kept
+    }
+
+    /// Text size of a label `distanceMeters` away: 22 px near, shrinking to 11 px at 55 m and beyond.
+    public static func labelPixelSize(distanceMeters: Double) -> Double {
+        max(11, min(22, 22 - distanceMeters / 5))
+    }
+}

@@ -1,0 +1,50 @@
+import Imaging
+
+/// Decodes a panorama JPEG at the pyramid level a view needs, using libjpeg-turbo's DCT scaling
+/// (1/2, 1/4, 1/8 cost a fraction of a full decode), so a small view of a large panorama neither
+/// decodes pixels it cannot show nor aliases.
+public enum PanoramaDecoder {
+    /// The pyramid level (0 = full size, k = 2^k smaller per side) a view of a panorama
+    /// `panoramaWidth` pixels wide needs, at most 3 (JPEG's 1/8 scale).
+    public static func level(for camera: ViewCamera, panoramaWidth: Int) -> Int {
+        let ratio = ViewProjection(camera: camera, pose: .north, panoramaWidth: panoramaWidth).sourcePixelsPerViewPixel
+        return PanoramaPyramid.levelIndex(forSourcePixelsPerViewPixel: ratio, levelCount: 4)
+    }
+
+    /// The JPEG scale of pyramid level `level` (0…3).
+    public static func scale(forLevel level: Int) -> JPEGScale {
+        switch level {
+        case ...0: return .full
+        case 1: return .half
+        case 2: return .quarter
+        default: return .eighth
+        }
+    }
+
+    /// Decodes `jpeg` at the level `camera` needs.
+    /// - Returns: the image (2:1) and its level.
+    /// - Throws: `ReprojectionError.unreadablePanorama` (bad data) or `.notEquirectangular`.
+    public static func decode(_ jpeg: [UInt8], file: String? = nil, for camera: ViewCamera)
+        throws(ReprojectionError) -> (image: PanoramaImage, level: Int) {
+        let header: JPEGHeader
+        do { header = try JPEGCodec.readHeader(jpeg, file: file) } catch {
+            throw .unreadablePanorama(file: file, reason: "\(error)")
+        }
+        var level = self.level(for: camera, panoramaWidth: header.width)
+        // A level only when the scaled size is still exactly 2:1.
+        while level > 0 && (header.width % (2 << level) != 0) { level -= 1 }
+        return (try decode(jpeg, file: file, level: level), level)
+    }
+
+    /// Decodes `jpeg` at pyramid level `level` (0…3).
+    /// - Throws: `ReprojectionError.unreadablePanorama` or `.notEquirectangular`.
+    public static func decode(_ jpeg: [UInt8], file: String? = nil, level: Int) throws(ReprojectionError) -> PanoramaImage {
+        let decoded: RGB8Image
+        do {
+            decoded = try JPEGCodec.decodeRGB(jpeg, file: file, options: JPEGDecodeOptions(scale: scale(forLevel: level))).image
+        } catch {
+            throw .unreadablePanorama(file: file, reason: "\(error)")
+        }
+        return try PanoramaImage(decoded)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Geodesy
+import Imaging
+
+/// Renders captures and writes their files atomically: the panorama JPEG with EXIF GPS and GPano XMP
+/// (as a 360° camera writes them), the 16-bit depth PNG, the 8-bit label PNG and the JSON sidecar.
+public struct CaptureWriter: Sendable {
+    /// The city to photograph.
+    public let model: CityModel
+    /// Output folder (must exist).
+    public var directory: String
+    /// Samples per pixel, seed and exposure; the sun is set per capture from its time and place.
+    public var samplesPerPixel: Int
+    /// Seed of the sample jitter.
+    public var seed: UInt64
+    /// JPEG quality (1…100).
+    public var jpegQuality: Int
+    /// Upper bound on threads (nil = all cores).
+    public var maximumThreads: Int?
+
+    /// Camera make and model written into EXIF.
+    public static let cameraMake = "lookaround", cameraModel = "simulated 360 camera"
+
+    /// A writer; `jpegQuality` outside 1…100 throws `SimulatorError.invalidParameter`.
+    public init(model: CityModel, directory: String, samplesPerPixel: Int = 4, seed: UInt64 = 1, jpegQuality: Int = 85,
+                maximumThreads: Int? = nil) throws(SimulatorError) {
+        guard (1...100).contains(jpegQuality) else {
+            throw .invalidParameter(name: "JPEG quality", value: "\(jpegQuality)", allowed: "1…100")
+        }
+        _ = try RenderSettings(samplesPerPixel: samplesPerPixel, sun: SolarPosition(elevationDegrees: 45, azimuthDegrees: 180))
+        self.model = model
+        self.directory = directory
+        self.samplesPerPixel = samplesPerPixel
+        self.seed = seed
+        self.jpegQuality = jpegQuality
+        self.maximumThreads = maximumThreads
+    }
+
+    /// Paths of a capture's four files.
+    public func paths(for capture: CaptureMetadata) -> [String] {
+        [capture.imageFileName, capture.depthFileName, capture.labelFileName, capture.sidecarFileName]
+            .map { (directory as NSString).appendingPathComponent($0) }
+    }
+
+    /// Whether all four files of a capture exist already.
+    public func exists(_ capture: CaptureMetadata) -> Bool {
+        paths(for: capture).allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The EXIF/XMP metadata of a capture's JPEG.
+    public static func imageMetadata(for capture: CaptureMetadata) -> ImageMetadata {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        return ImageMetadata(latitudeDegrees: capture.latitude, longitudeDegrees: capture.longitude,
+                             altitudeMeters: capture.groundElevationMeters + capture.cameraHeightMeters,
+                             imageDirectionDegrees: capture.headingDegrees, gpsTimestamp: capture.captureTime,
+                             dateTimeOriginal: formatter.string(from: capture.captureTime),
+                             make: cameraMake, model: cameraModel, imageWidth: capture.imageWidth, imageHeight: capture.imageHeight,
+                             panorama: .equirectangular(width: capture.imageWidth, height: capture.imageHeight,
+                                                        headingDegrees: capture.headingDegrees,
+                                                        captureSoftware: "lookaround simulate"))
+    }
+
+    /// The equirectangular camera of a capture.
+    public func camera(for capture: CaptureMetadata, width: Int) throws(SimulatorError) -> EquirectangularCamera {
+        try EquirectangularCamera(position: capture.scenePosition, headingDegrees: capture.headingDegrees, width: width)
+    }
+
+    /// Renders and writes one capture (every file atomically: a reader never sees half a file).
+    public func write(_ capture: CaptureMetadata) throws {
+        guard let coordinate = capture.coordinate else {
+            throw SimulatorError.invalidParameter(name: "capture coordinate", value: "\(capture.latitude),\(capture.longitude)",
+                                                  allowed: "latitude -90…90, longitude -180…180")
+        }
+        let settings = try RenderSettings(samplesPerPixel: samplesPerPixel, seed: seed,
+                                          sun: SolarPosition(date: capture.captureTime, coordinate: coordinate),
+                                          maximumThreads: maximumThreads)
+        let panorama = model.render(try camera(for: capture, width: capture.imageWidth), settings: settings)
+        let jpeg = try JPEGCodec.encode(panorama, quality: jpegQuality, metadata: Self.imageMetadata(for: capture))
+        let maps = model.renderDepthAndLabels(try camera(for: capture, width: capture.depthWidth), maximumThreads: maximumThreads)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        let json = Array(try encoder.encode(capture)) + [0x0A]
+        let files: [(String, [UInt8])] = [
+            (capture.depthFileName, try PNGCodec.encode(maps.depth)),
+            (capture.labelFileName, try PNGCodec.encode(maps.labels)),
+            (capture.sidecarFileName, json),
+            (capture.imageFileName, jpeg),  // last: its presence marks a finished capture
+        ]
+        for (name, bytes) in files {
+            let path = (directory as NSString).appendingPathComponent(name)
+            do { try ImageFile.write(bytes, to: path) } catch {
+                throw SimulatorError.output(path: path, detail: "\(error)")
+            }
+        }
+    }
+}

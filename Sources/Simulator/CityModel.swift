@@ -1,0 +1,105 @@
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+
+/// A 3D city in a local east-north-up frame, ready to be ray-traced: buildings, streets, sidewalks,
+/// squares, parks, water, trees, shop signs and street plates, in one BVH.
+///
+/// Scene coordinates are metres east, north and up of ``frame``'s origin; the ground is the plane
+/// up = 0 (the data has no terrain). Immutable after construction and safe to share across threads.
+public final class CityModel: @unchecked Sendable {  // immutable after init; records are only read
+    /// The local frame: scene (east, north, up) ↔ WGS84.
+    public let frame: LocalTangentFrame
+    /// Every shop sign and street plate: its text and the world position of its face's centre.
+    public let signs: [SignPlacement]
+    /// The rectangle holding the geometry: west, south, east, north edges in scene metres.
+    public let bounds: (minEast: Double, minNorth: Double, maxEast: Double, maxNorth: Double)
+    /// Seconds spent building the BVH.
+    public let bvhBuildSeconds: Double
+    /// Number of triangles.
+    public var triangleCount: Int { bvh.triangleCount }
+
+    let bvh: BoundingVolumeHierarchy
+    /// Surface records in BVH leaf order.
+    let records: UnsafeMutableBufferPointer<SurfaceRecord>
+    let atlas: SignAtlas
+    let footprints: FootprintIndex
+    let streets: [(name: String, highwayClass: HighwayClass, isOneway: Bool, widthMeters: Double, points: [(x: Double, y: Double)])]
+    let squares: [(name: String, ring: [(x: Double, y: Double)])]
+    /// The ground plane up = 0, when present.
+    let ground: SurfaceRecord?
+
+    /// Builds the city of `dataset` inside `region` (the whole extract when nil) plus
+    /// `options.marginMeters`, in a frame anchored at the region's centre on the ground.
+    /// - Throws: `SimulatorError.emptyScene` when nothing falls inside the region; text errors from
+    ///   the fonts when signs are on and the fonts are missing.
+    public convenience init(dataset: MapDataset, region: OSMBoundingBox? = nil, options: CityModelOptions = CityModelOptions()) throws {
+        guard let box = region ?? dataset.boundingBox else {
+            throw SimulatorError.emptyScene(detail: "the data set \(dataset.sourcePath) has no bounding box (no nodes)")
+        }
+        guard (0...5_000).contains(options.marginMeters) else {
+            throw SimulatorError.invalidParameter(name: "margin", value: "\(options.marginMeters) m", allowed: "0…5000 m")
+        }
+        let center = box.center
+        let frame = try LocalTangentFrame(origin: GeoCoordinate(latitude: center.latitude, normalizingLongitude: center.longitude))
+        func enu(_ lat: Double, _ lon: Double) throws -> EastNorthUp {
+            try frame.enu(from: GeoCoordinate(latitude: lat, normalizingLongitude: lon))
+        }
+        let sw = try enu(box.minLatitude, box.minLongitude), ne = try enu(box.maxLatitude, box.maxLongitude)
+        let m = options.marginMeters
+        var builder = CityModelBuilder(frame: frame, minX: min(sw.east, ne.east) - m, minY: min(sw.north, ne.north) - m,
+                                       maxX: max(sw.east, ne.east) + m, maxY: max(sw.north, ne.north) + m)
+        builder.addGround()
+        builder.addAreas(dataset.areas)
+        builder.addBuildings(dataset.buildings)
+        builder.addStreets(dataset.streets)
+        if options.includeTrees { builder.addTrees(dataset.trees, rows: dataset.treeRows) }
+        if options.includeSigns || options.includeStreetPlates {
+            let renderer = TextRenderer(fonts: try FontLibrary())
+            if options.includeSigns { try builder.addSigns(dataset.places, renderer: renderer) }
+            if options.includeStreetPlates { try builder.addStreetPlates(dataset.streets, renderer: renderer) }
+        }
+        if builder.footprints.footprints.isEmpty && builder.streets.isEmpty {
+            throw SimulatorError.emptyScene(detail: "no buildings or streets inside the region \(box.minLatitude),\(box.minLongitude) – \(box.maxLatitude),\(box.maxLongitude)")
+        }
+        self.init(builder: builder)
+    }
+
+    /// A scene from collected triangles (also used by tests with hand-made scenes).
+    init(builder: CityModelBuilder) {
+        frame = builder.frame
+        signs = builder.signs
+        bounds = (builder.minX, builder.minY, builder.maxX, builder.maxY)
+        let start = DispatchTime.now().uptimeNanoseconds
+        bvh = BoundingVolumeHierarchy(vertices: builder.scene.vertices)
+        bvhBuildSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        records = .allocate(capacity: max(1, bvh.triangleCount))
+        for k in 0..<bvh.triangleCount { (records.baseAddress! + k).initialize(to: builder.scene.records[Int(bvh.triangleIDs[k])]) }
+        atlas = builder.atlas
+        footprints = builder.footprints
+        streets = builder.streets
+        squares = builder.squares
+        ground = builder.ground
+    }
+
+    deinit { records.deallocate() }
+
+    /// The scene position of a coordinate at a height above the (flat) ground, metres.
+    public func position(of coordinate: GeoCoordinate, heightMeters: Double = 0) -> EastNorthUp {
+        let v = (try? frame.enu(from: coordinate)) ?? EastNorthUp(east: 0, north: 0, up: 0)
+        return EastNorthUp(east: v.east, north: v.north, up: heightMeters)
+    }
+
+    /// The coordinate under a scene position (its height is ignored).
+    public func coordinate(of position: EastNorthUp) -> GeoCoordinate {
+        // Put the point on the ellipsoid's tangent plane at ground level; geodetic() then drops the height.
+        let g = try? frame.geodetic(from: EastNorthUp(east: position.east, north: position.north, up: 0))
+        return g?.coordinate ?? frame.origin.coordinate
+    }
+
+    /// Whether a scene point (east, north) is inside a building footprint or within `clearanceMeters` of a wall.
+    public func isInsideBuilding(east: Double, north: Double, clearanceMeters: Double = 0) -> Bool {
+        footprints.isInside((east, north), clearance: clearanceMeters)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Colours of the city: OSM colour tags parsed, and deterministic palettes per building.
+enum ColorPalette {
+    /// sRGB 0…255 → linear 0…1.
+    static func linear(_ r: Int, _ g: Int, _ b: Int) -> Vec3 {
+        func f(_ c: Int) -> Float {
+            let s = Float(c) / 255
+            return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+        }
+        return Vec3(f(r), f(g), f(b))
+    }
+
+    /// Facade colours typical of central Helsinki (plaster in ochre, cream, pale yellow, salmon, grey,
+    /// brick, white, sand, pale green, grey-blue).
+    static let facades: [Vec3] = [
+        linear(226, 212, 178), linear(212, 168, 92), linear(232, 210, 148), linear(212, 152, 122),
+        linear(188, 186, 180), linear(158, 84, 62), linear(232, 230, 222), linear(200, 178, 146),
+        linear(172, 190, 160), linear(152, 166, 182), linear(226, 192, 150), linear(170, 160, 150),
+    ]
+
+    /// Roof colours: dark sheet metal, black, copper green, red tile.
+    static let roofs: [Vec3] = [linear(72, 74, 78), linear(52, 54, 58), linear(96, 140, 120), linear(136, 70, 52),
+                                linear(90, 88, 86)]
+
+    /// The colour for an OSM `building:colour` / `roof:colour` value (`#rgb`, `#rrggbb` or a CSS
+    /// colour name), or nil when it cannot be read.
+    static func parse(_ text: String?) -> Vec3? {
+        guard var t = text?.trimmingCharacters(in: .whitespaces).lowercased(), !t.isEmpty else { return nil }
+        if t.hasPrefix("#") {
+            t.removeFirst()
+            if t.count == 3 { t = t.map { "\($0)\($0)" }.joined() }
+            guard t.count == 6, let v = Int(t, radix: 16) else { return nil }
+            return linear((v >> 16) & 255, (v >> 8) & 255, v & 255)
+        }
+        let named: [String: (Int, Int, Int)] = [
+            "white": (235, 235, 230), "black": (40, 40, 40), "grey": (150, 150, 150), "gray": (150, 150, 150),
+            "lightgrey": (200, 200, 200), "lightgray": (200, 200, 200), "darkgrey": (90, 90, 90), "darkgray": (90, 90, 90),
+            "silver": (190, 190, 190), "red": (170, 60, 50), "darkred": (120, 40, 35), "maroon": (110, 40, 35),
+            "brown": (130, 85, 55), "orange": (215, 140, 70), "yellow": (232, 205, 110), "lightyellow": (240, 225, 170),
+            "beige": (225, 210, 175), "tan": (205, 175, 135), "cream": (235, 225, 195), "ivory": (240, 235, 215),
+            "pink": (225, 170, 160), "salmon": (220, 150, 125), "green": (110, 140, 100), "lightgreen": (170, 200, 160),
+            "darkgreen": (60, 90, 60), "blue": (90, 120, 170), "lightblue": (170, 195, 220), "navy": (40, 50, 90),
+            "sand": (210, 190, 150), "ochre": (204, 150, 70), "terracotta": (190, 100, 70), "copper": (110, 150, 130),
+        ]
+        guard let c = named[t.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "_", with: "")] else { return nil }
+        return linear(c.0, c.1, c.2)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Geodesy
+
+/// The 360° capture camera: an equirectangular panorama, level (pose pitch and roll 0).
+///
+/// Layout (DESIGN §3, derivation in the Simulator docs): width = 2 × height; for continuous pixel
+/// coordinates (x, y), pixel centres at (i + 0.5, j + 0.5),
+///
+///     yaw   = heading + (x / width − 0.5) × 360°     (clockwise from north; centre column = heading)
+///     pitch = 90° − (y / height) × 180°             (row 0 is the zenith side)
+///     direction = (east: cos pitch · sin yaw, north: cos pitch · cos yaw, up: sin pitch)
+public struct EquirectangularCamera: RayGenerating, Hashable {
+    /// Camera centre in scene east-north-up metres.
+    public var position: EastNorthUp
+    /// The heading of the centre column, degrees clockwise from north, [0, 360).
+    public var headingDegrees: Double
+    /// Width in pixels (even, 2…65,536).
+    public let width: Int
+    /// Height in pixels (= width / 2).
+    public var height: Int { width / 2 }
+
+    /// The allowed widths.
+    public static let widthRange = 2...65_536
+
+    /// A panorama camera at `position` facing `headingDegrees` (normalised to [0, 360)).
+    /// - Throws: `SimulatorError.invalidParameter` for an odd width or one outside ``widthRange``.
+    public init(position: EastNorthUp, headingDegrees: Double, width: Int) throws(SimulatorError) {
+        guard Self.widthRange.contains(width), width % 2 == 0 else {
+            throw .invalidParameter(name: "panorama width", value: "\(width)", allowed: "even, 2…65536 (height = width / 2)")
+        }
+        guard headingDegrees.isFinite else {
+            throw .invalidParameter(name: "heading", value: "\(headingDegrees)", allowed: "a finite number of degrees")
+        }
+        self.position = position
+        self.headingDegrees = Angle.normalizedHeadingDegrees(headingDegrees)
+        self.width = width
+    }
+
+    /// The unit direction (east, north, up) through continuous pixel position (`x`, `y`).
+    public func direction(pixelX x: Double, pixelY y: Double) -> EastNorthUp {
+        let yaw = (headingDegrees + (x / Double(width) - 0.5) * 360) * .pi / 180
+        let pitch = (90 - y / Double(height) * 180) * .pi / 180
+        return EastNorthUp(east: cos(pitch) * sin(yaw), north: cos(pitch) * cos(yaw), up: sin(pitch))
+    }
+
+    /// The continuous pixel position where a direction lands: x in [0, width), y in [0, height].
+    /// Straight up or down (no defined yaw) gives the centre column.
+    public func pixel(forDirection d: EastNorthUp) -> (x: Double, y: Double) {
+        let horizontal = (d.east * d.east + d.north * d.north).squareRoot()
+        let pitch = atan2(d.up, horizontal) * 180 / .pi
+        let yaw = horizontal == 0 ? headingDegrees : atan2(d.east, d.north) * 180 / .pi
+        var u = (yaw - headingDegrees) / 360 + 0.5
+        u -= u.rounded(.down)
+        return (u * Double(width), (90 - pitch) / 180 * Double(height))
+    }
+
+    /// The continuous pixel position where a scene point is seen, or nil for the camera centre itself.
+    public func pixel(for point: EastNorthUp) -> (x: Double, y: Double)? {
+        let d = EastNorthUp(east: point.east - position.east, north: point.north - position.north,
+                            up: point.up - position.up)
+        if d.lengthMeters == 0 { return nil }
+        return pixel(forDirection: d)
+    }
+
+    /// See ``RayGenerating``.
+    @inline(__always)
+    public func sceneRay(x: Float, y: Float) -> (origin: SceneVector, direction: SceneVector) {
+        let yaw = (Float(headingDegrees) + (x / Float(width) - 0.5) * 360) * (Float.pi / 180)
+        let pitch = (90 - y / Float(height) * 180) * (Float.pi / 180)
+        let cp = cos(pitch)
+        return (SceneVector(east: Float(position.east), north: Float(position.north), up: Float(position.up)),
+                SceneVector(east: cp * sin(yaw), north: cp * cos(yaw), up: sin(pitch)))
+    }
+}

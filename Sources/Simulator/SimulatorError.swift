@@ -1,0 +1,35 @@
+import Foundation
+
+/// Every error the Simulator module throws. Each message names the bad value, the allowed range or
+/// form, and what to do about it.
+public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A numeric parameter outside its range (`name`, the value as given, the allowed range).
+    case invalidParameter(name: String, value: String, allowed: String)
+    /// None of the requested streets exists in the data (names asked for, a few names that do).
+    case unknownStreets(requested: [String], available: [String])
+    /// The data set has no buildings or streets inside the requested area.
+    case emptyScene(detail: String)
+    /// Planning found no capture position (for example every candidate is inside a building).
+    case noCaptures(detail: String)
+    /// Writing an output failed (path, reason).
+    case output(path: String, detail: String)
+
+    /// A message naming the value, the allowed range and a remedy.
+    public var description: String {
+        switch self {
+        case let .invalidParameter(name, value, allowed):
+            return "\(name) \(value) is out of range; allowed: \(allowed). Pass a value in that range."
+        case let .unknownStreets(requested, available):
+            let some = available.prefix(12).joined(separator: ", ")
+            return "no street named \(requested.joined(separator: ", ")) in the data; "
+                + "streets that exist include: \(some). Check the spelling (names are matched exactly, "
+                + "case-insensitively) or widen --bbox."
+        case let .emptyScene(detail):
+            return "nothing to render: \(detail). Pick a --bbox inside the extract or a larger extract."
+        case let .noCaptures(detail):
+            return "no capture positions: \(detail). Choose other --streets, a larger --bbox or a smaller --spacing-meters."
+        case let .output(path, detail):
+            return "cannot write \(path): \(detail). Check that the folder exists and is writable."
+        }
+    }
+}

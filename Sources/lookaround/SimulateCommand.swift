@@ -1,0 +1,195 @@
+import ArgumentParsing
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+import Simulator
+
+/// `lookaround simulate`: ray-traced street panoramas (or one pinhole view) from an OSM extract.
+enum SimulateCommand: Command {
+    static let defaultTime = "2026-06-15T09:00:00Z"
+
+    static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Ray-trace street panoramas (JPEG + EXIF/GPano, depth, labels) along named streets of an OSM extract.",
+        discussion: """
+            Builds a 3D city from the extract (buildings with facades and roofs, streets with markings, sidewalks, \
+            squares, parks, trees, shop signs with the POIs' names, street plates) and photographs it with a \
+            simulated 360° camera every --spacing-meters along each street, one sequence per street. Each capture \
+            writes ID.jpg (EXIF GPS, GPSImgDirection, DateTimeOriginal, GPano XMP), ID.depth.png (16-bit, \
+            centimetres, 65535 = sky), ID.labels.png (8-bit classes) and ID.json. Existing captures are skipped \
+            unless --force. With --view LAT,LON it renders one pinhole view to -o FILE instead.
+            The sun follows --time (UTC) at each capture's place. Output is deterministic for the same inputs and --seed.
+            """,
+        options: [
+            .value("osm", valueName: "FILE", help: "OpenStreetMap extract (.osm.pbf or .osm).", required: true),
+            .value("out", valueName: "DIR", help: "Output folder for captures (created if missing)."),
+            .value("streets", valueName: "NAMES", help: "Comma-separated street or square names (default: every named street in the area).",
+                   repeatable: true),
+            .value("bbox", valueName: "S,W,N,E", help: "Only this area: south,west,north,east in decimal degrees."),
+            .value("spacing-meters", valueName: "METERS", help: "Distance between captures (1…1000).", defaultValue: "10"),
+            .value("size", valueName: "WxH", help: "Panorama (2:1) or view size in pixels.", defaultValue: "4096x2048"),
+            .value("depth-size", valueName: "WxH", help: "Depth and label map size, 2:1 (default: the panorama size)."),
+            .value("samples", valueName: "N", help: "Samples per pixel for anti-aliasing (1…256).", defaultValue: "4"),
+            .value("time", valueName: "ISO8601", help: "UTC time of the first capture (sets the sun).", defaultValue: defaultTime),
+            .value("seed", valueName: "N", help: "Seed of the sample jitter (0…2^63).", defaultValue: "1"),
+            .value("quality", valueName: "Q", help: "JPEG quality 1…100.", defaultValue: "85"),
+            .value("camera-height-meters", valueName: "METERS", help: "Camera height above the ground (0.1…100).", defaultValue: "2.5"),
+            .value("limit", valueName: "N", help: "Write at most N captures (for trying settings)."),
+            .flag("force", help: "Re-render captures whose files exist."),
+            .flag("dry-run", help: "Print the planned captures (id, latitude, longitude, heading, time) without rendering."),
+            .value("view", valueName: "LAT,LON", help: "Render one pinhole view from this point instead of captures."),
+            .value("heading-degrees", valueName: "DEGREES", help: "View heading, clockwise from north (-360…360).", defaultValue: "0"),
+            .value("pitch-degrees", valueName: "DEGREES", help: "View pitch, -90…90 (0 = horizon, +90 = up).", defaultValue: "0"),
+            .value("fov-degrees", valueName: "DEGREES", help: "Horizontal field of view, 1…179.", defaultValue: "90"),
+            .value("output", short: "o", valueName: "FILE", help: "Output of --view: .png or .jpg."),
+        ],
+        examples: [
+            (command: "lookaround simulate --osm Panoramas/sources/helsinki-centre.osm.pbf --out out/pano --streets Aleksanterinkatu --size 2048x1024",
+             comment: "panoramas every 10 m along Aleksanterinkatu"),
+            (command: "lookaround simulate --osm Panoramas/sources/helsinki-centre.osm.pbf --view 60.16875,24.95 --heading-degrees 270 --size 1280x720 -o view.png",
+             comment: "one perspective view, looking west along Aleksanterinkatu"),
+        ])
+
+    static func parseSize(_ text: String, option: String, arguments: ParsedArguments) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16_384).contains(w), (1...16_384).contains(h) else {
+            throw arguments.error("--\(option) '\(text)' is not WIDTHxHEIGHT with 1…16384 pixels per side, e.g. 2048x1024")
+        }
+        return (w, h)
+    }
+
+    static func parseTime(_ text: String, arguments: ParsedArguments) throws -> Date {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withFullDate]
+        if let date = formatter.date(from: text) { return date }
+        throw arguments.error("--time '\(text)' is not an ISO 8601 UTC time such as \(defaultTime)")
+    }
+
+    static func parseBox(_ text: String, arguments: ParsedArguments) throws -> OSMBoundingBox {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let s = parts[0], let w = parts[1], let n = parts[2], let e = parts[3],
+              (-90...90).contains(s), (-90...90).contains(n), (-180...180).contains(w), (-180...180).contains(e), s < n, w < e else {
+            throw arguments.error("--bbox '\(text)' is not SOUTH,WEST,NORTH,EAST in degrees with south < north and west < east, "
+                                  + "e.g. 60.166,24.940,60.171,24.954")
+        }
+        return OSMBoundingBox(minLatitude: s, minLongitude: w, maxLatitude: n, maxLongitude: e)
+    }
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        let osm = try arguments.requiredString("osm")
+        guard FileManager.default.fileExists(atPath: osm) else {
+            Console.error("error: --osm \(osm): no such file; pass an OpenStreetMap extract such as Panoramas/sources/helsinki-centre.osm.pbf")
+            return .noInput
+        }
+        let (width, height) = try parseSize(arguments.string("size") ?? "4096x2048", option: "size", arguments: arguments)
+        let samples = try arguments.int("samples", in: 1...256) ?? 4
+        let seed = UInt64(try arguments.int("seed", in: 0...Int.max) ?? 1)
+        let time = try parseTime(arguments.string("time") ?? defaultTime, arguments: arguments)
+        let box = try arguments.string("bbox").map { try parseBox($0, arguments: arguments) }
+        if let view = try arguments.coordinate("view") {
+            guard let output = arguments.string("output") else { throw arguments.error("--view needs -o FILE (.png or .jpg)") }
+            let heading = try arguments.double("heading-degrees", in: -360...360) ?? 0
+            let pitch = try arguments.double("pitch-degrees", in: -90...90) ?? 0
+            let fov = try arguments.double("fov-degrees", in: 1...179) ?? 90
+            let cameraHeight = try arguments.double("camera-height-meters", in: 0.1...100) ?? 2.5
+            let dataset = try MapDataset(contentsOfFile: osm)
+            let region = box ?? OSMBoundingBox(minLatitude: view.latitude - 0.002, minLongitude: view.longitude - 0.004,
+                                               maxLatitude: view.latitude + 0.002, maxLongitude: view.longitude + 0.004)
+            let model = try CityModel(dataset: dataset, region: region)
+            let camera = try PinholeCamera(position: model.position(of: view, heightMeters: cameraHeight), headingDegrees: heading,
+                                           pitchDegrees: pitch, fieldOfViewDegrees: fov, width: width, height: height)
+            let image = model.render(camera, settings: try RenderSettings(samplesPerPixel: samples, seed: seed,
+                                                                           sun: SolarPosition(date: time, coordinate: view)))
+            let bytes = output.lowercased().hasSuffix(".png") ? try PNGCodec.encode(image) : try JPEGCodec.encode(image, quality: 90)
+            try ImageFile.write(bytes, to: output)
+            Console.out("wrote \(output) (\(width)x\(height), \(samples) samples per pixel)")
+            return .ok
+        }
+        guard let out = arguments.string("out") else { throw arguments.error("missing --out DIR (or --view LAT,LON -o FILE)") }
+        guard width == 2 * height, width % 2 == 0 else {
+            throw arguments.error("--size \(width)x\(height): a panorama is twice as wide as it is high, e.g. 2048x1024")
+        }
+        var depthWidth = width
+        if let text = arguments.string("depth-size") {
+            let (w, h) = try parseSize(text, option: "depth-size", arguments: arguments)
+            guard w == 2 * h else { throw arguments.error("--depth-size \(text): depth maps are 2:1 like the panorama, e.g. 1024x512") }
+            depthWidth = w
+        }
+        let spacing = try arguments.double("spacing-meters", in: 1...1000) ?? 10
+        let cameraHeight = try arguments.double("camera-height-meters", in: 0.1...100) ?? 2.5
+        let quality = try arguments.int("quality", in: 1...100) ?? 85
+        let limit = try arguments.int("limit", in: 1...1_000_000)
+        let streetNames = arguments.strings("streets").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+
+        let start = Date()
+        let dataset = try MapDataset(contentsOfFile: osm)
+        let model = try CityModel(dataset: dataset, region: box)
+        var planner = try CapturePlanner(spacingMeters: spacing, cameraHeightMeters: cameraHeight, startTime: time,
+                                         imageWidth: width, depthWidth: depthWidth)
+        if let box {
+            let sw = model.position(of: try GeoCoordinate(latitude: box.minLatitude, longitude: box.minLongitude))
+            let ne = model.position(of: try GeoCoordinate(latitude: box.maxLatitude, longitude: box.maxLongitude))
+            planner.region = (sw.east, sw.north, ne.east, ne.north)
+        }
+        var captures = try planner.plan(model: model, streetNames: streetNames)
+        if let limit { captures = Array(captures.prefix(limit)) }
+        if arguments.flag("dry-run") {
+            let formatter = ISO8601DateFormatter()
+            for c in captures {
+                Console.out("\(c.id) \(fixed(c.latitude, 7)),\(fixed(c.longitude, 7)) heading \(fixed(c.headingDegrees, 1)) \(formatter.string(from: c.captureTime))")
+            }
+            return .ok
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw SimulatorError.output(path: out, detail: "cannot create the folder: \(error.localizedDescription)")
+        }
+        let writer = try CaptureWriter(model: model, directory: out, samplesPerPixel: samples, seed: seed, jpegQuality: quality)
+        Console.error("simulate: \(model.triangleCount) triangles, \(model.signs.count) signs, BVH in "
+                      + "\(fixed(model.bvhBuildSeconds, 2)) s; \(captures.count) captures in "
+                      + "\(Set(captures.map(\.sequenceID)).count) sequences")
+        var progress = ProgressBar(total: captures.count)
+        var written = 0, skipped = 0
+        for capture in captures {
+            if !arguments.flag("force") && writer.exists(capture) {
+                skipped += 1
+            } else {
+                try writer.write(capture)
+                written += 1
+            }
+            progress.advance(label: capture.id)
+        }
+        progress.finish()
+        Console.out("wrote \(written) captures, skipped \(skipped) existing, in \(fixed(Date().timeIntervalSince(start), 1)) s → \(out)")
+        return .ok
+    }
+}
+
+/// A one-line progress bar on standard error: done/total, rate and time left.
+struct ProgressBar {
+    let total: Int
+    var done = 0
+    let start = Date()
+
+    mutating func advance(label: String) {
+        done += 1
+        let elapsed = Date().timeIntervalSince(start)
+        let rate = Double(done) / max(elapsed, 1e-6)
+        let left = Double(total - done) / max(rate, 1e-9)
+        let filled = total == 0 ? 30 : done * 30 / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
+        let line = "\r[\(bar)] \(done)/\(total) \(fixed(rate, 2))/s, \(Self.duration(left)) left  \(label)"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() { FileHandle.standardError.write(Data("\n".utf8)) }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 60 ? "\(s / 60)m\(String(format: "%02d", s % 60))s" : "\(s)s"
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// End-to-end tests of `lookaround snapshot` against the shipped Helsinki panoramas, indexed into a
+/// temporary catalog.
+@Suite struct SnapshotCLITests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// (temporary folder, catalog path), indexed once.
+    static let setup = Result { () throws -> (root: URL, catalog: String) in
+        let root = try Lookaround.temporaryDirectory()
+        let catalog = root.appendingPathComponent("catalog.sqlite").path
+        let panoramas = repository.appendingPathComponent("Panoramas/helsinki").path
+        let osm = repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
+        let result = try Lookaround.run(["index", panoramas, "--catalog", catalog, "--osm", osm])
+        guard result.exitCode == 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["stderr": result.stderr]) }
+        return (root, catalog)
+    }
+
+    func snapshot(_ arguments: [String]) throws -> ProcessResult {
+        try Lookaround.run(["snapshot", "--catalog", try Self.setup.get().catalog] + arguments)
+    }
+
+    @Test func pointToPNGFileReportsOnStdout() throws {
+        let output = try Self.setup.get().root.appendingPathComponent("senaatintori.png").path
+        let result = try snapshot(["--lat", "60.1699", "--lon", "24.9523", "--size", "320x180", "-o", output])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("panorama   senaatintori-"))
+        #expect(result.stdout.contains("m from the requested point"))
+        #expect(result.stdout.contains("field of view 90.0°"))
+        let image = try PNGCodec.decodeRGB(try ImageFile.read(output))
+        #expect(image.width == 320 && image.height == 180)
+    }
+
+    @Test func sceneIDToStdoutAsJPEGReportsOnStderr() throws {
+        let result = try snapshot(["--scene", "senaatintori-005", "--heading-degrees", "450", "--pitch-degrees", "20",
+                                   "--fov-degrees", "60", "--size", "200x100", "--format", "jpeg", "-o", "-"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("panorama   senaatintori-005"))
+        #expect(result.stderr.contains("heading    90.0°, pitch 20.0°, field of view 60.0°"))
+        #expect(result.stderr.contains("distance   0.00 m"))
+        let header = try JPEGCodec.readHeader(result.stdoutBytes)
+        #expect(header.width == 200 && header.height == 100)
+    }
+
+    @Test func placeByName() throws {
+        let output = try Self.setup.get().root.appendingPathComponent("stockmann.png").path
+        let result = try snapshot(["--near", "Stockmann", "--size", "160x90", "--labels", "none", "-o", output])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("place      Stockmann"))
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func noCoverageIsExitOneWithTheReason() throws {
+        let output = try Self.setup.get().root.appendingPathComponent("nowhere.png").path
+        let result = try snapshot(["--lat", "10", "--lon", "10", "-o", output])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("no coverage"))
+        #expect(result.stdout.contains("nothing_within_radius"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test(arguments: [
+        (["--lat", "60.17", "--lon", "24.95", "--fov-degrees", "150"], "10…120"),
+        (["--lat", "60.17", "--lon", "24.95", "--pitch-degrees", "-91"], "-90…90"),
+        (["--lat", "95", "--lon", "24.95"], "-90…90"),
+        (["--lat", "60.17", "--lon", "24.95", "--size", "0x10"], "1…65535"),
+        (["--lat", "60.17", "--lon", "24.95", "--size", "5000x5000"], "16000000"),
+        (["--lat", "60.17", "--lon", "24.95", "--quality", "0"], "1…100"),
+        (["--lat", "60.17", "--lon", "24.95", "--exclude-categories", "cafes"], "food"),
+        (["--lat", "60.17", "--near", "Stockmann"], "only one of"),
+    ])
+    func badInputIsUsageWithTheAllowedRange(arguments: [String], allowed: String) throws {
+        let result = try snapshot(arguments + ["-o", "/nonexistent/never.png"])
+        #expect(result.exitCode == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(allowed), "\(result.stderr)")
+    }
+
+    @Test func helpListsTheOptions() throws {
+        let result = try Lookaround.run(["snapshot", "--help"])
+        #expect(result.exitCode == 0)
+        for option in ["--lat", "--scene", "--near", "--heading-degrees", "--fov-degrees", "--labels", "--exclude-categories"] {
+            #expect(result.stdout.contains(option))
+        }
+    }
+}

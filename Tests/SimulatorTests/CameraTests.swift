@@ -1,0 +1,85 @@
+import Foundation
+import Geodesy
+import Testing
+@testable import Simulator
+
+@Suite struct CameraTests {
+    let origin = EastNorthUp(east: 0, north: 0, up: 2.5)
+
+    func close(_ a: EastNorthUp, _ b: EastNorthUp, _ tolerance: Double = 1e-9) -> Bool {
+        abs(a.east - b.east) < tolerance && abs(a.north - b.north) < tolerance && abs(a.up - b.up) < tolerance
+    }
+
+    @Test func equirectangularCentreColumnFacesTheHeadingAndYawGrowsToTheRight() throws {
+        let camera = try EquirectangularCamera(position: origin, headingDegrees: 30, width: 64)
+        let centre = camera.direction(pixelX: 32, pixelY: 16)
+        #expect(close(centre, EastNorthUp(east: sin(30 * .pi / 180), north: cos(30 * .pi / 180), up: 0)))
+        // A quarter of the width to the right is 90° clockwise.
+        let right = camera.direction(pixelX: 48, pixelY: 16)
+        #expect(close(right, EastNorthUp(east: sin(120 * .pi / 180), north: cos(120 * .pi / 180), up: 0)))
+    }
+
+    @Test func equirectangularSeamAndPoles() throws {
+        let camera = try EquirectangularCamera(position: origin, headingDegrees: 0, width: 64)
+        // x = 0 and x = width are the same direction (behind the camera): no seam in the mapping.
+        #expect(close(camera.direction(pixelX: 0, pixelY: 10), camera.direction(pixelX: 64, pixelY: 10), 1e-12))
+        #expect(close(camera.direction(pixelX: 0, pixelY: 16), EastNorthUp(east: 0, north: -1, up: 0), 1e-12))
+        // Row 0's top edge is the zenith, the bottom edge the nadir, for every column.
+        for x in stride(from: 0.0, through: 64, by: 8) {
+            #expect(close(camera.direction(pixelX: x, pixelY: 0), EastNorthUp(east: 0, north: 0, up: 1), 1e-12))
+            #expect(close(camera.direction(pixelX: x, pixelY: 32), EastNorthUp(east: 0, north: 0, up: -1), 1e-12))
+        }
+        // Round trips, including pixels next to the seam.
+        for (x, y) in [(0.5, 0.5), (63.5, 31.5), (31.5, 16.0), (0.001, 7.25), (63.999, 20.5)] {
+            let p = camera.pixel(forDirection: camera.direction(pixelX: x, pixelY: y))
+            #expect(abs(p.x - x) < 1e-9 && abs(p.y - y) < 1e-9, "(\(x), \(y)) → \(p)")
+        }
+    }
+
+    @Test func equirectangularRenderHasNoSeamAndUniformPoles() throws {
+        let model = try TestScenes.box()
+        let camera = try EquirectangularCamera(position: origin, headingDegrees: 90, width: 128)
+        let image = model.render(camera, settings: try RenderSettings(samplesPerPixel: 4, sun: SolarPosition(elevationDegrees: 40, azimuthDegrees: 200)))
+        // The first and last columns look in nearly the same direction: they must match closely.
+        var seam = 0, neighbours = 0
+        for y in 0..<64 {
+            for c in 0..<3 {
+                seam = max(seam, abs(Int(image[0, y, c]) - Int(image[127, y, c])))
+                neighbours = max(neighbours, abs(Int(image[60, y, c]) - Int(image[61, y, c])))
+            }
+        }
+        #expect(seam <= max(12, neighbours), "seam difference \(seam), neighbouring columns \(neighbours)")
+        // The top row is all sky near the zenith: nearly one colour.
+        let top = (0..<128).map { Int(image[$0, 0, 2]) }
+        #expect((top.max() ?? 0) - (top.min() ?? 0) <= 2)
+        let bottom = (0..<128).map { Int(image[$0, 63, 1]) }
+        #expect((bottom.max() ?? 0) - (bottom.min() ?? 0) <= 24)   // ground texture, no holes
+    }
+
+    @Test func pinholeConventions() throws {
+        let camera = try PinholeCamera(position: origin, headingDegrees: 90, pitchDegrees: 0, fieldOfViewDegrees: 90, width: 200, height: 100)
+        #expect(close(camera.direction(pixelX: 100, pixelY: 50), EastNorthUp(east: 1, north: 0, up: 0), 1e-12))
+        // Horizontal FOV edge to edge: x = 0 is 45° left (north-east), x = width 45° right (south-east).
+        let left = camera.direction(pixelX: 0, pixelY: 50)
+        #expect(close(left, EastNorthUp(east: 0.5.squareRoot(), north: 0.5.squareRoot(), up: 0), 1e-12))
+        // y = 0 is up.
+        #expect(camera.direction(pixelX: 100, pixelY: 0).up > 0)
+        // pixel(for:) inverts direction().
+        for (x, y) in [(0.5, 0.5), (199.5, 99.5), (100, 50), (37.25, 81.0)] {
+            let d = camera.direction(pixelX: x, pixelY: y)
+            let p = try #require(camera.pixel(for: EastNorthUp(east: origin.east + 7 * d.east, north: origin.north + 7 * d.north, up: origin.up + 7 * d.up)))
+            #expect(abs(p.x - x) < 1e-9 && abs(p.y - y) < 1e-9)
+        }
+        #expect(camera.pixel(for: EastNorthUp(east: -5, north: 0, up: 2.5)) == nil)   // behind
+        let up = try PinholeCamera(position: origin, headingDegrees: 0, pitchDegrees: 30, fieldOfViewDegrees: 60, width: 10, height: 10)
+        #expect(close(up.direction(pixelX: 5, pixelY: 5), EastNorthUp(east: 0, north: cos(.pi / 6), up: 0.5), 1e-12))
+    }
+
+    @Test func invalidParametersAreErrors() {
+        #expect(throws: SimulatorError.self) { try EquirectangularCamera(position: origin, headingDegrees: 0, width: 63) }
+        #expect(throws: SimulatorError.self) { try PinholeCamera(position: origin, headingDegrees: 0, pitchDegrees: 0, fieldOfViewDegrees: 180, width: 10, height: 10) }
+        #expect(throws: SimulatorError.self) { try PinholeCamera(position: origin, headingDegrees: 0, pitchDegrees: 91, fieldOfViewDegrees: 60, width: 10, height: 10) }
+        #expect(throws: SimulatorError.self) { try RenderSettings(samplesPerPixel: 0, sun: SolarPosition(elevationDegrees: 1, azimuthDegrees: 1)) }
+        #expect(throws: SimulatorError.self) { try OrthographicCamera(minEast: 1, minNorth: 0, maxEast: 1, maxNorth: 1, width: 1, height: 1) }
+    }
+}

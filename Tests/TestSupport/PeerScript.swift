@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// Runs a Python script from `scripts/` that wraps an independent tool (pyosmium, py360convert…).
+///
+/// Convention for those scripts: exit 0 on success, exit 3 with the reason on stderr when the tool they
+/// need is not installed. The test is then cancelled — reported as skipped, with the reason — never
+/// silently passed; any other exit status is a test failure.
+public enum PeerScript {
+    /// Runs `python3 SCRIPT ARGUMENTS…` and returns its standard output.
+    public static func run(_ script: String, _ arguments: [String],
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script] + arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Drain stderr on another thread so a chatty script cannot block on a full pipe.
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        let stderr = String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = URL(fileURLWithPath: script).lastPathComponent
+        switch process.terminationStatus {
+        case 0: return stdout
+        case 3: try Test.cancel("skipped: \(stderr)", sourceLocation: sourceLocation)
+        case 127: try Test.cancel("skipped: python3 is not on PATH (\(stderr))", sourceLocation: sourceLocation)
+        default:
+            Issue.record("\(name) exited \(process.terminationStatus): \(stderr)", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+    }
+}
+
+/// Deterministic pseudo-random numbers for property tests and test content (SplitMix64), so failures
+/// reproduce.
+public struct SeededGenerator: RandomNumberGenerator {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
