@@ -26,9 +26,13 @@ build: deps
 release: deps
 	$(LOCK) $(SWIFT) build -c release
 
+# Suites run one after another (--no-parallel): with Swift Testing's default parallel run, one full
+# run in four crashed in swift_release while MapSnapshotGoldenTests.flightContactSheet ended
+# (2026-11-29); AddressSanitizer and ThreadSanitizer runs of the whole suite report nothing. Until it
+# is understood, the serial run is the one CI trusts.
 test: deps
 	@scripts/install-test-tools.sh
-	$(LOCK) $(SWIFT) test
+	$(LOCK) $(SWIFT) test --no-parallel
 
 demo: release
 	@scripts/demo.sh $(RELEASE)/lookaround $(OUT)
