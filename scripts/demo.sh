@@ -18,9 +18,14 @@ step "Is there street imagery at Senaatintori?" \
 step "Places named like Stockmann, nearest to Senaatintori first" \
   "$lookaround" search Stockmann --near "$senaatintori_lat,$senaatintori_lon" --limit 3
 if "$lookaround" snapshot --help >/dev/null 2>&1; then
-  step "A labelled street-level view of Senaatintori" \
-    "$lookaround" snapshot --lat "$senaatintori_lat" --lon "$senaatintori_lon" --size 960x540 -o "$out/senaatintori.png"
+  step "A labelled street-level view of Senaatintori, looking south" \
+    "$lookaround" snapshot --lat "$senaatintori_lat" --lon "$senaatintori_lon" --heading-degrees 180 \
+      --size 960x540 -o "$out/senaatintori.png"
   "$lookaround" image show "$out/senaatintori.png" --columns "$columns"
+  step "Aleksanterinkatu, looking west along the street (shop labels on their signs)" \
+    "$lookaround" snapshot --scene aleksanterinkatu-030 --heading-degrees 250 --size 960x540 \
+      -o "$out/aleksanterinkatu.png"
+  "$lookaround" image show "$out/aleksanterinkatu.png" --columns "$columns"
 else
   panorama=$("$lookaround" scene --lat "$senaatintori_lat" --lon "$senaatintori_lon" --json \
     | sed -n 's/.*"image_path" *: *"\([^"]*\)".*/\1/p' | head -n 1)
