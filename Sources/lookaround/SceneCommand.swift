@@ -83,10 +83,7 @@ enum SceneCommand: Command {
         if let batch = arguments.string("batch") { return try runBatch(batch, defaults: defaults, catalog: catalog) }
         var requestID: String?
         if let name = arguments.string("near") {
-            guard let place = try catalog.searchPlaces(PlaceSearchQuery(text: name, language: arguments.string("language"),
-                                                                        limit: 1)).first else {
-                throw CatalogError.placeNotFound(name: name)
-            }
+            let place = try catalog.place(named: name, language: arguments.string("language"))
             point = place.place.coordinate
             requestID = place.displayName
         }

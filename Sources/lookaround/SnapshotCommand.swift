@@ -110,10 +110,7 @@ enum SnapshotCommand: Command {
             scene = try LookAroundScene(panoramaID: id, catalog: catalog)
         } else {
             if let name = arguments.string("near") {
-                guard let place = try catalog.searchPlaces(PlaceSearchQuery(text: name, language: arguments.string("language"),
-                                                                            limit: 1)).first else {
-                    throw CatalogError.placeNotFound(name: name)
-                }
+                let place = try catalog.place(named: name, language: arguments.string("language"))
                 point = place.place.coordinate
                 placeName = place.displayName
             }

@@ -31,7 +31,7 @@ import TestSupport
         let common = ["map", "--osm", Self.osm, "--center", "60.1695,24.9500", "--span-meters", "300", "--size", "128x128"]
         let imagery = try Lookaround.run(common + ["--type", "imagery", "-o", "imagery.png"], in: directory)
         let standard = try Lookaround.run(common + ["-o", "standard.png"], in: directory)
-        #expect(imagery.exitCode == 0, "\(imagery.stderr)")
+        #expect(imagery.exitCode == 0 && standard.exitCode == 0, "\(imagery.stderr)\(standard.stderr)")
         #expect(imagery.stdout.hasPrefix("wrote imagery.png (128x128 pixels, imagery"))
         let a = try PNGCodec.decodeRGBA(ImageFile.read(directory.appendingPathComponent("imagery.png").path))
         let b = try PNGCodec.decodeRGBA(ImageFile.read(directory.appendingPathComponent("standard.png").path))

@@ -29,8 +29,15 @@ public enum Lookaround {
     /// Runs `lookaround` with `arguments`, feeding `stdin`, in `directory` (a fresh temporary folder
     /// when nil), and waits for it.
     public static func run(_ arguments: [String], stdin: [UInt8] = [], in directory: URL? = nil) throws -> ProcessResult {
+        try runProcess(executablePath, arguments, stdin: stdin, in: directory)
+    }
+
+    /// Runs any program to completion, feeding `stdin`, and returns what it wrote and its exit code.
+    /// Both pipes are read concurrently so neither fills up and blocks the child.
+    public static func runProcess(_ executable: String, _ arguments: [String], stdin: [UInt8] = [],
+                                  in directory: URL? = nil) throws -> ProcessResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         let input = Pipe(), output = Pipe(), errors = Pipe()
@@ -40,7 +47,6 @@ public enum Lookaround {
         try process.run()
         input.fileHandleForWriting.write(Data(stdin))
         try input.fileHandleForWriting.close()
-        // Read both pipes concurrently so neither fills up and blocks the child.
         nonisolated(unsafe) var errorData = Data()
         let group = DispatchGroup()
         group.enter()

@@ -10,32 +10,15 @@ public enum PeerScript {
     /// Runs `python3 SCRIPT ARGUMENTS…` and returns its standard output.
     public static func run(_ script: String, _ arguments: [String],
                            sourceLocation: SourceLocation = #_sourceLocation) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Drain stderr on another thread so a chatty script cannot block on a full pipe.
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = errors.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        let stderr = String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try Lookaround.runProcess("/usr/bin/env", ["python3", script] + arguments)
+        let stderr = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = URL(fileURLWithPath: script).lastPathComponent
-        switch process.terminationStatus {
-        case 0: return stdout
+        switch result.exitCode {
+        case 0: return Data(result.stdoutBytes)
         case 3: try Test.cancel("skipped: \(stderr)", sourceLocation: sourceLocation)
         case 127: try Test.cancel("skipped: python3 is not on PATH (\(stderr))", sourceLocation: sourceLocation)
         default:
-            Issue.record("\(name) exited \(process.terminationStatus): \(stderr)", sourceLocation: sourceLocation)
+            Issue.record("\(name) exited \(result.exitCode): \(stderr)", sourceLocation: sourceLocation)
             throw CancellationError()
         }
     }
