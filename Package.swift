@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"]),
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
         .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging"]),
+        .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
         .target(name: "ArgumentParsing"),

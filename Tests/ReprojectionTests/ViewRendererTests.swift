@@ -55,7 +55,7 @@ struct ViewRendererTests {
         let camera = try Fixtures.camera(c.heading, c.pitch, fov: c.fov, width: 320, height: 240)
         let ratio = ViewProjection(camera: camera, pose: c.pose, panoramaWidth: 8192).sourcePixelsPerViewPixel
         let width = 8192 >> PanoramaPyramid.levelIndex(forSourcePixelsPerViewPixel: ratio)
-        for blockSize in [16, 32] {
+        for blockSize in [16, 32, 64] {
             var renderer = try ViewRenderer(blockSizePixels: blockSize)
             let worst = renderer.largestInterpolationError(panoramaWidth: width, camera: camera, pose: c.pose)
             #expect(worst <= ViewRenderer.interpolationToleranceSourcePixels, "block \(blockSize): worst \(worst) px")
