@@ -115,7 +115,7 @@ public struct LookAroundSnapshotter: Sendable {
 
     /// The catalog labels come from: the one given, else the shared one when it holds the scene's
     /// panorama (a scene from another catalog gets no labels rather than another catalog's places).
-    private func labelCatalog() -> Catalog? {
+    func labelCatalog() -> Catalog? {
         if let catalog { return catalog }
         guard let shared = try? LookAroundCatalog.shared(), (try? shared.panorama(id: scene.match.panoramaID)) != nil else {
             return nil

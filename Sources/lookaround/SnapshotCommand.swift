@@ -23,16 +23,7 @@ enum SnapshotCommand: Command {
             printed on stdout, or on stderr when the image goes to stdout (-o -). No coverage is exit \
             code 1 with the reason.
             """,
-        options: [
-            .value("lat", valueName: "DEGREES", help: "Latitude, -90…90."),
-            .value("lon", valueName: "DEGREES", help: "Longitude, -180…180."),
-            .value("near", valueName: "NAME", help: "A place name instead of a point (best match of 'lookaround search')."),
-            .value("scene", valueName: "ID", help: "A panorama id (as 'lookaround scene' prints it)."),
-            .value("radius-meters", valueName: "METERS", help: "Search radius around the point, 0…10000.", defaultValue: "50"),
-            .value("heading-degrees", valueName: "DEGREES", help: "View direction, clockwise from north (default: see above)."),
-            .value("pitch-degrees", valueName: "DEGREES", help: "Degrees above the horizon, -90…90.", defaultValue: "0"),
-            .value("fov-degrees", valueName: "DEGREES", help: "Horizontal field of view, 10…120.", defaultValue: "90"),
-            .value("size", valueName: "WxH", help: "Image size in pixels (at most 16 megapixels).", defaultValue: "1280x720"),
+        options: SceneSelection.sceneOptions + SceneSelection.cameraOptions + [
             .value("labels", valueName: "KIND", help: "Which labels to draw.", defaultValue: "all",
                    allowedValues: ["all", "places", "roads", "none"]),
             .value("exclude-categories", valueName: "GROUPS", help: "Place groups not to label (comma-separated: "
@@ -53,34 +44,8 @@ enum SnapshotCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let modes = ["lat", "near", "scene"].filter { arguments.has($0) }
-        guard modes.count == 1 || (modes.isEmpty && arguments.has("lon")) else {
-            throw arguments.error(modes.isEmpty ? "give --lat and --lon, --near NAME or --scene ID"
-                                  : "give only one of " + modes.map { "--\($0)" }.joined(separator: ", "))
-        }
         // Validate everything the user typed before touching the catalog, so bad input is always 64.
-        var point: GeoCoordinate?
-        if arguments.has("lat") || arguments.has("lon") {
-            guard arguments.has("lat"), arguments.has("lon") else { throw arguments.error("give both --lat and --lon") }
-            let latitude = try arguments.double("lat", in: -90...90) ?? 0
-            let longitude = try arguments.double("lon", in: -180...180) ?? 0
-            point = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
-        }
-        let radius = try arguments.double("radius-meters", in: SceneRequest.radiusRange) ?? SceneRequest.defaultRadiusMeters
-        let size: PixelSize
-        do { size = try PixelSize(parsing: try arguments.requiredString("size")) } catch let error as ImagingError {
-            throw arguments.error("--size: \(error)")
-        }
-        var camera = LookAroundSnapshotter.Camera()
-        camera.headingDegrees = try arguments.double("heading-degrees", in: -1e9...1e9)
-        camera.pitchDegrees = try arguments.double("pitch-degrees", in: ViewCamera.pitchRangeDegrees) ?? 0
-        camera.fieldOfViewDegrees = try arguments.double("fov-degrees", in: ViewCamera.fieldOfViewRangeDegrees) ?? 90
-        do {
-            _ = try ViewCamera(headingDegrees: 0, pitchDegrees: camera.pitchDegrees,
-                               fieldOfViewDegrees: camera.fieldOfViewDegrees, width: size.width, height: size.height)
-        } catch {
-            throw arguments.error("--size: \(error)")
-        }
+        let selection = try SceneSelection(arguments)
         let labels = try arguments.requiredString("labels")
         var filter = PointOfInterestFilter.includingAll
         if labels == "roads" || labels == "none" {
@@ -97,35 +62,18 @@ enum SnapshotCommand: Command {
             format = ext == "jpg" || ext == "jpeg" ? "jpeg" : "png"
         }
         let quality = try arguments.int("quality", in: 1...100) ?? 90
-        let options = LookAroundSnapshotter.Options(size: size, camera: camera, pointOfInterestFilter: filter,
+        let options = LookAroundSnapshotter.Options(size: selection.size, camera: selection.camera, pointOfInterestFilter: filter,
                                                     showsRoadLabels: labels == "all" || labels == "roads",
                                                     language: arguments.string("language"))
         let toStandardError = output == "-"
         let report = { (text: String) in if toStandardError { Console.error(text) } else { Console.out(text) } }
 
         let catalog = try Catalog(path: arguments.string("catalog") ?? Catalog.defaultPath)
-        let scene: LookAroundScene
-        var placeName: String?
-        if let id = arguments.string("scene") {
-            scene = try LookAroundScene(panoramaID: id, catalog: catalog)
-        } else {
-            if let name = arguments.string("near") {
-                let place = try catalog.place(named: name, language: arguments.string("language"))
-                point = place.place.coordinate
-                placeName = place.displayName
-            }
-            guard let point else { throw arguments.error("give --lat and --lon") }
-            var request = LookAroundSceneRequest(coordinate: point, catalog: catalog)
-            request.radiusMeters = radius
-            let sent = request
-            let answer = try blocking { try await sent.answer }
-            guard let match = answer.scene.map(LookAroundScene.init(match:)) else {
-                if let placeName { report("place      \(placeName) (\(fixed(point.latitude, 7)), \(fixed(point.longitude, 7)))") }
-                report("no coverage: \(answer.noCoverage?.message ?? "no panorama")")
-                report("reason      \(answer.noCoverage?.reason.rawValue ?? "")")
-                return .noImagery
-            }
-            scene = match
+        let resolution = try selection.resolve(arguments, catalog: catalog, language: arguments.string("language"))
+        let placeName = resolution.placeName
+        guard let scene = resolution.scene else {
+            resolution.noCoverageLines.forEach(report)
+            return .noImagery
         }
         let snapshot = try blocking { try await LookAroundSnapshotter(scene: scene, options: options, catalog: catalog).snapshot }
         let bytes = format == "jpeg" ? try JPEGCodec.encode(snapshot.image, quality: quality)

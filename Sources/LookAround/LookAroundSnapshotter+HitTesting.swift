@@ -1,0 +1,138 @@
+import Catalog
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+import MapSnapshot
+import Reprojection
+
+extension LookAroundSnapshotter {
+    /// A surface point at most this far above the ground under the camera is ground (a 12 cm kerb
+    /// is ground; a car bonnet is not), metres.
+    public static let groundToleranceMeters = 0.3
+    /// A place is under a raised point when the point is at most this far from the place's label
+    /// anchor (the facade point at sign height where ``placeLabels(for:catalog:)`` pins its label), metres.
+    public static let placeToleranceMeters = 3.0
+    /// A street is under a ground point when the point is at most the street's half-width
+    /// (``streetHalfWidthMeters(highwayClass:)``) plus this (its sidewalk and kerb) from the
+    /// centreline, metres.
+    public static let streetSidewalkMarginMeters = 2.5
+
+    /// Half the usual carriageway width of a catalog highway class (as `CatalogStreet.highwayClass`
+    /// names it), metres: the simulator's default road widths, halved.
+    public static func streetHalfWidthMeters(highwayClass: String) -> Double {
+        switch highwayClass {
+        case "motorway", "trunk": return 7
+        case "primary": return 6
+        case "secondary": return 5
+        case "tertiary": return 4.5
+        case "residential", "unclassified": return 3.75
+        case "livingStreet": return 3
+        case "service": return 2.25
+        case "pedestrian": return 4
+        case "cycleway": return 1
+        case "footway", "path", "steps", "platform", "bridleway", "track", "corridor": return 1.25
+        default: return 1.5
+        }
+    }
+
+    /// What lies under continuous view pixel (`x`, `y`) of this snapshotter's view (pixel centres at
+    /// i + 0.5, so the top-left pixel's centre is (0.5, 0.5)): the ray's direction, the surface point
+    /// it meets (from the panorama's depth map, ``PanoramaDepthMap/rangeMeters(viewX:viewY:projection:)``)
+    /// or sky, and the place or street there.
+    ///
+    /// - The point: the depth along the ray from the camera centre, placed in an east-north-up frame at
+    ///   the camera (panorama coordinate, at the catalog's ground elevation plus camera height).
+    /// - Surface: ground within ``groundToleranceMeters`` of the ground under the camera, else raised.
+    /// - Place (raised points only): among the places the snapshot would label (its
+    ///   ``Options/pointOfInterestFilter``), the one whose label anchor is nearest the point, if within
+    ///   ``placeToleranceMeters``. Anchors rather than drawn label boxes: the anchor is where the sign
+    ///   is, and it does not move with decluttering or text size.
+    /// - Street (ground points only): the named street whose centreline is nearest the point, if
+    ///   within its half-width plus ``streetSidewalkMarginMeters``.
+    ///
+    /// Names are in ``Options/language`` when the catalog has them, else the local name. Without a
+    /// catalog (see ``init(scene:options:cache:catalog:)``) the camera height is taken as
+    /// ``LookAroundLabelPlacer/defaultCameraHeightMeters`` and there is no place or street; without a
+    /// depth map the surface is ``LookAroundHit/Surface/unknown``.
+    ///
+    /// - Throws: `ReprojectionError.invalidParameter` naming the value and the allowed range for a
+    ///   pixel outside 0…width × 0…height or not finite, or for a camera out of range; `ImagingError`
+    ///   when the depth map is unreadable; `CatalogError` when the catalog fails.
+    public func hitTest(x: Double, y: Double) throws -> LookAroundHit {
+        let camera = try viewCamera()
+        for (name, value, limit) in [("view x", x, camera.width), ("view y", y, camera.height)] {
+            guard value.isFinite, (0...Double(limit)).contains(value) else {
+                throw ReprojectionError.invalidParameter(
+                    name: name, value: "\(value)",
+                    allowed: "0…\(limit) (continuous view pixels of a \(camera.width)x\(camera.height) view; pixel centres at i + 0.5)")
+            }
+        }
+        let match = scene.match
+        let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: match.imageWidth)
+        let direction = projection.direction(viewX: x, viewY: y)
+        var hit = LookAroundHit(x: x, y: y, panoramaID: match.panoramaID, direction: direction,
+                                headingDegrees: direction.heading.degrees,
+                                elevationDegrees: asin(max(-1, min(1, direction.up))) * 180 / .pi, surface: .unknown)
+        guard let depthPath = match.depthPath else { return hit }
+        let catalog = labelCatalog()
+        let record = try catalog?.panorama(id: match.panoramaID)
+        let cameraHeight = record?.cameraHeightMeters ?? LookAroundLabelPlacer.defaultCameraHeightMeters
+        let depthImage = try PNGCodec.decodeGray16(try ImageFile.read(depthPath), file: depthPath)
+        let depth = try PanoramaDepthMap(depthImage, nearestSurfaceMeters: max(1, cameraHeight))
+        guard let range = depth.rangeMeters(viewX: x, viewY: y, projection: projection) else {
+            hit.surface = .sky
+            return hit
+        }
+        let offset = EastNorthUp(east: direction.east * range, north: direction.north * range, up: direction.up * range)
+        let origin = try GeoCoordinate(latitude: match.latitude, longitude: match.longitude)
+        let frame = try LocalTangentFrame(origin: origin, heightMeters: (record?.groundElevationMeters ?? 0) + cameraHeight)
+        let coordinate = try frame.geodetic(from: offset).coordinate
+        let height = cameraHeight + offset.up
+        hit.point = LookAroundHit.Point(coordinate: coordinate, distanceMeters: range, heightAboveGroundMeters: height, offset: offset)
+        hit.surface = height <= Self.groundToleranceMeters ? .ground : .raised
+        guard let catalog else { return hit }
+        if hit.surface == .raised {
+            let placer = LookAroundLabelPlacer(depth: depthImage, panoramaHeadingDegrees: match.headingDegrees,
+                                               cameraHeightMeters: cameraHeight)
+            hit.place = try place(at: offset, coordinate: coordinate, frame: frame, placer: placer, catalog: catalog)
+        } else {
+            hit.street = try street(at: coordinate, catalog: catalog)
+        }
+        return hit
+    }
+
+    /// The place whose label anchor is nearest `offset` (metres from the camera), within ``placeToleranceMeters``.
+    private func place(at offset: EastNorthUp, coordinate: GeoCoordinate, frame: LocalTangentFrame,
+                       placer: LookAroundLabelPlacer, catalog: Catalog) throws -> LookAroundHit.Place? {
+        guard options.pointOfInterestFilter != .excludingAll else { return nil }
+        // An anchor is at most facadeToleranceMeters from its place, so farther places cannot qualify.
+        let radius = LookAroundLabelPlacer.facadeToleranceMeters + Self.placeToleranceMeters
+        var best: LookAroundHit.Place?
+        for (place, _) in try catalog.places(near: coordinate, radiusMeters: radius) {
+            if let group = PlaceGroup(rawValue: place.categoryGroup), !options.pointOfInterestFilter.includes(group) { continue }
+            guard let anchor = placer.anchor(forPlaceAt: try frame.enu(from: place.coordinate)) else { continue }
+            let distance = EastNorthUp(east: anchor.east - offset.east, north: anchor.north - offset.north,
+                                       up: anchor.up - offset.up).lengthMeters
+            guard distance <= Self.placeToleranceMeters, distance < best?.distanceMeters ?? .infinity else { continue }
+            best = LookAroundHit.Place(name: place.name(in: options.language), category: place.category,
+                                       categoryGroup: place.categoryGroup, coordinate: place.coordinate,
+                                       distanceMeters: distance)
+        }
+        return best
+    }
+
+    /// The named street whose centreline is nearest `coordinate`, within its half-width plus the sidewalk margin.
+    private func street(at coordinate: GeoCoordinate, catalog: Catalog) throws -> LookAroundHit.Street? {
+        let radius = Self.streetHalfWidthMeters(highwayClass: "motorway") + Self.streetSidewalkMarginMeters
+        for (street, distance) in try catalog.streets(near: coordinate, radiusMeters: radius) {
+            guard let local = street.name,
+                  distance <= Self.streetHalfWidthMeters(highwayClass: street.highwayClass) + Self.streetSidewalkMarginMeters
+            else { continue }
+            // Nearest first: the first that qualifies is the answer.
+            return LookAroundHit.Street(name: options.language.flatMap { street.names[$0] } ?? local,
+                                        highwayClass: street.highwayClass, distanceMeters: distance)
+        }
+        return nil
+    }
+}

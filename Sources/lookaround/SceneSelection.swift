@@ -1,0 +1,112 @@
+import ArgumentParsing
+import Catalog
+import Geodesy
+import Imaging
+import LookAround
+import Reprojection
+
+/// How `snapshot` and `inspect` choose a scene (`--lat/--lon`, `--near`, `--scene`) and a view
+/// (`--heading-degrees`, `--pitch-degrees`, `--fov-degrees`, `--size`): one set of options, defaults
+/// and checks, so a pixel of a snapshot can be inspected with the same options.
+struct SceneSelection {
+    /// The options choosing the scene.
+    static let sceneOptions: [OptionSpec] = [
+        .value("lat", valueName: "DEGREES", help: "Latitude, -90…90."),
+        .value("lon", valueName: "DEGREES", help: "Longitude, -180…180."),
+        .value("near", valueName: "NAME", help: "A place name instead of a point (best match of 'lookaround search')."),
+        .value("scene", valueName: "ID", help: "A panorama id (as 'lookaround scene' prints it)."),
+        .value("radius-meters", valueName: "METERS", help: "Search radius around the point, 0…10000.", defaultValue: "50"),
+    ]
+
+    /// The options of the view.
+    static let cameraOptions: [OptionSpec] = [
+        .value("heading-degrees", valueName: "DEGREES", help: "View direction, clockwise from north (default: see above)."),
+        .value("pitch-degrees", valueName: "DEGREES", help: "Degrees above the horizon, -90…90.", defaultValue: "0"),
+        .value("fov-degrees", valueName: "DEGREES", help: "Horizontal field of view, 10…120.", defaultValue: "90"),
+        .value("size", valueName: "WxH", help: "Image size in pixels (at most 16 megapixels).", defaultValue: "1280x720"),
+    ]
+
+    /// The point given with `--lat/--lon` (nil for `--near` and `--scene` until resolved).
+    var point: GeoCoordinate?
+    /// `--radius-meters`.
+    var radiusMeters: Double
+    /// `--size`.
+    var size: PixelSize
+    /// `--heading-degrees`, `--pitch-degrees`, `--fov-degrees`.
+    var camera: LookAroundSnapshotter.Camera
+
+    /// Validates everything the user typed, before any catalog is opened, so bad input is always a
+    /// usage error (64) naming the value and the allowed range.
+    init(_ arguments: ParsedArguments) throws {
+        let modes = ["lat", "near", "scene"].filter { arguments.has($0) }
+        guard modes.count == 1 || (modes.isEmpty && arguments.has("lon")) else {
+            throw arguments.error(modes.isEmpty ? "give --lat and --lon, --near NAME or --scene ID"
+                                  : "give only one of " + modes.map { "--\($0)" }.joined(separator: ", "))
+        }
+        if arguments.has("lat") || arguments.has("lon") {
+            guard arguments.has("lat"), arguments.has("lon") else { throw arguments.error("give both --lat and --lon") }
+            let latitude = try arguments.double("lat", in: -90...90) ?? 0
+            let longitude = try arguments.double("lon", in: -180...180) ?? 0
+            point = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
+        }
+        radiusMeters = try arguments.double("radius-meters", in: SceneRequest.radiusRange) ?? SceneRequest.defaultRadiusMeters
+        do { size = try PixelSize(parsing: try arguments.requiredString("size")) } catch let error as ImagingError {
+            throw arguments.error("--size: \(error)")
+        }
+        camera = LookAroundSnapshotter.Camera()
+        camera.headingDegrees = try arguments.double("heading-degrees", in: -1e9...1e9)
+        camera.pitchDegrees = try arguments.double("pitch-degrees", in: ViewCamera.pitchRangeDegrees) ?? 0
+        camera.fieldOfViewDegrees = try arguments.double("fov-degrees", in: ViewCamera.fieldOfViewRangeDegrees) ?? 90
+        do {
+            _ = try ViewCamera(headingDegrees: 0, pitchDegrees: camera.pitchDegrees,
+                               fieldOfViewDegrees: camera.fieldOfViewDegrees, width: size.width, height: size.height)
+        } catch {
+            throw arguments.error("--size: \(error)")
+        }
+    }
+
+    /// What the catalog answered for the selection.
+    struct Resolution {
+        /// The scene, nil when there is no coverage.
+        var scene: LookAroundScene?
+        /// The place `--near` found, as displayed.
+        var placeName: String?
+        /// The point looked up (the place's coordinate for `--near`; nil for `--scene`).
+        var point: GeoCoordinate?
+        /// Why there is no scene, when there is none.
+        var noCoverage: NoCoverage?
+
+        /// The lines reporting no coverage (exit code 1).
+        var noCoverageLines: [String] {
+            var lines: [String] = []
+            if let placeName, let point {
+                lines.append("place      \(placeName) (\(fixed(point.latitude, 7)), \(fixed(point.longitude, 7)))")
+            }
+            lines.append("no coverage: \(noCoverage?.message ?? "no panorama")")
+            lines.append("reason      \(noCoverage?.reason.rawValue ?? "")")
+            return lines
+        }
+    }
+
+    /// Finds the scene in `catalog`: the panorama of `--scene`, or the nearest one within the radius
+    /// of the point or of the `--near` place (its name searched in `language` first).
+    /// - Throws: `CatalogError.unknownPanorama` or `.placeNotFound` (exit 1), catalog failures.
+    func resolve(_ arguments: ParsedArguments, catalog: Catalog, language: String?) throws -> Resolution {
+        if let id = arguments.string("scene") {
+            return Resolution(scene: try LookAroundScene(panoramaID: id, catalog: catalog))
+        }
+        var point = self.point, placeName: String?
+        if let name = arguments.string("near") {
+            let place = try catalog.place(named: name, language: language)
+            point = place.place.coordinate
+            placeName = place.displayName
+        }
+        guard let point else { throw arguments.error("give --lat and --lon") }
+        var request = LookAroundSceneRequest(coordinate: point, catalog: catalog)
+        request.radiusMeters = radiusMeters
+        let sent = request
+        let answer = try SnapshotCommand.blocking { try await sent.answer }
+        return Resolution(scene: answer.scene.map(LookAroundScene.init(match:)), placeName: placeName, point: point,
+                          noCoverage: answer.noCoverage)
+    }
+}
