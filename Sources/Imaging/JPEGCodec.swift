@@ -42,6 +42,40 @@ public enum JPEGCodec {
         return JPEGDecodeResult(image: Gray8Image(width: w, height: h, components: pixels), warnings: warnings)
     }
 
+    /// Decodes a JPEG into caller-owned memory as 4-byte pixels (R, G, B, then 0), one row every
+    /// `rowBytes`: how a tile lands in its place inside a larger image without a copy.
+    /// - Parameters:
+    ///   - data: the whole file.
+    ///   - destination: where the top-left pixel goes; `height` rows of `rowBytes` must be writable.
+    ///   - width, height: the size the caller expects; a JPEG of another size is an error.
+    /// - Throws: `ImagingError` as ``decodeRGB(_:file:options:pixelBudget:)``; `.corrupt` for a size other
+    ///   than `width`×`height`. Warnings (damaged data) are errors here: a tile is all or nothing.
+    public static func decodeRGBX(_ data: UnsafeRawBufferPointer, file: String? = nil, into destination: UnsafeMutableRawPointer,
+                                  rowBytes: Int, width: Int, height: Int) throws {
+        guard data.count >= 2, data[0] == 0xFF, data[1] == 0xD8 else {
+            throw ImagingError.wrongFormat(file: file, expected: format, found: ImageFormat.describe(Array(data.prefix(16))))
+        }
+        let handle = try decompressor()
+        defer { tjDestroy(handle) }
+        let source = data.bindMemory(to: UInt8.self)
+        var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
+        guard tjDecompressHeader3(handle, source.baseAddress, UInt(source.count), &w, &h, &subsampling, &colorSpace) == 0 else {
+            throw failure(message(handle), file: file)
+        }
+        guard Int(w) == width, Int(h) == height else {
+            throw ImagingError.corrupt(file: file, format: format, detail: "\(w)×\(h) where \(width)×\(height) was expected")
+        }
+        guard tjDecompress2(handle, source.baseAddress, UInt(source.count), destination.assumingMemoryBound(to: UInt8.self),
+                            w, Int32(rowBytes), h, Int32(TJPF_RGBX.rawValue), TJFLAG_ACCURATEDCT) == 0 else {
+            throw failure(message(handle), file: file)
+        }
+        // libjpeg-turbo fills X with 0xFF; the documented layout has 0 there.
+        for y in 0..<height {
+            let row = (destination + y * rowBytes).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { row[x] &= 0x00FF_FFFF }
+        }
+    }
+
     // MARK: Writing
 
     /// Encodes RGB.

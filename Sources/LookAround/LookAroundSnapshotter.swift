@@ -17,8 +17,10 @@ import Reprojection
 /// let png = try PNGCodec.encode(snapshot.image)
 /// ```
 ///
-/// The panorama is decoded at the pyramid level the view needs (``PanoramaDecoder``: libjpeg-turbo DCT
-/// scaling) and kept in ``sharedCache``, so further views of the same panorama skip the decode; the
+/// The panorama is read from its tile file beside the catalog (``PanoramaTileFile``: only the tiles
+/// of the level the view needs are decoded; the file is made on first use), or without a catalog
+/// decoded at the level the view needs (``PanoramaDecoder``: libjpeg-turbo DCT scaling), and kept in
+/// ``sharedCache``, so further views of the same panorama skip the decode; the
 /// view is reprojected with ``ViewRenderer``.
 public struct LookAroundSnapshotter: Sendable {
     /// Where the view looks. Conventions of DESIGN §3: heading clockwise from true north, pitch above
@@ -100,7 +102,7 @@ public struct LookAroundSnapshotter: Sendable {
     public let scene: LookAroundScene
     /// The options.
     public let options: Options
-    private let cache: PanoramaCache
+    let cache: PanoramaCache
     private let catalog: Catalog?
 
     /// A snapshotter of `scene`; `cache` nil uses ``sharedCache``. Place labels come from `catalog`
@@ -155,14 +157,7 @@ public struct LookAroundSnapshotter: Sendable {
         get async throws {
             let camera = try viewCamera()
             let match = scene.match
-            var level = PanoramaDecoder.level(for: camera, panoramaWidth: match.imageWidth)
-            // Only levels whose scaled size is still exactly 2:1 (as PanoramaDecoder.decode(_:for:) does).
-            while level > 0 && match.imageWidth % (2 << level) != 0 { level -= 1 }
-            let path = match.imagePath
-            let chosen = level
-            let panorama = try cache.image(for: PanoramaCache.Key(identifier: path, level: level)) { () throws -> PanoramaImage in
-                try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: chosen)
-            }
+            let (panorama, level) = try panoramaLevel(for: camera)
             var image = RGB8Image(width: camera.width, height: camera.height)
             var renderer = try ViewRenderer()
             try renderer.render(panorama, camera: camera, pose: pose, into: &image)

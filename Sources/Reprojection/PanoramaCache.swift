@@ -18,6 +18,8 @@ public final class PanoramaCache: Sendable {
 
     private struct State {
         var entries: [Key: (image: PanoramaImage, lastUse: UInt64)] = [:]
+        /// For levels decoded tile by tile: which tiles the image holds.
+        var tileCoverage: [Key: [Bool]] = [:]
         var bytes = 0
         var clock: UInt64 = 0
     }
@@ -34,25 +36,59 @@ public final class PanoramaCache: Sendable {
     public func image<E: Error>(for key: Key, load: () throws(E) -> PanoramaImage) throws(E) -> PanoramaImage {
         let hit: PanoramaImage? = state.withLock { state in
             state.clock += 1
-            guard let entry = state.entries[key] else { return nil }
+            guard let entry = state.entries[key], state.tileCoverage[key] == nil else { return nil }
             state.entries[key] = (entry.image, state.clock)
             return entry.image
         }
         if let hit { return hit }
         let image = try load()
+        insert(image, coverage: nil, for: key)
+        return image
+    }
+
+    /// Level `level` of a tiled panorama holding at least the tiles `needed`: the cached image with
+    /// only the missing tiles decoded into it, or a new one with just those. The image is taken out
+    /// of the cache while tiles are added (so its pixels are not copied) and put back after.
+    /// - Throws: `ReprojectionError` when a tile cannot be read.
+    public func image(for key: Key, tiles: PanoramaTileFile, level: Int, needed: [Int]) throws(ReprojectionError) -> PanoramaImage {
+        let held: (image: PanoramaImage, coverage: [Bool])? = state.withLock { state in
+            state.clock += 1
+            guard let entry = state.entries[key], let coverage = state.tileCoverage[key],
+                  coverage.count == tiles.tileCount(level: level) else { return nil }
+            if needed.allSatisfy({ coverage[$0] }) {
+                state.entries[key] = (entry.image, state.clock)
+                return (entry.image, [])
+            }
+            state.entries[key] = nil
+            state.tileCoverage[key] = nil
+            state.bytes -= entry.image.pixels.count * 4
+            return (entry.image, coverage)
+        }
+        if let held, held.coverage.isEmpty { return held.image }
+        var image = held?.image ?? tiles.blankImage(level: level)
+        var coverage = held?.coverage ?? [Bool](repeating: false, count: tiles.tileCount(level: level))
+        let missing = needed.filter { !coverage[$0] }
+        try tiles.decodeTiles(missing, level: level, into: &image)
+        for tile in missing { coverage[tile] = true }
+        insert(image, coverage: coverage, for: key)
+        return image
+    }
+
+    private func insert(_ image: PanoramaImage, coverage: [Bool]?, for key: Key) {
         let cost = image.pixels.count * 4
         state.withLock { state in
             state.clock += 1
             if let old = state.entries[key] { state.bytes -= old.image.pixels.count * 4 }
             state.entries[key] = (image, state.clock)
+            state.tileCoverage[key] = coverage
             state.bytes += cost
             while state.bytes > capacityBytes, state.entries.count > 1,
                   let oldest = state.entries.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 state.bytes -= oldest.value.image.pixels.count * 4
                 state.entries[oldest.key] = nil
+                state.tileCoverage[oldest.key] = nil
             }
         }
-        return image
     }
 
     /// Bytes of pixels held now.

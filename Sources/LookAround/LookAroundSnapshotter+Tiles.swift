@@ -1,0 +1,50 @@
+import Catalog
+import Foundation
+import Imaging
+import Reprojection
+
+extension LookAroundSnapshotter {
+    /// The tile file of panorama `panoramaID` of the catalog at `catalogPath`: in a folder beside the
+    /// catalog named like it with `.tiles` (`Panoramas/catalog.tiles/<id>.lktiles`), characters other
+    /// than letters, digits, `-`, `_` and `.` in the id written as `_`.
+    public static func tileFilePath(panoramaID: String, catalogPath: String) -> String {
+        let base = (catalogPath as NSString).deletingPathExtension
+        let name = String(panoramaID.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+        return base + ".tiles/" + name + ".lktiles"
+    }
+
+    /// The scene's panorama at the level `camera` needs, with the level's index: from the tile file
+    /// when there is a catalog (made now, once, when missing or older than the panorama), else from
+    /// the JPEG decoded at that level. Both kept in the cache.
+    /// - Throws: `ReprojectionError` when the panorama or its tiles cannot be read.
+    func panoramaLevel(for camera: ViewCamera) throws -> (image: PanoramaImage, level: Int) {
+        let match = scene.match
+        if let tiles = tileFile() {
+            let level = tiles.level(for: camera)
+            let needed = tiles.tiles(for: camera, pose: pose, level: level)
+            let image = try cache.image(for: PanoramaCache.Key(identifier: "tiles:" + tiles.path, level: level),
+                                        tiles: tiles, level: level, needed: needed)
+            return (image, level)
+        }
+        var level = PanoramaDecoder.level(for: camera, panoramaWidth: match.imageWidth)
+        // Only levels whose scaled size is still exactly 2:1 (as PanoramaDecoder.decode(_:for:) does).
+        while level > 0 && match.imageWidth % (2 << level) != 0 { level -= 1 }
+        let path = match.imagePath, chosen = level
+        let image = try cache.image(for: PanoramaCache.Key(identifier: path, level: level)) { () throws -> PanoramaImage in
+            try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: chosen)
+        }
+        return (image, level)
+    }
+
+    /// The scene's tile file, made from the panorama when missing or stale; nil without a catalog or
+    /// when it cannot be made (for example a read-only folder: the JPEG is then decoded directly).
+    private func tileFile() -> PanoramaTileFile? {
+        guard let catalog = labelCatalog() else { return nil }
+        let match = scene.match
+        let path = Self.tileFilePath(panoramaID: match.panoramaID, catalogPath: catalog.path)
+        if let file = try? PanoramaTileFile(path: path), file.isCurrent(forSource: match.imagePath) { return file }
+        guard let bytes = try? ImageFile.read(match.imagePath),
+              let full = try? PanoramaDecoder.decode(bytes, file: match.imagePath, level: 0) else { return nil }
+        return try? PanoramaTileFile.write(full, source: match.imagePath, to: path)
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import Imaging
+
+/// A panorama cut into JPEG tiles at every pyramid level, in one file: what lets a view decode only
+/// the tiles of the level it needs (a 640×480 view of an 8192×4096 panorama reads about six 256-pixel
+/// tiles of the 2048×1024 level) instead of the whole panorama.
+///
+/// Level 0 is the panorama's own size; level k is 2^k smaller per side (area-filtered, as
+/// ``PanoramaImage/halved()``), down to the first level no taller than ``defaultTileSize``.
+///
+/// Layout, little-endian:
+/// ```
+/// "LKTILES1" | tileSize UInt32 | levelCount UInt32 | sourceByteCount UInt64 | sourceModified Int64 (ns)
+/// per level: width UInt32, height UInt32
+/// per level, per tile (row-major): offset UInt64, byteCount UInt32
+/// the tiles: baseline JPEG, RGB
+/// ```
+/// The source's size and modification time are recorded so a stale file is noticed
+/// (``isCurrent(forSource:)``). Files are written whole to a temporary name and renamed.
+public struct PanoramaTileFile: Sendable {
+    /// One level's geometry.
+    public struct Level: Sendable, Hashable {
+        /// Size in pixels (width = 2 × height).
+        public var width: Int, height: Int
+        /// Tiles across and down.
+        public var columns: Int, rows: Int
+        /// Index of this level's first tile among all the file's tiles.
+        var firstEntry: Int
+    }
+
+    /// Where the file is.
+    public let path: String
+    /// Tile side in pixels (edge tiles may be smaller).
+    public let tileSize: Int
+    /// The levels, largest first.
+    public let levels: [Level]
+    /// Byte size and modification time (ns since 1970) of the source image when the tiles were made.
+    public let sourceByteCount: Int, sourceModifiedNanoseconds: Int64
+    private let entries: [(offset: Int, count: Int)]
+
+    static let magic = Array("LKTILES1".utf8)
+    /// The default tile side, pixels.
+    public static let defaultTileSize = 256
+    /// JPEG quality of the tiles (4:4:4, so colour edges survive the second encoding).
+    public static let jpegQuality = 92
+
+    // MARK: Reading
+
+    /// Opens a tile file, reading only its header and index.
+    /// - Throws: `ReprojectionError.unreadablePanorama` when the file is missing, truncated or not a tile file.
+    public init(path: String) throws(ReprojectionError) {
+        func bad(_ reason: String) -> ReprojectionError { .unreadablePanorama(file: path, reason: reason) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw bad("no such tile file") }
+        defer { try? handle.close() }
+        let fixed = (try? handle.read(upToCount: 32)) ?? Data()
+        guard fixed.count == 32, Array(fixed.prefix(8)) == Self.magic else { throw bad("not a tile file (bad magic)") }
+        let bytes = [UInt8](fixed)
+        tileSize = Int(Self.uint32(bytes, 8))
+        let levelCount = Int(Self.uint32(bytes, 12))
+        sourceByteCount = Int(Self.uint64(bytes, 16))
+        sourceModifiedNanoseconds = Int64(bitPattern: Self.uint64(bytes, 24))
+        guard (16...4096).contains(tileSize), (1...16).contains(levelCount) else {
+            throw bad("tile size \(tileSize) or level count \(levelCount) out of range")
+        }
+        let sizes = [UInt8]((try? handle.read(upToCount: 8 * levelCount)) ?? Data())
+        guard sizes.count == 8 * levelCount else { throw bad("truncated level table") }
+        var levels: [Level] = []
+        var tileCount = 0
+        for k in 0..<levelCount {
+            let width = Int(Self.uint32(sizes, 8 * k)), height = Int(Self.uint32(sizes, 8 * k + 4))
+            guard width == 2 * height, height >= 1, height <= 1 << 16 else { throw bad("level \(k) is \(width)x\(height)") }
+            let level = Level(width: width, height: height, columns: (width + tileSize - 1) / tileSize,
+                              rows: (height + tileSize - 1) / tileSize, firstEntry: tileCount)
+            tileCount += level.columns * level.rows
+            levels.append(level)
+        }
+        let index = [UInt8]((try? handle.read(upToCount: 12 * tileCount)) ?? Data())
+        guard index.count == 12 * tileCount else { throw bad("truncated tile index") }
+        let dataStart = 32 + 8 * levelCount + 12 * tileCount
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        var entries: [(offset: Int, count: Int)] = []
+        entries.reserveCapacity(tileCount)
+        for t in 0..<tileCount {
+            let offset = Int(Self.uint64(index, 12 * t)), count = Int(Self.uint32(index, 12 * t + 8))
+            guard offset >= dataStart, count > 0, offset + count <= fileSize else { throw bad("tile \(t) lies outside the file") }
+            entries.append((offset, count))
+        }
+        self.path = path
+        self.levels = levels
+        self.entries = entries
+    }
+
+    /// Whether the file was made from the image at `sourcePath` as it is now (same size and
+    /// modification time).
+    public func isCurrent(forSource sourcePath: String) -> Bool {
+        guard let stamp = Self.stamp(ofSource: sourcePath) else { return false }
+        return stamp.byteCount == sourceByteCount && stamp.modifiedNanoseconds == sourceModifiedNanoseconds
+    }
+
+    /// The level a view needs (as ``PanoramaPyramid/levelIndex(forSourcePixelsPerViewPixel:levelCount:)``).
+    public func level(for camera: ViewCamera) -> Int {
+        let ratio = ViewProjection(camera: camera, pose: .north, panoramaWidth: levels[0].width).sourcePixelsPerViewPixel
+        return PanoramaPyramid.levelIndex(forSourcePixelsPerViewPixel: ratio, levelCount: levels.count)
+    }
+
+    /// The number of tiles of `level`.
+    public func tileCount(level: Int) -> Int { levels[level].columns * levels[level].rows }
+
+    /// An all-black image of `level`'s size for ``decodeTiles(_:level:into:)`` to fill.
+    public func blankImage(level: Int) -> PanoramaImage {
+        let l = levels[level]
+        return PanoramaImage(width: l.width, height: l.height, pixels: [UInt32](repeating: 0, count: l.width * l.height))
+    }
+
+    /// Decodes tiles (indices row-major within `level`) into their places in `image`, which must be
+    /// `level`'s size; pixels of other tiles are left as they are.
+    /// - Throws: `ReprojectionError.unreadablePanorama` for a short read or a tile that does not decode,
+    ///   `.invalidParameter` for a tile index or image size that does not belong to the level.
+    public func decodeTiles(_ tiles: [Int], level: Int, into image: inout PanoramaImage) throws(ReprojectionError) {
+        guard levels.indices.contains(level) else {
+            throw .invalidParameter(name: "tile level", value: "\(level)", allowed: "0…\(levels.count - 1)")
+        }
+        let l = levels[level]
+        guard image.width == l.width, image.height == l.height else {
+            throw .outputSizeMismatch(expectedWidth: l.width, expectedHeight: l.height, actualWidth: image.width, actualHeight: image.height)
+        }
+        guard !tiles.isEmpty else { return }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw .unreadablePanorama(file: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var buffer = [UInt8]()
+        for tile in tiles {
+            guard (0..<(l.columns * l.rows)).contains(tile) else {
+                throw .invalidParameter(name: "tile index", value: "\(tile)", allowed: "0…\(l.columns * l.rows - 1) at level \(level)")
+            }
+            let entry = entries[l.firstEntry + tile]
+            if buffer.count < entry.count { buffer = [UInt8](repeating: 0, count: entry.count) }
+            let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, entry.count, off_t(entry.offset)) }
+            guard read == entry.count else { throw .unreadablePanorama(file: path, reason: "short read of tile \(tile) at level \(level)") }
+            let x0 = (tile % l.columns) * tileSize, y0 = (tile / l.columns) * tileSize
+            let w = min(tileSize, l.width - x0), h = min(tileSize, l.height - y0)
+            let width = l.width
+            do {
+                try buffer.withUnsafeBytes { jpeg in
+                    try image.pixels.withUnsafeMutableBufferPointer { pixels in
+                        try JPEGCodec.decodeRGBX(UnsafeRawBufferPointer(rebasing: jpeg.prefix(entry.count)), file: path,
+                                                 into: UnsafeMutableRawPointer(pixels.baseAddress! + y0 * width + x0),
+                                                 rowBytes: width * 4, width: w, height: h)
+                    }
+                }
+            } catch {
+                throw .unreadablePanorama(file: path, reason: "tile \(tile) at level \(level): \(error)")
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Cuts `panorama` and its halvings into tiles and writes them to `path` (atomically: a temporary
+    /// file in the same folder, then a rename), recording `sourcePath`'s size and modification time.
+    /// - Returns: the opened file.
+    /// - Throws: `ReprojectionError.unreadablePanorama` when the source cannot be stat'ed or the file
+    ///   cannot be written, `.invalidParameter` for a tile size outside 16…4096.
+    @discardableResult
+    public static func write(_ panorama: PanoramaImage, source sourcePath: String, to path: String,
+                             tileSize: Int = defaultTileSize) throws(ReprojectionError) -> PanoramaTileFile {
+        guard (16...4096).contains(tileSize) else {
+            throw .invalidParameter(name: "tile size", value: "\(tileSize)", allowed: "16…4096 pixels")
+        }
+        guard let stamp = stamp(ofSource: sourcePath) else {
+            throw .unreadablePanorama(file: sourcePath, reason: "cannot read its size and modification time")
+        }
+        var images = [panorama]
+        while let last = images.last, last.height > tileSize, let next = last.halved() { images.append(next) }
+        var tiles: [[UInt8]] = []
+        var header = magic
+        append32(&header, tileSize); append32(&header, images.count)
+        append64(&header, UInt64(stamp.byteCount)); append64(&header, UInt64(bitPattern: stamp.modifiedNanoseconds))
+        for image in images { append32(&header, image.width); append32(&header, image.height) }
+        for image in images {
+            let rgb = image.rgbImage()
+            let columns = (image.width + tileSize - 1) / tileSize, rows = (image.height + tileSize - 1) / tileSize
+            var levelTiles = [[UInt8]](repeating: [], count: columns * rows)
+            var failure: String?
+            let lock = NSLock()
+            Parallel.forEachRowRange(columns * rows, minimumRowsPerChunk: 1) { range in
+                for t in range {
+                    let x0 = (t % columns) * tileSize, y0 = (t / columns) * tileSize
+                    let w = min(tileSize, image.width - x0), h = min(tileSize, image.height - y0)
+                    var crop = [UInt8](repeating: 0, count: w * h * 3)
+                    for y in 0..<h {
+                        let from = ((y0 + y) * image.width + x0) * 3
+                        crop.replaceSubrange((y * w * 3)..<((y + 1) * w * 3), with: rgb.components[from..<(from + w * 3)])
+                    }
+                    do {
+                        let jpeg = try JPEGCodec.encode(RGB8Image(width: w, height: h, components: crop), quality: jpegQuality,
+                                                        subsampling: .chroma444)
+                        lock.withLock { levelTiles[t] = jpeg }
+                    } catch {
+                        lock.withLock { failure = "\(error)" }
+                    }
+                }
+            }
+            if let failure { throw .unreadablePanorama(file: sourcePath, reason: "cannot encode a tile: \(failure)") }
+            tiles += levelTiles
+        }
+        var offset = header.count + 12 * tiles.count
+        for tile in tiles { append64(&header, UInt64(offset)); append32(&header, tile.count); offset += tile.count }
+        var data = Data(header)
+        for tile in tiles { data.append(contentsOf: tile) }
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        do {
+            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+            try data.write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .unreadablePanorama(file: path, reason: "cannot write the tile file: \(error)")
+        }
+        return try PanoramaTileFile(path: path)
+    }
+
+    // MARK: Helpers
+
+    static func stamp(ofSource path: String) -> (byteCount: Int, modifiedNanoseconds: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
+    private static func uint32(_ b: [UInt8], _ i: Int) -> UInt32 {
+        UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
+    }
+
+    private static func uint64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(uint32(b, i)) | UInt64(uint32(b, i + 4)) << 32 }
+
+    private static func append32(_ b: inout [UInt8], _ v: Int) {
+        for k in 0..<4 { b.append(UInt8(truncatingIfNeeded: v >> (8 * k))) }
+    }
+
+    private static func append64(_ b: inout [UInt8], _ v: UInt64) {
+        for k in 0..<8 { b.append(UInt8(truncatingIfNeeded: v >> (8 * k))) }
+    }
+}
