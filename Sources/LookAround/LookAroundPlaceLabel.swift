@@ -5,6 +5,7 @@ import Imaging
 import MapData
 import MapSnapshot
 import Reprojection
+import Synchronization
 
 /// A place label placed in a snapshot: which place, where its anchor lands in the view, how far it is.
 public struct LookAroundPlaceLabel: Sendable, Hashable {
@@ -51,11 +52,53 @@ public struct LookAroundLabelPlacer: Sendable {
     /// Camera height above the ground, metres.
     public let cameraHeightMeters: Double
 
+    /// Sine and cosine of the bearing of each depth column's centre, and of the elevation of each
+    /// row's centre: the scan reads them instead of calling four trigonometric functions per sample.
+    private let columnSine: [Double], columnCosine: [Double], rowSine: [Double], rowCosine: [Double]
+
     /// A placer over a depth map.
     public init(depth: Gray16Image, panoramaHeadingDegrees: Double, cameraHeightMeters: Double) {
         self.depth = depth
         self.panoramaHeadingDegrees = panoramaHeadingDegrees
         self.cameraHeightMeters = cameraHeightMeters
+        let w = depth.width, h = depth.height
+        // The same expressions the scan used per sample, so the anchors are unchanged to the bit.
+        func bearingRadians(_ x: Int) -> Double {
+            let bearing: Double = panoramaHeadingDegrees + ((Double(x) + 0.5) / Double(w) - 0.5) * 360
+            return bearing * .pi / 180
+        }
+        func elevationRadians(_ y: Int) -> Double {
+            let elevation: Double = 90 - (Double(y) + 0.5) / Double(h) * 180
+            return elevation * .pi / 180
+        }
+        let bearings = (0..<w).map(bearingRadians), elevations = (0..<h).map(elevationRadians)
+        columnSine = bearings.map { sin($0) }
+        columnCosine = bearings.map { cos($0) }
+        rowSine = elevations.map { sin($0) }
+        rowCosine = elevations.map { cos($0) }
+    }
+
+    /// Placers made from depth files, by path, size and modification time (a snapshot of the same
+    /// panorama then skips the PNG decode and the tables).
+    private static let placers = Mutex<[String: LookAroundLabelPlacer]>([:])
+    /// The most placers kept (about 0.4 MB each for a 512×256 depth map).
+    static let cachedPlacerLimit = 32
+
+    /// A placer over the depth PNG at `depthPath`, reused while the file is unchanged.
+    /// - Throws: `ImagingError` when the file cannot be read or decoded.
+    public static func cached(depthPath: String, panoramaHeadingDegrees: Double, cameraHeightMeters: Double) throws -> LookAroundLabelPlacer {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: depthPath)
+        let stamp = "\((attributes?[.size] as? Int) ?? -1)/\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1)"
+        let key = "\(depthPath)|\(stamp)|\(panoramaHeadingDegrees)|\(cameraHeightMeters)"
+        if let placer = placers.withLock({ $0[key] }) { return placer }
+        let depth = try PNGCodec.decodeGray16(try ImageFile.read(depthPath), file: depthPath)
+        let placer = LookAroundLabelPlacer(depth: depth, panoramaHeadingDegrees: panoramaHeadingDegrees,
+                                           cameraHeightMeters: cameraHeightMeters)
+        placers.withLock { cache in
+            if cache.count >= cachedPlacerLimit { cache.removeAll() }
+            cache[key] = placer
+        }
+        return placer
     }
 
     /// The visible surface point in direction (bearing, elevation), relative to the camera (east, north,
@@ -70,10 +113,8 @@ public struct LookAroundLabelPlacer: Sendable {
         guard value != UInt16.max, value > 0 else { return nil }
         let distance = Double(value) / 100
         // The ray through that depth pixel's centre.
-        let bearing = panoramaHeadingDegrees + ((Double(x) + 0.5) / Double(w) - 0.5) * 360
-        let elevation = 90 - (Double(y) + 0.5) / Double(h) * 180
-        let b = bearing * .pi / 180, e = elevation * .pi / 180
-        return EastNorthUp(east: distance * cos(e) * sin(b), north: distance * cos(e) * cos(b), up: distance * sin(e))
+        let horizontal = distance * rowCosine[y]
+        return EastNorthUp(east: horizontal * columnSine[x], north: horizontal * columnCosine[x], up: distance * rowSine[y])
     }
 
     /// The anchor of a place `place` metres from the camera (east, north; height ignored), or nil when hidden.
@@ -84,6 +125,7 @@ public struct LookAroundLabelPlacer: Sendable {
         let placeBearing = atan2(place.east, place.north) * 180 / .pi
         let stepDegrees = 360 / Double(depth.width)
         var samples: [(point: EastNorthUp, gap: Double)] = []
+        samples.reserveCapacity(Int(2 * Self.scanHalfWidthDegrees / stepDegrees) + 2)
         var best: Int?
         var k = -Self.scanHalfWidthDegrees
         while k <= Self.scanHalfWidthDegrees {

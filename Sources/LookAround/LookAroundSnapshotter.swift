@@ -184,18 +184,26 @@ extension LookAroundSnapshotter {
     public func placeLabels(for camera: ViewCamera, catalog: Catalog) throws -> [LookAroundPlaceLabel] {
         let match = scene.match
         guard options.pointOfInterestFilter != .excludingAll, let depthPath = match.depthPath else { return [] }
-        let depth = try PNGCodec.decodeGray16(try ImageFile.read(depthPath), file: depthPath)
         let record = try catalog.panorama(id: match.panoramaID)
-        let placer = LookAroundLabelPlacer(depth: depth, panoramaHeadingDegrees: match.headingDegrees,
-                                           cameraHeightMeters: record.cameraHeightMeters
-                                               ?? LookAroundLabelPlacer.defaultCameraHeightMeters)
+        let placer = try LookAroundLabelPlacer.cached(depthPath: depthPath, panoramaHeadingDegrees: match.headingDegrees,
+                                                      cameraHeightMeters: record.cameraHeightMeters
+                                                          ?? LookAroundLabelPlacer.defaultCameraHeightMeters)
         let origin = try GeoCoordinate(latitude: match.latitude, longitude: match.longitude)
         let frame = try LocalTangentFrame(origin: origin)
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: match.imageWidth)
         var labels: [LookAroundPlaceLabel] = []
+        // An anchor lies within the scan's bearing range of its place: places farther than that from
+        // every bearing the view shows are skipped before the scan.
+        let reach = Self.bearingHalfExtentDegrees(of: projection).map { $0 + LookAroundLabelPlacer.scanHalfWidthDegrees + 1 }
         for (place, _) in try catalog.places(near: origin, radiusMeters: LookAroundLabelPlacer.searchRadiusMeters) {
             if let group = PlaceGroup(rawValue: place.categoryGroup), !options.pointOfInterestFilter.includes(group) { continue }
             let position = try frame.enu(from: place.coordinate)
+            if let reach {
+                let bearing = atan2(position.east, position.north) * 180 / .pi
+                var offset = (bearing - camera.headingDegrees).truncatingRemainder(dividingBy: 360)
+                if offset > 180 { offset -= 360 } else if offset < -180 { offset += 360 }
+                if abs(offset) > reach { continue }
+            }
             guard let anchor = placer.anchor(forPlaceAt: position),
                   let pixel = projection.viewPixel(forDirection: anchor),
                   (0...Double(camera.width)).contains(pixel.x), (0...Double(camera.height)).contains(pixel.y) else { continue }
@@ -218,6 +226,25 @@ extension LookAroundSnapshotter {
             kept.append(label)
         }
         return kept
+    }
+
+    /// The largest bearing, either side of the camera heading, that the view's border shows (degrees),
+    /// or nil when the view reaches near the zenith or nadir (every bearing is then in view).
+    static func bearingHalfExtentDegrees(of projection: ViewProjection) -> Double? {
+        let camera = projection.camera
+        let w = Double(camera.width), h = Double(camera.height)
+        var widest = 0.0
+        for k in 0...32 {
+            let f = Double(k) / 32
+            for (x, y) in [(f * w, 0.0), (f * w, h), (0.0, f * h), (w, f * h)] {
+                let d = projection.direction(viewX: x, viewY: y)
+                guard abs(d.up) < 0.95 else { return nil }
+                var offset = (atan2(d.east, d.north) * 180 / .pi - camera.headingDegrees).truncatingRemainder(dividingBy: 360)
+                if offset > 180 { offset -= 360 } else if offset < -180 { offset += 360 }
+                widest = max(widest, abs(offset))
+            }
+        }
+        return widest
     }
 
     /// Text size of a label `distanceMeters` away: 22 px near, shrinking to 11 px at 55 m and beyond.
