@@ -40,7 +40,7 @@ import TestSupport
             let options = LookAroundSnapshotter.Options(
                 size: PixelSize(width: view.width, height: view.height),
                 camera: .init(headingDegrees: heading, pitchDegrees: view.pitch, fieldOfViewDegrees: view.fov),
-                pointOfInterestFilter: .excludingAll)
+                pointOfInterestFilter: .excludingAll, showsRoadLabels: false)
             let snapshot = try await LookAroundSnapshotter(scene: scene, options: options, cache: PanoramaCache()).snapshot
             #expect(snapshot.panoramaLevel == 0)
             let truth = town.model.render(try PinholeCamera(position: capture.scenePosition, headingDegrees: heading,
