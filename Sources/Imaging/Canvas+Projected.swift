@@ -39,13 +39,16 @@ extension Canvas {
         let nx = min(limit, max(1, Int((shrinkX - 0.01).rounded(.up))))
         let ny = min(limit, max(1, Int((shrinkY - 0.01).rounded(.up))))
         var patch = RGBA8Image(width: x1 - x0, height: y1 - y0)
-        Self.resampleProjected(source, inverse: inverse, subsamples: (nx, ny), originX: x0, originY: y0, into: &patch)
+        // Samples lie within half a canvas pixel of the centre; taps one source pixel beyond them.
+        let reach = (shrinkX + shrinkY) + 2
+        Self.resampleProjected(source, inverse: inverse, subsamples: (nx, ny), reach: reach, originX: x0, originY: y0, into: &patch)
         draw(patch, x: x0, y: y0, opacity: opacity)
     }
 
     /// Fills `patch` (straight alpha), whose top-left pixel is canvas pixel (`originX`, `originY`),
     /// with `source` seen through `inverse` (canvas → source), averaging `subsamples` per pixel.
-    static func resampleProjected(_ source: RGBA8Image, inverse: Homography, subsamples: (x: Int, y: Int),
+    /// `reach` bounds, in source pixels, how far from a pixel's centre its samples' bilinear taps go.
+    static func resampleProjected(_ source: RGBA8Image, inverse: Homography, subsamples: (x: Int, y: Int), reach: Double,
                                   originX: Int, originY: Int, into patch: inout RGBA8Image) {
         let sw = source.width, sh = source.height, pw = patch.width, ph = patch.height
         let r0 = inverse.row0, r1 = inverse.row1, r2 = inverse.row2
@@ -54,6 +57,14 @@ extension Canvas {
             patch.components.withUnsafeMutableBufferPointer { dst in
                 for py in 0..<ph {
                     for px in 0..<pw {
+                        // Early out: a pixel whose centre maps farther outside the source than its
+                        // footprint reaches cannot pick anything up (most of a slanted label's box).
+                        let cx = Double(originX + px) + 0.5, cy = Double(originY + py) + 0.5
+                        let cw = r2.x * cx + r2.y * cy + r2.z
+                        if cw > 1e-12 {
+                            let u = (r0.x * cx + r0.y * cy + r0.z) / cw, v = (r1.x * cx + r1.y * cy + r1.z) / cw
+                            if u < -reach || v < -reach || u > Double(sw) + reach || v > Double(sh) + reach { continue }
+                        }
                         var acc = SIMD4<Double>(repeating: 0)
                         for j in 0..<subsamples.y {
                             let y = Double(originY + py) + (Double(j) + 0.5) / Double(subsamples.y)

@@ -13,6 +13,9 @@ extension LookAroundSnapshotter {
                   halo: .init(width: min(TextStyle.maximumHaloWidth, max(1, pixelSize * 0.07)),
                               color: RGBAColor(red: 16, green: 20, blue: 28, alpha: 150)))
     }
+    /// The largest em size, in pixels, a painted name is rendered at before being mapped onto the ground
+    /// (nearer text is magnified from it; beyond this the glyphs and the warp cost more than they show).
+    static let roadLabelMaximumPixelSize = 96.0
     /// Opacity of painted street names (Apple's are a little see-through, like paint on asphalt).
     public static let roadLabelOpacity = 0.82
 
@@ -78,7 +81,7 @@ extension LookAroundSnapshotter {
         // Patch pixels per metre: what the nearest end of the text needs, within sane text sizes.
         let nearest = max(1, min(projector.depth(start), projector.depth(end)))
         let em = LookAroundRoadLabelPlacer.textEmMeters
-        let pixelSize = min(160, max(12, projector.focal * em / nearest))
+        let pixelSize = min(Self.roadLabelMaximumPixelSize, max(12, projector.focal * em / nearest))
         let style = roadLabelStyle(pixelSize: pixelSize)
         let metrics = try renderer.measure(label.name, style: style)
         let pad = (style.halo?.width ?? 0) + 2
