@@ -68,7 +68,8 @@ let package = Package(
         .testTarget(name: "LookAroundTests", dependencies: ["LookAround", "Catalog", "Reprojection", "Simulator", "MapData",
                                                            "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-        .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"]),
+        .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

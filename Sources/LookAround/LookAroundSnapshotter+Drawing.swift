@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Reprojection
 
 extension LookAroundSnapshotter {
     /// Fonts for labels (Debian's DejaVu/Noto with CJK fallback), loaded once.
@@ -22,12 +23,14 @@ extension LookAroundSnapshotter {
     /// Opacity of a label `distanceMeters` away: 1 near, fading to 0.45 at 55 m and beyond.
     public static func labelOpacity(distanceMeters: Double) -> Double { max(0.45, min(1, 1 - distanceMeters / 100)) }
 
-    /// Draws `labels` onto `image`: a dot on the anchor and the name above it, with a white halo,
-    /// sized (``labelPixelSize(distanceMeters:)``) and faded (``labelOpacity(distanceMeters:)``) by
-    /// distance, farthest first so nearer labels end up on top.
+    /// Draws the labels of the view of `camera` onto `image`: street names painted on the ground first
+    /// (``paint(_:camera:renderer:on:)``), then each place label as a dot on the anchor and the name
+    /// above it, with a white halo, sized (``labelPixelSize(distanceMeters:)``) and faded
+    /// (``labelOpacity(distanceMeters:)``) by distance, farthest first so nearer labels end up on top.
     /// - Throws: `ImagingError` when no font can be loaded.
-    static func draw(_ labels: [LookAroundPlaceLabel], on image: inout RGB8Image) throws {
-        guard !labels.isEmpty else { return }
+    static func draw(placeLabels labels: [LookAroundPlaceLabel], roadLabels: [LookAroundRoadLabel], camera: ViewCamera,
+                     on image: inout RGB8Image) throws {
+        guard !labels.isEmpty || !roadLabels.isEmpty else { return }
         let renderer = TextRenderer(fonts: try fonts.get())
         let count = image.width * image.height
         var rgba = [UInt8](repeating: 255, count: count * 4)
@@ -37,6 +40,7 @@ extension LookAroundSnapshotter {
             rgba[4 * i + 2] = image.components[3 * i + 2]
         }
         var canvas = Canvas(image: RGBA8Image(width: image.width, height: image.height, components: rgba))
+        for label in roadLabels { try paint(label, camera: camera, renderer: renderer, on: &canvas) }
         for label in labels.reversed() {
             let opacity = labelOpacity(distanceMeters: label.distanceMeters)
             let color = labelColor(categoryGroup: label.categoryGroup).withOpacity(opacity)

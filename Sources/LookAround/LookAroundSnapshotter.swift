@@ -81,6 +81,9 @@ public struct LookAroundSnapshotter: Sendable {
         public var panoramaLevel: Int
         /// The place labels drawn, nearest first (empty without a catalog or depth map).
         public var labels: [LookAroundPlaceLabel] = []
+        /// The street names painted on the ground, best placed first (empty when
+        /// ``Options/showsRoadLabels`` is false, or without a catalog or depth map).
+        public var roadLabels: [LookAroundRoadLabel] = []
 
         /// Viewing direction, degrees clockwise from north, [0, 360).
         public var headingDegrees: Double { camera.headingDegrees }
@@ -162,12 +165,15 @@ public struct LookAroundSnapshotter: Sendable {
             var renderer = try ViewRenderer()
             try renderer.render(panorama, camera: camera, pose: pose, into: &image)
             var labels: [LookAroundPlaceLabel] = []
-            if options.pointOfInterestFilter != .excludingAll, let catalog = labelCatalog() {
-                labels = try placeLabels(for: camera, catalog: catalog)
-                try Self.draw(labels, on: &image)
+            var roadLabels: [LookAroundRoadLabel] = []
+            if options.pointOfInterestFilter != .excludingAll || options.showsRoadLabels, let catalog = labelCatalog(),
+               let context = try labelContext(catalog: catalog) {
+                labels = try placeLabels(for: camera, context: context)
+                roadLabels = try self.roadLabels(for: camera, context: context, avoiding: labels)
+                try Self.draw(placeLabels: labels, roadLabels: roadLabels, camera: camera, on: &image)
             }
             return Snapshot(image: image, panoramaID: match.panoramaID, distanceMeters: match.distanceMeters,
-                            camera: camera, panoramaLevel: level, labels: labels)
+                            camera: camera, panoramaLevel: level, labels: labels, roadLabels: roadLabels)
         }
     }
 }
@@ -182,14 +188,34 @@ extension LookAroundSnapshotter {
     ///   - catalog: where the places come from.
     /// - Throws: `CatalogError` when the catalog fails; `ImagingError` when the depth map is unreadable.
     public func placeLabels(for camera: ViewCamera, catalog: Catalog) throws -> [LookAroundPlaceLabel] {
+        guard options.pointOfInterestFilter != .excludingAll, let context = try labelContext(catalog: catalog) else { return [] }
+        return try placeLabels(for: camera, context: context)
+    }
+
+    /// What both label passes need of the panorama, read once per snapshot.
+    struct LabelContext {
+        var catalog: Catalog
+        var placer: LookAroundLabelPlacer
+        var origin: GeoCoordinate
+        var frame: LocalTangentFrame
+    }
+
+    /// The depth map, camera height and local frame of the scene's panorama; nil without a depth map.
+    func labelContext(catalog: Catalog) throws -> LabelContext? {
         let match = scene.match
-        guard options.pointOfInterestFilter != .excludingAll, let depthPath = match.depthPath else { return [] }
+        guard let depthPath = match.depthPath else { return nil }
         let record = try catalog.panorama(id: match.panoramaID)
         let placer = try LookAroundLabelPlacer.cached(depthPath: depthPath, panoramaHeadingDegrees: match.headingDegrees,
                                                       cameraHeightMeters: record.cameraHeightMeters
                                                           ?? LookAroundLabelPlacer.defaultCameraHeightMeters)
         let origin = try GeoCoordinate(latitude: match.latitude, longitude: match.longitude)
-        let frame = try LocalTangentFrame(origin: origin)
+        return LabelContext(catalog: catalog, placer: placer, origin: origin, frame: try LocalTangentFrame(origin: origin))
+    }
+
+    func placeLabels(for camera: ViewCamera, context: LabelContext) throws -> [LookAroundPlaceLabel] {
+        guard options.pointOfInterestFilter != .excludingAll else { return [] }
+        let match = scene.match
+        let (catalog, placer, origin, frame) = (context.catalog, context.placer, context.origin, context.frame)
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: match.imageWidth)
         var labels: [LookAroundPlaceLabel] = []
         // An anchor lies within the scan's bearing range of its place: places farther than that from
@@ -218,9 +244,7 @@ extension LookAroundSnapshotter {
         var kept: [LookAroundPlaceLabel] = []
         var boxes: [(Double, Double, Double, Double)] = []
         for label in labels {
-            let size = Self.labelPixelSize(distanceMeters: label.distanceMeters)
-            let width = Double(label.name.count) * size * 0.6 + 8, height = size + 6
-            let box = (label.anchorX - width / 2, label.anchorY - height, label.anchorX + width / 2, label.anchorY)
+            let box = Self.labelBox(label)
             if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
             boxes.append(box)
             kept.append(label)
@@ -245,6 +269,14 @@ extension LookAroundSnapshotter {
             }
         }
         return widest
+    }
+
+    /// The box a place label's name takes in the view (above its anchor), estimated from its length and
+    /// text size: min x, min y, max x, max y in pixels.
+    static func labelBox(_ label: LookAroundPlaceLabel) -> (Double, Double, Double, Double) {
+        let size = labelPixelSize(distanceMeters: label.distanceMeters)
+        let width = Double(label.name.count) * size * 0.6 + 8, height = size + 6
+        return (label.anchorX - width / 2, label.anchorY - height, label.anchorX + width / 2, label.anchorY)
     }
 
     /// Text size of a label `distanceMeters` away: 22 px near, shrinking to 11 px at 55 m and beyond.

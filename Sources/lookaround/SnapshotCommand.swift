@@ -19,13 +19,18 @@ enum SnapshotCommand: Command {
             --heading-degrees the view looks at the requested point from the panorama that covers it (as \
             Street View does), or along the capture heading when the point is the panorama's own position \
             or --scene is given. Pitch is degrees above the horizon (-90…90), the field of view is \
-            horizontal (10…120). What was rendered (panorama, distance, heading, pitch, field of view) is \
-            printed on stdout, or on stderr when the image goes to stdout (-o -). No coverage is exit \
+            horizontal (10…120). Places are labelled on their signs; street names are painted on the \
+            ground along their streets, in perspective (--labels picks which, --road-labels off drops the \
+            street names). What was rendered (panorama, distance, heading, pitch, field of view, labels) \
+            is printed on stdout, or on stderr when the image goes to stdout (-o -). No coverage is exit \
             code 1 with the reason.
             """,
         options: SceneSelection.sceneOptions + SceneSelection.cameraOptions + [
-            .value("labels", valueName: "KIND", help: "Which labels to draw.", defaultValue: "all",
+            .value("labels", valueName: "KIND", help: "Which labels to draw (places: on their signs; roads: "
+                   + "street names on the ground).", defaultValue: "all",
                    allowedValues: ["all", "places", "roads", "none"]),
+            .value("road-labels", valueName: "on|off", help: "Street names painted on the ground (--labels places "
+                   + "or none turns them off too).", defaultValue: "on", allowedValues: ["on", "off"]),
             .value("exclude-categories", valueName: "GROUPS", help: "Place groups not to label (comma-separated: "
                    + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", ") + ")."),
             .value("language", valueName: "CODE", help: "Label language (OSM code such as sv); default the local name."),
@@ -41,12 +46,15 @@ enum SnapshotCommand: Command {
              comment: "a place by name, as JPEG"),
             (command: "lookaround snapshot --scene helsinki/aleksanterinkatu-0003 --heading-degrees 90 -o - | display",
              comment: "one panorama, looking east, to stdout"),
+            (command: "lookaround snapshot --scene aleksanterinkatu-030 --heading-degrees 60 --pitch-degrees -10 --labels roads -o street.png",
+             comment: "only the street name, painted on the road"),
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         // Validate everything the user typed before touching the catalog, so bad input is always 64.
         let selection = try SceneSelection(arguments)
         let labels = try arguments.requiredString("labels")
+        let roadLabels = try arguments.requiredString("road-labels") == "on" && (labels == "all" || labels == "roads")
         var filter = PointOfInterestFilter.includingAll
         if labels == "roads" || labels == "none" {
             filter = .excludingAll
@@ -63,7 +71,7 @@ enum SnapshotCommand: Command {
         }
         let quality = try arguments.int("quality", in: 1...100) ?? 90
         let options = LookAroundSnapshotter.Options(size: selection.size, camera: selection.camera, pointOfInterestFilter: filter,
-                                                    showsRoadLabels: labels == "all" || labels == "roads",
+                                                    showsRoadLabels: roadLabels,
                                                     language: arguments.string("language"))
         let toStandardError = output == "-"
         let report = { (text: String) in if toStandardError { Console.error(text) } else { Console.out(text) } }
@@ -90,6 +98,9 @@ enum SnapshotCommand: Command {
                + "field of view \(fixed(snapshot.fieldOfViewDegrees, 1))°")
         if !snapshot.labels.isEmpty {
             report("labels     " + snapshot.labels.map { "\($0.name) (\(fixed($0.distanceMeters, 0)) m)" }.joined(separator: ", "))
+        }
+        if !snapshot.roadLabels.isEmpty {
+            report("streets    " + snapshot.roadLabels.map { "\($0.name) (\(fixed($0.distanceMeters, 0)) m)" }.joined(separator: ", "))
         }
         report("image      \(output == "-" ? "stdout" : output) (\(snapshot.image.width)x\(snapshot.image.height), "
                + "\(format), panorama level \(snapshot.panoramaLevel))")

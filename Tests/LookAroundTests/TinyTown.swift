@@ -8,7 +8,9 @@ import TestSupport
 
 /// A tiny simulated town, written as an OSM file so the simulator (signs) and the catalog (places,
 /// streets) read the same data: one street running east along north = 0 from −80 to 80 m, a 12 m
-/// block on each side, a café against the south block. Three captures along the street are rendered
+/// block on each side, a café against the south block, and two streets hidden from every capture
+/// behind the blocks (Piilotie at north = 34 m, Piilokuja at −34 m, east −30…30; symmetric, so the
+/// model's frame, centred on the data, stays on the town's origin). Three captures along the street are rendered
 /// (1024×512, 4 samples per pixel) and indexed into a catalog.
 final class TinyTown: Sendable {
     static let origin = (latitude: 60.1699, longitude: 24.9523)
@@ -73,7 +75,9 @@ final class TinyTown: Sendable {
             try block(100, -30, -8, colour: "#d8c8a0"),
             try block(101, 8, 30, colour: "#a0b8d0"),
             way(102, [try node(-80, 0), try node(0, 0), try node(80, 0)],
-                [("highway", "residential"), ("name", "Testikatu"), ("name:sv", "Testgatan")]),
+                [("highway", "residential"), ("name", "Testikatu"), ("name:sv", "Testgatan"), ("name:ja", "テスト通り")]),
+            way(103, [try node(-30, 34), try node(30, 34)], [("highway", "residential"), ("name", "Piilotie")]),
+            way(104, [try node(-30, -34), try node(30, -34)], [("highway", "residential"), ("name", "Piilokuja")]),
         ]
         _ = try node(5, -9, tags: [("amenity", "cafe"), ("name", "Café Test"), ("name:sv", "Kafé Test")])
         _ = try node(-20, 9, tags: [("shop", "books"), ("name", "Kirjakauppa")])

@@ -79,10 +79,40 @@ import TestSupport
         #expect(result.stderr.contains(allowed), "\(result.stderr)")
     }
 
+    /// `--labels roads` paints only the street name; `--road-labels off` drops it and changes the image;
+    /// the roads-only view of Aleksanterinkatu is a golden image (look at it when it changes).
+    @Test func roadLabelsOnTheGround() throws {
+        let root = try Self.setup.get().root
+        let view = ["--scene", "aleksanterinkatu-030", "--heading-degrees", "60", "--pitch-degrees", "-10", "--size", "640x360"]
+        let roadsPath = root.appendingPathComponent("roads.png").path
+        let roads = try snapshot(view + ["--labels", "roads", "-o", roadsPath])
+        #expect(roads.exitCode == 0, "\(roads.stderr)")
+        #expect(roads.stdout.contains("streets    Aleksanterinkatu ("), "\(roads.stdout)")
+        #expect(!roads.stdout.contains("labels     "), "--labels roads draws no place labels: \(roads.stdout)")
+        let offPath = root.appendingPathComponent("roads-off.png").path
+        let off = try snapshot(view + ["--labels", "roads", "--road-labels", "off", "-o", offPath])
+        #expect(off.exitCode == 0, "\(off.stderr)")
+        #expect(!off.stdout.contains("streets    "))
+        let all = try snapshot(view + ["--road-labels", "off", "-o", root.appendingPathComponent("places.png").path])
+        #expect(all.stdout.contains("labels     ") && !all.stdout.contains("streets    "), "\(all.stdout)")
+        let painted = try PNGCodec.decodeRGB(try ImageFile.read(roadsPath)), plain = try PNGCodec.decodeRGB(try ImageFile.read(offPath))
+        #expect(ImageMetrics.differingPixelFraction(painted, plain, threshold: 40) > 0.005)
+        GoldenImage.check(painted.withAlpha(), named: "snapshot-road-label-aleksanterinkatu")
+    }
+
+    @Test func badRoadLabelsValueIsUsage() throws {
+        let result = try snapshot(["--scene", "aleksanterinkatu-030", "--road-labels", "maybe", "-o", "/nonexistent/never.png"])
+        #expect(result.exitCode == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--road-labels 'maybe' is not one of: on, off"), "\(result.stderr)")
+        let labels = try snapshot(["--scene", "aleksanterinkatu-030", "--labels", "streets", "-o", "/nonexistent/never.png"])
+        #expect(labels.exitCode == 64)
+        #expect(labels.stderr.contains("all, places, roads, none"), "\(labels.stderr)")
+    }
+
     @Test func helpListsTheOptions() throws {
         let result = try Lookaround.run(["snapshot", "--help"])
         #expect(result.exitCode == 0)
-        for option in ["--lat", "--scene", "--near", "--heading-degrees", "--fov-degrees", "--labels", "--exclude-categories"] {
+        for option in ["--lat", "--scene", "--near", "--heading-degrees", "--fov-degrees", "--labels", "--road-labels", "--exclude-categories"] {
             #expect(result.stdout.contains(option))
         }
     }

@@ -1,0 +1,100 @@
+import Catalog
+import Foundation
+import Geodesy
+import Imaging
+import Reprojection
+
+extension LookAroundSnapshotter {
+    /// Pixel size at which names are measured for placement (the layout scales with it).
+    static let roadLabelMeasureSize = 64.0
+    /// The text style of painted street names at `pixelSize`: bold white over a dark translucent halo.
+    static func roadLabelStyle(pixelSize: Double) -> TextStyle {
+        TextStyle(pixelSize: pixelSize, weight: .bold, color: .white,
+                  halo: .init(width: min(TextStyle.maximumHaloWidth, max(1, pixelSize * 0.07)),
+                              color: RGBAColor(red: 16, green: 20, blue: 28, alpha: 150)))
+    }
+    /// The largest em size, in pixels, a painted name is rendered at before being mapped onto the ground
+    /// (nearer text is magnified from it; beyond this the glyphs and the warp cost more than they show).
+    static let roadLabelMaximumPixelSize = 96.0
+    /// Opacity of painted street names (Apple's are a little see-through, like paint on asphalt).
+    public static let roadLabelOpacity = 0.82
+
+    /// The street names of a view, painted on the ground along their streets (see
+    /// ``LookAroundRoadLabelPlacer``): named streets from `catalog` near the panorama, names in
+    /// ``Options/language`` where the street has it, else the local name. Empty when
+    /// ``Options/showsRoadLabels`` is false or the panorama has no depth map.
+    /// - Parameters:
+    ///   - camera: the view.
+    ///   - catalog: where the streets come from.
+    ///   - placeLabels: labels already in the view; street names keep clear of them.
+    ///   - placer: the placement limits.
+    /// - Throws: `CatalogError` when the catalog fails; `ImagingError` when the depth map is unreadable
+    ///   or no font loads.
+    public func roadLabels(for camera: ViewCamera, catalog: Catalog, avoiding placeLabels: [LookAroundPlaceLabel] = [],
+                           placer: LookAroundRoadLabelPlacer = LookAroundRoadLabelPlacer()) throws -> [LookAroundRoadLabel] {
+        guard options.showsRoadLabels, let context = try labelContext(catalog: catalog) else { return [] }
+        return try roadLabels(for: camera, context: context, avoiding: placeLabels, placer: placer)
+    }
+
+    func roadLabels(for camera: ViewCamera, context: LabelContext, avoiding placeLabels: [LookAroundPlaceLabel],
+                    placer: LookAroundRoadLabelPlacer = LookAroundRoadLabelPlacer()) throws -> [LookAroundRoadLabel] {
+        guard options.showsRoadLabels else { return [] }
+        let fonts = try Self.fonts.get()
+        let measureStyle = Self.roadLabelStyle(pixelSize: Self.roadLabelMeasureSize)
+        let radius = placer.distanceRangeMeters.upperBound + 2 * LookAroundRoadLabelPlacer.textEmMeters
+        var streets: [LookAroundRoadLabelPlacer.Street] = []
+        var ink: [String: (Double, Double, Double, Double)] = [:]
+        for (street, _) in try context.catalog.streets(near: context.origin, radiusMeters: radius) {
+            guard let local = street.name else { continue }
+            let name = options.language.flatMap { street.names[$0] } ?? local
+            guard !name.isEmpty else { continue }
+            if ink[name] == nil {
+                let m = try fonts.measure(name, style: measureStyle), k = Self.roadLabelMeasureSize
+                ink[name] = (m.inkMinX / k, m.inkMinY / k, m.inkMaxX / k, m.inkMaxY / k)
+            }
+            guard let box = ink[name], box.2 > box.0 else { continue }
+            var points: [SIMD2<Double>] = []
+            for point in street.points {
+                let p = try context.frame.enu(from: point)
+                points.append(SIMD2(p.east, p.north))
+            }
+            streets.append(.init(street: street, name: name, points: points, ink: (box.0, box.1, box.2, box.3)))
+        }
+        // Place labels' names and anchor dots, as drawn.
+        let avoid = placeLabels.map { label -> [PixelPoint] in
+            let b = Self.labelBox(label)
+            return [PixelPoint(b.0, b.1), PixelPoint(b.2, b.1), PixelPoint(b.2, b.3 + 5), PixelPoint(b.0, b.3 + 5)]
+        }
+        return placer.place(streets, camera: camera, cameraHeightMeters: context.placer.cameraHeightMeters,
+                            depth: placer.checksOcclusion ? context.placer : nil, avoiding: avoid)
+    }
+
+    /// Paints `label` on the ground of the view of `camera`: the name rendered flat at the resolution
+    /// its nearest part needs, then mapped into the view through the ground plane's homography.
+    static func paint(_ label: LookAroundRoadLabel, camera: ViewCamera, renderer: TextRenderer, on canvas: inout Canvas) throws {
+        let projector = GroundPlaneProjector(camera: camera)
+        let start = SIMD3(label.groundStart.east, label.groundStart.north, label.groundStart.up)
+        let end = SIMD3(label.groundEnd.east, label.groundEnd.north, label.groundEnd.up)
+        let chord = end - start, length = (chord * chord).sum().squareRoot()
+        guard length > 0 else { return }
+        let along = chord / length, across = SIMD3(-along.y, along.x, 0), centre = (start + end) / 2
+        // Patch pixels per metre: what the nearest end of the text needs, within sane text sizes.
+        let nearest = max(1, min(projector.depth(start), projector.depth(end)))
+        let em = LookAroundRoadLabelPlacer.textEmMeters
+        let pixelSize = min(Self.roadLabelMaximumPixelSize, max(12, projector.focal * em / nearest))
+        let style = roadLabelStyle(pixelSize: pixelSize)
+        let metrics = try renderer.measure(label.name, style: style)
+        let pad = (style.halo?.width ?? 0) + 2
+        let width = Int((metrics.advanceWidth + 2 * pad).rounded(.up)), height = Int((metrics.lineHeight + 2 * pad).rounded(.up))
+        guard width > 0, height > 0 else { return }
+        var patch = Canvas(width: width, height: height)
+        try renderer.draw(label.name, at: PixelPoint(pad, pad + metrics.ascent), style: style, on: &patch)
+        // Patch (x, y) ↦ ground: the ink box's centre on the label's centre, x along, y against "across".
+        let k = pixelSize / em
+        let inkCentreX = pad + (metrics.inkMinX + metrics.inkMaxX) / 2
+        let inkCentreY = pad + metrics.ascent + (metrics.inkMinY + metrics.inkMaxY) / 2
+        let origin = centre - along * (inkCentreX / k) + across * (inkCentreY / k)
+        let transform = projector.homography(origin: origin, axisA: along / k, axisB: -across / k)
+        canvas.drawProjected(patch.image, transform: transform, opacity: Float(roadLabelOpacity))
+    }
+}
