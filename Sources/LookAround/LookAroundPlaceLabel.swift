@@ -55,6 +55,8 @@ public struct LookAroundLabelPlacer: Sendable {
     /// Sine and cosine of the bearing of each depth column's centre, and of the elevation of each
     /// row's centre: the scan reads them instead of calling four trigonometric functions per sample.
     private let columnSine: [Double], columnCosine: [Double], rowSine: [Double], rowCosine: [Double]
+    /// The bearing offsets scanned around a place: ±``scanHalfWidthDegrees`` in steps of one depth column.
+    private let scanOffsets: [Double]
 
     /// A placer over a depth map.
     public init(depth: Gray16Image, panoramaHeadingDegrees: Double, cameraHeightMeters: Double) {
@@ -72,6 +74,13 @@ public struct LookAroundLabelPlacer: Sendable {
             return elevation * .pi / 180
         }
         let bearings = (0..<w).map(bearingRadians), elevations = (0..<h).map(elevationRadians)
+        var offsets: [Double] = []
+        var k = -Self.scanHalfWidthDegrees
+        while k <= Self.scanHalfWidthDegrees {
+            offsets.append(k)
+            k += 360 / Double(w)
+        }
+        scanOffsets = offsets
         columnSine = bearings.map { sin($0) }
         columnCosine = bearings.map { cos($0) }
         rowSine = elevations.map { sin($0) }
@@ -118,40 +127,70 @@ public struct LookAroundLabelPlacer: Sendable {
     }
 
     /// The anchor of a place `place` metres from the camera (east, north; height ignored), or nil when hidden.
+    ///
+    /// The scan runs outward from the place's bearing and stops on each side once no sample there can
+    /// beat the best gap found: a surface point seen at bearing offset Δ is at least `horizontal·sin|Δ|`
+    /// from the place. The result is the one a scan of every offset gives (same samples, same ties).
     public func anchor(forPlaceAt place: EastNorthUp) -> EastNorthUp? {
         let horizontal = (place.east * place.east + place.north * place.north).squareRoot()
         guard horizontal > 0.5 else { return nil }
         let up = Self.signHeightMeters - cameraHeightMeters
         let placeBearing = atan2(place.east, place.north) * 180 / .pi
-        let stepDegrees = 360 / Double(depth.width)
-        var samples: [(point: EastNorthUp, gap: Double)] = []
-        samples.reserveCapacity(Int(2 * Self.scanHalfWidthDegrees / stepDegrees) + 2)
-        var best: Int?
-        var k = -Self.scanHalfWidthDegrees
-        while k <= Self.scanHalfWidthDegrees {
-            let bearing = placeBearing + k
+        let firstElevation = atan2(up, horizontal) * 180 / .pi
+        let offsets = scanOffsets
+        var samples = [(point: EastNorthUp, gap: Double)?](repeating: nil, count: offsets.count)
+        func sample(_ j: Int) -> (point: EastNorthUp, gap: Double) {
+            if let known = samples[j] { return known }
+            let bearing = placeBearing + offsets[j]
             // Aim at sign height at the place's distance, then again at the distance found.
-            var elevation = atan2(up, horizontal) * 180 / .pi
-            var point = surfacePoint(bearingDegrees: bearing, elevationDegrees: elevation)
+            var point = surfacePoint(bearingDegrees: bearing, elevationDegrees: firstElevation)
             if let p = point {
                 let d = (p.east * p.east + p.north * p.north).squareRoot()
-                elevation = atan2(up, d) * 180 / .pi
-                point = surfacePoint(bearingDegrees: bearing, elevationDegrees: elevation)
+                point = surfacePoint(bearingDegrees: bearing, elevationDegrees: atan2(up, d) * 180 / .pi)
             }
+            let result: (point: EastNorthUp, gap: Double)
             if let p = point {
                 let gap = ((p.east - place.east) * (p.east - place.east) + (p.north - place.north) * (p.north - place.north)).squareRoot()
-                samples.append((p, gap))
-                if best.map({ gap < samples[$0].gap }) ?? true { best = samples.count - 1 }
+                result = (p, gap)
             } else {
-                samples.append((EastNorthUp(east: .nan, north: .nan, up: .nan), .infinity))
+                result = (EastNorthUp(east: .nan, north: .nan, up: .nan), .infinity)
             }
-            k += stepDegrees
+            samples[j] = result
+            return result
         }
-        guard let i = best, samples[i].gap <= Self.facadeToleranceMeters else { return nil }
-        var anchor = samples[i].point
+        // Half a depth column: a sample's surface point lies on its column's centre ray, not exactly
+        // at the scanned bearing.
+        let halfColumnRadians = .pi / Double(depth.width)
+        func lowerBound(_ j: Int) -> Double {
+            horizontal * sin(max(0, abs(offsets[j]) * .pi / 180 - halfColumnRadians))
+        }
+        var best: Int?
+        func consider(_ j: Int) {
+            let gap = sample(j).gap
+            if let b = best, let current = samples[b] {
+                if gap < current.gap || (gap == current.gap && j < b) { best = j }
+            } else if gap.isFinite || best == nil {
+                best = j
+            }
+        }
+        let centre = offsets.indices.min { abs(offsets[$0]) < abs(offsets[$1]) } ?? 0
+        var left = centre - 1, right = centre + 1
+        consider(centre)
+        while true {
+            let bestGap = best.flatMap { samples[$0]?.gap } ?? .infinity
+            let goLeft = left >= 0 && lowerBound(left) <= bestGap
+            let goRight = right < offsets.count && lowerBound(right) <= bestGap
+            if !goLeft && !goRight { break }
+            if goLeft { consider(left); left -= 1 }
+            if goRight { consider(right); right += 1 }
+        }
+        // The full scan's first minimum: among equal finite gaps the lowest index (kept by `consider`);
+        // with no surface anywhere, nothing.
+        guard let i = best, let chosen = samples[i], chosen.gap <= Self.facadeToleranceMeters else { return nil }
+        var anchor = chosen.point
         // Refine: foot of the perpendicular from the place on the facade line through the neighbours.
-        if i >= 2, i + 2 < samples.count, samples[i - 2].gap.isFinite, samples[i + 2].gap.isFinite {
-            let a = samples[i - 2].point, b = samples[i + 2].point
+        if i >= 2, i + 2 < offsets.count, sample(i - 2).gap.isFinite, sample(i + 2).gap.isFinite {
+            let a = sample(i - 2).point, b = sample(i + 2).point
             let dx = b.east - a.east, dy = b.north - a.north
             let length2 = dx * dx + dy * dy
             if length2 > 1e-6 {
@@ -159,7 +198,7 @@ public struct LookAroundLabelPlacer: Sendable {
                 if (0...1).contains(t) {
                     let foot = EastNorthUp(east: a.east + t * dx, north: a.north + t * dy, up: 0)
                     // Only when the two neighbours and the best sample lie on one straight facade.
-                    let m = samples[i].point
+                    let m = chosen.point
                     let off = abs((m.east - a.east) * dy - (m.north - a.north) * dx) / length2.squareRoot()
                     if off < 0.2 { anchor = foot }
                 }

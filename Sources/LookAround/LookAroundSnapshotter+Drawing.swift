@@ -32,33 +32,70 @@ extension LookAroundSnapshotter {
                      on image: inout RGB8Image) throws {
         guard !labels.isEmpty || !roadLabels.isEmpty else { return }
         let renderer = TextRenderer(fonts: try fonts.get())
-        let count = image.width * image.height
-        var rgba = [UInt8](repeating: 255, count: count * 4)
-        for i in 0..<count {
-            rgba[4 * i] = image.components[3 * i]
-            rgba[4 * i + 1] = image.components[3 * i + 1]
-            rgba[4 * i + 2] = image.components[3 * i + 2]
-        }
-        var canvas = Canvas(image: RGBA8Image(width: image.width, height: image.height, components: rgba))
-        for label in roadLabels { try paint(label, camera: camera, renderer: renderer, on: &canvas) }
-        for label in labels.reversed() {
+        // Each place label's style, width and left edge (names stay inside the view near its edges; the
+        // dot stays on the sign).
+        let placed = try labels.map { label in
             let opacity = labelOpacity(distanceMeters: label.distanceMeters)
             let color = labelColor(categoryGroup: label.categoryGroup).withOpacity(opacity)
             let halo = RGBAColor.white.withOpacity(opacity * 0.9)
-            let size = labelPixelSize(distanceMeters: label.distanceMeters)
-            let style = TextStyle(pixelSize: size, weight: .bold, color: color, halo: .init(width: 2, color: halo))
+            let style = TextStyle(pixelSize: labelPixelSize(distanceMeters: label.distanceMeters), weight: .bold, color: color,
+                                  halo: .init(width: 2, color: halo))
             let metrics = try renderer.measure(label.name, style: style)
-            canvas.fillCircle(center: PixelPoint(x: label.anchorX, y: label.anchorY), radius: 4, color: halo)
-            canvas.fillCircle(center: PixelPoint(x: label.anchorX, y: label.anchorY), radius: 2.5, color: color)
-            // Keep the name inside the view when the sign is near an edge (the dot stays on the sign).
             let left = max(2, min(Double(image.width) - metrics.advanceWidth - 2, label.anchorX - metrics.advanceWidth / 2))
-            try renderer.draw(label.name, at: PixelPoint(x: left, y: label.anchorY - 7 - metrics.descent),
-                              style: style, on: &canvas)
+            return (label: label, style: style, metrics: metrics, left: left, color: color, halo: halo)
         }
-        for i in 0..<count {
-            image.components[3 * i] = canvas.image.components[4 * i]
-            image.components[3 * i + 1] = canvas.image.components[4 * i + 1]
-            image.components[3 * i + 2] = canvas.image.components[4 * i + 2]
+        // Only the rectangle the labels cover is converted to RGBA and composited (a few labels touch a
+        // small part of the view; converting all of a 1280×720 view twice cost ~2 ms).
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        func cover(_ x: Double, _ y: Double) { minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y) }
+        for p in placed {
+            cover(p.left - 4, p.label.anchorY - 7 - p.metrics.descent - p.metrics.ascent - 4)
+            cover(p.left + p.metrics.advanceWidth + 4, p.label.anchorY + 6)
+            cover(p.label.anchorX - 6, p.label.anchorY - 6); cover(p.label.anchorX + 6, p.label.anchorY + 6)
+        }
+        for road in roadLabels where !road.corners.isEmpty {
+            // The text box on the ground, grown by a quarter each way for the halo and padding.
+            let xs = road.corners.map(\.x), ys = road.corners.map(\.y)
+            let growX = max(8, 0.25 * (xs.max()! - xs.min()!)), growY = max(8, 0.25 * (ys.max()! - ys.min()!))
+            cover(xs.min()! - growX, ys.min()! - growY); cover(xs.max()! + growX, ys.max()! + growY)
+        }
+        let x0 = max(0, Int(minX.rounded(.down))), y0 = max(0, Int(minY.rounded(.down)))
+        let x1 = min(image.width, Int(maxX.rounded(.up)) + 1), y1 = min(image.height, Int(maxY.rounded(.up)) + 1)
+        guard x1 > x0, y1 > y0 else { return }
+        let w = x1 - x0, h = y1 - y0, dx = Double(x0), dy = Double(y0)
+        var rgba = [UInt8](repeating: 255, count: w * h * 4)
+        let imageWidth = image.width
+        image.components.withUnsafeBufferPointer { src in
+            rgba.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let from = ((y0 + y) * imageWidth + x0) * 3, to = y * w * 4
+                    for x in 0..<w {
+                        dst[to + 4 * x] = src[from + 3 * x]; dst[to + 4 * x + 1] = src[from + 3 * x + 1]
+                        dst[to + 4 * x + 2] = src[from + 3 * x + 2]
+                    }
+                }
+            }
+        }
+        var canvas = Canvas(image: RGBA8Image(width: w, height: h, components: rgba))
+        let shift = Homography.affine(1, 0, -dx, 0, 1, -dy)
+        for label in roadLabels { try paint(label, camera: camera, renderer: renderer, on: &canvas, then: shift) }
+        for p in placed.reversed() {
+            let anchor = PixelPoint(x: p.label.anchorX - dx, y: p.label.anchorY - dy)
+            canvas.fillCircle(center: anchor, radius: 4, color: p.halo)
+            canvas.fillCircle(center: anchor, radius: 2.5, color: p.color)
+            try renderer.draw(p.label.name, at: PixelPoint(x: p.left - dx, y: p.label.anchorY - 7 - p.metrics.descent - dy),
+                              style: p.style, on: &canvas)
+        }
+        canvas.image.components.withUnsafeBufferPointer { src in
+            image.components.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let to = ((y0 + y) * imageWidth + x0) * 3, from = y * w * 4
+                    for x in 0..<w {
+                        dst[to + 3 * x] = src[from + 4 * x]; dst[to + 3 * x + 1] = src[from + 4 * x + 1]
+                        dst[to + 3 * x + 2] = src[from + 4 * x + 2]
+                    }
+                }
+            }
         }
     }
 }

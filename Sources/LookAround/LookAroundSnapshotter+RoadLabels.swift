@@ -71,7 +71,9 @@ extension LookAroundSnapshotter {
 
     /// Paints `label` on the ground of the view of `camera`: the name rendered flat at the resolution
     /// its nearest part needs, then mapped into the view through the ground plane's homography.
-    static func paint(_ label: LookAroundRoadLabel, camera: ViewCamera, renderer: TextRenderer, on canvas: inout Canvas) throws {
+    /// - Parameter then: a map applied after the view's (the offset of a canvas covering part of the view).
+    static func paint(_ label: LookAroundRoadLabel, camera: ViewCamera, renderer: TextRenderer, on canvas: inout Canvas,
+                      then viewToCanvas: Homography = .identity) throws {
         let projector = GroundPlaneProjector(camera: camera)
         let start = SIMD3(label.groundStart.east, label.groundStart.north, label.groundStart.up)
         let end = SIMD3(label.groundEnd.east, label.groundEnd.north, label.groundEnd.up)
@@ -95,6 +97,6 @@ extension LookAroundSnapshotter {
         let inkCentreY = pad + metrics.ascent + (metrics.inkMinY + metrics.inkMaxY) / 2
         let origin = centre - along * (inkCentreX / k) + across * (inkCentreY / k)
         let transform = projector.homography(origin: origin, axisA: along / k, axisB: -across / k)
-        canvas.drawProjected(patch.image, transform: transform, opacity: Float(roadLabelOpacity))
+        canvas.drawProjected(patch.image, transform: viewToCanvas * transform, opacity: Float(roadLabelOpacity))
     }
 }
