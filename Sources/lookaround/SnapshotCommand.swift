@@ -44,7 +44,7 @@ enum SnapshotCommand: Command {
             (command: "lookaround snapshot --lat 60.1699 --lon 24.9523 -o senaatintori.png", comment: "a view of Senate Square"),
             (command: "lookaround snapshot --near Stockmann --fov-degrees 60 --pitch-degrees 10 -o stockmann.jpg",
              comment: "a place by name, as JPEG"),
-            (command: "lookaround snapshot --scene helsinki/aleksanterinkatu-0003 --heading-degrees 90 -o - | display",
+            (command: "lookaround snapshot --scene aleksanterinkatu-030 --heading-degrees 90 -o - | display",
              comment: "one panorama, looking east, to stdout"),
             (command: "lookaround snapshot --scene aleksanterinkatu-030 --heading-degrees 60 --pitch-degrees -10 --labels roads -o street.png",
              comment: "only the street name, painted on the road"),
