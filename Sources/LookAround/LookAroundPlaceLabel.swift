@@ -22,6 +22,18 @@ public struct LookAroundPlaceLabel: Sendable, Hashable {
     public var anchorY: Double
     /// Distance from the panorama to the anchor, metres.
     public var distanceMeters: Double
+    /// The box the drawn label covers (name with its halo, and the dot on the anchor), measured with the
+    /// label's font: min x, min y, max x, max y in view pixels. Labels of a snapshot never overlap.
+    public var box: (minX: Double, minY: Double, maxX: Double, maxY: Double) = (0, 0, 0, 0)
+
+    public static func == (a: LookAroundPlaceLabel, b: LookAroundPlaceLabel) -> Bool {
+        a.name == b.name && a.category == b.category && a.categoryGroup == b.categoryGroup && a.anchorX == b.anchorX
+            && a.anchorY == b.anchorY && a.distanceMeters == b.distanceMeters && a.box == b.box
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name); hasher.combine(category); hasher.combine(anchorX); hasher.combine(anchorY)
+    }
 }
 
 /// Finds where place labels go in a view: on the visible facade point nearest each place, at sign

@@ -20,6 +20,43 @@ extension LookAroundSnapshotter {
         }
     }
 
+    /// Radius of a place label's dot and of the halo around it, pixels.
+    static let dotRadius = 2.5, dotHaloRadius = 4.0
+    /// Halo width of a place label's name, pixels.
+    static let nameHaloWidth = 2.0
+    /// Gap between the anchor and the bottom of the name's line box, pixels.
+    static let nameGapPixels = 7.0
+
+    /// How a place label is drawn: its style, where the pen starts its name (baseline), and the box the
+    /// name, its halo and the dot cover. The name is centred over the anchor but kept inside the view
+    /// near its edges (the dot stays on the sign).
+    struct PlaceLabelLayout {
+        var label: LookAroundPlaceLabel
+        var style: TextStyle
+        var pen: PixelPoint
+        var halo: RGBAColor
+        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    }
+
+    /// The layout of `label` in a view `viewWidth` pixels wide, measured with `renderer`'s fonts.
+    /// - Throws: `ImagingError` when the text cannot be measured.
+    static func layout(of label: LookAroundPlaceLabel, viewWidth: Int, renderer: TextRenderer) throws -> PlaceLabelLayout {
+        let opacity = labelOpacity(distanceMeters: label.distanceMeters)
+        let color = labelColor(categoryGroup: label.categoryGroup).withOpacity(opacity)
+        let halo = RGBAColor.white.withOpacity(opacity * 0.9)
+        let style = TextStyle(pixelSize: labelPixelSize(distanceMeters: label.distanceMeters), weight: .bold, color: color,
+                              halo: .init(width: nameHaloWidth, color: halo))
+        let metrics = try renderer.measure(label.name, style: style)
+        let left = max(2, min(Double(viewWidth) - metrics.advanceWidth - 2, label.anchorX - metrics.advanceWidth / 2))
+        let pen = PixelPoint(x: left, y: label.anchorY - nameGapPixels - metrics.descent)
+        let reach = nameHaloWidth + 1  // the halo, and a pixel of antialiasing
+        let box = (minX: min(pen.x + metrics.inkMinX - reach, label.anchorX - dotHaloRadius),
+                   minY: pen.y + min(metrics.inkMinY, -metrics.ascent) - reach,
+                   maxX: max(pen.x + max(metrics.inkMaxX, metrics.advanceWidth) + reach, label.anchorX + dotHaloRadius),
+                   maxY: max(pen.y + metrics.inkMaxY + reach, label.anchorY + dotHaloRadius + 1))
+        return PlaceLabelLayout(label: label, style: style, pen: pen, halo: halo, box: box)
+    }
+
     /// Opacity of a label `distanceMeters` away: 1 near, fading to 0.45 at 55 m and beyond.
     public static func labelOpacity(distanceMeters: Double) -> Double { max(0.45, min(1, 1 - distanceMeters / 100)) }
 
@@ -32,27 +69,12 @@ extension LookAroundSnapshotter {
                      on image: inout RGB8Image) throws {
         guard !labels.isEmpty || !roadLabels.isEmpty else { return }
         let renderer = TextRenderer(fonts: try fonts.get())
-        // Each place label's style, width and left edge (names stay inside the view near its edges; the
-        // dot stays on the sign).
-        let placed = try labels.map { label in
-            let opacity = labelOpacity(distanceMeters: label.distanceMeters)
-            let color = labelColor(categoryGroup: label.categoryGroup).withOpacity(opacity)
-            let halo = RGBAColor.white.withOpacity(opacity * 0.9)
-            let style = TextStyle(pixelSize: labelPixelSize(distanceMeters: label.distanceMeters), weight: .bold, color: color,
-                                  halo: .init(width: 2, color: halo))
-            let metrics = try renderer.measure(label.name, style: style)
-            let left = max(2, min(Double(image.width) - metrics.advanceWidth - 2, label.anchorX - metrics.advanceWidth / 2))
-            return (label: label, style: style, metrics: metrics, left: left, color: color, halo: halo)
-        }
+        let placed = try labels.map { try layout(of: $0, viewWidth: image.width, renderer: renderer) }
         // Only the rectangle the labels cover is converted to RGBA and composited (a few labels touch a
         // small part of the view; converting all of a 1280×720 view twice cost ~2 ms).
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         func cover(_ x: Double, _ y: Double) { minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y) }
-        for p in placed {
-            cover(p.left - 4, p.label.anchorY - 7 - p.metrics.descent - p.metrics.ascent - 4)
-            cover(p.left + p.metrics.advanceWidth + 4, p.label.anchorY + 6)
-            cover(p.label.anchorX - 6, p.label.anchorY - 6); cover(p.label.anchorX + 6, p.label.anchorY + 6)
-        }
+        for p in placed { cover(p.box.minX - 1, p.box.minY - 1); cover(p.box.maxX + 1, p.box.maxY + 1) }
         for road in roadLabels where !road.corners.isEmpty {
             // The text box on the ground, grown by a quarter each way for the halo and padding.
             let xs = road.corners.map(\.x), ys = road.corners.map(\.y)
@@ -81,10 +103,9 @@ extension LookAroundSnapshotter {
         for label in roadLabels { try paint(label, camera: camera, renderer: renderer, on: &canvas, then: shift) }
         for p in placed.reversed() {
             let anchor = PixelPoint(x: p.label.anchorX - dx, y: p.label.anchorY - dy)
-            canvas.fillCircle(center: anchor, radius: 4, color: p.halo)
-            canvas.fillCircle(center: anchor, radius: 2.5, color: p.color)
-            try renderer.draw(p.label.name, at: PixelPoint(x: p.left - dx, y: p.label.anchorY - 7 - p.metrics.descent - dy),
-                              style: p.style, on: &canvas)
+            canvas.fillCircle(center: anchor, radius: dotHaloRadius, color: p.halo)
+            canvas.fillCircle(center: anchor, radius: dotRadius, color: p.style.color)
+            try renderer.draw(p.label.name, at: PixelPoint(x: p.pen.x - dx, y: p.pen.y - dy), style: p.style, on: &canvas)
         }
         canvas.image.components.withUnsafeBufferPointer { src in
             image.components.withUnsafeMutableBufferPointer { dst in

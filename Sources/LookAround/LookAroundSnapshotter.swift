@@ -240,13 +240,16 @@ extension LookAroundSnapshotter {
                                                distanceMeters: distance))
         }
         labels.sort { $0.distanceMeters < $1.distanceMeters }
-        // Declutter: a label's box (estimated from its length and size) may not overlap a nearer one's.
+        // Declutter: a label's box (measured with its font, where it will be drawn) may not overlap a
+        // nearer one's.
+        let renderer = TextRenderer(fonts: try Self.fonts.get())
         var kept: [LookAroundPlaceLabel] = []
-        var boxes: [(Double, Double, Double, Double)] = []
-        for label in labels {
-            let box = Self.labelBox(label)
-            if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
-            boxes.append(box)
+        for var label in labels {
+            label.box = try Self.layout(of: label, viewWidth: camera.width, renderer: renderer).box
+            let box = label.box
+            if kept.contains(where: { $0.box.minX < box.maxX && box.minX < $0.box.maxX && $0.box.minY < box.maxY && box.minY < $0.box.maxY }) {
+                continue
+            }
             kept.append(label)
         }
         return kept
@@ -271,12 +274,10 @@ extension LookAroundSnapshotter {
         return widest
     }
 
-    /// The box a place label's name takes in the view (above its anchor), estimated from its length and
-    /// text size: min x, min y, max x, max y in pixels.
+    /// The box a place label covers in the view (see ``LookAroundPlaceLabel/box``): min x, min y, max x,
+    /// max y in pixels.
     static func labelBox(_ label: LookAroundPlaceLabel) -> (Double, Double, Double, Double) {
-        let size = labelPixelSize(distanceMeters: label.distanceMeters)
-        let width = Double(label.name.count) * size * 0.6 + 8, height = size + 6
-        return (label.anchorX - width / 2, label.anchorY - height, label.anchorX + width / 2, label.anchorY)
+        (label.box.minX, label.box.minY, label.box.maxX, label.box.maxY)
     }
 
     /// Text size of a label `distanceMeters` away: 22 px near, shrinking to 11 px at 55 m and beyond.

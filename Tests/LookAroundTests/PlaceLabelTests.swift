@@ -2,7 +2,7 @@ import Catalog
 import Foundation
 import Geodesy
 import Imaging
-import LookAround
+@testable import LookAround
 import Reprojection
 import Simulator
 import Testing
@@ -26,7 +26,9 @@ import Testing
             for offset in [0.0, 12, 25] {
                 let camera = try ViewCamera(headingDegrees: heading + offset, pitchDegrees: 5, fieldOfViewDegrees: 90,
                                             width: 320, height: 240)
-                let snapshotter = LookAroundSnapshotter(scene: scene)
+                // Only the café's group, so that a nearer shop's label cannot declutter it away: this test
+                // is about where the anchor lands (declutter has its own test).
+                let snapshotter = LookAroundSnapshotter(scene: scene, options: .init(pointOfInterestFilter: .including([.food])))
                 let labels = try snapshotter.placeLabels(for: camera, catalog: town.catalog)
                 let pinhole = try PinholeCamera(position: capture.scenePosition, headingDegrees: camera.headingDegrees,
                                                 pitchDegrees: 5, fieldOfViewDegrees: 90, width: 320, height: 240)
@@ -79,5 +81,67 @@ extension PlaceLabelTests {
         // Only pixels around the labels change.
         let changed = ImageMetrics.differingPixelFraction(labelled.image, plain.image, threshold: 0)
         #expect(changed > 0 && changed < 0.1)
+    }
+}
+
+extension PlaceLabelTests {
+    /// Every pixel a place label changes lies inside that label's measured box, and no two boxes overlap.
+    @Test func measuredBoxesHoldWhatIsDrawnAndNeverOverlap() async throws {
+        let town = try TinyTown.shared.get()
+        var checkedLabels = 0
+        for capture in town.captures.prefix(4) {
+            let coordinate = try #require(capture.coordinate)
+            let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+            for heading in stride(from: 0.0, to: 360, by: 90) {
+                var options = LookAroundSnapshotter.Options(size: PixelSize(width: 320, height: 240), showsRoadLabels: false)
+                options.camera = .init(headingDegrees: heading, fieldOfViewDegrees: 100)
+                let labelled = try await LookAroundSnapshotter(scene: scene, options: options, catalog: town.catalog).snapshot
+                options.pointOfInterestFilter = .excludingAll
+                let plain = try await LookAroundSnapshotter(scene: scene, options: options, catalog: town.catalog).snapshot
+                let boxes = labelled.labels.map(\.box)
+                for (i, a) in boxes.enumerated() {
+                    #expect(a.maxX > a.minX && a.maxY > a.minY)
+                    for b in boxes[(i + 1)...] {
+                        #expect(!(a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY), "\(a) overlaps \(b)")
+                    }
+                }
+                for y in 0..<240 {
+                    for x in 0..<320 where (0..<3).contains(where: { labelled.image.components[(y * 320 + x) * 3 + $0]
+                                                                    != plain.image.components[(y * 320 + x) * 3 + $0] }) {
+                        let px = Double(x) + 0.5, py = Double(y) + 0.5
+                        let inside = boxes.contains { px >= $0.minX && px <= $0.maxX && py >= $0.minY && py <= $0.maxY }
+                        #expect(inside, "pixel (\(x), \(y)) changed outside every label box, heading \(heading)")
+                        if !inside { return }
+                    }
+                }
+                checkedLabels += labelled.labels.count
+            }
+        }
+        #expect(checkedLabels >= 3, "the views must show some labels to check")
+    }
+
+    /// Nearer labels are larger and more opaque: 22 px and fully opaque up close, 11 px and 45 % from 55 m
+    /// (size) and 55 m (opacity) on; a drawn near name is taller than a far one.
+    @Test func sizeAndOpacityFollowDistance() throws {
+        #expect(LookAroundSnapshotter.labelPixelSize(distanceMeters: 0) == 22)
+        #expect(LookAroundSnapshotter.labelPixelSize(distanceMeters: 55) == 11)
+        #expect(LookAroundSnapshotter.labelPixelSize(distanceMeters: 200) == 11)
+        #expect(LookAroundSnapshotter.labelOpacity(distanceMeters: 0) == 1)
+        #expect(LookAroundSnapshotter.labelOpacity(distanceMeters: 55) == 0.45)
+        let distances = stride(from: 0.0, through: 80, by: 5).map { $0 }
+        for (near, far) in zip(distances, distances.dropFirst()) {
+            #expect(LookAroundSnapshotter.labelPixelSize(distanceMeters: near) >= LookAroundSnapshotter.labelPixelSize(distanceMeters: far))
+            #expect(LookAroundSnapshotter.labelOpacity(distanceMeters: near) >= LookAroundSnapshotter.labelOpacity(distanceMeters: far))
+        }
+        let renderer = TextRenderer(fonts: try LookAroundSnapshotter.fonts.get())
+        func label(_ distance: Double) -> LookAroundPlaceLabel {
+            LookAroundPlaceLabel(name: "Café Test", category: "cafe", categoryGroup: "food", anchorX: 160, anchorY: 120,
+                                 distanceMeters: distance)
+        }
+        let near = try LookAroundSnapshotter.layout(of: label(5), viewWidth: 320, renderer: renderer)
+        let far = try LookAroundSnapshotter.layout(of: label(60), viewWidth: 320, renderer: renderer)
+        #expect(near.box.maxY - near.box.minY > far.box.maxY - far.box.minY + 5)
+        #expect(near.box.maxX - near.box.minX > 1.5 * (far.box.maxX - far.box.minX))
+        #expect(near.halo.alpha > far.halo.alpha)
     }
 }
