@@ -42,8 +42,10 @@ public struct LookAroundPlaceLabel: Sendable, Hashable {
 /// For each place within ``searchRadiusMeters`` the depth map's row at sign height is scanned over
 /// ±``scanHalfWidthDegrees`` around the bearing to the place; each depth sample is a visible surface
 /// point, and the one nearest the place (refined to the foot of the perpendicular on the line through
-/// its neighbours) is the anchor. A place with no visible surface within ``facadeToleranceMeters`` is
-/// hidden: something nearer stands in front of its facade, or it is out in the open.
+/// its neighbours) is the anchor. A place with no visible surface within ``facadeToleranceMeters`` (out
+/// in the open: a kiosk on a square, a statue, a park) is anchored at its own position,
+/// ``openAirHeightMeters`` above the ground, and hidden when the depth map shows something nearer
+/// than it in that direction.
 public struct LookAroundLabelPlacer: Sendable {
     /// Height of a shop sign's centre above the ground, metres (ground-floor lintel; the simulator
     /// hangs its signs 3.1–3.8 m up).
@@ -54,6 +56,11 @@ public struct LookAroundLabelPlacer: Sendable {
     public static let facadeToleranceMeters = 12.0
     /// Half the bearing range scanned around each place, degrees.
     public static let scanHalfWidthDegrees = 60.0
+    /// Height of the anchor of a place with no facade near it, metres above the ground.
+    public static let openAirHeightMeters = 3.0
+    /// An open-air anchor is visible when the depth map's surface in its direction is no nearer than
+    /// this fraction of its distance (or is sky).
+    public static let openAirVisibleFraction = 0.9
     /// Camera height assumed when the catalog has none, metres.
     public static let defaultCameraHeightMeters = 2.5
 
@@ -120,6 +127,19 @@ public struct LookAroundLabelPlacer: Sendable {
             cache[key] = placer
         }
         return placer
+    }
+
+    /// The anchor of a place with no facade near it: its own position, ``openAirHeightMeters`` up,
+    /// or nil when the depth map shows a surface clearly nearer in that direction.
+    func openAirAnchor(forPlaceAt place: EastNorthUp, horizontal: Double, bearingDegrees: Double) -> EastNorthUp? {
+        let up = Self.openAirHeightMeters - cameraHeightMeters
+        let distance = (horizontal * horizontal + up * up).squareRoot()
+        let elevation = atan2(up, horizontal) * 180 / .pi
+        if let surface = surfacePoint(bearingDegrees: bearingDegrees, elevationDegrees: elevation) {
+            let seen = (surface.east * surface.east + surface.north * surface.north + surface.up * surface.up).squareRoot()
+            guard seen >= Self.openAirVisibleFraction * distance else { return nil }
+        }
+        return EastNorthUp(east: place.east, north: place.north, up: up)
     }
 
     /// The visible surface point in direction (bearing, elevation), relative to the camera (east, north,
@@ -198,7 +218,9 @@ public struct LookAroundLabelPlacer: Sendable {
         }
         // The full scan's first minimum: among equal finite gaps the lowest index (kept by `consider`);
         // with no surface anywhere, nothing.
-        guard let i = best, let chosen = samples[i], chosen.gap <= Self.facadeToleranceMeters else { return nil }
+        guard let i = best, let chosen = samples[i], chosen.gap <= Self.facadeToleranceMeters else {
+            return openAirAnchor(forPlaceAt: place, horizontal: horizontal, bearingDegrees: placeBearing)
+        }
         var anchor = chosen.point
         // Refine: foot of the perpendicular from the place on the facade line through the neighbours.
         if i >= 2, i + 2 < offsets.count, sample(i - 2).gap.isFinite, sample(i + 2).gap.isFinite {

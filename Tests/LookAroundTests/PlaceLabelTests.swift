@@ -145,3 +145,36 @@ extension PlaceLabelTests {
         #expect(near.halo.alpha > far.halo.alpha)
     }
 }
+
+extension PlaceLabelTests {
+    /// A depth map (cm, 65535 sky) of a camera 2.5 m up on flat ground inside a ring of 15 m walls
+    /// `radius` metres away.
+    static func ringDepth(radius: Double) -> Gray16Image {
+        var depth = Gray16Image(width: 512, height: 256)
+        for y in 0..<256 {
+            let elevation = (0.5 - (Double(y) + 0.5) / 256) * .pi
+            var range = Double.infinity
+            let wallHeight = radius * tan(elevation) + 2.5
+            if wallHeight >= 0 && wallHeight <= 15 { range = radius / cos(elevation) }
+            if elevation < 0 { range = min(range, 2.5 / sin(-elevation)) }
+            let value = range.isFinite ? UInt16(min(65534, (range * 100).rounded())) : 65535
+            for x in 0..<512 { depth.components[y * 512 + x] = value }
+        }
+        return depth
+    }
+
+    /// "Their facade, else 3 m": a place near a wall hangs on it at sign height; one out in the open
+    /// gets its own position 3 m up; one behind the wall is hidden.
+    @Test func openAirPlacesAnchorThreeMetresUpUnlessCovered() throws {
+        let placer = LookAroundLabelPlacer(depth: Self.ringDepth(radius: 25), panoramaHeadingDegrees: 30, cameraHeightMeters: 2.5)
+        let nearWall = try #require(placer.anchor(forPlaceAt: EastNorthUp(east: 0, north: 22, up: 0)))
+        #expect(abs((nearWall.east * nearWall.east + nearWall.north * nearWall.north).squareRoot() - 25) < 0.3, "\(nearWall)")
+        #expect(abs(nearWall.up - (LookAroundLabelPlacer.signHeightMeters - 2.5)) < 1e-9)
+        let open = try #require(placer.anchor(forPlaceAt: EastNorthUp(east: 8, north: -6, up: 0)))
+        #expect(open.east == 8 && open.north == -6 && abs(open.up - 0.5) < 1e-9, "\(open)")
+        #expect(placer.anchor(forPlaceAt: EastNorthUp(east: -30, north: 30, up: 0)) == nil, "42 m out, behind the 25 m wall")
+        // With no walls at all (sky everywhere above the ground) a place is seen at its own position.
+        let openField = LookAroundLabelPlacer(depth: Self.ringDepth(radius: 10_000), panoramaHeadingDegrees: 0, cameraHeightMeters: 2.5)
+        #expect(openField.anchor(forPlaceAt: EastNorthUp(east: 40, north: 0, up: 0)) != nil)
+    }
+}
