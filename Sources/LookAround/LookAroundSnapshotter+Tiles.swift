@@ -26,14 +26,31 @@ extension LookAroundSnapshotter {
                                         tiles: tiles, level: level, needed: needed)
             return (image, level)
         }
-        var level = PanoramaDecoder.level(for: camera, panoramaWidth: match.imageWidth)
+        let crop = try panoramaCrop()
+        let width = crop?.fullWidth ?? match.imageWidth
+        var level = PanoramaDecoder.level(for: camera, panoramaWidth: width)
         // Only levels whose scaled size is still exactly 2:1 (as PanoramaDecoder.decode(_:for:) does).
-        while level > 0 && match.imageWidth % (2 << level) != 0 { level -= 1 }
+        while level > 0 && width % (2 << level) != 0 { level -= 1 }
         let path = match.imagePath, chosen = level
         let image = try cache.image(for: PanoramaCache.Key(identifier: path, level: level)) { () throws -> PanoramaImage in
-            try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: chosen)
+            try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: chosen, crop: crop)
         }
         return (image, level)
+    }
+
+    /// Where the scene's image lies in the full sphere when it is a partial panorama (from the catalog
+    /// record's GPano crop); nil for a full one.
+    /// - Throws: `ReprojectionError.notEquirectangular` for a partial panorama whose crop is unknown (no
+    ///   catalog) or not 2:1.
+    func panoramaCrop() throws -> PanoramaCrop? {
+        let match = scene.match
+        guard match.imageWidth != 2 * match.imageHeight || match.horizontalCoverageDegrees < 360 else { return nil }
+        guard let catalog = labelCatalog(), let record = try? catalog.panorama(id: match.panoramaID) else {
+            throw ReprojectionError.notEquirectangular(width: match.imageWidth, height: match.imageHeight)
+        }
+        let crop = try PanoramaCrop(fullWidth: record.fullWidth, fullHeight: record.fullHeight, left: record.croppedLeft,
+                                    top: record.croppedTop)
+        return crop.isFull(width: match.imageWidth, height: match.imageHeight) ? nil : crop
     }
 
     /// The scene's tile file, made from the panorama when missing or stale; nil without a catalog or
@@ -43,8 +60,8 @@ extension LookAroundSnapshotter {
         let match = scene.match
         let path = Self.tileFilePath(panoramaID: match.panoramaID, catalogPath: catalog.path)
         if let file = try? PanoramaTileFile(path: path), file.isCurrent(forSource: match.imagePath) { return file }
-        guard let bytes = try? ImageFile.read(match.imagePath),
-              let full = try? PanoramaDecoder.decode(bytes, file: match.imagePath, level: 0) else { return nil }
+        guard let bytes = try? ImageFile.read(match.imagePath), case .success(let crop) = Result(catching: { try panoramaCrop() }),
+              let full = try? PanoramaDecoder.decode(bytes, file: match.imagePath, level: 0, crop: crop) else { return nil }
         return try? PanoramaTileFile.write(full, source: match.imagePath, to: path)
     }
 }

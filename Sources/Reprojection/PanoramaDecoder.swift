@@ -36,14 +36,18 @@ public enum PanoramaDecoder {
         return (try decode(jpeg, file: file, level: level), level)
     }
 
-    /// Decodes `jpeg` at pyramid level `level` (0…3).
+    /// Decodes `jpeg` at pyramid level `level` (0…3); a partial panorama (`crop`) is embedded in its
+    /// full sphere (``PanoramaCrop/embed(_:level:)``).
     /// - Throws: `ReprojectionError.unreadablePanorama` or `.notEquirectangular`.
-    public static func decode(_ jpeg: [UInt8], file: String? = nil, level: Int) throws(ReprojectionError) -> PanoramaImage {
+    public static func decode(_ jpeg: [UInt8], file: String? = nil, level: Int, crop: PanoramaCrop? = nil) throws(ReprojectionError) -> PanoramaImage {
         let decoded: RGB8Image
         do {
             decoded = try JPEGCodec.decodeRGB(jpeg, file: file, options: JPEGDecodeOptions(scale: scale(forLevel: level))).image
         } catch {
             throw .unreadablePanorama(file: file, reason: "\(error)")
+        }
+        if let crop, !crop.isFull(width: decoded.width << level, height: decoded.height << level) {
+            return try crop.embed(decoded, level: level)
         }
         return try PanoramaImage(decoded)
     }
