@@ -157,7 +157,7 @@ public struct PanoramaTileFile: Sendable {
     // MARK: Writing
 
     /// Cuts `panorama` and its halvings into tiles and writes them to `path` (atomically: a temporary
-    /// file in the same folder, then a rename), recording `sourcePath`'s size and modification time.
+    /// file of a unique name in the same folder, then a rename), recording `sourcePath`'s size and modification time.
     /// - Returns: the opened file.
     /// - Throws: `ReprojectionError.unreadablePanorama` when the source cannot be stat'ed or the file
     ///   cannot be written, `.invalidParameter` for a tile size outside 16…4096.
@@ -209,7 +209,7 @@ public struct PanoramaTileFile: Sendable {
         var data = Data(header)
         for tile in tiles { data.append(contentsOf: tile) }
         let directory = (path as NSString).deletingLastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(UUID().uuidString).tmp"
         do {
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             try data.write(to: URL(fileURLWithPath: temporary))
