@@ -229,6 +229,15 @@ func runReprojectionBenchmarks() throws {
     let warm = try medianMilliseconds(9) {
         _ = try snapshotThroughCatalog(catalogPath, center, snapshotOptions, cache: warmCache, output: snapshotPath, catalog: warmCatalog)
     }
+    // The same snapshot by a new `lookaround snapshot` process (the binary beside this one), start-up
+    // included: what a user running the command waits for.
+    let cli = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lookaround").path
+    let cliArguments = ["snapshot", "--catalog", catalogPath, "--lat", "\(center.latitude)", "--lon", "\(center.longitude)",
+                        "--heading-degrees", "30", "--pitch-degrees", "5", "--size", "640x480", "--format", "jpeg",
+                        "--quality", "85", "-o", snapshotPath]
+    var processTimes = (0..<15).compactMap { _ in BenchmarkReport.spawnMilliseconds(cli, cliArguments) }.sorted()
+    let processStart = (0..<15).compactMap { _ in BenchmarkReport.spawnMilliseconds(cli, ["--help"]) }.sorted()
+    if processTimes.count < 15 { processTimes = [] }
     // The previous design, for comparison: the whole JPEG decoded at the view's level (DCT scaling).
     let wholeDecode = try medianMilliseconds(5) {
         let bytes = try ImageFile.read(jpegPath)
@@ -250,6 +259,12 @@ func runReprojectionBenchmarks() throws {
     snapshotRow("lookaround cold: open catalog, scene, \(tilesUsed) of \(tileCount) tiles at level \(snapshotLevel), render, encode, write", cold)
     snapshotRow("lookaround warm: catalog open, tiles cached; scene, render, labels, encode, write", warm)
     snapshotRow("lookaround, whole JPEG decoded at 1/4 (DCT scaling), render, encode (one core)", wholeDecode)
+    if processTimes.isEmpty {
+        print("  a new lookaround process: skipped (no lookaround binary at \(cli); make release builds it)")
+    } else {
+        snapshotRow("a new `lookaround snapshot` process, cold, start-up included (\(fmt(processStart[processStart.count / 2])) ms of it: `lookaround --help`)",
+                    processTimes[processTimes.count / 2])
+    }
     print("  first use of the panorama (makes its tile file: full decode, 5 levels, tiles encoded): \(fmt(firstUse, 0)) ms")
     switch opencvSnapshot {
     case .success(let ms): print(pad("OpenCV: imread (full), maps, remap, imencode", 100) + fmt(ms))
