@@ -239,6 +239,17 @@ public final class Catalog: @unchecked Sendable {
     /// - Throws: `CatalogError.unknownPanorama`.
     public func links(ofPanoramaID id: String) throws(CatalogError) -> [PanoramaLink] { try links(row: row(ofPanoramaID: id)) }
 
+    /// Every panorama's id and image file, ordered by id (what `lookaround index --tiles` makes tile
+    /// files of). One table scan.
+    public func imagePaths() throws(CatalogError) -> [(panoramaID: String, imagePath: String)] {
+        try withLock { () throws(CatalogError) -> [(panoramaID: String, imagePath: String)] in
+            let statement = try database.prepare("SELECT id, image_path FROM panoramas ORDER BY id")
+            var paths: [(panoramaID: String, imagePath: String)] = []
+            while try statement.step() { paths.append((statement.string(0), statement.string(1))) }
+            return paths
+        }
+    }
+
     /// The panoramas inside a slippy-map tile (as Apple's Look Around coverage tiles list them), ordered by id.
     /// Uses the catalog's R*Tree.
     public func coverage(tile: SlippyTile) throws(CatalogError) -> [CoverageEntry] {
