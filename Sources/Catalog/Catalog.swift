@@ -239,6 +239,35 @@ public final class Catalog: @unchecked Sendable {
     /// - Throws: `CatalogError.unknownPanorama`.
     public func links(ofPanoramaID id: String) throws(CatalogError) -> [PanoramaLink] { try links(row: row(ofPanoramaID: id)) }
 
+    /// Every panorama's id and image file, ordered by id (what `lookaround index --tiles` makes tile
+    /// files of). One table scan.
+    public func imagePaths() throws(CatalogError) -> [(panoramaID: String, imagePath: String)] {
+        try withLock { () throws(CatalogError) -> [(panoramaID: String, imagePath: String)] in
+            let statement = try database.prepare("SELECT id, image_path FROM panoramas ORDER BY id")
+            var paths: [(panoramaID: String, imagePath: String)] = []
+            while try statement.step() { paths.append((statement.string(0), statement.string(1))) }
+            return paths
+        }
+    }
+
+    /// Where each partial panorama (GPano crop: an image smaller than its full sphere) lies in its full
+    /// panorama, by panorama id: full size and the image's top-left corner, pixels. Full panoramas are
+    /// not listed. One table scan.
+    public func partialPanoramaCrops() throws(CatalogError)
+        -> [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)] {
+        try withLock { () throws(CatalogError) -> [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)] in
+            let statement = try database.prepare("""
+                SELECT id, full_width, full_height, cropped_left, cropped_top FROM panoramas
+                WHERE cropped_left != 0 OR cropped_top != 0 OR image_width != full_width OR image_height != full_height
+                """)
+            var crops: [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)] = [:]
+            while try statement.step() {
+                crops[statement.string(0)] = (statement.int(1), statement.int(2), statement.int(3), statement.int(4))
+            }
+            return crops
+        }
+    }
+
     /// The panoramas inside a slippy-map tile (as Apple's Look Around coverage tiles list them), ordered by id.
     /// Uses the catalog's R*Tree.
     public func coverage(tile: SlippyTile) throws(CatalogError) -> [CoverageEntry] {

@@ -4,13 +4,10 @@ import Imaging
 import Reprojection
 
 extension LookAroundSnapshotter {
-    /// The tile file of panorama `panoramaID` of the catalog at `catalogPath`: in a folder beside the
-    /// catalog named like it with `.tiles` (`Panoramas/catalog.tiles/<id>.lktiles`), characters other
-    /// than letters, digits, `-`, `_` and `.` in the id written as `_`.
+    /// The tile file of panorama `panoramaID` of the catalog at `catalogPath`
+    /// (``PanoramaTileStore/path(panoramaID:)``: `Panoramas/catalog.tiles/<id>.lktiles`).
     public static func tileFilePath(panoramaID: String, catalogPath: String) -> String {
-        let base = (catalogPath as NSString).deletingPathExtension
-        let name = String(panoramaID.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
-        return base + ".tiles/" + name + ".lktiles"
+        PanoramaTileStore(catalogPath: catalogPath).path(panoramaID: panoramaID)
     }
 
     /// The scene's panorama at the level `camera` needs, with the level's index: from the tile file
@@ -53,15 +50,13 @@ extension LookAroundSnapshotter {
         return crop.isFull(width: match.imageWidth, height: match.imageHeight) ? nil : crop
     }
 
-    /// The scene's tile file, made from the panorama when missing or stale; nil without a catalog or
-    /// when it cannot be made (for example a read-only folder: the JPEG is then decoded directly).
+    /// The scene's tile file (``PanoramaTileStore/fileForView(panoramaID:source:)``); nil without a
+    /// catalog or when it cannot be made (a read-only folder, say: the JPEG is then decoded directly,
+    /// and making it is not tried again in this process until the JPEG changes).
     private func tileFile() -> PanoramaTileFile? {
         guard let catalog = labelCatalog() else { return nil }
-        let match = scene.match
-        let path = Self.tileFilePath(panoramaID: match.panoramaID, catalogPath: catalog.path)
-        if let file = try? PanoramaTileFile(path: path), file.isCurrent(forSource: match.imagePath) { return file }
-        guard let bytes = try? ImageFile.read(match.imagePath), case .success(let crop) = Result(catching: { try panoramaCrop() }),
-              let full = try? PanoramaDecoder.decode(bytes, file: match.imagePath, level: 0, crop: crop) else { return nil }
-        return try? PanoramaTileFile.write(full, source: match.imagePath, to: path)
+        guard case .success(let crop) = Result(catching: { try panoramaCrop() }) else { return nil }
+        return PanoramaTileStore(catalogPath: catalog.path).fileForView(panoramaID: scene.match.panoramaID,
+                                                                        source: scene.match.imagePath, crop: crop)
     }
 }

@@ -157,13 +157,15 @@ public struct PanoramaTileFile: Sendable {
     // MARK: Writing
 
     /// Cuts `panorama` and its halvings into tiles and writes them to `path` (atomically: a temporary
-    /// file of a unique name in the same folder, then a rename), recording `sourcePath`'s size and modification time.
+    /// file in the same folder, then a rename; a failed write removes the temporary file), recording
+    /// `sourcePath`'s size and modification time. Tiles are encoded on up to `maximumThreads` cores
+    /// (`nil` = all; 1 when the caller already writes several files at once).
     /// - Returns: the opened file.
     /// - Throws: `ReprojectionError.unreadablePanorama` when the source cannot be stat'ed or the file
     ///   cannot be written, `.invalidParameter` for a tile size outside 16…4096.
     @discardableResult
     public static func write(_ panorama: PanoramaImage, source sourcePath: String, to path: String,
-                             tileSize: Int = defaultTileSize) throws(ReprojectionError) -> PanoramaTileFile {
+                             tileSize: Int = defaultTileSize, maximumThreads: Int? = nil) throws(ReprojectionError) -> PanoramaTileFile {
         guard (16...4096).contains(tileSize) else {
             throw .invalidParameter(name: "tile size", value: "\(tileSize)", allowed: "16…4096 pixels")
         }
@@ -183,7 +185,7 @@ public struct PanoramaTileFile: Sendable {
             var levelTiles = [[UInt8]](repeating: [], count: columns * rows)
             var failure: String?
             let lock = NSLock()
-            Parallel.forEachRowRange(columns * rows, minimumRowsPerChunk: 1) { range in
+            Parallel.forEachRowRange(columns * rows, minimumRowsPerChunk: 1, maximumThreads: maximumThreads) { range in
                 for t in range {
                     let x0 = (t % columns) * tileSize, y0 = (t / columns) * tileSize
                     let w = min(tileSize, image.width - x0), h = min(tileSize, image.height - y0)
@@ -209,7 +211,9 @@ public struct PanoramaTileFile: Sendable {
         var data = Data(header)
         for tile in tiles { data.append(contentsOf: tile) }
         let directory = (path as NSString).deletingLastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(UUID().uuidString).tmp"
+        // Unique per write, so two threads making the same file do not rename each other's half-written one.
+        let temporary = (directory.isEmpty ? "." : directory)
+            + "/.\((path as NSString).lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
         do {
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             try data.write(to: URL(fileURLWithPath: temporary))

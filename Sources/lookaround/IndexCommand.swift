@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Catalog
 import Foundation
+import Reprojection
 
 /// `lookaround index [DIR …]`: builds or updates the catalog.
 enum IndexCommand: Command {
@@ -13,6 +14,14 @@ enum IndexCommand: Command {
             OSM files. Files unchanged since the last build are not read again. The new catalog replaces \
             the old one atomically. A bad file is listed with its reason and the rest are indexed; the exit \
             code is then 65.
+            With --tiles, then makes each panorama's tile file: the panorama and its halvings cut into \
+            256-pixel JPEG tiles, so a view decodes only the tiles it needs at the level it needs (a \
+            640x480 view of an 8192x4096 panorama reads about six tiles) instead of the whole JPEG, and the \
+            first view of a panorama does not have to make the file. They go in a folder beside the catalog \
+            named like it (Panoramas/catalog.sqlite -> Panoramas/catalog.tiles/ID.lktiles). Tile files still \
+            current (same JPEG size and modification time) are kept, stale ones remade, those of panoramas \
+            no longer in the catalog deleted. A JPEG that does not decode cleanly gets no tile file and is \
+            listed with its reason (exit code 65); views of it decode the JPEG directly.
             Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog.
             """,
         options: [
@@ -25,12 +34,14 @@ enum IndexCommand: Command {
             .value("link-meters", valueName: "METERS", help: "Link panoramas closer than this (0…1000; 0 = sequence links only).",
                    defaultValue: "30"),
             .flag("full", help: "Re-read every file, even unchanged ones."),
+            .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
             .flag("quiet", help: "No progress bar."),
             .flag("json", help: "Print the report as JSON."),
         ],
         positionals: [PositionalSpec("DIR", help: "Folders searched recursively for panoramas.", optional: true, variadic: true)],
         examples: [
             (command: "lookaround index", comment: "index Panoramas/ into Panoramas/catalog.sqlite"),
+            (command: "lookaround index --tiles", comment: "the same, plus Panoramas/catalog.tiles/ for fast first views"),
             (command: "lookaround index ~/theta --catalog photos.sqlite --osm city.osm.pbf", comment: "your own photos"),
         ])
 
@@ -53,14 +64,27 @@ enum IndexCommand: Command {
                                           naming: naming, proximityLinkMeters: try arguments.double("link-meters", in: 0...1000) ?? 30,
                                           forceFullRebuild: arguments.flag("full"))
         let showProgress = !arguments.flag("quiet") && isatty(2) != 0
-        let bar: @Sendable (Int, Int) -> Void = { done, total in
-            let width = 30, filled = total > 0 ? done * width / total : width
-            let text = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            FileHandle.standardError.write(Data("\rindexing [\(text)] \(done)/\(total)\(done == total ? "\n" : "")".utf8))
+        func bar(_ label: String) -> @Sendable (Int, Int) -> Void {
+            { done, total in
+                let width = 30, filled = total > 0 ? done * width / total : width
+                let text = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+                FileHandle.standardError.write(Data("\r\(label) [\(text)] \(done)/\(total)\(done == total ? "\n" : "")".utf8))
+            }
         }
-        let report = try CatalogBuilder.build(options, progress: showProgress ? bar : nil)
+        let report = try CatalogBuilder.build(options, progress: showProgress ? bar("indexing") : nil)
+        var tiles: PanoramaTileReport?
+        if arguments.flag("tiles") {
+            let catalog = try Catalog(path: report.catalogPath)
+            // Partial panoramas are cut into tiles embedded in their full sphere; a crop that is not
+            // 2:1 is left out here and reported when its tile file cannot be made.
+            let crops = try catalog.partialPanoramaCrops().compactMapValues { crop in
+                try? PanoramaCrop(fullWidth: crop.fullWidth, fullHeight: crop.fullHeight, left: crop.croppedLeft, top: crop.croppedTop)
+            }
+            tiles = PanoramaTileStore(catalogPath: report.catalogPath)
+                .update(try catalog.imagePaths(), crops: crops, progress: showProgress ? bar("tiles   ") : nil)
+        }
         if arguments.flag("json") {
-            try Console.json(report)
+            try Console.json(Report(index: report, tiles: tiles))
         } else {
             Console.out("catalog     \(report.catalogPath)")
             Console.out("panoramas   \(report.panoramaCount) (\(report.filesFound) files: \(report.filesRead) read, "
@@ -70,13 +94,41 @@ enum IndexCommand: Command {
             Console.out("time        \(String(format: "%.2f", report.seconds)) s")
             for warning in report.warnings { Console.out("warning     \(warning.path): \(warning.message)") }
             for failure in report.failures { Console.out("failed      \(failure.path): \(failure.message)") }
+            if let tiles {
+                Console.out("tiles       \(tiles.directory)")
+                Console.out("tile files  \(tiles.panoramaCount) panoramas: \(tiles.made) made, \(tiles.upToDate) up to date, "
+                            + "\(tiles.failures.count) failed; \(tiles.removed) removed (panoramas no longer in the catalog)")
+                Console.out("tile bytes  \(tiles.totalBytes) (\(tiles.bytesWritten) written), "
+                            + "\(String(format: "%.2f", tiles.seconds)) s")
+                for failure in tiles.failures { Console.out("no tiles    \(failure.panoramaID): \(failure.message)") }
+            }
         }
+        var failed = false
         if !report.failures.isEmpty {
             let rest = report.failures.count == report.filesFound ? "the catalog holds no panoramas from these folders"
                 : "the others are in the catalog"
             Console.error("error: \(report.failures.count) of \(report.filesFound) files could not be indexed (listed above); \(rest)")
-            return .dataError
+            failed = true
         }
-        return .ok
+        if let tiles, !tiles.failures.isEmpty {
+            Console.error("error: \(tiles.failures.count) of \(tiles.panoramaCount) panoramas have no tile file (listed above); "
+                          + "views of them decode the JPEG directly")
+            failed = true
+        }
+        return failed ? .dataError : .ok
+    }
+
+    /// The JSON report: the index report's fields, plus `tiles` with --tiles.
+    struct Report: Encodable {
+        var index: IndexReport
+        var tiles: PanoramaTileReport?
+
+        enum CodingKeys: String, CodingKey { case tiles }
+
+        func encode(to encoder: any Encoder) throws {
+            try index.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(tiles, forKey: .tiles)
+        }
     }
 }

@@ -53,6 +53,14 @@ import Testing
             projectionType: "equirectangular", poseHeadingDegrees: 0, fullPanoWidthPixels: 1024, fullPanoHeightPixels: 512,
             croppedAreaImageWidthPixels: 512, croppedAreaImageHeightPixels: 320, croppedAreaLeftPixels: 256,
             croppedAreaTopPixels: 64), in: root + "/partial")
+        // What `lookaround index --tiles` does: the partial panorama's tiles are cut from its full sphere.
+        let crops = try partialCatalog.partialPanoramaCrops().mapValues {
+            try PanoramaCrop(fullWidth: $0.fullWidth, fullHeight: $0.fullHeight, left: $0.croppedLeft, top: $0.croppedTop)
+        }
+        let fullCrops = try fullCatalog.partialPanoramaCrops()
+        #expect(crops.count == 1 && fullCrops.isEmpty)
+        let report = PanoramaTileStore(catalogPath: partialCatalog.path).update(try partialCatalog.imagePaths(), crops: crops)
+        #expect(report.made == 1 && report.failures.isEmpty, "\(report.failures)")
         let point = try GeoCoordinate(latitude: Self.position.latitude, longitude: Self.position.longitude)
         func snapshot(_ catalog: Catalog, heading: Double) async throws -> LookAroundSnapshotter.Snapshot {
             let scene = try #require(try await LookAroundSceneRequest(coordinate: point, catalog: catalog).scene)

@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+import Imaging
+
+/// What ``PanoramaTileStore/update(_:progress:)`` did.
+public struct PanoramaTileReport: Sendable, Hashable, Codable {
+    /// A panorama whose tile file could not be made, and why.
+    public struct Failure: Sendable, Hashable, Codable {
+        /// The panorama.
+        public var panoramaID: String
+        /// Its image file.
+        public var path: String
+        /// The reason.
+        public var message: String
+    }
+
+    /// The folder of the tile files.
+    public var directory: String
+    /// Panoramas given.
+    public var panoramaCount: Int
+    /// Tile files made (missing or stale before).
+    public var made: Int
+    /// Tile files already current, left as they were.
+    public var upToDate: Int
+    /// Panoramas without a tile file, with the reason.
+    public var failures: [Failure]
+    /// Tile files of panoramas no longer given, deleted.
+    public var removed: Int
+    /// Bytes of the tile files made now.
+    public var bytesWritten: Int
+    /// Bytes of all the given panoramas' tile files after the update.
+    public var totalBytes: Int
+    /// Wall time, seconds.
+    public var seconds: Double
+}
+
+extension PanoramaTileStore {
+    /// Makes the tile file of every panorama in `panoramas` that lacks a current one, and deletes the
+    /// folder's tile files of panoramas not in the list (other files are left alone) and the stale file
+    /// of a panorama whose new one cannot be made.
+    ///
+    /// Current files cost a `stat` and a header read each. The others are made several at a time, one
+    /// per core, each file's tiles encoded on its own thread: decoding and halving a panorama is mostly
+    /// serial, so panoramas in parallel keep every core busy where one panorama's tiles in parallel
+    /// would not. A panorama that fails is listed with its reason; the rest continue.
+    /// - Parameters:
+    ///   - crops: where partial panoramas lie in their full sphere, by panorama id.
+    ///   - progress: called with (done, total) about every 1 %, from any thread.
+    public func update(_ panoramas: [(panoramaID: String, imagePath: String)], crops: [String: PanoramaCrop] = [:],
+                       progress: (@Sendable (Int, Int) -> Void)? = nil) -> PanoramaTileReport {
+        let start = DispatchTime.now()
+        let total = panoramas.count
+        let counter = Counter(total: total, report: progress)
+        let stale = panoramas.indices.filter { index in
+            let panorama = panoramas[index]
+            guard currentFile(panoramaID: panorama.panoramaID, source: panorama.imagePath) == nil else {
+                counter.advance()
+                return false
+            }
+            return true
+        }
+        let outcomes = Outcomes(count: stale.count)
+        DispatchQueue.concurrentPerform(iterations: stale.count) { k in
+            let panorama = panoramas[stale[k]]
+            let outcome: Result<Int, ReprojectionError>
+            do throws(ReprojectionError) {
+                let made = try file(panoramaID: panorama.panoramaID, source: panorama.imagePath,
+                                    crop: crops[panorama.panoramaID], maximumThreads: 1)
+                outcome = .success(Self.byteCount(made.file.path))
+            } catch {
+                // A stale file would never be read again: do not keep it.
+                unlink(path(panoramaID: panorama.panoramaID))
+                outcome = .failure(error)
+            }
+            outcomes.set(k, outcome)
+            counter.advance()
+        }
+        var failures: [PanoramaTileReport.Failure] = []
+        var bytesWritten = 0
+        for (k, index) in stale.enumerated() {
+            switch outcomes.value(k) {
+            case .success(let bytes): bytesWritten += bytes
+            case .failure(let error):
+                failures.append(.init(panoramaID: panoramas[index].panoramaID, path: panoramas[index].imagePath,
+                                      message: "\(error)"))
+            case nil: break
+            }
+        }
+        let removed = removeFiles(keeping: panoramas.map(\.panoramaID))
+        let totalBytes = panoramas.reduce(0) { $0 + Self.byteCount(path(panoramaID: $1.panoramaID)) }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        return PanoramaTileReport(directory: directory, panoramaCount: total, made: stale.count - failures.count,
+                                  upToDate: total - stale.count, failures: failures, removed: removed,
+                                  bytesWritten: bytesWritten, totalBytes: totalBytes, seconds: seconds)
+    }
+
+    /// Deletes the folder's tile files (`*.lktiles`) of panoramas other than `panoramaIDs`.
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func removeFiles(keeping panoramaIDs: [String]) -> Int {
+        let keep = Set(panoramaIDs.map(Self.fileName(panoramaID:)))
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        var removed = 0
+        for name in names where name.hasSuffix("." + Self.fileExtension) && !name.hasPrefix(".") && !keep.contains(name) {
+            if unlink(directory + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    static func byteCount(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Results written by worker threads, each to its own slot.
+    private final class Outcomes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Result<Int, ReprojectionError>?]
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ k: Int, _ value: Result<Int, ReprojectionError>) { lock.withLock { values[k] = value } }
+        func value(_ k: Int) -> Result<Int, ReprojectionError>? { lock.withLock { values[k] } }
+    }
+
+    /// Counts finished panoramas across threads and reports about every 1 %.
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = 0, lastReported = -1
+        private let total: Int
+        private let report: (@Sendable (Int, Int) -> Void)?
+
+        init(total: Int, report: (@Sendable (Int, Int) -> Void)?) {
+            self.total = total
+            self.report = report
+        }
+
+        func advance() {
+            guard let report else { return }
+            lock.withLock {
+                done += 1
+                // Reported under the lock, so the bar never steps back.
+                if done == total || done - lastReported >= max(1, total / 100) {
+                    lastReported = done
+                    report(done, total)
+                }
+            }
+        }
+    }
+}

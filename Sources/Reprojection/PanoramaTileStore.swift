@@ -1,0 +1,118 @@
+import Dispatch
+import Foundation
+import Imaging
+
+/// The tile files (``PanoramaTileFile``) of one catalog's panoramas: where they are, whether one is
+/// current, and making the missing or stale ones — the one place both `lookaround index --tiles` and
+/// the snapshotter's lazy path go through.
+///
+/// The files live in a folder beside the catalog named like it with `.tiles`
+/// (`Panoramas/catalog.sqlite` → `Panoramas/catalog.tiles/<id>.lktiles`). A file is current when it
+/// records the source JPEG's present size and modification time, so checking one costs a `stat` of the
+/// JPEG and a read of the tile file's header and index.
+public struct PanoramaTileStore: Sendable {
+    /// The folder holding the tile files.
+    public let directory: String
+
+    /// The store of the catalog at `catalogPath`: `<catalog without extension>.tiles`.
+    public init(catalogPath: String) {
+        directory = (catalogPath as NSString).deletingPathExtension + ".tiles"
+    }
+
+    /// A store in `directory`.
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The file name of panorama `panoramaID`'s tiles: the id with characters other than letters,
+    /// digits, `-`, `_` and `.` written as `_`, then `.lktiles`.
+    public static func fileName(panoramaID: String) -> String {
+        String(panoramaID.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" }) + "." + fileExtension
+    }
+
+    /// The extension of tile files.
+    public static let fileExtension = "lktiles"
+
+    /// Where panorama `panoramaID`'s tile file is (whether or not it exists).
+    public func path(panoramaID: String) -> String {
+        directory + "/" + Self.fileName(panoramaID: panoramaID)
+    }
+
+    /// Panorama `panoramaID`'s tile file when it exists, reads and was made from `sourcePath` as it is
+    /// now; nil when missing, unreadable or stale.
+    public func currentFile(panoramaID: String, source sourcePath: String) -> PanoramaTileFile? {
+        guard let file = try? PanoramaTileFile(path: path(panoramaID: panoramaID)),
+              file.isCurrent(forSource: sourcePath) else { return nil }
+        return file
+    }
+
+    /// Panorama `panoramaID`'s current tile file, made from `sourcePath` (decoded whole, halved, every
+    /// tile encoded on up to `maximumThreads` cores) when missing or stale. A JPEG libjpeg warns about
+    /// (truncated, corrupt data) gets no tile file.
+    /// - Returns: the file, and whether it was made now.
+    /// - Throws: `ReprojectionError.unreadablePanorama` or `.notEquirectangular` when the JPEG cannot
+    ///   be read or decoded cleanly or the tile file cannot be written (nothing is left behind).
+    /// - Parameter crop: for a partial panorama, where the image lies in its full sphere (the tiles are
+    ///   cut from the image embedded in it: ``PanoramaCrop/embed(_:level:)``).
+    public func file(panoramaID: String, source sourcePath: String, crop: PanoramaCrop? = nil,
+                     maximumThreads: Int? = nil) throws(ReprojectionError) -> (file: PanoramaTileFile, made: Bool) {
+        if let file = currentFile(panoramaID: panoramaID, source: sourcePath) { return (file, false) }
+        let decoded: RGB8Image
+        do {
+            // Strict: a damaged JPEG is reported, not baked into the tiles with libjpeg's grey fill (views
+            // then decode it directly, as they would without tiles).
+            // No file name in the codec's message: the error below names it.
+            decoded = try JPEGCodec.decodeRGB(try ImageFile.read(sourcePath), file: nil,
+                                              options: JPEGDecodeOptions(strict: true)).image
+        } catch {
+            throw .unreadablePanorama(file: sourcePath, reason: "\(error)")
+        }
+        let full = if let crop, !crop.isFull(width: decoded.width, height: decoded.height) {
+            try crop.embed(decoded, level: 0)
+        } else {
+            try PanoramaImage(decoded)
+        }
+        let file = try PanoramaTileFile.write(full, source: sourcePath, to: path(panoramaID: panoramaID),
+                                              maximumThreads: maximumThreads)
+        return (file, true)
+    }
+
+    // MARK: The lazy path
+
+    /// Tile files this process could not make, by path and source stamp: not tried again while the
+    /// source stays the same (a read-only folder would otherwise cost a full decode and encode on every view).
+    private static let failedMakes = FailedMakes()
+
+    private final class FailedMakes: @unchecked Sendable {
+        let lock = NSLock()
+        var keys: Set<String> = []
+    }
+
+    /// For a view: the current tile file, made now when missing or stale unless making it has already
+    /// failed in this process for the source as it is; nil when there is none (the caller then decodes
+    /// the JPEG directly at the level it needs).
+    public func fileForView(panoramaID: String, source sourcePath: String, crop: PanoramaCrop? = nil) -> PanoramaTileFile? {
+        if let file = currentFile(panoramaID: panoramaID, source: sourcePath) { return file }
+        let key = failureKey(panoramaID: panoramaID, source: sourcePath)
+        let failed = Self.failedMakes
+        if failed.lock.withLock({ failed.keys.contains(key) }) { return nil }
+        do {
+            return try file(panoramaID: panoramaID, source: sourcePath, crop: crop).file
+        } catch {
+            failed.lock.withLock { _ = failed.keys.insert(key) }
+            return nil
+        }
+    }
+
+    /// Whether making panorama `panoramaID`'s tile file from `sourcePath` as it is has failed in this
+    /// process (so views decode the JPEG directly).
+    public func makingFailed(panoramaID: String, source sourcePath: String) -> Bool {
+        let key = failureKey(panoramaID: panoramaID, source: sourcePath)
+        return Self.failedMakes.lock.withLock { Self.failedMakes.keys.contains(key) }
+    }
+
+    private func failureKey(panoramaID: String, source sourcePath: String) -> String {
+        let stamp = PanoramaTileFile.stamp(ofSource: sourcePath)
+        return path(panoramaID: panoramaID) + "\u{0}" + "\(stamp?.byteCount ?? -1):\(stamp?.modifiedNanoseconds ?? -1)"
+    }
+}
