@@ -99,3 +99,58 @@ func runLabelBenchmark(panorama rgb: RGB8Image, in tmp: String) throws {
           + "  (goal < 2 ms: \(with - without < 2 ? "met" : "NOT met"))")
     print("  warm snapshot without labels: \(String(format: "%.2f", without)) ms; with: \(String(format: "%.2f", with)) ms")
 }
+
+/// The road-label pass on the shipped Helsinki data: three 1280×720 views where a street name is painted,
+/// warm, measured as the snapshot with street names minus the one without (places off in both).
+func runRoadLabelBenchmark(in tmp: String) throws {
+    let shipped = "Panoramas/helsinki"
+    guard FileManager.default.fileExists(atPath: shipped) else {
+        print("road labels: skipped (\(shipped) does not exist; run from the package root)")
+        return
+    }
+    let catalogPath = tmp + "shipped.sqlite"
+    let osm = ["Panoramas/sources/helsinki-centre.osm.pbf"].filter { FileManager.default.fileExists(atPath: $0) }
+    _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [shipped], catalogPath: catalogPath, osmFiles: osm))
+    let catalog = try Catalog(path: catalogPath)
+    let views: [(id: String, heading: Double, pitch: Double)] = [("aleksanterinkatu-030", 250, 0),
+                                                                 ("aleksanterinkatu-010", 80, -5),
+                                                                 ("pohjoisesplanadi-020", 90, -5)]
+    print("")
+    print("Road labels, 1280×720 views of the shipped data, warm, median of 15 (snapshot with street names − without)")
+    let cache = PanoramaCache()
+    for view in views {
+        guard let scene = try? LookAroundScene(panoramaID: view.id, catalog: catalog) else {
+            print("  \(view.id): skipped (not in the shipped catalog)")
+            continue
+        }
+        var options = LookAroundSnapshotter.Options(size: PixelSize(width: 1280, height: 720),
+                                                    camera: .init(headingDegrees: view.heading, pitchDegrees: view.pitch),
+                                                    pointOfInterestFilter: .excludingAll, showsRoadLabels: true)
+        let with = LookAroundSnapshotter(scene: scene, options: options, cache: cache, catalog: catalog)
+        options.showsRoadLabels = false
+        let without = LookAroundSnapshotter(scene: scene, options: options, cache: cache, catalog: catalog)
+        let semaphore = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<(Double, Double, [String]), Error>?
+        Task {
+            do {
+                let names = try await with.snapshot.roadLabels.map(\.name)
+                _ = try await without.snapshot
+                var a: [Double] = [], b: [Double] = []
+                for _ in 0..<15 {
+                    var t0 = DispatchTime.now().uptimeNanoseconds
+                    _ = try await with.snapshot
+                    a.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                    t0 = DispatchTime.now().uptimeNanoseconds
+                    _ = try await without.snapshot
+                    b.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                }
+                outcome = .success((a.sorted()[7], b.sorted()[7], names))
+            } catch { outcome = .failure(error) }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        let (withMs, withoutMs, names) = try outcome!.get()
+        print("  \(view.id) heading \(Int(view.heading))°: \(names.isEmpty ? "no street name placed" : names.joined(separator: ", ")): "
+              + String(format: "%.2f ms (snapshot %.2f ms with, %.2f ms without)", withMs - withoutMs, withMs, withoutMs))
+    }
+}

@@ -271,6 +271,7 @@ func runReprojectionBenchmarks() throws {
     case .failure(let skip): print(pad("OpenCV snapshot", 74) + "skipped: \(skip.reason)")
     }
     try runLabelBenchmark(panorama: rgb, in: tmp)
+    try runRoadLabelBenchmark(in: tmp)
 }
 
 /// One snapshot as `lookaround snapshot` makes it: opens the catalog (unless given one), asks for

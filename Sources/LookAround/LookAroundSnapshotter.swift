@@ -245,6 +245,13 @@ extension LookAroundSnapshotter {
         let renderer = TextRenderer(fonts: try Self.fonts.get())
         var kept: [LookAroundPlaceLabel] = []
         for var label in labels {
+            // A label whose dot already touches a kept label's box would overlap it whatever its text:
+            // dropped without measuring (the box always holds the dot and the gap above it).
+            let dot = (minX: label.anchorX - Self.dotHaloRadius, minY: label.anchorY - Self.nameGapPixels,
+                       maxX: label.anchorX + Self.dotHaloRadius, maxY: label.anchorY + Self.dotHaloRadius + 1)
+            if kept.contains(where: { $0.box.minX < dot.maxX && dot.minX < $0.box.maxX && $0.box.minY < dot.maxY && dot.minY < $0.box.maxY }) {
+                continue
+            }
             label.box = try Self.layout(of: label, viewWidth: camera.width, renderer: renderer).box
             let box = label.box
             if kept.contains(where: { $0.box.minX < box.maxX && box.minX < $0.box.maxX && $0.box.minY < box.maxY && box.minY < $0.box.maxY }) {
