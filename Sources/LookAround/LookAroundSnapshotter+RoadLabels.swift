@@ -69,6 +69,13 @@ extension LookAroundSnapshotter {
                             depth: placer.checksOcclusion ? context.placer : nil, avoiding: avoid)
     }
 
+    /// Paints `labels` (as ``roadLabels(for:catalog:avoiding:placer:)`` places them for `camera`) onto
+    /// `image`, the view of `camera`, exactly as a snapshot does.
+    /// - Throws: `ImagingError` when no font can be loaded.
+    public static func paint(roadLabels labels: [LookAroundRoadLabel], camera: ViewCamera, on image: inout RGB8Image) throws {
+        try draw(placeLabels: [], roadLabels: labels, camera: camera, on: &image)
+    }
+
     /// Paints `label` on the ground of the view of `camera`: the name rendered flat at the resolution
     /// its nearest part needs, then mapped into the view through the ground plane's homography.
     /// - Parameter then: a map applied after the view's (the offset of a canvas covering part of the view).
