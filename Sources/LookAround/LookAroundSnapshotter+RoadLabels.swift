@@ -96,14 +96,14 @@ extension LookAroundSnapshotter {
         let pad = (style.halo?.width ?? 0) + 2
         let width = Int((metrics.advanceWidth + 2 * pad).rounded(.up)), height = Int((metrics.lineHeight + 2 * pad).rounded(.up))
         guard width > 0, height > 0 else { return }
-        var patch = Canvas(width: width, height: height)
-        try renderer.draw(label.name, at: PixelPoint(pad, pad + metrics.ascent), style: style, on: &patch)
+        let patch = try ProjectionSource(text: label.name, style: style, origin: PixelPoint(pad, pad + metrics.ascent),
+                                         width: width, height: height, renderer: renderer)
         // Patch (x, y) ↦ ground: the ink box's centre on the label's centre, x along, y against "across".
         let k = pixelSize / em
         let inkCentreX = pad + (metrics.inkMinX + metrics.inkMaxX) / 2
         let inkCentreY = pad + metrics.ascent + (metrics.inkMinY + metrics.inkMaxY) / 2
         let origin = centre - along * (inkCentreX / k) + across * (inkCentreY / k)
         let transform = projector.homography(origin: origin, axisA: along / k, axisB: -across / k)
-        canvas.drawProjected(patch.image, transform: viewToCanvas * transform, opacity: Float(roadLabelOpacity))
+        canvas.drawProjected(patch, transform: viewToCanvas * transform, opacity: Float(roadLabelOpacity))
     }
 }
