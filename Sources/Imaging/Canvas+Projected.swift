@@ -52,9 +52,10 @@ extension Canvas {
             let (lx, ly) = Self.projectedShrink(inverse, x: p.x, y: p.y)
             maximumLevel = max(maximumLevel, Self.projectedSampling(lx, ly, budget: budget, maximumLevel: 24).level)
         }
-        let (coarser, coarseTexels) = source.coarserLevels(upTo: maximumLevel)
+        // A few levels more than sampling needs tell empty blocks (texel alpha 0) for skipping pixels.
+        let (coarser, coarseTexels) = source.coarserLevels(upTo: max(maximumLevel, ProjectedKernel.occupancyLevels))
         let levels = [ProjectionSource.Level(width: source.width, height: source.height, offset: 0)] + coarser
-        maximumLevel = levels.count - 1
+        maximumLevel = min(maximumLevel, levels.count - 1)
         // Rows are walked only across the image of the inked box, grown by what a tap at the coarsest
         // level picks up from beyond it (1.5 texels) plus a pixel.
         let grow = 1.5 * Double(1 << maximumLevel) + 1
@@ -69,8 +70,8 @@ extension Canvas {
         let canvasWidth = width
         let kernel = ProjectedKernel(inverse: inverse, budget: budget, maximumLevel: maximumLevel, opacity: opacity,
                                      source: source)
-        source.texels.withUnsafeBufferPointer { fine in
-            coarseTexels.withUnsafeBufferPointer { coarse in
+        source.buffer.texels.withUnsafeBufferPointer { fine in
+            coarseTexels.texels.withUnsafeBufferPointer { coarse in
                 image.components.withUnsafeMutableBufferPointer { pixels in
                     let fineBase = fine.baseAddress!, coarseBase = coarse.baseAddress ?? fineBase, pixelBase = pixels.baseAddress!
                     Parallel.forEachRowRange(y1 - y0, minimumRowsPerChunk: 32) { rows in
@@ -254,6 +255,9 @@ struct ProjectedKernel: Sendable {
     let inkMinX: Float, inkMinY: Float, inkMaxX: Float, inkMaxY: Float
     /// Pixels per span sharing one choice of level and grid.
     static let spanLength = 8
+    /// Levels built at least, so that pixels far from ink (up to 2^5 source pixels) are skipped after
+    /// a look at a few texels.
+    static let occupancyLevels = 5
 
     init(inverse: Homography, budget: Int, maximumLevel: Int, opacity: Float, source: ProjectionSource) {
         r0 = inverse.row0; r1 = inverse.row1; r2 = inverse.row2
@@ -298,7 +302,7 @@ struct ProjectedKernel: Sendable {
             // the weight varies by under 2 % across the pixel (the error is that fraction of the
             // footprint); nearer the horizon every sample is projected exactly.
             let linearWeight = 50 * (abs(r2.x) + abs(r2.y))
-            let ninePixels = Float(1.5 * Double(1 << level) + 1)
+            let tapReach = Float(1.5 * Double(1 << level) + 1)
             for px in spanStart..<spanEnd {
                 let cx = Double(px) + 0.5, cy = y + 0.5
                 let hw = r2.x * cx + r2.y * cy + r2.z
@@ -310,9 +314,23 @@ struct ProjectedKernel: Sendable {
                     let dux = Float((r0.x - u * r2.x) * k), duy = Float((r0.y - u * r2.y) * k)
                     let dvx = Float((r1.x - v * r2.x) * k), dvy = Float((r1.y - v * r2.y) * k)
                     // Nothing within reach of the pixel's samples and their taps: skip it.
-                    let reachU = 0.5 * (abs(dux) + abs(duy)) + ninePixels, reachV = 0.5 * (abs(dvx) + abs(dvy)) + ninePixels
+                    let reachU = 0.5 * (abs(dux) + abs(duy)) + tapReach, reachV = 0.5 * (abs(dvx) + abs(dvy)) + tapReach
                     let fu = Float(u), fv = Float(v)
                     if fu < inkMinX - reachU || fu > inkMaxX + reachU || fv < inkMinY - reachV || fv > inkMaxY + reachV { continue }
+                    // Nor in the blocks of the first level whose texels are wider than that reach (a
+                    // texel's alpha is 0 only when its whole block is): at most 2×2 texels to look at.
+                    let reach = max(reachU, reachV)
+                    let blockLevel = Int((2 * reach).exponent) + 1
+                    if blockLevel < levels.count {
+                        let b = levels[blockLevel], inverseSize = 1 / Float(1 << blockLevel)
+                        let i0 = Int(max(-1, min(Float(b.width), ((fu - reach) * inverseSize).rounded(.down))))
+                        let i1 = Int(max(-1, min(Float(b.width), ((fu + reach) * inverseSize).rounded(.down))))
+                        let j0 = Int(max(-1, min(Float(b.height), ((fv - reach) * inverseSize).rounded(.down))))
+                        let j1 = Int(max(-1, min(Float(b.height), ((fv + reach) * inverseSize).rounded(.down))))
+                        let t = (blockLevel == 0 ? level0 : coarser) + b.offset
+                        if t[(j0 + 1) * b.stride + i0 + 1].w == 0 && t[(j0 + 1) * b.stride + i1 + 1].w == 0
+                            && t[(j1 + 1) * b.stride + i0 + 1].w == 0 && t[(j1 + 1) * b.stride + i1 + 1].w == 0 { continue }
+                    }
                     // At this level, in texel-index space (texel centres at integers).
                     let scale = Float(levelScale)
                     let sx = Float(stepX), sy = Float(stepY)

@@ -35,11 +35,11 @@ extension ProjectionSource {
         let color = style.color.premultiplied.simd * 255, halo = (style.halo?.color.premultiplied.simd ?? SIMD4(repeating: 0)) * 255
         let colorAlpha = style.color.premultiplied.alpha
         let stride = width + 2
-        var texels = [SIMD4<Float>](repeating: SIMD4(repeating: 0), count: stride * (height + 2))
+        let texels = TexelBuffer(zeroedCount: stride * (height + 2))
         var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
         glyphs.withUnsafeBufferPointer { g in
             halos.withUnsafeBufferPointer { h in
-                texels.withUnsafeMutableBufferPointer { out in
+                texels.fill { out in
                     for y in 0..<height {
                         var rowMin = Int.max, rowMax = Int.min
                         for x in 0..<width {

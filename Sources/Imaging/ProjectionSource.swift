@@ -9,7 +9,8 @@ public struct ProjectionSource: Sendable {
     public let width: Int, height: Int
     /// Pixels with the frame, row after row, `(width + 2) × (height + 2)`: r, g, b, a premultiplied,
     /// 0…255 (8-bit values; floats so that a bilinear tap is one load).
-    let texels: [SIMD4<Float>]
+    let buffer: TexelBuffer
+    var texels: [SIMD4<Float>] { buffer.texels }
     /// The inked box, pixels (`inkMinX < inkMaxX` unless every pixel is transparent).
     public let inkMinX: Int, inkMinY: Int, inkMaxX: Int, inkMaxY: Int
 
@@ -19,10 +20,10 @@ public struct ProjectionSource: Sendable {
     /// `image` (straight alpha) premultiplied. O(width × height).
     public init(_ image: RGBA8Image) {
         let w = image.width, h = image.height, stride = w + 2
-        var texels = [SIMD4<Float>](repeating: SIMD4(repeating: 0), count: (w + 2) * (h + 2))
+        let texels = TexelBuffer(zeroedCount: (w + 2) * (h + 2))
         var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
         image.components.withUnsafeBufferPointer { src in
-            texels.withUnsafeMutableBufferPointer { out in
+            texels.fill { out in
                 for y in 0..<h {
                     var rowMin = Int.max, rowMax = Int.min
                     let row = (y + 1) * stride + 1
@@ -46,8 +47,8 @@ public struct ProjectionSource: Sendable {
         self.init(width: w, height: h, texels: texels, ink: minX == Int.max ? nil : (minX, minY, maxX, maxY))
     }
 
-    init(width: Int, height: Int, texels: [SIMD4<Float>], ink: (Int, Int, Int, Int)?) {
-        self.width = width; self.height = height; self.texels = texels
+    init(width: Int, height: Int, texels: TexelBuffer, ink: (Int, Int, Int, Int)?) {
+        self.width = width; self.height = height; self.buffer = texels
         (inkMinX, inkMinY, inkMaxX, inkMaxY) = ink ?? (0, 0, 0, 0)
     }
 
@@ -91,7 +92,7 @@ public struct ProjectionSource: Sendable {
     /// Levels 1 through `maximumLevel` (fewer when the image shrinks to one texel first), each the 2×2
     /// box average of the one before (outside the image counts as transparent), unrounded, in one new buffer.
     /// O(width × height / 3).
-    func coarserLevels(upTo maximumLevel: Int) -> (levels: [Level], texels: [SIMD4<Float>]) {
+    func coarserLevels(upTo maximumLevel: Int) -> (levels: [Level], texels: TexelBuffer) {
         var levels: [Level] = []
         var total = 0, w = width, h = height
         while levels.count < maximumLevel, w > 1 || h > 1 {
@@ -99,9 +100,9 @@ public struct ProjectionSource: Sendable {
             levels.append(Level(width: w, height: h, offset: total))
             total += (w + 2) * (h + 2)
         }
-        var coarse = [SIMD4<Float>](repeating: SIMD4(repeating: 0), count: total)
-        texels.withUnsafeBufferPointer { level0 in
-            coarse.withUnsafeMutableBufferPointer { out in
+        let coarse = TexelBuffer(zeroedCount: total)
+        buffer.texels.withUnsafeBufferPointer { level0 in
+            coarse.fill { out in
                 for l in levels.indices {
                     let fine = l == 0 ? Level(width: width, height: height, offset: 0) : levels[l - 1]
                     let finePixels = l == 0 ? UnsafePointer(level0.baseAddress!) : UnsafePointer(out.baseAddress!)
