@@ -16,10 +16,14 @@ extension Canvas {
     /// sampled are chosen per 8-pixel span from the local scale of the map (its Jacobian at the span's
     /// middle): the finest level at which n·m ≤ ``projectedSampleBudget`` covers the pixel's footprint
     /// with samples at most one texel apart. Near text gets one or two samples at full resolution; far,
-    /// foreshortened text a few samples of a box-filtered level, so it neither breaks up nor costs 16
-    /// samples of 4 taps. Rows are walked only where the inked part of the source can reach.
+    /// foreshortened text a few samples of a box-filtered level, so it neither breaks up nor needs
+    /// dozens of samples. Within a pixel the samples follow the map's Jacobian (one division per
+    /// pixel) unless the weight varies by more than 2 % across it (near the horizon), where each is
+    /// projected exactly. Rows are walked only where the inked part of the source can reach, and
+    /// pixels whose reach holds only empty blocks of the source are skipped after a few texel reads.
     /// Agrees with the box filter over each pixel (``drawProjectedReference(_:transform:opacity:maximumSubsamples:)``
-    /// with 32 subsamples) to a few levels on average; see `ProjectedDrawingTests`.
+    /// with 16 subsamples) to at most 4 levels on average, steep perspective and near-horizon cases
+    /// included; see `ProjectedDrawingFastTests`.
     /// Draws nothing when a corner of the source maps behind the viewer (weight ≤ 0), since the image
     /// of the source is then not bounded.
     public mutating func drawProjected(_ source: RGBA8Image, transform: Homography, opacity: Float = 1) {
@@ -151,8 +155,8 @@ extension Canvas {
     /// shrinks the source (a canvas pixel covers more than one source pixel along an axis), each canvas
     /// pixel averages an n×m grid of samples of the full-resolution source, n and m up to
     /// `maximumSubsamples`, chosen once from the map's largest shrink over the source's corners. With a
-    /// large `maximumSubsamples` (32) this is the box filter over each canvas pixel, the ground truth the
-    /// fast path approximates. Draws nothing when a corner of the source maps behind the viewer.
+    /// large `maximumSubsamples` (16) this is close to the box filter over each canvas pixel, the ground
+    /// truth the fast path approximates. Draws nothing when a corner of the source maps behind the viewer.
     /// Cost: every pixel of the bounding box, n·m samples each, 4 taps per sample.
     public mutating func drawProjectedReference(_ source: RGBA8Image, transform: Homography, opacity: Float = 1,
                                                 maximumSubsamples: Int = Canvas.maximumProjectedSubsamples) {
@@ -320,7 +324,7 @@ struct ProjectedKernel: Sendable {
                     // Nor in the blocks of the first level whose texels are wider than that reach (a
                     // texel's alpha is 0 only when its whole block is): at most 2×2 texels to look at.
                     let reach = max(reachU, reachV)
-                    let blockLevel = Int((2 * reach).exponent) + 1
+                    let blockLevel = reach < 1e6 ? Int((2 * reach).exponent) + 1 : Int.max
                     if blockLevel < levels.count {
                         let b = levels[blockLevel], inverseSize = 1 / Float(1 << blockLevel)
                         let i0 = Int(max(-1, min(Float(b.width), ((fu - reach) * inverseSize).rounded(.down))))
