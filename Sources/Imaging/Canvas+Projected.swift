@@ -15,7 +15,7 @@ extension Canvas {
     /// source transparent) spread over the pixel, as the reference does, but n, m and the mip level
     /// sampled are chosen per 8-pixel span from the local scale of the map (its Jacobian at the span's
     /// middle): the finest level at which n·m ≤ ``projectedSampleBudget`` covers the pixel's footprint
-    /// with samples at most one texel apart. Near text gets one or two samples at full resolution; far,
+    /// with samples at most 4/3 texel apart (closer costs more and, by forcing coarser levels, blurs). Near text gets one or two samples at full resolution; far,
     /// foreshortened text a few samples of a box-filtered level, so it neither breaks up nor needs
     /// dozens of samples. Within a pixel the samples follow the map's Jacobian (one division per
     /// pixel) unless the weight varies by more than 2 % across it (near the horizon), where each is
@@ -111,7 +111,7 @@ extension Canvas {
         return ((dux * dux + dvx * dvx).squareRoot(), (duy * duy + dvy * dvy).squareRoot())
     }
 
-    /// The finest mip level at which an n×m grid of samples one texel apart or closer covers a pixel
+    /// The finest mip level at which an n×m grid of samples 4/3 texel apart or closer covers a pixel
     /// that spans `shrinkX`×`shrinkY` source pixels with n·m ≤ `budget`, and that grid (at
     /// `maximumLevel`, the grid is cut to 4×4 at most). The 0.01 keeps a pure rotation at one sample.
     static func projectedSampling(_ shrinkX: Double, _ shrinkY: Double, budget: Int, maximumLevel: Int)
@@ -120,7 +120,7 @@ extension Canvas {
         let lx = shrinkX < 1e9 ? shrinkX : 1e9, ly = shrinkY < 1e9 ? shrinkY : 1e9
         var level = 0, scale = 1.0
         while true {
-            let nx = max(1, Int((lx * scale - 0.01).rounded(.up))), ny = max(1, Int((ly * scale - 0.01).rounded(.up)))
+            let nx = max(1, Int((lx * scale * 0.75 - 0.01).rounded(.up))), ny = max(1, Int((ly * scale * 0.75 - 0.01).rounded(.up)))
             if nx * ny <= budget { return (level, nx, ny) }
             if level >= maximumLevel { return (level, min(nx, 4), min(ny, 4)) }
             level += 1; scale *= 0.5
