@@ -53,7 +53,9 @@ public struct LookAroundRoadLabelPlacer: Sendable {
 
     /// A street to label: its catalog entry, the name shown, its centreline relative to the camera
     /// (metres; heights ignored) and the text's inked box in em units relative to the pen at the
-    /// start of the baseline (y down), as `TextMetrics` gives it divided by the pixel size.
+    /// start of the baseline (y down), as `TextMetrics` gives it divided by the pixel size. Measured
+    /// in the painted style, so it includes the halo: the box the view-margin and overlap checks use
+    /// is the box that gets painted.
     struct Street {
         var street: CatalogStreet
         var name: String

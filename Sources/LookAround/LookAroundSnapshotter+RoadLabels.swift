@@ -69,6 +69,13 @@ extension LookAroundSnapshotter {
                             depth: placer.checksOcclusion ? context.placer : nil, avoiding: avoid)
     }
 
+    /// Paints `labels` (as ``roadLabels(for:catalog:avoiding:placer:)`` places them for `camera`) onto
+    /// `image`, the view of `camera`, exactly as a snapshot does.
+    /// - Throws: `ImagingError` when no font can be loaded.
+    public static func paint(roadLabels labels: [LookAroundRoadLabel], camera: ViewCamera, on image: inout RGB8Image) throws {
+        try draw(placeLabels: [], roadLabels: labels, camera: camera, on: &image)
+    }
+
     /// Paints `label` on the ground of the view of `camera`: the name rendered flat at the resolution
     /// its nearest part needs, then mapped into the view through the ground plane's homography.
     /// - Parameter then: a map applied after the view's (the offset of a canvas covering part of the view).
@@ -89,14 +96,14 @@ extension LookAroundSnapshotter {
         let pad = (style.halo?.width ?? 0) + 2
         let width = Int((metrics.advanceWidth + 2 * pad).rounded(.up)), height = Int((metrics.lineHeight + 2 * pad).rounded(.up))
         guard width > 0, height > 0 else { return }
-        var patch = Canvas(width: width, height: height)
-        try renderer.draw(label.name, at: PixelPoint(pad, pad + metrics.ascent), style: style, on: &patch)
+        let patch = try ProjectionSource(text: label.name, style: style, origin: PixelPoint(pad, pad + metrics.ascent),
+                                         width: width, height: height, renderer: renderer)
         // Patch (x, y) ↦ ground: the ink box's centre on the label's centre, x along, y against "across".
         let k = pixelSize / em
         let inkCentreX = pad + (metrics.inkMinX + metrics.inkMaxX) / 2
         let inkCentreY = pad + metrics.ascent + (metrics.inkMinY + metrics.inkMaxY) / 2
         let origin = centre - along * (inkCentreX / k) + across * (inkCentreY / k)
         let transform = projector.homography(origin: origin, axisA: along / k, axisB: -across / k)
-        canvas.drawProjected(patch.image, transform: viewToCanvas * transform, opacity: Float(roadLabelOpacity))
+        canvas.drawProjected(patch, transform: viewToCanvas * transform, opacity: Float(roadLabelOpacity))
     }
 }

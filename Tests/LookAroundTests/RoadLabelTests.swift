@@ -199,3 +199,28 @@ extension RoadLabelTests {
         }
     }
 }
+
+extension RoadLabelTests {
+    /// What is painted of a street name (letters, halo, filtering fringe) keeps a few pixels off the
+    /// view's edges: the placer's box is the painted box, and its margin covers the fringe.
+    @Test func paintedNamesStayClearOfTheViewEdges() async throws {
+        let town = try TinyTown.shared.get()
+        let capture = try #require(town.captures.min { $0.scenePosition.east < $1.scenePosition.east })
+        let scene = try await scene(capture, town)
+        var painted = 0
+        for (heading, pitch) in [(90.0, -8.0), (100, -20), (60, -12), (120, -12)] {
+            var options = LookAroundSnapshotter.Options(size: PixelSize(width: 480, height: 270),
+                                                        camera: .init(headingDegrees: heading, pitchDegrees: pitch),
+                                                        pointOfInterestFilter: .excludingAll)
+            let with = try await LookAroundSnapshotter(scene: scene, options: options, catalog: town.catalog).snapshot
+            options.showsRoadLabels = false
+            let without = try await LookAroundSnapshotter(scene: scene, options: options, catalog: town.catalog).snapshot
+            let changes = Self.differing(with.image, without.image)
+            if !with.roadLabels.isEmpty { painted += 1 }
+            let margin = 2
+            let touching = changes.filter { $0.x < margin || $0.y < margin || $0.x >= 480 - margin || $0.y >= 270 - margin }
+            #expect(touching.isEmpty, "heading \(heading)° pitch \(pitch)°: \(touching.count) painted pixels within \(margin) px of the edge, e.g. \(touching.prefix(3))")
+        }
+        #expect(painted >= 3, "most of these views should have a street name")
+    }
+}
