@@ -50,9 +50,6 @@ let package = Package(
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround"],
                           path: "Benchmarks/Sources"),
-        // A hand-run measurement of the road-label pass (Tools/RoadLabelTiming/main.swift says how).
-        .executableTarget(name: "RoadLabelTiming", dependencies: ["Catalog", "Imaging", "LookAround", "Reprojection"],
-                          path: "Tools/RoadLabelTiming"),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
