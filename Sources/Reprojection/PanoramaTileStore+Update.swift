@@ -50,7 +50,7 @@ extension PanoramaTileStore {
                        progress: (@Sendable (Int, Int) -> Void)? = nil) -> PanoramaTileReport {
         let start = DispatchTime.now()
         let total = panoramas.count
-        let counter = Counter(total: total, report: progress)
+        let counter = ProgressCounter(total: total, report: progress)
         let stale = panoramas.indices.filter { index in
             let panorama = panoramas[index]
             guard currentFile(panoramaID: panorama.panoramaID, source: panorama.imagePath) == nil else {
@@ -119,30 +119,5 @@ extension PanoramaTileStore {
         init(count: Int) { values = Array(repeating: nil, count: count) }
         func set(_ k: Int, _ value: Result<Int, ReprojectionError>) { lock.withLock { values[k] = value } }
         func value(_ k: Int) -> Result<Int, ReprojectionError>? { lock.withLock { values[k] } }
-    }
-
-    /// Counts finished panoramas across threads and reports about every 1 %.
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var done = 0, lastReported = -1
-        private let total: Int
-        private let report: (@Sendable (Int, Int) -> Void)?
-
-        init(total: Int, report: (@Sendable (Int, Int) -> Void)?) {
-            self.total = total
-            self.report = report
-        }
-
-        func advance() {
-            guard let report else { return }
-            lock.withLock {
-                done += 1
-                // Reported under the lock, so the bar never steps back.
-                if done == total || done - lastReported >= max(1, total / 100) {
-                    lastReported = done
-                    report(done, total)
-                }
-            }
-        }
     }
 }
