@@ -24,10 +24,23 @@ public struct PanoramaTileStore: Sendable {
         self.directory = directory
     }
 
-    /// The file name of panorama `panoramaID`'s tiles: the id with characters other than letters,
-    /// digits, `-`, `_` and `.` written as `_`, then `.lktiles`.
+    /// The file name of panorama `panoramaID`'s tiles, then `.lktiles`: ASCII letters, digits, `-` and
+    /// `.` (not first) as they are, `_` doubled, every other byte of the UTF-8 id as `_` and two hex
+    /// digits (`helsinki/R0010023` → `helsinki_2FR0010023`). No two ids share a name, and none can
+    /// leave the folder or hide in it.
     public static func fileName(panoramaID: String) -> String {
-        String(panoramaID.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" }) + "." + fileExtension
+        var name = ""
+        for (i, byte) in panoramaID.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                name.append(Character(UnicodeScalar(byte)))
+            case UInt8(ascii: ".") where i > 0: name.append(".")
+            case UInt8(ascii: "_"): name += "__"
+            default: name += "_" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return name + "." + fileExtension
     }
 
     /// The extension of tile files.
@@ -115,4 +128,8 @@ public struct PanoramaTileStore: Sendable {
         let stamp = PanoramaTileFile.stamp(ofSource: sourcePath)
         return path(panoramaID: panoramaID) + "\u{0}" + "\(stamp?.byteCount ?? -1):\(stamp?.modifiedNanoseconds ?? -1)"
     }
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

@@ -28,8 +28,13 @@ struct PanoramaTileStoreTests {
     func paths() {
         let store = PanoramaTileStore(catalogPath: "Panoramas/catalog.sqlite")
         #expect(store.directory == "Panoramas/catalog.tiles")
-        #expect(store.path(panoramaID: "helsinki/R0010023") == "Panoramas/catalog.tiles/helsinki_R0010023.lktiles")
-        #expect(store.path(panoramaID: "senaatintori-005.a_b") == "Panoramas/catalog.tiles/senaatintori-005.a_b.lktiles")
+        #expect(store.path(panoramaID: "helsinki/R0010023") == "Panoramas/catalog.tiles/helsinki_2FR0010023.lktiles")
+        #expect(store.path(panoramaID: "senaatintori-005.a_b") == "Panoramas/catalog.tiles/senaatintori-005.a__b.lktiles")
+        #expect(store.path(panoramaID: "../x y") == "Panoramas/catalog.tiles/_2E._2Fx_20y.lktiles")
+        #expect(PanoramaTileStore.fileName(panoramaID: "Käpylä") == "K_C3_A4pyl_C3_A4.lktiles")
+        // Ids that a lossy mapping would merge keep apart.
+        let ids = ["a/b", "a_b", "a_2Fb", "a__b", "a b", "a.b"]
+        #expect(Set(ids.map(PanoramaTileStore.fileName(panoramaID:))).count == ids.count)
     }
 
     @Test("made when missing, kept while current, remade when the JPEG changes")
