@@ -94,15 +94,28 @@ extension PanoramaTileStore {
                                   bytesWritten: bytesWritten, totalBytes: totalBytes, seconds: seconds)
     }
 
-    /// Deletes the folder's tile files (`*.lktiles`) of panoramas other than `panoramaIDs`.
-    /// - Returns: how many were deleted.
+    /// Temporary files of tile writes older than this were left by a process that died mid-write, seconds.
+    public static let abandonedTemporaryFileAgeSeconds: Double = 3600
+
+    /// Deletes the folder's tile files (`*.lktiles`) of panoramas other than `panoramaIDs`, and
+    /// temporary files of writes abandoned over ``abandonedTemporaryFileAgeSeconds`` ago (a crashed
+    /// process's; younger ones may be another process's write in progress).
+    /// - Returns: how many tile files were deleted.
     @discardableResult
     public func removeFiles(keeping panoramaIDs: [String]) -> Int {
         let keep = Set(panoramaIDs.map(Self.fileName(panoramaID:)))
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
         var removed = 0
-        for name in names where name.hasSuffix("." + Self.fileExtension) && !name.hasPrefix(".") && !keep.contains(name) {
-            if unlink(directory + "/" + name) == 0 { removed += 1 }
+        let now = Date().timeIntervalSince1970
+        for name in names {
+            let path = directory + "/" + name
+            if name.hasSuffix("." + Self.fileExtension) && !name.hasPrefix(".") && !keep.contains(name) {
+                if unlink(path) == 0 { removed += 1 }
+            } else if name.hasPrefix("."), name.hasSuffix(".tmp"), name.contains("." + Self.fileExtension + "."),
+                      let modified = PanoramaTileFile.stamp(ofSource: path)?.modifiedNanoseconds,
+                      now - Double(modified) / 1e9 > Self.abandonedTemporaryFileAgeSeconds {
+                unlink(path)
+            }
         }
         return removed
     }

@@ -73,13 +73,19 @@ struct PanoramaTileStoreTests {
         try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: sources[1]))
         try Data("x".utf8).write(to: URL(fileURLWithPath: store.path(panoramaID: "z")))
         try Data("keep".utf8).write(to: URL(fileURLWithPath: store.directory + "/notes.txt"))
+        // Temporary files of writes: one abandoned two hours ago (removed), one just begun (kept).
+        let abandoned = store.directory + "/.a.lktiles.999.ABCDEF12.tmp", fresh = store.directory + "/.b.lktiles.998.12345678.tmp"
+        try Data("half".utf8).write(to: URL(fileURLWithPath: abandoned))
+        try Data("half".utf8).write(to: URL(fileURLWithPath: fresh))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: abandoned)
         let third = store.update(Array(panoramas.prefix(2)))
         #expect(third.made == 0 && third.upToDate == 1 && third.removed == 2)
         let failure = try #require(third.failures.first)
         #expect(failure.panoramaID == "b" && failure.path == sources[1])
         #expect(failure.message.contains("truncated JPEG data"), "\(failure.message)")
         let names = try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted()
-        #expect(names == ["a.lktiles", "notes.txt"], "b's stale file, c's and z's are gone; other files stay")
+        #expect(names == [".b.lktiles.998.12345678.tmp", "a.lktiles", "notes.txt"],
+                "b's stale file, c's and z's and the abandoned write are gone; other files and a fresh write stay")
     }
 
     @Test("a tile file that cannot be written: an error, no temporary file, and views stop trying")
