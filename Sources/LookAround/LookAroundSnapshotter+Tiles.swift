@@ -19,7 +19,9 @@ extension LookAroundSnapshotter {
         if let tiles = tileFile() {
             let level = tiles.level(for: camera)
             let needed = tiles.tiles(for: camera, pose: pose, level: level)
-            let image = try cache.image(for: PanoramaCache.Key(identifier: "tiles:" + tiles.path, level: level),
+            // The source's stamp in the key: tiles of a remade file never join an older file's level.
+            let identifier = "tiles:\(tiles.path)@\(tiles.sourceByteCount):\(tiles.sourceModifiedNanoseconds)"
+            let image = try cache.image(for: PanoramaCache.Key(identifier: identifier, level: level),
                                         tiles: tiles, level: level, needed: needed)
             return (image, level)
         }
