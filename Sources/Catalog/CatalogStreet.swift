@@ -10,7 +10,8 @@ public struct CatalogStreet: Sendable, Hashable, Codable {
     public var name: String?
     /// Names by language code from `name:xx`.
     public var names: [String: String]
-    /// The highway class as MapData names it (`pedestrian`, `residential`, `footway`…).
+    /// The OSM `highway` value of its class (`pedestrian`, `living_street`, `footway`…; `_link` roads
+    /// as their main class).
     public var highwayClass: String
     /// The line, in node order.
     public var points: [GeoCoordinate]

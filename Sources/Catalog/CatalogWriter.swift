@@ -230,7 +230,7 @@ enum CatalogWriter {
             try insert.bind(1, id)
             try insert.bind(2, street.source.description)
             try insert.bind(3, street.name)
-            try insert.bind(4, "\(street.highwayClass)")
+            try insert.bind(4, street.highwayClass.tagValue)
             try insert.bind(5, "[" + street.points.map { "[\($0.latitude),\($0.longitude)]" }.joined(separator: ",") + "]")
             try insert.step()
             insert.reset()

@@ -27,7 +27,7 @@ extension LookAroundSnapshotter {
         case "secondary": return 5
         case "tertiary": return 4.5
         case "residential", "unclassified": return 3.75
-        case "livingStreet": return 3
+        case "living_street", "livingStreet": return 3  // the second: catalogs indexed before tag values
         case "service": return 2.25
         case "pedestrian": return 4
         case "cycleway": return 1

@@ -52,6 +52,32 @@ public enum HighwayClass: Sendable, Hashable, Codable {
         return (HighwayClass(tagValue: value), false)
     }
 
+    /// The OSM `highway` value this class stands for (the inverse of ``init(tagValue:)``).
+    public var tagValue: String {
+        switch self {
+        case .motorway: return "motorway"
+        case .trunk: return "trunk"
+        case .primary: return "primary"
+        case .secondary: return "secondary"
+        case .tertiary: return "tertiary"
+        case .unclassified: return "unclassified"
+        case .residential: return "residential"
+        case .livingStreet: return "living_street"
+        case .service: return "service"
+        case .pedestrian: return "pedestrian"
+        case .footway: return "footway"
+        case .cycleway: return "cycleway"
+        case .path: return "path"
+        case .steps: return "steps"
+        case .track: return "track"
+        case .bridleway: return "bridleway"
+        case .corridor: return "corridor"
+        case .platform: return "platform"
+        case .construction: return "construction"
+        case .other(let value): return value
+        }
+    }
+
     /// The class for a `highway` value without `_link` handling.
     public init(tagValue: String) {
         switch tagValue {

@@ -67,3 +67,14 @@ struct StreetTests {
         #expect(data.counts.railwayWays == 2)
     }
 }
+
+extension StreetTests {
+    /// What the catalog stores is the OSM value, and it reads back as the same class.
+    @Test func tagValueRoundTrips() {
+        for value in ["motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential", "living_street",
+                      "service", "pedestrian", "footway", "cycleway", "path", "steps", "track", "bridleway", "corridor",
+                      "platform", "construction", "trail", "elevator"] {
+            #expect(HighwayClass(tagValue: value).tagValue == value)
+        }
+    }
+}
