@@ -78,7 +78,10 @@ extension LookAroundSnapshotter {
         let catalog = labelCatalog()
         let record = try catalog?.panorama(id: match.panoramaID)
         let cameraHeight = record?.cameraHeightMeters ?? LookAroundLabelPlacer.defaultCameraHeightMeters
-        let depthImage = try PNGCodec.decodeGray16(try ImageFile.read(depthPath), file: depthPath)
+        // The depth map the label placer keeps per file: a hit test after a snapshot (or another hit
+        // test) of the same panorama does not decode the PNG again.
+        let depthImage = try LookAroundLabelPlacer.cached(depthPath: depthPath, panoramaHeadingDegrees: match.headingDegrees,
+                                                          cameraHeightMeters: cameraHeight).depth
         let depth = try PanoramaDepthMap(depthImage, nearestSurfaceMeters: max(1, cameraHeight))
         guard let range = depth.rangeMeters(viewX: x, viewY: y, projection: projection) else {
             hit.surface = .sky
