@@ -15,6 +15,21 @@ public struct RGBAColor: Sendable, Hashable {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
 
+    /// A colour written in hex: `#rgb`, `#rrggbb` or `#rrggbbaa` (either case); nil for anything else.
+    public init?(hex text: String) {
+        guard text.hasPrefix("#") else { return nil }
+        var digits = Array(text.utf8.dropFirst())
+        guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) })
+        else { return nil }
+        if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
+        guard digits.count == 6 || digits.count == 8, let v = UInt32(String(decoding: digits, as: UTF8.self), radix: 16) else { return nil }
+        if digits.count == 6 {
+            self.init(red: UInt8(v >> 16 & 255), green: UInt8(v >> 8 & 255), blue: UInt8(v & 255))
+        } else {
+            self.init(red: UInt8(v >> 24 & 255), green: UInt8(v >> 16 & 255), blue: UInt8(v >> 8 & 255), alpha: UInt8(v & 255))
+        }
+    }
+
     /// An opaque colour with an alpha added.
     public init(_ color: RGBColor, alpha: UInt8 = 255) {
         self.init(red: color.red, green: color.green, blue: color.blue, alpha: alpha)

@@ -174,19 +174,10 @@ public enum GeoJSONReader {
         }
 
         func color(_ value: Any, path: String) throws(MapSnapshotError) -> RGBAColor {
-            guard let text = value as? String, let c = Self.parseColor(text) else {
+            guard let text = value as? String, let c = RGBAColor(hex: text) else {
                 throw fail(path, "expected a colour #rrggbb, #rgb or #rrggbbaa, found \(value)")
             }
             return c
-        }
-
-        static func parseColor(_ text: String) -> RGBAColor? {
-            guard text.hasPrefix("#") else { return nil }
-            var hex = String(text.dropFirst())
-            if hex.count == 3 { hex = hex.map { "\($0)\($0)" }.joined() }
-            guard hex.count == 6 || hex.count == 8, let v = UInt32(hex, radix: 16) else { return nil }
-            if hex.count == 6 { return RGBAColor(red: UInt8(v >> 16 & 255), green: UInt8(v >> 8 & 255), blue: UInt8(v & 255)) }
-            return RGBAColor(red: UInt8(v >> 24 & 255), green: UInt8(v >> 16 & 255), blue: UInt8(v >> 8 & 255), alpha: UInt8(v & 255))
         }
 
         mutating func addOverlay(_ geometry: MapOverlay.Geometry, _ properties: [String: Any], _ path: String) throws(MapSnapshotError) {

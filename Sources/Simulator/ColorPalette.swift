@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Colours of the city: OSM colour tags parsed, and deterministic palettes per building.
 enum ColorPalette {
@@ -26,12 +27,11 @@ enum ColorPalette {
     /// The colour for an OSM `building:colour` / `roof:colour` value (`#rgb`, `#rrggbb` or a CSS
     /// colour name), or nil when it cannot be read.
     static func parse(_ text: String?) -> Vec3? {
-        guard var t = text?.trimmingCharacters(in: .whitespaces).lowercased(), !t.isEmpty else { return nil }
+        guard let t = text?.trimmingCharacters(in: .whitespaces).lowercased(), !t.isEmpty else { return nil }
         if t.hasPrefix("#") {
-            t.removeFirst()
-            if t.count == 3 { t = t.map { "\($0)\($0)" }.joined() }
-            guard t.count == 6, let v = Int(t, radix: 16) else { return nil }
-            return linear((v >> 16) & 255, (v >> 8) & 255, v & 255)
+            // #rgb or #rrggbb: a building has no alpha.
+            guard t.count == 4 || t.count == 7, let c = RGBAColor(hex: t) else { return nil }
+            return linear(Int(c.red), Int(c.green), Int(c.blue))
         }
         let named: [String: (Int, Int, Int)] = [
             "white": (235, 235, 230), "black": (40, 40, 40), "grey": (150, 150, 150), "gray": (150, 150, 150),

@@ -306,11 +306,11 @@ enum ImageLabelCommand: Command {
     static func parseColor(_ arguments: ParsedArguments, _ name: String) throws -> RGBAColor? {
         guard let text = arguments.string(name) else { return nil }
         if text == "none" { return nil }
-        let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard hex.count == 6, let value = UInt32(hex, radix: 16) else {
+        let hex = text.hasPrefix("#") ? text : "#" + text
+        guard hex.count == 7, let color = RGBAColor(hex: hex) else {
             throw arguments.error("--\(name) '\(text)' is not a colour; write #RRGGBB, for example #1d2b4f")
         }
-        return RGBAColor(red: UInt8(value >> 16), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF), alpha: 255)
+        return color
     }
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
