@@ -27,12 +27,10 @@ extension LookAroundSnapshotter {
         }
         let crop = try panoramaCrop()
         let width = crop?.fullWidth ?? match.imageWidth
-        var level = PanoramaDecoder.level(for: camera, panoramaWidth: width)
-        // Only levels whose scaled size is still exactly 2:1 (as PanoramaDecoder.decode(_:for:) does).
-        while level > 0 && width % (2 << level) != 0 { level -= 1 }
-        let path = match.imagePath, chosen = level
+        let level = PanoramaDecoder.level(for: camera, panoramaWidth: width)
+        let path = match.imagePath
         let image = try cache.image(for: PanoramaCache.Key(identifier: path, level: level)) { () throws -> PanoramaImage in
-            try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: chosen, crop: crop)
+            try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: level, crop: crop)
         }
         return (image, level)
     }

@@ -5,10 +5,12 @@ import Imaging
 /// decodes pixels it cannot show nor aliases.
 public enum PanoramaDecoder {
     /// The pyramid level (0 = full size, k = 2^k smaller per side) a view of a panorama
-    /// `panoramaWidth` pixels wide needs, at most 3 (JPEG's 1/8 scale).
+    /// `panoramaWidth` pixels wide needs, at most 3 (JPEG's 1/8 scale), and only a level whose
+    /// scaled size is still exactly 2:1.
     public static func level(for camera: ViewCamera, panoramaWidth: Int) -> Int {
-        let ratio = ViewProjection(camera: camera, pose: .north, panoramaWidth: panoramaWidth).sourcePixelsPerViewPixel
-        return PanoramaPyramid.levelIndex(forSourcePixelsPerViewPixel: ratio, levelCount: 4)
+        var level = PanoramaPyramid.levelIndex(for: camera, panoramaWidth: panoramaWidth, levelCount: 4)
+        while level > 0 && panoramaWidth % (2 << level) != 0 { level -= 1 }
+        return level
     }
 
     /// The JPEG scale of pyramid level `level` (0…3).
@@ -30,9 +32,7 @@ public enum PanoramaDecoder {
         do { header = try JPEGCodec.readHeader(jpeg, file: file) } catch {
             throw .unreadablePanorama(file: file, reason: "\(error)")
         }
-        var level = self.level(for: camera, panoramaWidth: header.width)
-        // A level only when the scaled size is still exactly 2:1.
-        while level > 0 && (header.width % (2 << level) != 0) { level -= 1 }
+        let level = self.level(for: camera, panoramaWidth: header.width)
         return (try decode(jpeg, file: file, level: level), level)
     }
 

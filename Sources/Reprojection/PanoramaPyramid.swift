@@ -36,9 +36,15 @@ public struct PanoramaPyramid: Sendable {
         return k
     }
 
-    /// The level to sample for a view (see ``levelIndex(forSourcePixelsPerViewPixel:levelCount:)``).
+    /// The index of the level `camera`'s view of a panorama `panoramaWidth` pixels wide (at level 0)
+    /// samples: ``levelIndex(forSourcePixelsPerViewPixel:levelCount:)`` of the view centre's ratio.
+    public static func levelIndex(for camera: ViewCamera, panoramaWidth: Int, levelCount: Int = .max) -> Int {
+        let ratio = ViewProjection(camera: camera, pose: .north, panoramaWidth: panoramaWidth).sourcePixelsPerViewPixel
+        return levelIndex(forSourcePixelsPerViewPixel: ratio, levelCount: levelCount)
+    }
+
+    /// The level to sample for a view (see ``levelIndex(for:panoramaWidth:levelCount:)``).
     public func level(for camera: ViewCamera) -> PanoramaImage {
-        let ratio = ViewProjection(camera: camera, pose: .north, panoramaWidth: levels[0].width).sourcePixelsPerViewPixel
-        return levels[Self.levelIndex(forSourcePixelsPerViewPixel: ratio, levelCount: levels.count)]
+        levels[Self.levelIndex(for: camera, panoramaWidth: levels[0].width, levelCount: levels.count)]
     }
 }

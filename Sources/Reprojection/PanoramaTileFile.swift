@@ -97,10 +97,9 @@ public struct PanoramaTileFile: Sendable {
         return stamp.byteCount == sourceByteCount && stamp.modifiedNanoseconds == sourceModifiedNanoseconds
     }
 
-    /// The level a view needs (as ``PanoramaPyramid/levelIndex(forSourcePixelsPerViewPixel:levelCount:)``).
+    /// The level a view needs (``PanoramaPyramid/levelIndex(for:panoramaWidth:levelCount:)``).
     public func level(for camera: ViewCamera) -> Int {
-        let ratio = ViewProjection(camera: camera, pose: .north, panoramaWidth: levels[0].width).sourcePixelsPerViewPixel
-        return PanoramaPyramid.levelIndex(forSourcePixelsPerViewPixel: ratio, levelCount: levels.count)
+        PanoramaPyramid.levelIndex(for: camera, panoramaWidth: levels[0].width, levelCount: levels.count)
     }
 
     /// The number of tiles of `level`.
