@@ -23,16 +23,18 @@ public struct LookAroundPlaceLabel: Sendable, Hashable {
     /// Distance from the panorama to the anchor, metres.
     public var distanceMeters: Double
     /// The box the drawn label covers (name with its halo, and the dot on the anchor), measured with the
-    /// label's font: min x, min y, max x, max y in view pixels. Labels of a snapshot never overlap.
-    public var box: (minX: Double, minY: Double, maxX: Double, maxY: Double) = (0, 0, 0, 0)
+    /// label's font. Labels of a snapshot never overlap.
+    public var box = Box(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
-    public static func == (a: LookAroundPlaceLabel, b: LookAroundPlaceLabel) -> Bool {
-        a.name == b.name && a.category == b.category && a.categoryGroup == b.categoryGroup && a.anchorX == b.anchorX
-            && a.anchorY == b.anchorY && a.distanceMeters == b.distanceMeters && a.box == b.box
-    }
+    /// A box in view pixels.
+    public struct Box: Sendable, Hashable {
+        /// Edges, pixels.
+        public var minX: Double, minY: Double, maxX: Double, maxY: Double
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(name); hasher.combine(category); hasher.combine(anchorX); hasher.combine(anchorY)
+        /// Whether the two boxes share any area.
+        public func overlaps(_ other: Box) -> Bool {
+            minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+        }
     }
 }
 

@@ -35,7 +35,7 @@ extension LookAroundSnapshotter {
         var style: TextStyle
         var pen: PixelPoint
         var halo: RGBAColor
-        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+        var box: LookAroundPlaceLabel.Box
     }
 
     /// The layout of `label` in a view `viewWidth` pixels wide, measured with `renderer`'s fonts.
@@ -50,10 +50,10 @@ extension LookAroundSnapshotter {
         let left = max(2, min(Double(viewWidth) - metrics.advanceWidth - 2, label.anchorX - metrics.advanceWidth / 2))
         let pen = PixelPoint(x: left, y: label.anchorY - nameGapPixels - metrics.descent)
         let reach = nameHaloWidth + 1  // the halo, and a pixel of antialiasing
-        let box = (minX: min(pen.x + metrics.inkMinX - reach, label.anchorX - dotHaloRadius),
-                   minY: pen.y + min(metrics.inkMinY, -metrics.ascent) - reach,
-                   maxX: max(pen.x + max(metrics.inkMaxX, metrics.advanceWidth) + reach, label.anchorX + dotHaloRadius),
-                   maxY: max(pen.y + metrics.inkMaxY + reach, label.anchorY + dotHaloRadius + 1))
+        let box = LookAroundPlaceLabel.Box(minX: min(pen.x + metrics.inkMinX - reach, label.anchorX - dotHaloRadius),
+                                           minY: pen.y + min(metrics.inkMinY, -metrics.ascent) - reach,
+                                           maxX: max(pen.x + max(metrics.inkMaxX, metrics.advanceWidth) + reach, label.anchorX + dotHaloRadius),
+                                           maxY: max(pen.y + metrics.inkMaxY + reach, label.anchorY + dotHaloRadius + 1))
         return PlaceLabelLayout(label: label, style: style, pen: pen, halo: halo, box: box)
     }
 

@@ -62,8 +62,8 @@ extension LookAroundSnapshotter {
         }
         // Place labels' names and anchor dots, as drawn.
         let avoid = placeLabels.map { label -> [PixelPoint] in
-            let b = Self.labelBox(label)
-            return [PixelPoint(b.0, b.1), PixelPoint(b.2, b.1), PixelPoint(b.2, b.3 + 5), PixelPoint(b.0, b.3 + 5)]
+            let b = label.box
+            return [PixelPoint(b.minX, b.minY), PixelPoint(b.maxX, b.minY), PixelPoint(b.maxX, b.maxY + 5), PixelPoint(b.minX, b.maxY + 5)]
         }
         return placer.place(streets, camera: camera, cameraHeightMeters: context.placer.cameraHeightMeters,
                             depth: placer.checksOcclusion ? context.placer : nil, avoiding: avoid)

@@ -247,16 +247,11 @@ extension LookAroundSnapshotter {
         for var label in labels {
             // A label whose dot already touches a kept label's box would overlap it whatever its text:
             // dropped without measuring (the box always holds the dot and the gap above it).
-            let dot = (minX: label.anchorX - Self.dotHaloRadius, minY: label.anchorY - Self.nameGapPixels,
-                       maxX: label.anchorX + Self.dotHaloRadius, maxY: label.anchorY + Self.dotHaloRadius + 1)
-            if kept.contains(where: { $0.box.minX < dot.maxX && dot.minX < $0.box.maxX && $0.box.minY < dot.maxY && dot.minY < $0.box.maxY }) {
-                continue
-            }
+            let dot = LookAroundPlaceLabel.Box(minX: label.anchorX - Self.dotHaloRadius, minY: label.anchorY - Self.nameGapPixels,
+                                               maxX: label.anchorX + Self.dotHaloRadius, maxY: label.anchorY + Self.dotHaloRadius + 1)
+            if kept.contains(where: { $0.box.overlaps(dot) }) { continue }
             label.box = try Self.layout(of: label, viewWidth: camera.width, renderer: renderer).box
-            let box = label.box
-            if kept.contains(where: { $0.box.minX < box.maxX && box.minX < $0.box.maxX && $0.box.minY < box.maxY && box.minY < $0.box.maxY }) {
-                continue
-            }
+            if kept.contains(where: { $0.box.overlaps(label.box) }) { continue }
             kept.append(label)
         }
         return kept
@@ -279,12 +274,6 @@ extension LookAroundSnapshotter {
             }
         }
         return widest
-    }
-
-    /// The box a place label covers in the view (see ``LookAroundPlaceLabel/box``): min x, min y, max x,
-    /// max y in pixels.
-    static func labelBox(_ label: LookAroundPlaceLabel) -> (Double, Double, Double, Double) {
-        (label.box.minX, label.box.minY, label.box.maxX, label.box.maxY)
     }
 
     /// Text size of a label `distanceMeters` away: 22 px near, shrinking to 11 px at 55 m and beyond.
