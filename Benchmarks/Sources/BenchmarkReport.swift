@@ -15,13 +15,29 @@ enum BenchmarkReport {
     static func medianMilliseconds(runs: Int = 7, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Double {
         if warmUp { try body() }
         var times: [Double] = []
-        for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
+        for _ in 0..<runs { times.append(try milliseconds(body)) }
         times.sort()
         return times[times.count / 2]
+    }
+
+    /// Wall time in milliseconds of one call of `body`.
+    static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    /// The result of `body` (async API such as `LookAroundSnapshotter.snapshot`), waited for here: the
+    /// benchmarks are synchronous code.
+    static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let semaphore = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<T, Error>?
+        Task {
+            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return try outcome!.get()
     }
 
     /// Wall milliseconds of one run of the program at `path`, stdout and stderr to /dev/null, including

@@ -64,18 +64,6 @@ func syntheticStreetScene(width: Int, height: Int, seed: UInt64 = 0x5EED) -> RGB
     return RGB8Image(width: width, height: height, components: pixels)
 }
 
-/// Median wall time in milliseconds of `runs` calls of `body` (after one warm-up call).
-private func medianMilliseconds(runs: Int, _ body: () throws -> Void) rethrows -> Double {
-    try body()
-    var times: [Double] = []
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-    }
-    return times.sorted()[times.count / 2]
-}
-
 /// Runs a command-line tool `runs` times (plus a warm-up) and returns the median wall time in ms,
 /// including process start-up; `nil` when the tool is missing or fails.
 private func medianToolMilliseconds(_ path: String, _ arguments: [String], runs: Int) -> Double? {
@@ -144,7 +132,7 @@ private func codecBenchmarks() throws {
         try ImageFile.write(jpeg, to: path)
         print("\(w)×\(h) q85 4:2:0 JPEG: \(jpeg.count) bytes")
         for scale in [JPEGScale.full, .half, .quarter, .eighth] {
-            let ours = try medianMilliseconds(runs: runs) {
+            let ours = try BenchmarkReport.medianMilliseconds(runs: runs) {
                 _ = try JPEGCodec.decodeRGB(jpeg, options: JPEGDecodeOptions(scale: scale))
             }
             let tool = medianToolMilliseconds(djpeg, ["-scale", scale.description, "-outfile", "/dev/null", path],
@@ -154,7 +142,7 @@ private func codecBenchmarks() throws {
         // Our decode returns the whole image in fresh memory; djpeg streams strips to /dev/null.
         // Fresh allocations over glibc's mmap threshold (32 MiB at most) are page-faulted on first touch.
         let bytes = w * h * 3
-        let touchMs = medianMilliseconds(runs: runs) {
+        let touchMs = BenchmarkReport.medianMilliseconds(runs: runs) {
             let buffer = [UInt8](unsafeUninitializedCapacity: bytes) { b, n in
                 for i in stride(from: 0, to: b.count, by: 4096) { b[i] = 0 }
                 n = b.count
@@ -169,7 +157,7 @@ private func codecBenchmarks() throws {
     let view = try JPEGCodec.decodeRGB(try JPEGCodec.encode(sourceView, quality: 85)).image
     try writePPM(view, to: tmp + "view.ppm")
     print("1920×1080 view")
-    let encodeMs = try medianMilliseconds(runs: runs) { _ = try JPEGCodec.encode(view, quality: 85) }
+    let encodeMs = try BenchmarkReport.medianMilliseconds(runs: runs) { _ = try JPEGCodec.encode(view, quality: 85) }
     let cjpegMs = medianToolMilliseconds(cjpeg, ["-quality", "85", "-outfile", tmp + "out.jpg", tmp + "view.ppm"],
                                          runs: runs)
     row("  JPEG encode q85 4:2:0", ours: encodeMs, tool: cjpegMs)
@@ -182,17 +170,17 @@ private func codecBenchmarks() throws {
         let options = PNGEncodeOptions(compression: compression)
         var png: [UInt8] = []
         let localRuns = compression == .smallest ? 3 : runs
-        let ms = try medianMilliseconds(runs: localRuns) { png = try PNGCodec.encode(view, options: options) }
+        let ms = try BenchmarkReport.medianMilliseconds(runs: localRuns) { png = try PNGCodec.encode(view, options: options) }
         if compression == .fast { fastPNG = png }
         let verdict = compression == .fast ? (ms < goalMs ? "PASS (< 40 ms)" : "FAIL (≥ 40 ms)") : "-"
         print(pad("  .\(compression)", 40, right: true) + pad(fmt(ms), 10) + pad("\(png.count)", 12) + pad(verdict, 16))
     }
     // Peer in the same process: libpng's simplified writer (zlib level 6, libpng's filter heuristic).
     var libpngSize = 0
-    let libpngMs = medianMilliseconds(runs: 3) { libpngSize = libpngEncodeRGB(view) }
+    let libpngMs = BenchmarkReport.medianMilliseconds(runs: 3) { libpngSize = libpngEncodeRGB(view) }
     print(pad("  libpng png_image_write_to_memory", 40, right: true) + pad(fmt(libpngMs), 10) + pad("\(libpngSize)", 12)
           + pad("peer", 16))
-    let decodeMs = try medianMilliseconds(runs: runs) { _ = try PNGCodec.decodeRGB(fastPNG) }
+    let decodeMs = try BenchmarkReport.medianMilliseconds(runs: runs) { _ = try PNGCodec.decodeRGB(fastPNG) }
     print(pad("  decode of the .fast file (libpng)", 40, right: true) + pad(fmt(decodeMs), 10))
     let roundTrip = try PNGCodec.decodeRGB(fastPNG)
     print("PNG .fast round trip exact: \(roundTrip == view ? "yes" : "NO")")
@@ -204,7 +192,7 @@ private func codecBenchmarks() throws {
                                  panorama: .equirectangular(width: 4096, height: 2048, headingDegrees: 90))
     let tagged = try JPEGCodec.encode(view, quality: 85, metadata: metadata)
     let reads = 10_000
-    let readMs = try medianMilliseconds(runs: 5) {
+    let readMs = try BenchmarkReport.medianMilliseconds(runs: 5) {
         for _ in 0..<reads { _ = try ImageMetadata.read(fromJPEG: tagged) }
     }
     print("EXIF+XMP metadata read (in memory, \(tagged.count)-byte JPEG): \(fmt(readMs * 1000 / Double(reads), 2)) µs each, "

@@ -67,30 +67,13 @@ func runLabelBenchmark(panorama rgb: RGB8Image, in tmp: String) throws {
     let unlabelled = LookAroundSnapshotter(scene: scene, options: bare, cache: cache, catalog: catalog)
     let camera = try labelled.viewCamera()
 
-    func median(_ runs: Int, _ body: () async throws -> Void) async rethrows -> Double {
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            try await body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-        }
-        return times.sorted()[runs / 2]
+    _ = try BenchmarkReport.wait { try await labelled.snapshot }  // warm: tile file made, tiles cached, fonts loaded
+    var kept = 0
+    let placement = try BenchmarkReport.medianMilliseconds(runs: 15, warmUp: false) {
+        kept = try labelled.placeLabels(for: camera, catalog: catalog).count
     }
-    let semaphore = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var report: Result<(Double, Double, Double, Int), Error>?
-    Task {
-        do {
-            _ = try await labelled.snapshot  // warm: tile file made, tiles cached, fonts loaded
-            var kept = 0
-            let placement = try await median(15) { kept = try labelled.placeLabels(for: camera, catalog: catalog).count }
-            let with = try await median(15) { _ = try await labelled.snapshot }
-            let without = try await median(15) { _ = try await unlabelled.snapshot }
-            report = .success((placement, with, without, kept))
-        } catch { report = .failure(error) }
-        semaphore.signal()
-    }
-    semaphore.wait()
-    let (placement, with, without, kept) = try report!.get()
+    let with = try BenchmarkReport.medianMilliseconds(runs: 15, warmUp: false) { _ = try BenchmarkReport.wait { try await labelled.snapshot } }
+    let without = try BenchmarkReport.medianMilliseconds(runs: 15) { _ = try BenchmarkReport.wait { try await unlabelled.snapshot } }
     print("")
     print("Label pass, 1280×720 view, \(candidates) candidate places within \(Int(LookAroundLabelPlacer.searchRadiusMeters)) m "
           + "(\(kept) drawn after occlusion and declutter), median of 15")
@@ -117,11 +100,6 @@ func runRoadLabelBenchmark(in tmp: String) throws {
     let views: [(id: String, heading: Double)] = [("aleksanterinkatu-030", 250), ("aleksanterinkatu-010", 70),
                                                   ("aleksanterinkatu-010", 250), ("pohjoisesplanadi-020", 90),
                                                   ("pohjoisesplanadi-020", 270)]
-    func milliseconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    }
     print("")
     print("Road labels, 1280×720 views of the shipped data, median of 31 (first paint: glyphs not yet cached)")
     print("view                          name               placement  painting  first paint  whole pass (snapshot with − without)")
@@ -140,35 +118,21 @@ func runRoadLabelBenchmark(in tmp: String) throws {
         var labels = try with.roadLabels(for: camera, catalog: catalog, avoiding: [])
         let background = RGB8Image(width: camera.width, height: camera.height)
         var image = background
-        let first = try milliseconds { try LookAroundSnapshotter.paint(roadLabels: labels, camera: camera, on: &image) }
+        let first = try BenchmarkReport.milliseconds { try LookAroundSnapshotter.paint(roadLabels: labels, camera: camera, on: &image) }
         var placement: [Double] = [], painting: [Double] = []
         for _ in 0..<31 {
-            placement.append(try milliseconds { labels = try with.roadLabels(for: camera, catalog: catalog, avoiding: []) })
+            placement.append(try BenchmarkReport.milliseconds { labels = try with.roadLabels(for: camera, catalog: catalog, avoiding: []) })
             image = background
             image.components.withUnsafeMutableBufferPointer { _ in }  // the copy happens here, not in the paint
-            painting.append(try milliseconds { try LookAroundSnapshotter.paint(roadLabels: labels, camera: camera, on: &image) })
+            painting.append(try BenchmarkReport.milliseconds { try LookAroundSnapshotter.paint(roadLabels: labels, camera: camera, on: &image) })
         }
-        let semaphore = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<Double, Error>?
-        Task {
-            do {
-                _ = try await with.snapshot
-                _ = try await without.snapshot
-                var a: [Double] = [], b: [Double] = []
-                for _ in 0..<31 {
-                    var t0 = DispatchTime.now().uptimeNanoseconds
-                    _ = try await with.snapshot
-                    a.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-                    t0 = DispatchTime.now().uptimeNanoseconds
-                    _ = try await without.snapshot
-                    b.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-                }
-                outcome = .success(a.sorted()[15] - b.sorted()[15])
-            } catch { outcome = .failure(error) }
-            semaphore.signal()
+        // Alternating runs, so load changes hit both alike.
+        var a: [Double] = [], b: [Double] = []
+        for _ in 0..<32 {
+            a.append(try BenchmarkReport.milliseconds { _ = try BenchmarkReport.wait { try await with.snapshot } })
+            b.append(try BenchmarkReport.milliseconds { _ = try BenchmarkReport.wait { try await without.snapshot } })
         }
-        semaphore.wait()
-        let whole = try outcome!.get()
+        let whole = a.dropFirst().sorted()[15] - b.dropFirst().sorted()[15]
         func cell(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
         print(cell("\(view.id) \(Int(view.heading))°", 30) + cell(labels.map(\.name).joined(separator: ", "), 19)
               + cell(String(format: "%.2f ms", placement.sorted()[15]), 11) + cell(String(format: "%.2f ms", painting.sorted()[15]), 10)

@@ -210,23 +210,14 @@ func runReprojectionBenchmarks() throws {
     let tStart = DispatchTime.now().uptimeNanoseconds
     _ = try snapshotThroughCatalog(catalogPath, center, snapshotOptions, cache: PanoramaCache(), output: snapshotPath)
     let firstUse = Double(DispatchTime.now().uptimeNanoseconds - tStart) / 1e6
-    func medianMilliseconds(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-        }
-        return times.sorted()[times.count / 2]
-    }
     var snapshotLevel = 0, tileCount = 0, tilesUsed = 0
-    let cold = try medianMilliseconds(9) {
+    let cold = try BenchmarkReport.medianMilliseconds(runs: 9, warmUp: false) {
         (snapshotLevel, tilesUsed, tileCount) = try snapshotThroughCatalog(catalogPath, center, snapshotOptions, cache: PanoramaCache(),
                                                                   output: snapshotPath)
     }
     let warmCache = PanoramaCache(), warmCatalog = try Catalog(path: catalogPath)
     _ = try snapshotThroughCatalog(catalogPath, center, snapshotOptions, cache: warmCache, output: snapshotPath, catalog: warmCatalog)
-    let warm = try medianMilliseconds(9) {
+    let warm = try BenchmarkReport.medianMilliseconds(runs: 9, warmUp: false) {
         _ = try snapshotThroughCatalog(catalogPath, center, snapshotOptions, cache: warmCache, output: snapshotPath, catalog: warmCatalog)
     }
     // The same snapshot by a new `lookaround snapshot` process (the binary beside this one), start-up
@@ -239,7 +230,7 @@ func runReprojectionBenchmarks() throws {
     let processStart = (0..<15).compactMap { _ in BenchmarkReport.spawnMilliseconds(cli, ["--help"]) }.sorted()
     if processTimes.count < 15 { processTimes = [] }
     // The previous design, for comparison: the whole JPEG decoded at the view's level (DCT scaling).
-    let wholeDecode = try medianMilliseconds(5) {
+    let wholeDecode = try BenchmarkReport.medianMilliseconds(runs: 5, warmUp: false) {
         let bytes = try ImageFile.read(jpegPath)
         let image = try PanoramaDecoder.decode(bytes, file: jpegPath, level: PanoramaDecoder.level(for: snapshotCamera, panoramaWidth: panoramaWidth))
         var renderer = try ViewRenderer()
@@ -282,17 +273,10 @@ private func snapshotThroughCatalog(_ catalogPath: String, _ point: GeoCoordinat
     -> (level: Int, tilesUsed: Int, tileCount: Int) {
     let catalog = try given ?? Catalog(path: catalogPath)
     let request = LookAroundSceneRequest(coordinate: point, catalog: catalog)
-    let semaphore = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var outcome: Result<LookAroundSnapshotter.Snapshot, Error>?
-    Task {
-        do {
-            guard let scene = try await request.scene else { throw ReprojectionBenchmarkSkip(reason: "no scene") }
-            outcome = .success(try await LookAroundSnapshotter(scene: scene, options: options, cache: cache, catalog: catalog).snapshot)
-        } catch { outcome = .failure(error) }
-        semaphore.signal()
+    let snapshot = try BenchmarkReport.wait {
+        guard let scene = try await request.scene else { throw ReprojectionBenchmarkSkip(reason: "no scene") }
+        return try await LookAroundSnapshotter(scene: scene, options: options, cache: cache, catalog: catalog).snapshot
     }
-    semaphore.wait()
-    let snapshot = try outcome!.get()
     try Data(try JPEGCodec.encode(snapshot.image, quality: 85)).write(to: URL(fileURLWithPath: output))
     let tilePath = LookAroundSnapshotter.tileFilePath(panoramaID: snapshot.panoramaID, catalogPath: catalogPath)
     let tiles = try PanoramaTileFile(path: tilePath)
