@@ -234,10 +234,7 @@ struct CityModelBuilder {
     mutating func addRaisedStrip(_ line: [Point], width: Double, top: SurfaceRecord, side: SurfaceRecord) {
         scene.addStrip(line, width: width, z: Self.sidewalkZ, joints: true, top)
         let h = width / 2
-        for i in 0..<(line.count - 1) {
-            let p = line[i], q = line[i + 1]
-            let dx = q.x - p.x, dy = q.y - p.y, l = (dx * dx + dy * dy).squareRoot()
-            if l < 1e-6 { continue }
+        SceneBuilder.forEachSegment(of: line) { p, q, dx, dy, l in
             let nx = -dy / l * h, ny = dx / l * h
             // Right side faces right of travel; left side faces left (reversed direction).
             scene.addWall(from: (p.x - nx, p.y - ny), to: (q.x - nx, q.y - ny), bottom: 0, top: Self.sidewalkZ, mappingBase: 0, side)
@@ -263,10 +260,7 @@ struct CityModelBuilder {
     /// Stripes along a polyline offset sideways (left positive), `dash` metres on, `gap` off.
     mutating func dashed(_ line: [Point], offset: Double, dash: Double, gap: Double, width: Double, _ record: SurfaceRecord) {
         var phase = 0.0
-        for i in 0..<(line.count - 1) {
-            let p = line[i], q = line[i + 1]
-            let dx = q.x - p.x, dy = q.y - p.y, l = (dx * dx + dy * dy).squareRoot()
-            if l < 1e-6 { continue }
+        SceneBuilder.forEachSegment(of: line) { p, q, dx, dy, l in
             let ux = dx / l, uy = dy / l, ox = -uy * offset, oy = ux * offset
             var s = 0.0
             while s < l {

@@ -81,15 +81,25 @@ struct SceneBuilder {
         }
     }
 
+    /// Calls `body` with each segment of `line` (start, end, extent along x and y, length), skipping
+    /// segments shorter than a micrometre (repeated points).
+    static func forEachSegment(of line: [(x: Double, y: Double)],
+                               _ body: (_ p: (x: Double, y: Double), _ q: (x: Double, y: Double),
+                                        _ dx: Double, _ dy: Double, _ length: Double) -> Void) {
+        for i in 0..<max(0, line.count - 1) {
+            let p = line[i], q = line[i + 1]
+            let dx = q.x - p.x, dy = q.y - p.y, l = (dx * dx + dy * dy).squareRoot()
+            if l < 1e-6 { continue }
+            body(p, q, dx, dy, l)
+        }
+    }
+
     /// A flat strip of `width` along a polyline at height `z` (roads, sidewalk tops, markings), with
     /// round-ish joints (an octagon at every inner vertex) so segments meet without gaps.
     mutating func addStrip(_ line: [(x: Double, y: Double)], width: Double, z: Float, joints: Bool, _ record: SurfaceRecord) {
         guard line.count >= 2 else { return }
         let h = width / 2
-        for i in 0..<(line.count - 1) {
-            let p = line[i], q = line[i + 1]
-            let dx = q.x - p.x, dy = q.y - p.y, l = (dx * dx + dy * dy).squareRoot()
-            if l < 1e-6 { continue }
+        Self.forEachSegment(of: line) { p, q, dx, dy, l in
             let nx = -dy / l * h, ny = dx / l * h
             var r = record
             r.origin = Vec3(Float(p.x), Float(p.y), z); r.axisX = Float(dx / l); r.axisY = Float(dy / l); r.extent = Float(l)
