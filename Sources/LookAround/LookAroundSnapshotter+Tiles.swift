@@ -10,13 +10,17 @@ extension LookAroundSnapshotter {
         PanoramaTileStore(catalogPath: catalogPath).path(panoramaID: panoramaID)
     }
 
-    /// The scene's panorama at the level `camera` needs, with the level's index: from the tile file
-    /// when there is a catalog (made now, once, when missing or older than the panorama), else from
-    /// the JPEG decoded at that level. Both kept in the cache.
+    /// The scene's panorama at the level `camera` needs, with the level's index: from its tile file
+    /// when there is a catalog (``PanoramaTileStore/fileForView(panoramaID:source:crop:)``: made now,
+    /// once, when missing or older than the panorama; nil when it cannot be made, a read-only folder
+    /// say), else from the JPEG decoded at that level. Both kept in the cache.
+    /// - Parameter catalog: the scene's catalog (``labelCatalog()``), looked up once per snapshot.
     /// - Throws: `ReprojectionError` when the panorama or its tiles cannot be read.
-    func panoramaLevel(for camera: ViewCamera) throws -> (image: PanoramaImage, level: Int) {
+    func panoramaLevel(for camera: ViewCamera, catalog: Catalog?) throws -> (image: PanoramaImage, level: Int) {
         let match = scene.match
-        if let tiles = tileFile() {
+        let crop = try panoramaCrop(catalog: catalog)
+        if let catalog, let tiles = PanoramaTileStore(catalogPath: catalog.path)
+            .fileForView(panoramaID: match.panoramaID, source: match.imagePath, crop: crop) {
             let level = tiles.level(for: camera)
             let needed = tiles.tiles(for: camera, pose: pose, level: level)
             // The source's stamp in the key: tiles of a remade file never join an older file's level.
@@ -25,9 +29,7 @@ extension LookAroundSnapshotter {
                                         tiles: tiles, level: level, needed: needed)
             return (image, level)
         }
-        let crop = try panoramaCrop()
-        let width = crop?.fullWidth ?? match.imageWidth
-        let level = PanoramaDecoder.level(for: camera, panoramaWidth: width)
+        let level = PanoramaDecoder.level(for: camera, panoramaWidth: crop?.fullWidth ?? match.imageWidth)
         let path = match.imagePath
         let image = try cache.image(for: PanoramaCache.Key(identifier: path, level: level)) { () throws -> PanoramaImage in
             try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: level, crop: crop)
@@ -35,28 +37,18 @@ extension LookAroundSnapshotter {
         return (image, level)
     }
 
-    /// Where the scene's image lies in the full sphere when it is a partial panorama (from the catalog
-    /// record's GPano crop); nil for a full one.
+    /// Where the scene's image lies in the full sphere when it is a partial panorama (from `catalog`'s
+    /// record of its GPano crop); nil for a full one.
     /// - Throws: `ReprojectionError.notEquirectangular` for a partial panorama whose crop is unknown (no
     ///   catalog) or not 2:1.
-    func panoramaCrop() throws -> PanoramaCrop? {
+    func panoramaCrop(catalog: Catalog?) throws -> PanoramaCrop? {
         let match = scene.match
         guard match.imageWidth != 2 * match.imageHeight || match.horizontalCoverageDegrees < 360 else { return nil }
-        guard let catalog = labelCatalog(), let record = try? catalog.panorama(id: match.panoramaID) else {
+        guard let catalog, let record = try? catalog.panorama(id: match.panoramaID) else {
             throw ReprojectionError.notEquirectangular(width: match.imageWidth, height: match.imageHeight)
         }
         let crop = try PanoramaCrop(fullWidth: record.fullWidth, fullHeight: record.fullHeight, left: record.croppedLeft,
                                     top: record.croppedTop)
         return crop.isFull(width: match.imageWidth, height: match.imageHeight) ? nil : crop
-    }
-
-    /// The scene's tile file (``PanoramaTileStore/fileForView(panoramaID:source:)``); nil without a
-    /// catalog or when it cannot be made (a read-only folder, say: the JPEG is then decoded directly,
-    /// and making it is not tried again in this process until the JPEG changes).
-    private func tileFile() -> PanoramaTileFile? {
-        guard let catalog = labelCatalog() else { return nil }
-        guard case .success(let crop) = Result(catching: { try panoramaCrop() }) else { return nil }
-        return PanoramaTileStore(catalogPath: catalog.path).fileForView(panoramaID: scene.match.panoramaID,
-                                                                        source: scene.match.imagePath, crop: crop)
     }
 }

@@ -160,13 +160,14 @@ public struct LookAroundSnapshotter: Sendable {
         get async throws {
             let camera = try viewCamera()
             let match = scene.match
-            let (panorama, level) = try panoramaLevel(for: camera)
+            let catalog = labelCatalog()
+            let (panorama, level) = try panoramaLevel(for: camera, catalog: catalog)
             var image = RGB8Image(width: camera.width, height: camera.height)
             var renderer = try ViewRenderer()
             try renderer.render(panorama, camera: camera, pose: pose, into: &image)
             var labels: [LookAroundPlaceLabel] = []
             var roadLabels: [LookAroundRoadLabel] = []
-            if options.pointOfInterestFilter != .excludingAll || options.showsRoadLabels, let catalog = labelCatalog(),
+            if options.pointOfInterestFilter != .excludingAll || options.showsRoadLabels, let catalog,
                let context = try labelContext(catalog: catalog) {
                 labels = try placeLabels(for: camera, context: context)
                 roadLabels = try self.roadLabels(for: camera, context: context, avoiding: labels)
