@@ -51,22 +51,26 @@ public final class PanoramaCache: Sendable {
     /// of the cache while tiles are added (so its pixels are not copied) and put back after.
     /// - Throws: `ReprojectionError` when a tile cannot be read.
     public func image(for key: Key, tiles: PanoramaTileFile, level: Int, needed: [Int]) throws(ReprojectionError) -> PanoramaImage {
-        let held: (image: PanoramaImage, coverage: [Bool])? = state.withLock { state in
+        enum Held { case none, complete(PanoramaImage), partial(PanoramaImage, coverage: [Bool]) }
+        let held: Held = state.withLock { state in
             state.clock += 1
             guard let entry = state.entries[key], let coverage = state.tileCoverage[key],
-                  coverage.count == tiles.tileCount(level: level) else { return nil }
+                  coverage.count == tiles.tileCount(level: level) else { return .none }
             if needed.allSatisfy({ coverage[$0] }) {
                 state.entries[key] = (entry.image, state.clock)
-                return (entry.image, [])
+                return .complete(entry.image)
             }
             state.entries[key] = nil
             state.tileCoverage[key] = nil
             state.bytes -= entry.image.pixels.count * 4
-            return (entry.image, coverage)
+            return .partial(entry.image, coverage: coverage)
         }
-        if let held, held.coverage.isEmpty { return held.image }
-        var image = held?.image ?? tiles.blankImage(level: level)
-        var coverage = held?.coverage ?? [Bool](repeating: false, count: tiles.tileCount(level: level))
+        var image: PanoramaImage, coverage: [Bool]
+        switch held {
+        case .complete(let cached): return cached
+        case .partial(let cached, let decoded): (image, coverage) = (cached, decoded)
+        case .none: (image, coverage) = (tiles.blankImage(level: level), [Bool](repeating: false, count: tiles.tileCount(level: level)))
+        }
         let missing = needed.filter { !coverage[$0] }
         try tiles.decodeTiles(missing, level: level, into: &image)
         for tile in missing { coverage[tile] = true }
