@@ -205,18 +205,23 @@ enum CatalogWriter {
             try insert.bind(16, place.position.longitude)
             try insert.step()
             insert.reset()
-            for (language, name) in place.names {
-                try names.bind(1, id)
-                try names.bind(2, language)
-                try names.bind(3, name)
-                try names.step()
-                names.reset()
-            }
+            try insertNames(place.names, of: id, with: names)
             try rtree.bind(1, id)
             try rtree.bind(2, place.position.latitude)
             try rtree.bind(3, place.position.longitude)
             try rtree.step()
             rtree.reset()
+        }
+    }
+
+    /// One row of `statement` (owner, language, name) per name in another language.
+    private static func insertNames(_ byLanguage: [String: String], of id: Int, with statement: SQLiteDatabase.Statement) throws {
+        for (language, name) in byLanguage {
+            try statement.bind(1, id)
+            try statement.bind(2, language)
+            try statement.bind(3, name)
+            try statement.step()
+            statement.reset()
         }
     }
 
@@ -234,13 +239,7 @@ enum CatalogWriter {
             try insert.bind(5, "[" + street.points.map { "[\($0.latitude),\($0.longitude)]" }.joined(separator: ",") + "]")
             try insert.step()
             insert.reset()
-            for (language, name) in street.names {
-                try names.bind(1, id)
-                try names.bind(2, language)
-                try names.bind(3, name)
-                try names.step()
-                names.reset()
-            }
+            try insertNames(street.names, of: id, with: names)
             let lats = street.points.map(\.latitude), lons = street.points.map(\.longitude)
             try rtree.bind(1, id)
             try rtree.bind(2, lats.min() ?? 0)
