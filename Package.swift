@@ -25,6 +25,8 @@ let package = Package(
                        providers: [.apt(["libreadosm-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -41,11 +43,19 @@ let package = Package(
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
         .target(name: "ArgumentParsing"),
+        // Option specs and their validation shared by the CLI and the HTTP service (scene selection,
+        // snapshot and map options), so one query means the same on both.
+        .target(name: "CommandOptions",
+                dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection",
+                               "MapSnapshot", "LookAround"]),
+        .target(name: "Service",
+                dependencies: ["CMicroHTTPD", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
+                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Simulator"]),
 
         // MARK: Executables
         .executableTarget(name: "lookaround",
-                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
+                          dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround"],
@@ -68,6 +78,7 @@ let package = Package(
         .testTarget(name: "LookAroundTests", dependencies: ["LookAround", "Catalog", "Reprojection", "Simulator", "MapData",
                                                            "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"],
                     exclude: ["Fixtures"]),
     ],

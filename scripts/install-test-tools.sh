@@ -7,6 +7,8 @@ command -v "$python" >/dev/null || exit 0
 need=()
 "$python" -c "import osmium" 2>/dev/null || need+=(osmium)
 "$python" -c "import py360convert" 2>/dev/null || need+=(py360convert)
+# A client written for Google's Street View Static API, pointed at `lookaround serve` by its tests.
+"$python" -c "import google_streetview.api" 2>/dev/null || need+=(google-streetview==1.2.9)
 ((${#need[@]} == 0)) && exit 0
 echo "install-test-tools: pip install ${need[*]}" >&2
 "$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \

@@ -9,6 +9,8 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("catalog", "scene queries on 1M panoramas vs SQLite R*Tree, catalog open, index memory, ingest", runCatalogBenchmarks),
     ("map", "1024×1024 map snapshot of the Helsinki extract, flat and pitched, one core, vs Mapnik", runMapBenchmarks),
     ("reprojection", "1920×1080 views of an 8192×4096 panorama vs OpenCV remap and ffmpeg v360; snapshots", runReprojectionBenchmarks),
+    ("service", "lookaround serve under wrk on loopback vs nginx (scenes, Street View metadata, snapshots)", runServiceBenchmarks),
+    ("soak", "10 minutes of mixed service load, resident memory sampled (not in the default run)", runServiceSoak),
     ("simulator", "BVH build, rays/s on one core, seconds per 2048×1024 panorama (Helsinki)", runSimulatorBenchmarks),
 ]
 
@@ -24,7 +26,7 @@ if !unknown.isEmpty {
     exit(64)
 }
 BenchmarkReport.header()
-for section in sections where requested.isEmpty || requested.contains(section.name) {
+for section in sections where requested.isEmpty ? section.name != "soak" : requested.contains(section.name) {
     print("\n== \(section.name): \(section.about)")
     do {
         try section.run()

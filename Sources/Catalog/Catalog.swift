@@ -66,7 +66,10 @@ public final class Catalog: @unchecked Sendable {
     /// Answers a scene request: the panorama with its geodesic distance and bearing from the request
     /// point, capture heading and date and links; or no coverage with the reason.
     /// - Throws: `CatalogError.invalidParameter` for a bad radius or date window; `.sqlite` when the file fails.
-    public func scene(for request: SceneRequest, requestID: String? = nil) throws(CatalogError) -> SceneAnswer {
+    /// - Parameter detailCache: where the found panorama's record and links are kept between requests
+    ///   (a service answering thousands of requests a second); nil reads them from SQLite every time.
+    public func scene(for request: SceneRequest, requestID: String? = nil,
+                      detailCache: SceneDetailCache? = nil) throws(CatalogError) -> SceneAnswer {
         try request.validate()
         var answer = SceneAnswer(found: false, latitude: request.coordinate.latitude,
                                  longitude: request.coordinate.longitude, radiusMeters: request.radiusMeters,
@@ -79,10 +82,15 @@ public final class Catalog: @unchecked Sendable {
         }
         let hit = queryIndex.search(request.indexQuery)
         if hit.found {
-            let record = try panorama(row: Int(queryIndex.rows[hit.position]))
+            let row = Int(queryIndex.rows[hit.position])
+            let details: (record: PanoramaRecord, links: [PanoramaLink])
+            if let detailCache {
+                details = try detailCache.details(row: row, catalog: self)
+            } else {
+                details = (try panorama(row: row), try links(row: row))
+            }
             answer.found = true
-            answer.scene = SceneMatch(record: record, links: try links(row: Int(queryIndex.rows[hit.position])),
-                                      requestCoordinate: request.coordinate)
+            answer.scene = SceneMatch(record: details.record, links: details.links, requestCoordinate: request.coordinate)
             return answer
         }
         if hit.withinRadius > 0 {

@@ -157,25 +157,30 @@ public struct LookAroundSnapshotter: Sendable {
     /// - Throws: `ReprojectionError` for a camera out of range or an unreadable panorama; `ImagingError`
     ///   when the panorama file cannot be read.
     public var snapshot: Snapshot {
-        get async throws {
-            let camera = try viewCamera()
-            let match = scene.match
-            let catalog = labelCatalog()
-            let (panorama, level) = try panoramaLevel(for: camera, catalog: catalog)
-            var image = RGB8Image(width: camera.width, height: camera.height)
-            var renderer = try ViewRenderer()
-            try renderer.render(panorama, camera: camera, pose: pose, into: &image)
-            var labels: [LookAroundPlaceLabel] = []
-            var roadLabels: [LookAroundRoadLabel] = []
-            if options.pointOfInterestFilter != .excludingAll || options.showsRoadLabels, let catalog,
-               let context = try labelContext(catalog: catalog) {
-                labels = try placeLabels(for: camera, context: context)
-                roadLabels = try self.roadLabels(for: camera, context: context, avoiding: labels)
-                try Self.draw(placeLabels: labels, roadLabels: roadLabels, camera: camera, on: &image)
-            }
-            return Snapshot(image: image, panoramaID: match.panoramaID, distanceMeters: match.distanceMeters,
-                            camera: camera, panoramaLevel: level, labels: labels, roadLabels: roadLabels)
+        get async throws { try render() }
+    }
+
+    /// Renders the view on the calling thread (what ``snapshot`` does, for callers that are not async:
+    /// a service's render worker must not wait for a thread of Swift's cooperative pool).
+    /// - Throws: as ``snapshot``.
+    public func render() throws -> Snapshot {
+        let camera = try viewCamera()
+        let match = scene.match
+        let catalog = labelCatalog()
+        let (panorama, level) = try panoramaLevel(for: camera, catalog: catalog)
+        var image = RGB8Image(width: camera.width, height: camera.height)
+        var renderer = try ViewRenderer()
+        try renderer.render(panorama, camera: camera, pose: pose, into: &image)
+        var labels: [LookAroundPlaceLabel] = []
+        var roadLabels: [LookAroundRoadLabel] = []
+        if options.pointOfInterestFilter != .excludingAll || options.showsRoadLabels, let catalog,
+           let context = try labelContext(catalog: catalog) {
+            labels = try placeLabels(for: camera, context: context)
+            roadLabels = try self.roadLabels(for: camera, context: context, avoiding: labels)
+            try Self.draw(placeLabels: labels, roadLabels: roadLabels, camera: camera, on: &image)
         }
+        return Snapshot(image: image, panoramaID: match.panoramaID, distanceMeters: match.distanceMeters,
+                        camera: camera, panoramaLevel: level, labels: labels, roadLabels: roadLabels)
     }
 }
 

@@ -153,6 +153,28 @@ public struct PanoramaTileFile: Sendable {
         }
     }
 
+    /// The JPEG bytes of one tile as stored (column `column`, row `row` of `level`, level 0 the
+    /// largest): what a browser panorama viewer asks for, sent without decoding.
+    /// - Throws: `ReprojectionError.invalidParameter` for a level or tile outside the file,
+    ///   `.unreadablePanorama` for a short read.
+    public func tileBytes(level: Int, column: Int, row: Int) throws(ReprojectionError) -> [UInt8] {
+        guard levels.indices.contains(level) else {
+            throw .invalidParameter(name: "tile level", value: "\(level)", allowed: "0…\(levels.count - 1)")
+        }
+        let l = levels[level]
+        guard (0..<l.columns).contains(column), (0..<l.rows).contains(row) else {
+            throw .invalidParameter(name: "tile", value: "\(column)/\(row)", allowed: "x 0…\(l.columns - 1), y 0…\(l.rows - 1) at this level")
+        }
+        let entry = entries[l.firstEntry + row * l.columns + column]
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw .unreadablePanorama(file: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: entry.count)
+        let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, entry.count, off_t(entry.offset)) }
+        guard read == entry.count else { throw .unreadablePanorama(file: path, reason: "short read of tile \(column)/\(row) at level \(level)") }
+        return buffer
+    }
+
     // MARK: Writing
 
     /// Cuts `panorama` and its halvings into tiles and writes them to `path` (atomically: a temporary

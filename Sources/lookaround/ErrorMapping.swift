@@ -3,6 +3,7 @@ import Geodesy
 import MapData
 import Imaging
 import Reprojection
+import Service
 import Simulator
 
 /// Maps a library error to an exit code and a message (DESIGN §3).
@@ -43,6 +44,12 @@ func describe(_ error: any Error) -> (ExitCode, String) {
         case .invalidParameter, .unknownStreets: return (.usage, error.description)
         case .emptyScene, .noCaptures: return (.dataError, error.description)
         case .output: return (.internalError, error.description)
+        }
+    case let error as ServiceError:
+        switch error {
+        case .badConfiguration: return (.noInput, error.description)
+        case .invalidParameter: return (.usage, error.description)
+        default: return (.internalError, error.description)
         }
     default:
         return (.internalError, "\(error)")

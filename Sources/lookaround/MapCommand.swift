@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Catalog
+import CommandOptions
 import Foundation
 import Geodesy
 import Imaging
@@ -28,27 +29,13 @@ enum MapCommand: Command {
             """,
         options: [
             .value("osm", valueName: "FILE", help: "OSM extract (.osm.pbf or .osm).", defaultValue: defaultData),
-            .value("center", valueName: "LAT,LON", help: "Centre of the view, decimal degrees."),
-            .value("span", valueName: "DLAT,DLON", help: "Region size with --center: latitude and longitude deltas, degrees (0…180, 0…360)."),
-            .value("span-meters", valueName: "METERS", help: "Region size with --center: north-south and east-west extent, metres (1…20,000,000)."),
-            .value("camera", valueName: "CAMERA", help: "LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] or a camera JSON file."),
+        ] + MapOptions.options + [
             .value("save-camera", valueName: "FILE", help: "Write the camera used as JSON (restores the view exactly with --camera FILE)."),
-            .value("size", valueName: "WxH", help: "Image size in points (1…8192 each side).", defaultValue: "1024x768"),
-            .value("scale", valueName: "N", help: "Pixels per point, 1…4.", defaultValue: "1"),
-            .value("type", valueName: "TYPE", help: "Map type.", defaultValue: "standard",
-                   allowedValues: MapType.allCases.map(\.rawValue)),
-            .value("pin", valueName: "LAT,LON[,TITLE]", help: "A pin with its tip on the coordinate (repeatable).", repeatable: true),
             .value("route", valueName: "FILE", help: "A route as GeoJSON lines, drawn in route blue."),
             .value("overlay", valueName: "FILE", help: "GeoJSON overlays and pins with styling properties (repeatable).", repeatable: true),
-            .flag("coverage", help: "Draw where street imagery exists, from the catalog (see --catalog)."),
             .value("catalog", valueName: "PATH", help: "The catalog for --coverage (built by 'lookaround index').",
                    defaultValue: Catalog.defaultPath),
             .value("coverage-file", valueName: "FILE", help: "Draw the coverage layer from panorama positions given as GeoJSON points instead."),
-            .flag("no-buildings", help: "Leave buildings out."),
-            .value("poi-include", valueName: "GROUPS", help: "Only label these place groups (comma-separated: "
-                   + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", ") + ", or none)."),
-            .value("poi-exclude", valueName: "GROUPS", help: "Label every place group except these."),
-            .value("language", valueName: "CODE", help: "Label language (OSM code such as sv or en); default the local name."),
             .value("fly-from", valueName: "LAT,LON", help: "Start of a camera flight."),
             .value("fly-to", valueName: "LAT,LON", help: "End of a camera flight."),
             .value("fly-distance-meters", valueName: "METERS", help: "Camera distance at both ends of a flight (1…40,000,000).", defaultValue: "1500"),
@@ -77,95 +64,13 @@ enum MapCommand: Command {
         }
     }
 
-    static func groups(_ text: String, option: String, arguments: ParsedArguments) throws -> Set<PlaceGroup> {
-        if text == "none" { return [] }
-        var out: Set<PlaceGroup> = []
-        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            guard let group = PlaceGroup(rawValue: name) else {
-                throw arguments.error("--\(option): unknown place group '\(name)'; allowed "
-                                      + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            out.insert(group)
-        }
-        return out
-    }
-
-    static func parseCamera(_ text: String, arguments: ParsedArguments) throws -> MapCamera {
-        if text.lowercased().hasSuffix(".json") {
-            guard let data = FileManager.default.contents(atPath: text) else {
-                throw MapSnapshotError.missingInput(file: text, detail: "no such camera file; write one with --save-camera")
-            }
-            do { return try JSONDecoder().decode(MapCamera.self, from: data) } catch {
-                throw MapSnapshotError.malformedGeoJSON(file: text, path: "", detail: "not a camera JSON file (\(error))")
-            }
-        }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard (3...5).contains(parts.count) else {
-            throw arguments.error("--camera '\(text)' is not LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] or a .json file")
-        }
-        let center = try arguments.parseCoordinate("\(parts[0]),\(parts[1])", option: "camera")
-        let distance = try ParsedArguments.parseDouble(parts[2], what: "--camera distance", in: MapCamera.distanceRangeMeters,
-                                                       commandPath: arguments.commandName)
-        let heading = parts.count > 3 ? try ParsedArguments.parseDouble(parts[3], what: "--camera heading", in: -360...360,
-                                                                        commandPath: arguments.commandName) : 0
-        let pitch = parts.count > 4 ? try ParsedArguments.parseDouble(parts[4], what: "--camera pitch", in: MapCamera.pitchRangeDegrees,
-                                                                      commandPath: arguments.commandName) : 0
-        return try MapCamera(centerCoordinate: center, centerCoordinateDistanceMeters: distance, heading: .degrees(heading),
-                             pitch: MapCameraPitch(degrees: pitch))
-    }
-
     static func runChecked(_ arguments: ParsedArguments) throws -> ExitCode {
         // Validate everything the user typed before reading any file.
-        let size: PixelSize
-        do { size = try PixelSize(parsing: try arguments.requiredString("size"), maximumSide: MapSnapshotOptions.maximumSidePoints) } catch let error as ImagingError {
-            throw arguments.error("--size: \(error)")
-        }
-        let scale = try arguments.double("scale", in: 1...4) ?? 1
-        let typeName = try arguments.requiredString("type")
-        guard let type = MapType(rawValue: typeName) else { throw arguments.error("--type '\(typeName)' is unknown") }
+        let map = try MapOptions(arguments, allowCameraFiles: true)
+        let type = map.type, size = map.size
+        var framing = map.framing
         let output = try arguments.requiredString("output")
         let flying = arguments.has("fly-from") || arguments.has("fly-to")
-        var framing: MapSnapshotOptions.Framing?
-        if let cameraText = arguments.string("camera") {
-            if arguments.has("center") || arguments.has("span") || arguments.has("span-meters") {
-                throw arguments.error("give either --camera or --center with --span, not both")
-            }
-            framing = .camera(try parseCamera(cameraText, arguments: arguments))
-        } else if let center = try arguments.coordinate("center") {
-            if let spanText = arguments.string("span") {
-                let parts = spanText.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                guard parts.count == 2 else { throw arguments.error("--span '\(spanText)' is not DLAT,DLON in degrees, e.g. 0.01,0.02") }
-                let dLat = try ParsedArguments.parseDouble(parts[0], what: "--span latitude delta", in: 0...180, commandPath: arguments.commandName)
-                let dLon = try ParsedArguments.parseDouble(parts[1], what: "--span longitude delta", in: 0...360, commandPath: arguments.commandName)
-                guard dLat > 0, dLon > 0 else { throw arguments.error("--span \(spanText): both deltas must be more than 0 degrees") }
-                do {
-                    framing = .region(try CoordinateRegion(center: center, span: try CoordinateSpan(latitudeDelta: dLat, longitudeDelta: dLon)))
-                } catch { throw arguments.error("--span \(spanText): \(error)") }
-            } else {
-                let meters = try arguments.double("span-meters", in: 1...20_000_000) ?? 1_000
-                do {
-                    framing = .region(try CoordinateRegion(center: center, latitudinalMeters: meters, longitudinalMeters: meters))
-                } catch { throw arguments.error("--span-meters \(meters): \(error)") }
-            }
-        } else if arguments.has("span") || arguments.has("span-meters") {
-            throw arguments.error("--span needs --center LAT,LON")
-        }
-        var pins: [MapAnnotation] = []
-        for text in arguments.strings("pin") {
-            let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            guard parts.count >= 2 else { throw arguments.error("--pin '\(text)' is not LAT,LON[,TITLE]") }
-            let c = try arguments.parseCoordinate("\(parts[0]),\(parts[1])", option: "pin")
-            pins.append(MapAnnotation(coordinate: c, title: parts.count > 2 ? parts[2] : nil))
-        }
-        var filter = PointOfInterestFilter.includingAll
-        if let include = arguments.string("poi-include") {
-            let set = try groups(include, option: "poi-include", arguments: arguments)
-            filter = set.isEmpty ? .excludingAll : .including(set)
-        }
-        if let exclude = arguments.string("poi-exclude") {
-            if arguments.has("poi-include") { throw arguments.error("give either --poi-include or --poi-exclude, not both") }
-            filter = .excluding(try groups(exclude, option: "poi-exclude", arguments: arguments))
-        }
         let frames = try arguments.int("frames", in: MapCameraFlight.frameCountRange) ?? 30
         let flyDistance = try arguments.double("fly-distance-meters", in: MapCamera.distanceRangeMeters) ?? 1_500
         var flight: MapCameraFlight?
@@ -180,6 +85,7 @@ enum MapCommand: Command {
 
         // Files: GeoJSON first (fast to fail), then the OSM data.
         var overlays: [MapOverlay] = []
+        var pins: [MapAnnotation] = []
         if let route = arguments.string("route") {
             let style = MapOverlay(geometry: .polyline([], geodesic: true), strokeColor: RGBAColor(red: 0, green: 122, blue: 255),
                                    lineWidthPoints: 6)
@@ -213,14 +119,8 @@ enum MapCommand: Command {
             framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
                                                    west: box.minLongitude, east: box.maxLongitude))
         }
-        var options = MapSnapshotOptions(framing: framing ?? .mapRect(.world), size: size, scale: scale, mapType: type)
-        options.pointOfInterestFilter = filter
-        options.showsBuildings = !arguments.flag("no-buildings")
-        options.overlays = overlays
-        options.annotations = pins
-        options.coverage = coverage
-        options.orthophotoProvider = orthophoto
-        options.labelLanguage = arguments.string("language")
+        var options = map.snapshotOptions(defaultFraming: framing ?? .mapRect(.world), overlays: overlays, annotations: pins,
+                                          coverage: coverage, orthophoto: orthophoto)
 
         if let flight {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CommandOptions
 import Foundation
 import Geodesy
 import Imaging

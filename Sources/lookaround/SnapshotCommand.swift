@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Catalog
+import CommandOptions
 import Dispatch
 import Foundation
 import Geodesy
@@ -25,18 +26,7 @@ enum SnapshotCommand: Command {
             is printed on stdout, or on stderr when the image goes to stdout (-o -). No coverage is exit \
             code 1 with the reason.
             """,
-        options: SceneSelection.sceneOptions + SceneSelection.cameraOptions + [
-            .value("labels", valueName: "KIND", help: "Which labels to draw (places: on their signs; roads: "
-                   + "street names on the ground).", defaultValue: "all",
-                   allowedValues: ["all", "places", "roads", "none"]),
-            .value("road-labels", valueName: "on|off", help: "Street names painted on the ground (--labels places "
-                   + "or none turns them off too).", defaultValue: "on", allowedValues: ["on", "off"]),
-            .value("exclude-categories", valueName: "GROUPS", help: "Place groups not to label (comma-separated: "
-                   + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", ") + ")."),
-            .value("language", valueName: "CODE", help: "Label language (OSM code such as sv); default the local name."),
-            .value("format", valueName: "FORMAT", help: "Image format (default: from the file extension, else png).",
-                   allowedValues: ["png", "jpeg"]),
-            .value("quality", valueName: "N", help: "JPEG quality, 1…100.", defaultValue: "90"),
+        options: SceneSelection.sceneOptions + SceneSelection.cameraOptions + SnapshotOptions.options + [
             .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
             .value("output", short: "o", valueName: "FILE", help: "Output image ('-' = stdout).", required: true),
         ],
@@ -52,27 +42,17 @@ enum SnapshotCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         // Validate everything the user typed before touching the catalog, so bad input is always 64.
-        let selection = try SceneSelection(arguments)
-        let labels = try arguments.requiredString("labels")
-        let roadLabels = try arguments.requiredString("road-labels") == "on" && (labels == "all" || labels == "roads")
-        var filter = PointOfInterestFilter.includingAll
-        if labels == "roads" || labels == "none" {
-            filter = .excludingAll
-        } else if let exclude = arguments.string("exclude-categories") {
-            filter = .excluding(try MapCommand.groups(exclude, option: "exclude-categories", arguments: arguments))
-        }
+        let parsed = try SnapshotOptions(arguments)
+        let selection = parsed.selection, options = parsed.snapshotter
         let output = try arguments.requiredString("output")
         let format: String
-        if let given = arguments.string("format") {
+        if let given = parsed.format {
             format = given
         } else {
             let ext = (output as NSString).pathExtension.lowercased()
             format = ext == "jpg" || ext == "jpeg" ? "jpeg" : "png"
         }
-        let quality = try arguments.int("quality", in: 1...100) ?? 90
-        let options = LookAroundSnapshotter.Options(size: selection.size, camera: selection.camera, pointOfInterestFilter: filter,
-                                                    showsRoadLabels: roadLabels,
-                                                    language: arguments.string("language"))
+        let quality = parsed.quality
         let toStandardError = output == "-"
         let report = { (text: String) in if toStandardError { Console.error(text) } else { Console.out(text) } }
 
@@ -83,7 +63,7 @@ enum SnapshotCommand: Command {
             resolution.noCoverageLines.forEach(report)
             return .noImagery
         }
-        let snapshot = try blocking { try await LookAroundSnapshotter(scene: scene, options: options, catalog: catalog).snapshot }
+        let snapshot = try LookAroundSnapshotter(scene: scene, options: options, catalog: catalog).render()
         let bytes = format == "jpeg" ? try JPEGCodec.encode(snapshot.image, quality: quality)
                                      : try PNGCodec.encode(snapshot.image)
         if output == "-" {
@@ -106,23 +86,4 @@ enum SnapshotCommand: Command {
                + "\(format), panorama level \(snapshot.panoramaLevel))")
         return .ok
     }
-
-    /// Runs async library work from the synchronous command.
-    static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = BlockingResult<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        guard let result = box.result else { preconditionFailure("the task signalled without a result") }
-        return try result.get()
-    }
-}
-
-/// The result a blocking wait hands from the task to the waiting thread; the semaphore orders the
-/// write before the read.
-private final class BlockingResult<T: Sendable>: @unchecked Sendable {
-    var result: Result<T, any Error>?
 }

@@ -4,13 +4,13 @@ import Geodesy
 extension ParsedArguments {
     /// The coordinate given as `LAT,LON` (decimal degrees) in option `name`, validated.
     /// Bad text, NaN or out-of-range values are usage errors naming the option and the allowed range.
-    func coordinate(_ name: String) throws -> GeoCoordinate? {
+    public func coordinate(_ name: String) throws -> GeoCoordinate? {
         guard let text = string(name) else { return nil }
         return try parseCoordinate(text, option: name)
     }
 
     /// A required `LAT,LON` option.
-    func requiredCoordinate(_ name: String) throws -> GeoCoordinate {
+    public func requiredCoordinate(_ name: String) throws -> GeoCoordinate {
         guard let coordinate = try coordinate(name) else {
             throw error("missing --\(name) LAT,LON")
         }
@@ -18,7 +18,7 @@ extension ParsedArguments {
     }
 
     /// Parses `LAT,LON`.
-    func parseCoordinate(_ text: String, option name: String) throws -> GeoCoordinate {
+    public func parseCoordinate(_ text: String, option name: String) throws -> GeoCoordinate {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw error("--\(name) '\(text)' is not LAT,LON; write decimal degrees such as 60.1699,24.9523")

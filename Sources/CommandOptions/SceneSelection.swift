@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Foundation
 import Catalog
 import Geodesy
 import Imaging
@@ -8,9 +9,9 @@ import Reprojection
 /// How `snapshot` and `inspect` choose a scene (`--lat/--lon`, `--near`, `--scene`) and a view
 /// (`--heading-degrees`, `--pitch-degrees`, `--fov-degrees`, `--size`): one set of options, defaults
 /// and checks, so a pixel of a snapshot can be inspected with the same options.
-struct SceneSelection {
+public struct SceneSelection: Sendable {
     /// The options choosing the scene.
-    static let sceneOptions: [OptionSpec] = [
+    public static let sceneOptions: [OptionSpec] = [
         .value("lat", valueName: "DEGREES", help: "Latitude, -90…90."),
         .value("lon", valueName: "DEGREES", help: "Longitude, -180…180."),
         .value("near", valueName: "NAME", help: "A place name instead of a point (best match of 'lookaround search')."),
@@ -19,7 +20,7 @@ struct SceneSelection {
     ]
 
     /// The options of the view.
-    static let cameraOptions: [OptionSpec] = [
+    public static let cameraOptions: [OptionSpec] = [
         .value("heading-degrees", valueName: "DEGREES", help: "View direction, clockwise from north (default: see above)."),
         .value("pitch-degrees", valueName: "DEGREES", help: "Degrees above the horizon, -90…90.", defaultValue: "0"),
         .value("fov-degrees", valueName: "DEGREES", help: "Horizontal field of view, 10…120.", defaultValue: "90"),
@@ -27,17 +28,17 @@ struct SceneSelection {
     ]
 
     /// The point given with `--lat/--lon` (nil for `--near` and `--scene` until resolved).
-    var point: GeoCoordinate?
+    public var point: GeoCoordinate?
     /// `--radius-meters`.
-    var radiusMeters: Double
+    public var radiusMeters: Double
     /// `--size`.
-    var size: PixelSize
+    public var size: PixelSize
     /// `--heading-degrees`, `--pitch-degrees`, `--fov-degrees`.
-    var camera: LookAroundSnapshotter.Camera
+    public var camera: LookAroundSnapshotter.Camera
 
     /// Validates everything the user typed, before any catalog is opened, so bad input is always a
     /// usage error (64) naming the value and the allowed range.
-    init(_ arguments: ParsedArguments) throws {
+    public init(_ arguments: ParsedArguments) throws {
         let modes = ["lat", "near", "scene"].filter { arguments.has($0) }
         guard modes.count == 1 || (modes.isEmpty && arguments.has("lon")) else {
             throw arguments.error(modes.isEmpty ? "give --lat and --lon, --near NAME or --scene ID"
@@ -66,21 +67,21 @@ struct SceneSelection {
     }
 
     /// What the catalog answered for the selection.
-    struct Resolution {
+    public struct Resolution: Sendable {
         /// The scene, nil when there is no coverage.
-        var scene: LookAroundScene?
+        public var scene: LookAroundScene?
         /// The place `--near` found, as displayed.
-        var placeName: String?
+        public var placeName: String?
         /// The point looked up (the place's coordinate for `--near`; nil for `--scene`).
-        var point: GeoCoordinate?
+        public var point: GeoCoordinate?
         /// Why there is no scene, when there is none.
-        var noCoverage: NoCoverage?
+        public var noCoverage: NoCoverage?
 
         /// The lines reporting no coverage (exit code 1).
-        var noCoverageLines: [String] {
+        public var noCoverageLines: [String] {
             var lines: [String] = []
             if let placeName, let point {
-                lines.append("place      \(placeName) (\(fixed(point.latitude, 7)), \(fixed(point.longitude, 7)))")
+                lines.append("place      \(placeName) (\(String(format: "%.7f", point.latitude)), \(String(format: "%.7f", point.longitude)))")
             }
             lines.append("no coverage: \(noCoverage?.message ?? "no panorama")")
             lines.append("reason      \(noCoverage?.reason.rawValue ?? "")")
@@ -91,7 +92,9 @@ struct SceneSelection {
     /// Finds the scene in `catalog`: the panorama of `--scene`, or the nearest one within the radius
     /// of the point or of the `--near` place (its name searched in `language` first).
     /// - Throws: `CatalogError.unknownPanorama` or `.placeNotFound` (exit 1), catalog failures.
-    func resolve(_ arguments: ParsedArguments, catalog: Catalog, language: String?) throws -> Resolution {
+    /// - Parameter detailCache: kept between requests by a service (see `Catalog.scene(for:requestID:detailCache:)`).
+    public func resolve(_ arguments: ParsedArguments, catalog: Catalog, language: String?,
+                        detailCache: SceneDetailCache? = nil) throws -> Resolution {
         if let id = arguments.string("scene") {
             return Resolution(scene: try LookAroundScene(panoramaID: id, catalog: catalog))
         }
@@ -102,10 +105,7 @@ struct SceneSelection {
             placeName = place.displayName
         }
         guard let point else { throw arguments.error("give --lat and --lon") }
-        var request = LookAroundSceneRequest(coordinate: point, catalog: catalog)
-        request.radiusMeters = radiusMeters
-        let sent = request
-        let answer = try SnapshotCommand.blocking { try await sent.answer }
+        let answer = try catalog.scene(for: SceneRequest(coordinate: point, radiusMeters: radiusMeters), detailCache: detailCache)
         return Resolution(scene: answer.scene.map(LookAroundScene.init(match:)), placeName: placeName, point: point,
                           noCoverage: answer.noCoverage)
     }

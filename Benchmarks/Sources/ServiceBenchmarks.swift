@@ -1,0 +1,310 @@
+import Catalog
+import Foundation
+import Service
+
+// The scene-request service under load from wrk on loopback, next to nginx serving a static JSON file
+// of the same size as a scene answer, measured in the same run. wrk shares the two cores with the
+// server, as it does with nginx. Every run is bounded (wrk -d) and stops by itself.
+
+/// What one wrk run measured.
+struct WrkResult {
+    var requestsPerSecond: Double
+    var p50Milliseconds: Double
+    var p99Milliseconds: Double
+    var errors: Int
+    var non2xx: Int
+    var requests: Int
+
+    var summary: String {
+        String(format: "%8.0f req/s  p50 %5.2f ms  p99 %6.2f ms  errors %d  non-2xx %d", requestsPerSecond, p50Milliseconds,
+               p99Milliseconds, errors, non2xx)
+    }
+}
+
+enum Wrk {
+    /// Runs `wrk -t2 -cCONNECTIONS -dSECONDS --latency URL [-s SCRIPT]`; nil (after saying why) when wrk is missing or fails.
+    static func run(_ url: String, seconds: Int, connections: Int = 64, script: String? = nil) -> WrkResult? {
+        guard let wrk = BenchmarkReport.which("wrk") else {
+            print("   skipped: wrk is not installed (apt-get install wrk)")
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrk)
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "5s", "--latency"]
+            + (script.map { ["-s", $0] } ?? []) + [url]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch {
+            print("   wrk failed to start: \(error)")
+            return nil
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        func number(after prefix: String) -> Double? {
+            guard let line = output.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) }) else { return nil }
+            let field = line.trimmingCharacters(in: .whitespaces).dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+                .split(separator: " ").first.map(String.init) ?? ""
+            return milliseconds(field) ?? Double(field)
+        }
+        func milliseconds(_ text: String) -> Double? {
+            if text.hasSuffix("us"), let v = Double(text.dropLast(2)) { return v / 1000 }
+            if text.hasSuffix("ms"), let v = Double(text.dropLast(2)) { return v }
+            if text.hasSuffix("s"), let v = Double(text.dropLast(1)) { return v * 1000 }
+            return nil
+        }
+        var errors = 0
+        if let line = output.split(separator: "\n").first(where: { $0.contains("Socket errors:") }) {
+            errors = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.reduce(0, +)
+        }
+        let requests = output.split(separator: "\n").first { $0.contains("requests in") }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") } ?? 0
+        guard process.terminationStatus == 0, let rate = number(after: "Requests/sec:") else {
+            print("   wrk failed: \(output.prefix(400))")
+            return nil
+        }
+        return WrkResult(requestsPerSecond: rate, p50Milliseconds: number(after: "50%") ?? .nan,
+                         p99Milliseconds: number(after: "99%") ?? .nan, errors: errors,
+                         non2xx: Int(number(after: "Non-2xx or 3xx responses:") ?? 0), requests: requests)
+    }
+}
+
+/// nginx serving one file from a temporary prefix on 127.0.0.1, 2 workers, as `../shared/notes/service.md`
+/// configured it; stopped with SIGQUIT.
+final class NginxPeer {
+    let port: UInt16
+    private let prefix: String
+    private let process = Process()
+
+    init?(serving body: [UInt8], name: String, port: UInt16) {
+        guard let nginx = BenchmarkReport.which("nginx") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil) else {
+            print("   skipped nginx: not installed (apt-get install nginx)")
+            return nil
+        }
+        self.port = port
+        prefix = NSTemporaryDirectory() + "lookaround-nginx-\(getpid())/"
+        try? FileManager.default.createDirectory(atPath: prefix + "html", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: prefix + "logs", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: prefix + "html/" + name, contents: Data(body))
+        let configuration = """
+            daemon off; worker_processes 2; error_log \(prefix)logs/error.log; pid \(prefix)nginx.pid;
+            events { worker_connections 4096; }
+            http {
+              access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000000; open_file_cache max=64;
+              default_type application/json;
+              client_body_temp_path \(prefix)tmp; proxy_temp_path \(prefix)tmp; fastcgi_temp_path \(prefix)tmp;
+              uwsgi_temp_path \(prefix)tmp; scgi_temp_path \(prefix)tmp;
+              server { listen 127.0.0.1:\(port) backlog=4096; root \(prefix)html; }
+            }
+            """
+        FileManager.default.createFile(atPath: prefix + "nginx.conf", contents: Data(configuration.utf8))
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = ["-c", prefix + "nginx.conf", "-p", prefix]
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { print("   nginx failed to start: \(error)"); return nil }
+        Thread.sleep(forTimeInterval: 0.5)
+        guard process.isRunning else { print("   nginx exited at once; see \(prefix)logs/error.log"); return nil }
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGQUIT)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: prefix)
+    }
+}
+
+/// Resident set size of this process, bytes.
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+          let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// A wrk Lua script in a temporary file.
+func wrkScript(_ name: String, _ text: String) -> String {
+    let path = NSTemporaryDirectory() + "lookaround-wrk-\(getpid())-\(name).lua"
+    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    return path
+}
+
+/// A Lua table of the catalog's panorama positions: requests pick one at random and move up to about
+/// 30 m from it, so every request is a new point with coverage (a 200), and no answer repeats.
+func panoramaPointsLua(_ catalog: Catalog) throws -> String {
+    let entries = try catalog.coverage(south: -90, north: 90, west: -180, east: 180)
+    let rows = entries.map { String(format: "{%.7f,%.7f}", $0.latitude, $0.longitude) }.joined(separator: ",")
+    return """
+        local points = {\(rows)}
+        local function near()
+          local p = points[math.random(#points)]
+          return p[1] + (math.random() - 0.5) * 0.0005, p[2] + (math.random() - 0.5) * 0.001
+        end
+        """
+}
+
+func randomSceneScript(_ points: String) -> String {
+    points + """
+
+        math.randomseed(42)
+        request = function()
+          local lat, lon = near()
+          return wrk.format("GET", string.format("/v1/scene?lat=%.7f&lon=%.7f&radius_meters=50", lat, lon))
+        end
+        """
+}
+
+func randomMetadataScript(_ points: String) -> String {
+    points + """
+
+        math.randomseed(43)
+        request = function()
+          local lat, lon = near()
+          return wrk.format("GET", string.format("/maps/api/streetview/metadata?location=%.7f,%.7f&key=k", lat, lon))
+        end
+        """
+}
+
+/// 640×480 JPEG snapshots of 24 shipped panoramas at random headings (a tenth of a degree): warm
+/// tiles, but new images (the answer cache does not serve them).
+let randomSnapshotScript = """
+    math.randomseed(44)
+    local scenes = {}
+    for i = 0, 11 do scenes[#scenes + 1] = string.format("aleksanterinkatu-%03d", 20 + i) end
+    for i = 0, 11 do scenes[#scenes + 1] = string.format("senaatintori-%03d", i) end
+    request = function()
+      local scene = scenes[math.random(#scenes)]
+      local heading = math.random(0, 3599) / 10
+      return wrk.format("GET", string.format("/v1/snapshot?scene=%s&heading_degrees=%.1f&size=640x480&labels=all", scene, heading))
+    end
+    """
+
+/// The mixed load of the memory soak: scenes, metadata, Street View images, tiles and maps.
+func mixedScript(_ points: String) -> String {
+    points + """
+
+        math.randomseed(45)
+        request = function()
+          local r = math.random(100)
+          local lat, lon = near()
+          if r <= 60 then
+            return wrk.format("GET", string.format("/v1/scene?lat=%.7f&lon=%.7f", lat, lon))
+          elseif r <= 85 then
+            return wrk.format("GET", string.format("/maps/api/streetview/metadata?location=%.7f,%.7f", lat, lon))
+          elseif r <= 95 then
+            return wrk.format("GET", string.format("/maps/api/streetview?size=640x480&location=%.7f,%.7f&heading=%d", lat, lon, math.random(0, 359)))
+          elseif r <= 99 then
+            return wrk.format("GET", string.format("/v1/panoramas/senaatintori-%03d/tiles/%d/0/0.jpg", math.random(0, 12), math.random(0, 2)))
+          else
+            return wrk.format("GET", string.format("/v1/map?center=%.6f,%.6f&span_meters=%d&size=512x384", lat, lon, math.random(300, 2000)))
+          end
+        end
+        """
+}
+
+func runServiceBenchmarks() throws {
+    let seconds = Int(ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_SECONDS"] ?? "") ?? 10
+    let rounds = Int(ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_ROUNDS"] ?? "") ?? 3
+    let service = try benchmarkService()
+    let server = try service.start()
+    defer { server.stop(drainingForSeconds: 5) }
+    let base = "http://127.0.0.1:\(server.port)"
+    let sceneURL = base + "/v1/scene?lat=60.1699&lon=24.9523"
+    let sceneBody = try Data(contentsOf: URL(string: sceneURL)!)
+    print("   server: \(service.catalog.panoramaCount) panoramas, 2 network threads, 2 render workers; "
+          + "wrk -t2 -c64 -d\(seconds)s on the same 2 cores; \(rounds) rounds, median (min–max)")
+    print("   scene answer: \(sceneBody.count) bytes; nginx serves a static JSON file of the same size")
+    let nginx = NginxPeer(serving: [UInt8](sceneBody), name: "scene.json", port: 18_931)
+    defer { nginx?.stop() }
+
+    let points = try panoramaPointsLua(service.catalog)
+    // Warm up: tiles of the snapshot panoramas, the detail cache.
+    _ = Wrk.run(base, seconds: 2, script: wrkScript("warm-scene", randomSceneScript(points)))
+    _ = Wrk.run(base, seconds: 3, connections: 8, script: wrkScript("warm-snap", randomSnapshotScript))
+
+    let cases: [(name: String, url: String, script: String?)] = [
+        ("nginx static JSON (ceiling)", "http://127.0.0.1:18931/scene.json", nil),
+        ("scene, one point (keep-alive)", sceneURL, nil),
+        ("scene, random points", base, wrkScript("scene", randomSceneScript(points))),
+        ("Street View metadata, random points", base, wrkScript("metadata", randomMetadataScript(points))),
+        ("640x480 snapshots, random headings (warm)", base, wrkScript("snapshot", randomSnapshotScript)),
+    ]
+    var results: [String: [WrkResult]] = [:]
+    for round in 0..<rounds {
+        for entry in cases where entry.name.hasPrefix("nginx") ? nginx != nil : true {
+            guard let result = Wrk.run(entry.url, seconds: seconds, script: entry.script) else { continue }
+            results[entry.name, default: []].append(result)
+            print("   round \(round + 1) \(entry.name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(result.summary)")
+        }
+    }
+    print("")
+    let ceiling = results[cases[0].name].map(median)
+    for entry in cases {
+        guard let runs = results[entry.name], !runs.isEmpty else { continue }
+        let m = median(runs)
+        let rates = runs.map(\.requestsPerSecond)
+        var line = String(format: "   %@ %8.0f req/s (%.0f–%.0f), p99 %.2f ms (worst %.2f), errors %d, non-2xx %d",
+                          entry.name.padding(toLength: 44, withPad: " ", startingAt: 0), m.requestsPerSecond,
+                          rates.min()!, rates.max()!, m.p99Milliseconds, runs.map(\.p99Milliseconds).max()!,
+                          runs.map(\.errors).reduce(0, +), runs.map(\.non2xx).reduce(0, +))
+        if let ceiling, !entry.name.hasPrefix("nginx") { line += String(format: "  %.2f× nginx", m.requestsPerSecond / ceiling.requestsPerSecond) }
+        print(line)
+    }
+    print("   goals: scene and metadata ≥ 0.75× nginx, p99 < 10 ms, 0 errors; snapshots ≥ 200/s")
+}
+
+/// The median run by requests per second (its p99 is that run's).
+func median(_ runs: [WrkResult]) -> WrkResult {
+    runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2]
+}
+
+/// The service over the shipped panoramas indexed into a temporary catalog (places from the extract).
+func benchmarkService() throws -> SceneService {
+    let folder = NSTemporaryDirectory() + "lookaround-bench-service-\(getpid())/"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let catalogPath = folder + "catalog.sqlite"
+    _ = try CatalogBuilder.build(CatalogBuildOptions(directories: ["Panoramas/helsinki"], catalogPath: catalogPath,
+                                                     osmFiles: ["Panoramas/sources/helsinki-centre.osm.pbf"]))
+    var configuration = ServiceConfiguration()
+    configuration.catalogPath = catalogPath
+    configuration.osmPath = "Panoramas/sources/helsinki-centre.osm.pbf"
+    configuration.http.port = 0
+    configuration.http.networkThreads = 2
+    configuration.http.renderWorkers = 2
+    configuration.http.maximumQueuedRenders = 256
+    return try SceneService(configuration: configuration)
+}
+
+/// `soak`: a mixed load for LOOKAROUND_SOAK_SECONDS (default 600) with this process's resident memory
+/// sampled every 10 s.
+func runServiceSoak() throws {
+    let total = Int(ProcessInfo.processInfo.environment["LOOKAROUND_SOAK_SECONDS"] ?? "") ?? 600
+    let service = try benchmarkService()
+    let server = try service.start()
+    defer { server.stop(drainingForSeconds: 5) }
+    let base = "http://127.0.0.1:\(server.port)"
+    print("   mixed load (60 % scenes, 25 % metadata, 10 % Street View images, 4 % tiles, 1 % maps) for \(total) s, "
+          + "wrk -t2 -c32 in 10 s slices; RSS after each slice")
+    let script = wrkScript("mixed", mixedScript(try panoramaPointsLua(service.catalog)))
+    let start = residentBytes()
+    print(String(format: "   RSS at start %.1f MiB", Double(start) / 1_048_576))
+    var samples: [Int] = []
+    var requests = 0, errors = 0, non2xx = 0
+    var elapsed = 0
+    while elapsed < total {
+        let slice = min(10, total - elapsed)
+        guard let result = Wrk.run(base, seconds: slice, connections: 32, script: script) else { return }
+        elapsed += slice
+        requests += result.requests
+        errors += result.errors
+        non2xx += result.non2xx
+        let rss = residentBytes()
+        samples.append(rss)
+        if samples.count % 6 == 1 || elapsed >= total {
+            print(String(format: "   %4d s  RSS %.1f MiB  %.0f req/s  p99 %.2f ms", elapsed, Double(rss) / 1_048_576,
+                         result.requestsPerSecond, result.p99Milliseconds))
+        }
+    }
+    let firstMinute = samples.prefix(6).max() ?? 0, last = samples.suffix(6).max() ?? 0
+    print(String(format: "   RSS: start %.1f, peak %.1f, max of the first minute %.1f, max of the last minute %.1f MiB; %d requests, %d socket errors, %d non-2xx",
+                 Double(start) / 1_048_576, Double(samples.max() ?? 0) / 1_048_576, Double(firstMinute) / 1_048_576,
+                 Double(last) / 1_048_576, requests, errors, non2xx))
+}

@@ -1,0 +1,153 @@
+import Catalog
+import Foundation
+
+/// A small JSON writer for the answers the service sends thousands of times a second: compact, keys
+/// in the order written (callers write them sorted, as the CLI's `--json` sorts them), numbers in
+/// Swift's shortest round-trip form (whole numbers without a fraction, as `JSONEncoder` writes them).
+/// `JSONEncoder` costs more than the whole scene lookup; this costs a few hundred nanoseconds.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+
+    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// Writes `"name":` (the value follows).
+    mutating func key(_ name: String) {
+        separate()
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func value(_ text: String) { separate(); string(text); needsComma = true }
+    mutating func value(_ flag: Bool) { separate(); bytes.append(contentsOf: (flag ? "true" : "false").utf8); needsComma = true }
+    mutating func value(_ number: Int) { separate(); bytes.append(contentsOf: String(number).utf8); needsComma = true }
+    mutating func value(_ number: Double) {
+        separate()
+        if !number.isFinite {
+            bytes.append(contentsOf: "null".utf8)
+        } else if number == number.rounded(), abs(number) < 1e15 {
+            bytes.append(contentsOf: String(Int64(number)).utf8)
+        } else {
+            bytes.append(contentsOf: "\(number)".utf8)
+        }
+        needsComma = true
+    }
+    mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
+
+    /// `"name": value` for each kind.
+    mutating func field(_ name: String, _ text: String) { key(name); value(text) }
+    mutating func field(_ name: String, _ number: Double) { key(name); value(number) }
+    mutating func field(_ name: String, _ number: Int) { key(name); value(number) }
+    mutating func field(_ name: String, _ flag: Bool) { key(name); value(flag) }
+    /// Omitted when nil (as `JSONEncoder` omits nil optionals).
+    mutating func field(_ name: String, _ text: String?) { if let text { field(name, text) } }
+    mutating func field(_ name: String, _ number: Double?) { if let number { field(name, number) } }
+
+    /// Raw, already-encoded JSON as a value.
+    mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json); needsComma = true }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONWriter {
+    /// A scene answer with the keys and nesting of `SceneAnswer`'s `Codable` form (snake_case, sorted).
+    mutating func write(_ answer: SceneAnswer) {
+        beginObject()
+        field("found", answer.found)
+        field("latitude", answer.latitude)
+        field("longitude", answer.longitude)
+        if let noCoverage = answer.noCoverage {
+            key("no_coverage")
+            beginObject()
+            field("filtered_out_count", noCoverage.filteredOutCount)
+            field("message", noCoverage.message)
+            field("nearest_distance_meters", noCoverage.nearestDistanceMeters)
+            field("nearest_panorama_id", noCoverage.nearestPanoramaID)
+            field("reason", noCoverage.reason.rawValue)
+            endObject()
+        }
+        field("radius_meters", answer.radiusMeters)
+        field("request_id", answer.requestID)
+        if let scene = answer.scene {
+            key("scene")
+            write(scene)
+        }
+        endObject()
+    }
+
+    /// A scene match (`SceneMatch`'s `Codable` form).
+    mutating func write(_ scene: SceneMatch) {
+        beginObject()
+        field("bearing_from_request_degrees", scene.bearingFromRequestDegrees)
+        field("capture_time", scene.captureTime)
+        field("depth_path", scene.depthPath)
+        field("distance_meters", scene.distanceMeters)
+        field("heading_degrees", scene.headingDegrees)
+        field("horizontal_coverage_degrees", scene.horizontalCoverageDegrees)
+        field("image_height", scene.imageHeight)
+        field("image_path", scene.imagePath)
+        field("image_width", scene.imageWidth)
+        field("labels_path", scene.labelsPath)
+        field("latitude", scene.latitude)
+        key("links")
+        write(scene.links)
+        field("longitude", scene.longitude)
+        field("panorama_id", scene.panoramaID)
+        field("pitch_degrees", scene.pitchDegrees)
+        field("roll_degrees", scene.rollDegrees)
+        field("sequence", scene.sequence)
+        field("sequence_index", scene.sequenceIndex)
+        field("source", scene.source.rawValue)
+        endObject()
+    }
+
+    /// Links (`PanoramaLink`'s `Codable` form).
+    mutating func write(_ links: [PanoramaLink]) {
+        beginArray()
+        for link in links {
+            beginObject()
+            field("distance_meters", link.distanceMeters)
+            field("heading_degrees", link.headingDegrees)
+            field("kind", link.kind.rawValue)
+            field("panorama_id", link.panoramaID)
+            endObject()
+        }
+        endArray()
+    }
+
+    /// The encoded bytes of any `Encodable` value the way the CLI's `--json` writes it, compact: for
+    /// the answers that are not hot (search results, panorama details).
+    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return (try? [UInt8](encoder.encode(value))) ?? Array(#"{"error":{"code":"internal_error","message":"encoding failed"}}"#.utf8)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// The OpenAPI 3 description of the native routes and the Street View compatible ones
+/// (`GET /v1/openapi.json`). A test checks it against the routes the server answers.
+enum OpenAPIDocument {
+    /// One parameter: name, where (query or path), type, whether required, description.
+    struct Parameter {
+        var name: String, location = "query", type = "string", required = false, description: String
+    }
+
+    /// One operation.
+    struct Operation {
+        var method: String, path: String, summary: String, parameters: [Parameter]
+        var responses: [String: String]
+        var contentType = "application/json"
+    }
+
+    static let sceneParameters: [Parameter] = [
+        Parameter(name: "lat", type: "number", description: "Latitude, -90…90 degrees (with lon)."),
+        Parameter(name: "lon", type: "number", description: "Longitude, -180…180 degrees (with lat)."),
+        Parameter(name: "near", description: "A place name instead of a point (the best match of /v1/search)."),
+        Parameter(name: "radius_meters", type: "number", description: "Search radius, 0…10000 metres (default 50)."),
+        Parameter(name: "preference", description: "nearest (default) or best."),
+        Parameter(name: "source", description: "simulated, photo or any (default)."),
+        Parameter(name: "after", description: "Captured on or after (YYYY-MM-DD or ISO 8601, UTC)."),
+        Parameter(name: "before", description: "Captured on or before (YYYY-MM-DD: through that day)."),
+        Parameter(name: "language", description: "Language for near names (OSM code such as sv)."),
+        Parameter(name: "id", description: "An id echoed as request_id."),
+    ]
+
+    static let key = Parameter(name: "key", description: "API key (or the X-API-Key header) when the server requires one.")
+
+    static let snapshotParameters: [Parameter] = [
+        Parameter(name: "lat", type: "number", description: "Latitude, -90…90 degrees."),
+        Parameter(name: "lon", type: "number", description: "Longitude, -180…180 degrees."),
+        Parameter(name: "near", description: "A place name."),
+        Parameter(name: "scene", description: "A panorama id."),
+        Parameter(name: "radius_meters", type: "number", description: "Search radius, 0…10000 metres (default 50)."),
+        Parameter(name: "heading_degrees", type: "number", description: "View direction, clockwise from north (default: toward the point)."),
+        Parameter(name: "pitch_degrees", type: "number", description: "Degrees above the horizon, -90…90 (default 0)."),
+        Parameter(name: "fov_degrees", type: "number", description: "Horizontal field of view, 10…120 (default 90)."),
+        Parameter(name: "size", description: "WxH pixels (default 1280x720; at most --max-image-pixels)."),
+        Parameter(name: "labels", description: "all (default), places, roads or none."),
+        Parameter(name: "road_labels", description: "on (default) or off."),
+        Parameter(name: "exclude_categories", description: "Place groups not to label, comma-separated."),
+        Parameter(name: "language", description: "Label language (OSM code)."),
+        Parameter(name: "format", description: "jpeg (default) or png."),
+        Parameter(name: "quality", type: "integer", description: "JPEG quality, 1…100 (default 90)."),
+    ]
+
+    static let mapParameters: [Parameter] = [
+        Parameter(name: "center", description: "LAT,LON of the view's centre."),
+        Parameter(name: "span", description: "DLAT,DLON degrees with center."),
+        Parameter(name: "span_meters", type: "number", description: "Extent in metres with center (default 1000)."),
+        Parameter(name: "camera", description: "LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]]."),
+        Parameter(name: "size", description: "WxH points (default 1024x768)."),
+        Parameter(name: "scale", type: "number", description: "Pixels per point, 1…4 (default 1)."),
+        Parameter(name: "type", description: "standard (default), muted, imagery or hybrid."),
+        Parameter(name: "pin", description: "LAT,LON[,TITLE]; repeatable."),
+        Parameter(name: "coverage", type: "boolean", description: "Draw where street imagery exists."),
+        Parameter(name: "no_buildings", type: "boolean", description: "Leave buildings out."),
+        Parameter(name: "poi_include", description: "Only label these place groups."),
+        Parameter(name: "poi_exclude", description: "Label every place group except these."),
+        Parameter(name: "language", description: "Label language (OSM code)."),
+    ]
+
+    static let streetViewParameters: [Parameter] = [
+        Parameter(name: "location", description: "lat,lng or a place name (this or pano is required)."),
+        Parameter(name: "pano", description: "A panorama id."),
+        Parameter(name: "radius", type: "number", description: "Metres, 0…10000 (default 50)."),
+        Parameter(name: "source", description: "default or outdoor."),
+        key,
+    ]
+
+    static let operations: [Operation] = [
+        Operation(method: "get", path: "/v1/health", summary: "Liveness and the catalog's size.", parameters: [],
+                  responses: ["200": "ok"]),
+        Operation(method: "get", path: "/metrics", summary: "Prometheus metrics.", parameters: [],
+                  responses: ["200": "text exposition format 0.0.4"], contentType: "text/plain"),
+        Operation(method: "get", path: "/v1/openapi.json", summary: "This document.", parameters: [], responses: ["200": "OpenAPI 3"]),
+        Operation(method: "get", path: "/v1/scene", summary: "Is there street imagery here? The nearest or best panorama within a radius.",
+                  parameters: sceneParameters + [key],
+                  responses: ["200": "found: the scene", "404": "no coverage, with no_coverage.reason", "400": "invalid parameter"]),
+        Operation(method: "post", path: "/v1/scenes", summary: "A batch of scene requests: a JSON array or JSON Lines / CSV lines; answers in order.",
+                  parameters: [Parameter(name: "radius_meters", type: "number", description: "Default radius for items that set none."),
+                               Parameter(name: "preference", description: "Default preference."),
+                               Parameter(name: "source", description: "Default source."), key],
+                  responses: ["200": "answers in order (array, or JSON Lines)", "400": "a bad item or too many", "413": "body too large"]),
+        Operation(method: "get", path: "/v1/search", summary: "Places by name.",
+                  parameters: [Parameter(name: "q", required: true, description: "The name."),
+                               Parameter(name: "near", description: "LAT,LON: equally good matches nearest first."),
+                               Parameter(name: "category", description: "A category or group."),
+                               Parameter(name: "language", description: "Names in this language."),
+                               Parameter(name: "limit", type: "integer", description: "1…1000 (default 10)."), key],
+                  responses: ["200": "matches", "400": "invalid parameter"]),
+        Operation(method: "get", path: "/v1/coverage/{z}/{x}/{y}", summary: "The panoramas in a slippy tile, as GeoJSON.",
+                  parameters: [Parameter(name: "z", location: "path", type: "integer", required: true, description: "Zoom 0…30."),
+                               Parameter(name: "x", location: "path", type: "integer", required: true, description: "Column."),
+                               Parameter(name: "y", location: "path", type: "integer", required: true, description: "Row."), key],
+                  responses: ["200": "FeatureCollection", "400": "not a tile"], contentType: "application/geo+json"),
+        Operation(method: "get", path: "/v1/panoramas/{id}", summary: "A panorama's record, links and tile levels.",
+                  parameters: [Parameter(name: "id", location: "path", required: true, description: "The panorama id (may contain /)."), key],
+                  responses: ["200": "the panorama", "404": "unknown id"]),
+        Operation(method: "get", path: "/v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg",
+                  summary: "One 256-pixel JPEG tile of the panorama's pyramid (level 0 the smallest).",
+                  parameters: [Parameter(name: "id", location: "path", required: true, description: "The panorama id."),
+                               Parameter(name: "level", location: "path", type: "integer", required: true, description: "0 = smallest level."),
+                               Parameter(name: "x", location: "path", type: "integer", required: true, description: "Column."),
+                               Parameter(name: "y", location: "path", type: "integer", required: true, description: "Row."), key],
+                  responses: ["200": "JPEG", "304": "not modified", "400": "no such tile", "404": "unknown id"], contentType: "image/jpeg"),
+        Operation(method: "get", path: "/v1/snapshot", summary: "A perspective view with labels (lookaround snapshot's options).",
+                  parameters: snapshotParameters + [key],
+                  responses: ["200": "JPEG or PNG", "304": "not modified", "400": "invalid parameter", "404": "no coverage", "503": "busy"],
+                  contentType: "image/jpeg"),
+        Operation(method: "get", path: "/v1/map", summary: "A map snapshot (lookaround map's options that name no file).",
+                  parameters: mapParameters + [key],
+                  responses: ["200": "PNG", "304": "not modified", "400": "invalid parameter", "503": "busy"], contentType: "image/png"),
+        Operation(method: "get", path: "/maps/api/streetview/metadata", summary: "Google Street View Static API metadata.",
+                  parameters: streetViewParameters, responses: ["200": "status OK, ZERO_RESULTS, NOT_FOUND, INVALID_REQUEST, REQUEST_DENIED or UNKNOWN_ERROR"]),
+        Operation(method: "get", path: "/maps/api/streetview", summary: "Google Street View Static API image.",
+                  parameters: [Parameter(name: "size", required: true, description: "{width}x{height}, up to 640x640."),
+                               Parameter(name: "heading", type: "number", description: "0…360 (default: toward the location)."),
+                               Parameter(name: "pitch", type: "number", description: "-90…90 (default 0)."),
+                               Parameter(name: "fov", type: "number", description: "10…120 (default 90)."),
+                               Parameter(name: "return_error_code", type: "boolean", description: "404 instead of a grey image when there is no imagery.")]
+                      + streetViewParameters,
+                  responses: ["200": "JPEG (grey when there is no imagery)", "400": "invalid", "403": "bad key", "404": "no imagery (return_error_code=true)"],
+                  contentType: "image/jpeg"),
+    ]
+
+    /// The document as JSON (sorted keys), built once.
+    static let bytes: [UInt8] = {
+        var paths: [String: [String: Any]] = [:]
+        for operation in operations {
+            let parameters: [[String: Any]] = operation.parameters.map {
+                ["name": $0.name, "in": $0.location, "required": $0.required || $0.location == "path",
+                 "description": $0.description, "schema": ["type": $0.type]]
+            }
+            var responses: [String: Any] = [:]
+            for (status, text) in operation.responses {
+                responses[status] = ["description": text,
+                                     "content": [status == "200" ? operation.contentType : "application/json": [:] as [String: Any]]]
+            }
+            paths[operation.path, default: [:]][operation.method] = ["summary": operation.summary, "parameters": parameters,
+                                                                     "responses": responses]
+        }
+        let document: [String: Any] = [
+            "openapi": "3.0.3",
+            "info": ["title": "lookaround scene-request service", "version": "1",
+                     "description": "Street imagery availability, panorama metadata, rendered views, maps and tiles; "
+                        + "Google Street View Static API compatible routes under /maps/api/streetview."],
+            "servers": [["url": "/"]],
+            "paths": paths,
+        ]
+        return (try? [UInt8](JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]))) ?? []
+    }()
+}

@@ -1,0 +1,188 @@
+import ArgumentParsing
+import Catalog
+import Foundation
+import Geodesy
+import Imaging
+import MapSnapshot
+import Reprojection
+
+/// Typed, validated access to a request's query arguments: every failure is a
+/// `ServiceError.invalidParameter` naming the parameter, the value and what is allowed.
+struct QueryParameters {
+    let request: HTTPRequest
+
+    func string(_ name: String) -> String? { request.argument(name) }
+
+    /// A finite number within `range` (NaN, infinities and text are refused).
+    func double(_ name: String, in range: ClosedRange<Double>, unit: String = "") throws(ServiceError) -> Double? {
+        guard let text = string(name) else { return nil }
+        let allowed = "allowed \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not a finite number; \(allowed)")
+        }
+        guard range.contains(value) else {
+            throw .invalidParameter(parameter: name, message: "\(name) \(text) is out of range; \(allowed)")
+        }
+        return value
+    }
+
+    /// A whole number within `range`.
+    func int(_ name: String, in range: ClosedRange<Int>) throws(ServiceError) -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not a whole number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// One of `allowed`.
+    func choice(_ name: String, _ allowed: [String]) throws(ServiceError) -> String? {
+        guard let text = string(name) else { return nil }
+        guard allowed.contains(text) else {
+            throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not allowed; allowed \(allowed.joined(separator: ", "))")
+        }
+        return text
+    }
+
+    /// `LAT,LON` in decimal degrees.
+    func coordinate(_ name: String) throws(ServiceError) -> GeoCoordinate? {
+        guard let text = string(name) else { return nil }
+        return try Self.coordinate(text, parameter: name)
+    }
+
+    /// `lat` and `lon` (both or neither).
+    func latitudeLongitude() throws(ServiceError) -> GeoCoordinate? {
+        let latitude = try double("lat", in: -90...90, unit: "degrees")
+        let longitude = try double("lon", in: -180...180, unit: "degrees")
+        switch (latitude, longitude) {
+        case (nil, nil): return nil
+        case (let latitude?, let longitude?):
+            do { return try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude) } catch {
+                throw .invalidParameter(parameter: "lat", message: "\(error)")
+            }
+        default:
+            throw .invalidParameter(parameter: latitude == nil ? "lat" : "lon", message: "give both lat and lon")
+        }
+    }
+
+    /// Parses `LAT,LON`, naming `parameter` in errors.
+    static func coordinate(_ text: String, parameter: String) throws(ServiceError) -> GeoCoordinate {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let latitude = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+              let longitude = Double(parts[1].trimmingCharacters(in: .whitespaces)), latitude.isFinite, longitude.isFinite else {
+            throw .invalidParameter(parameter: parameter, message: "\(parameter) '\(text)' is not LAT,LON in decimal degrees, e.g. 60.1699,24.9523")
+        }
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            throw .invalidParameter(parameter: parameter, message: "\(parameter) \(text) is out of range; latitude -90…90, longitude -180…180 degrees")
+        }
+        do { return try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude) } catch {
+            throw .invalidParameter(parameter: parameter, message: "\(parameter): \(error)")
+        }
+    }
+
+    /// A capture date: `YYYY-MM-DD` (the start, or with `endOfDay` the end, of that UTC day) or ISO 8601.
+    func date(_ name: String, endOfDay: Bool) throws(ServiceError) -> Date? {
+        guard let text = string(name) else { return nil }
+        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        if text.count == 10, let date = day.date(from: text) { return endOfDay ? date.addingTimeInterval(86_399) : date }
+        throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not a date; write YYYY-MM-DD or ISO 8601 such as 2024-05-12T10:15:30Z")
+    }
+
+    /// The query as command-line arguments for `spec` (`radius_meters=5` → `--radius-meters 5`; a
+    /// flag is given by `name`, `name=true` or `name=1`), parsed and validated by the same code as the
+    /// CLI. `key` (the API key) is left out. Unknown parameters are refused, with a close match.
+    func parsed(by spec: CommandSpec) throws(ServiceError) -> ParsedArguments {
+        var arguments: [String] = []
+        for (name, value) in request.query where name != "key" {
+            let option = name.replacingOccurrences(of: "_", with: "-")
+            if let known = spec.option(named: option), !known.takesValue {
+                if ["", "true", "1", "yes", "on"].contains(value.lowercased()) { arguments.append("--" + option) }
+                continue
+            }
+            arguments += ["--" + option, value]
+        }
+        do {
+            switch try ArgumentParser.parse(arguments, root: spec) {
+            case .run(let parsed): return parsed
+            case .help: throw ServiceError.invalidParameter(parameter: "help", message: "help is not a parameter; see /v1/openapi.json")
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// A library or usage error as the service reports it: option names in the query's snake_case.
+    static func translate(_ error: any Error) -> ServiceError {
+        switch error {
+        case let error as ServiceError: return error
+        case let error as UsageError:
+            var message = snakeCased(error.message)
+            if let suggestion = error.suggestion { message += "; did you mean '\(snakeCased(suggestion))'?" }
+            return .invalidParameter(parameter: firstOption(in: error.message) ?? "query", message: message)
+        case let error as CatalogError:
+            switch error {
+            case .invalidParameter(let name, _, _):
+                return .invalidParameter(parameter: snakeCaseName(name), message: error.description)
+            case .unknownPanorama(let id): return .unknownPanorama(id: id)
+            case .placeNotFound(let name): return .placeNotFound(name: name)
+            default: return .catalogFailed(detail: error.description)
+            }
+        case let error as ReprojectionError:
+            switch error {
+            case .invalidParameter(let name, _, _): return .invalidParameter(parameter: snakeCaseName(name), message: error.description)
+            case .exceedsPixelBudget: return .invalidParameter(parameter: "size", message: error.description)
+            default: return .internalError(detail: error.description)
+            }
+        case let error as MapSnapshotError:
+            return error.isBadData || error.isMissingInput ? .internalError(detail: "\(error)")
+                : .invalidParameter(parameter: "query", message: "\(error)")
+        case let error as GeodesyError:
+            return .invalidParameter(parameter: "query", message: error.description)
+        default:
+            return .internalError(detail: "\(error)")
+        }
+    }
+
+    /// `--heading-degrees` → `heading_degrees` throughout a message.
+    static func snakeCased(_ text: String) -> String {
+        var out = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index...].hasPrefix("--"), let next = text.index(index, offsetBy: 2, limitedBy: text.endIndex),
+               next < text.endIndex, text[next].isLetter {
+                var end = next
+                while end < text.endIndex, text[end].isLetter || text[end].isNumber || text[end] == "-" { end = text.index(after: end) }
+                out += text[next..<end].replacingOccurrences(of: "-", with: "_")
+                index = end
+            } else {
+                out.append(text[index])
+                index = text.index(after: index)
+            }
+        }
+        return out
+    }
+
+    /// The first `--option` named in a message, snake_cased.
+    static func firstOption(in text: String) -> String? {
+        guard let range = text.range(of: "--") else { return nil }
+        let name = text[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+        return name.isEmpty ? nil : name.replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// `radiusMeters` → `radius_meters`.
+    static func snakeCaseName(_ name: String) -> String {
+        var out = ""
+        for character in name {
+            if character.isUppercase { out += "_" + character.lowercased() } else if character == " " { out += "_" } else { out.append(character) }
+        }
+        return out
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,200 @@
+import Catalog
+import Foundation
+import Geodesy
+import Reprojection
+
+extension SceneService {
+    /// The scene request of a query: `lat`/`lon` or `near`, `radius_meters`, `preference`, `source`,
+    /// `after`, `before`; also the request id (the place's name for `near`).
+    func sceneRequest(_ query: QueryParameters) throws(ServiceError) -> (request: SceneRequest, requestID: String?) {
+        let radius = try query.double("radius_meters", in: SceneRequest.radiusRange, unit: "metres") ?? SceneRequest.defaultRadiusMeters
+        let preference = try query.choice("preference", ScenePreference.allCases.map(\.rawValue)).flatMap(ScenePreference.init) ?? .nearest
+        let source = try query.choice("source", SourceFilter.allCases.map(\.rawValue)).flatMap(SourceFilter.init) ?? .any
+        let after = try query.date("after", endOfDay: false), before = try query.date("before", endOfDay: true)
+        if let after, let before, after > before {
+            throw .invalidParameter(parameter: "after", message: "after is later than before; give a window whose start is not after its end")
+        }
+        var point = try query.latitudeLongitude()
+        var requestID = query.string("id")
+        if let name = query.string("near") {
+            guard point == nil else { throw .invalidParameter(parameter: "near", message: "give either lat/lon or near, not both") }
+            let place: PlaceMatch
+            do { place = try catalog.place(named: name, language: query.string("language")) } catch {
+                throw QueryParameters.translate(error)
+            }
+            point = place.place.coordinate
+            requestID = requestID ?? place.displayName
+        }
+        guard let point else {
+            throw .invalidParameter(parameter: "lat", message: "give lat and lon (decimal degrees) or near=PLACE")
+        }
+        return (SceneRequest(coordinate: point, radiusMeters: radius, preference: preference, source: source,
+                             capturedAfter: after, capturedBefore: before), requestID)
+    }
+
+    /// `GET /v1/scene`: the scene, or 404 with `no_coverage.reason`.
+    func scene(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        let (sceneRequest, requestID) = try sceneRequest(QueryParameters(request: request))
+        let answer: SceneAnswer
+        do { answer = try catalog.scene(for: sceneRequest, requestID: requestID, detailCache: details) } catch {
+            throw QueryParameters.translate(error)
+        }
+        var writer = JSONWriter()
+        writer.write(answer)
+        return .json(writer.bytes, status: answer.found ? 200 : 404)
+    }
+
+    /// `POST /v1/scenes`: a JSON array of requests, or JSON Lines / CSV lines (as `lookaround scene
+    /// --batch` reads them); answers in order, as a JSON array (array in) or JSON Lines (lines in).
+    func batch(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        let text = String(decoding: request.body, as: UTF8.self)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var lines: [String]
+        let isArray = trimmed.hasPrefix("[")
+        if isArray {
+            guard let items = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [Any] else {
+                throw .invalidParameter(parameter: "body", message: "the body starts with '[' but is not a JSON array; send an array of {\"latitude\":…,\"longitude\":…} or JSON Lines")
+            }
+            lines = []
+            for (i, item) in items.enumerated() {
+                guard item is [String: Any], let data = try? JSONSerialization.data(withJSONObject: item) else {
+                    throw .invalidParameter(parameter: "body", message: "batch item \(i + 1) is not a JSON object")
+                }
+                lines.append(String(decoding: data, as: UTF8.self))
+            }
+        } else {
+            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        let defaults = try sceneRequest(QueryParameters(request: HTTPRequest(path: request.path, query: request.query + [("lat", "0"), ("lon", "0")])))
+        let parser = SceneBatchParser(defaults: defaults.request)
+        var requests: [(SceneRequest, String?)] = []
+        for (offset, line) in lines.enumerated() {
+            do {
+                if let parsed = try parser.parse(line, number: offset + 1) { requests.append(parsed) }
+            } catch {
+                throw .invalidParameter(parameter: "body", message: error.description)
+            }
+            if requests.count > configuration.maximumBatchCount {
+                throw .batchTooLarge(count: isArray ? lines.count : requests.count, limit: configuration.maximumBatchCount)
+            }
+        }
+        var writer = JSONWriter(capacity: 600 * requests.count + 2)
+        var body: [UInt8] = []
+        if isArray { writer.beginArray() }
+        for (sceneRequest, id) in requests {
+            let answer: SceneAnswer
+            do { answer = try catalog.scene(for: sceneRequest, requestID: id, detailCache: details) } catch {
+                throw QueryParameters.translate(error)
+            }
+            if isArray {
+                writer.write(answer)
+            } else {
+                var line = JSONWriter()
+                line.write(answer)
+                body += line.bytes
+                body.append(0x0A)
+            }
+        }
+        if isArray {
+            writer.endArray()
+            return .json(writer.bytes)
+        }
+        return HTTPResponse(contentType: "application/x-ndjson", body: body)
+    }
+
+    /// `GET /v1/search?q=`: places by name (`near`, `category`, `language`, `limit`).
+    func search(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        let query = QueryParameters(request: request)
+        guard let text = query.string("q"), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalidParameter(parameter: "q", message: "q is missing or empty; give a name such as q=Stockmann")
+        }
+        let search = PlaceSearchQuery(text: text, near: try query.coordinate("near"), category: query.string("category"),
+                                      language: query.string("language"), limit: try query.int("limit", in: 1...1000) ?? 10)
+        do { return .json(JSONWriter.encode(try catalog.searchPlaces(search))) } catch { throw QueryParameters.translate(error) }
+    }
+
+    /// `GET /v1/coverage/{z}/{x}/{y}`: the panoramas in a slippy tile as a GeoJSON FeatureCollection.
+    func coverage(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        let text = String(request.path.dropFirst("/v1/coverage/".count))
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else {
+            throw .invalidParameter(parameter: "tile", message: "'\(text)' is not Z/X/Y; write whole numbers such as /v1/coverage/15/18655/9484")
+        }
+        let tile: SlippyTile
+        do { tile = try SlippyTile(x: x, y: y, zoom: z) } catch {
+            throw .invalidParameter(parameter: "tile", message: "tile \(text): \(error)")
+        }
+        let entries: [CoverageEntry]
+        do { entries = try catalog.coverage(tile: tile) } catch { throw QueryParameters.translate(error) }
+        var writer = JSONWriter(capacity: 200 * entries.count + 100)
+        writer.beginObject()
+        writer.key("features")
+        writer.beginArray()
+        for entry in entries {
+            writer.beginObject()
+            writer.key("geometry")
+            writer.beginObject()
+            writer.key("coordinates")
+            writer.beginArray()
+            writer.value(entry.longitude)
+            writer.value(entry.latitude)
+            writer.endArray()
+            writer.field("type", "Point")
+            writer.endObject()
+            writer.key("properties")
+            writer.beginObject()
+            writer.field("capture_time", entry.captureTime)
+            writer.field("heading_degrees", entry.headingDegrees)
+            writer.field("panorama_id", entry.panoramaID)
+            writer.field("source", entry.source.rawValue)
+            writer.endObject()
+            writer.field("type", "Feature")
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.field("tile", tile.description)
+        writer.field("type", "FeatureCollection")
+        writer.endObject()
+        return HTTPResponse(contentType: "application/geo+json", body: writer.bytes)
+    }
+
+    /// `GET /v1/panoramas/{id}`: the catalog record, links and the pyramid's tile levels.
+    func panorama(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        let id = String(request.path.dropFirst("/v1/panoramas/".count))
+        let record: PanoramaRecord, links: [PanoramaLink]
+        do {
+            record = try catalog.panorama(id: id)
+            links = try catalog.links(ofPanoramaID: id)
+        } catch { throw QueryParameters.translate(error) }
+        struct Level: Encodable { var level: Int; var width: Int; var height: Int; var columns: Int; var rows: Int }
+        struct Tiles: Encodable { var tileSize: Int; var levels: [Level]; var url: String }
+        struct Described: Encodable {
+            var panorama: PanoramaRecord; var captureTime: String; var links: [PanoramaLink]; var tiles: Tiles
+        }
+        let tileSize = PanoramaTileFile.defaultTileSize
+        let levels = Self.tileLevels(fullWidth: record.fullWidth, fullHeight: record.fullHeight, tileSize: tileSize)
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? id
+        let tiles = Tiles(tileSize: tileSize,
+                          levels: levels.enumerated().map { Level(level: $0.offset, width: $0.element.width, height: $0.element.height,
+                                                                  columns: $0.element.columns, rows: $0.element.rows) },
+                          url: "/v1/panoramas/\(escaped)/tiles/{level}/{x}/{y}.jpg")
+        return .json(JSONWriter.encode(Described(panorama: record, captureTime: Catalog.iso8601String(record.captureTime),
+                                                 links: links, tiles: tiles)))
+    }
+
+    /// The pyramid levels a tile file of a `fullWidth`×`fullHeight` panorama holds, smallest first (the
+    /// order of the tile URLs' `level`): halving from the full size down to the first level no taller
+    /// than one tile, as ``PanoramaTileFile`` cuts them.
+    static func tileLevels(fullWidth: Int, fullHeight: Int, tileSize: Int) -> [(width: Int, height: Int, columns: Int, rows: Int)] {
+        var levels: [(width: Int, height: Int, columns: Int, rows: Int)] = []
+        var width = fullWidth, height = fullHeight
+        levels.append((width, height, (width + tileSize - 1) / tileSize, (height + tileSize - 1) / tileSize))
+        // PanoramaImage.halved(): even heights of at least 4 only.
+        while height > tileSize, height % 2 == 0, height >= 4 {
+            width /= 2
+            height /= 2
+            levels.append((width, height, (width + tileSize - 1) / tileSize, (height + tileSize - 1) / tileSize))
+        }
+        return levels.reversed()
+    }
+}

@@ -1,0 +1,165 @@
+import Catalog
+import CommandOptions
+import Foundation
+import Geodesy
+import Imaging
+import LookAround
+import Reprojection
+
+/// Google Street View Static API compatibility: `GET /maps/api/streetview/metadata` and
+/// `GET /maps/api/streetview`, with Google's parameters, defaults, status values and error shapes, so
+/// a client written for Google's API works when its base URL points here.
+extension SceneService {
+    /// Google's largest image side, pixels.
+    static let streetViewMaximumSide = 640
+
+    /// A Street View request's scene: from `pano` (an id), or from `location` (`lat,lng` or a place
+    /// name) within `radius` metres (default 50), with `source` `default` or `outdoor`.
+    struct StreetViewLookup {
+        var scene: LookAroundScene?
+        /// The answer's request point (nil for `pano`).
+        var point: GeoCoordinate?
+    }
+
+    func streetViewLookup(_ request: HTTPRequest) throws(ServiceError) -> StreetViewLookup {
+        let query = QueryParameters(request: request)
+        let radius = try query.double("radius", in: SceneRequest.radiusRange, unit: "metres") ?? SceneRequest.defaultRadiusMeters
+        _ = try query.choice("source", ["default", "outdoor"])
+        if let id = query.string("pano"), !id.isEmpty {
+            do {
+                return StreetViewLookup(scene: try LookAroundScene(panoramaID: id, catalog: catalog), point: nil)
+            } catch let error as CatalogError {
+                if case .unknownPanorama = error { return StreetViewLookup(scene: nil, point: nil) }
+                throw QueryParameters.translate(error)
+            } catch {
+                throw QueryParameters.translate(error)
+            }
+        }
+        guard let location = query.string("location"), !location.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalidParameter(parameter: "location", message: "give location (lat,lng or a place name) or pano")
+        }
+        let point: GeoCoordinate
+        let parts = location.split(separator: ",")
+        if parts.count == 2, Double(parts[0].trimmingCharacters(in: .whitespaces)) != nil,
+           Double(parts[1].trimmingCharacters(in: .whitespaces)) != nil {
+            point = try QueryParameters.coordinate(location, parameter: "location")
+        } else {
+            do { point = try catalog.place(named: location, language: nil).place.coordinate } catch {
+                throw QueryParameters.translate(error)
+            }
+        }
+        let answer: SceneAnswer
+        do { answer = try catalog.scene(for: SceneRequest(coordinate: point, radiusMeters: radius), detailCache: details) } catch {
+            throw QueryParameters.translate(error)
+        }
+        return StreetViewLookup(scene: answer.scene.map(LookAroundScene.init(match:)), point: point)
+    }
+
+    // MARK: Metadata
+
+    /// `GET /maps/api/streetview/metadata`: always HTTP 200 with Google's `status`; with `OK` also
+    /// `copyright`, `date` (`YYYY-MM`), `location` and `pano_id`.
+    func streetViewMetadata(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let lookup = try streetViewLookup(request)
+            guard let scene = lookup.scene else { return streetViewStatus("ZERO_RESULTS", message: nil) }
+            let match = scene.match
+            var writer = JSONWriter(capacity: 256)
+            writer.beginObject()
+            writer.field("copyright", match.source == .simulated
+                         ? "© OpenStreetMap contributors; imagery simulated by lookaround" : "© the photographer")
+            writer.field("date", String(match.captureTime.prefix(7)))
+            writer.key("location")
+            writer.beginObject()
+            writer.field("lat", match.latitude)
+            writer.field("lng", match.longitude)
+            writer.endObject()
+            writer.field("pano_id", match.panoramaID)
+            writer.field("status", "OK")
+            writer.endObject()
+            return .json(writer.bytes)
+        } catch {
+            return streetViewStatus(error.streetViewStatus, message: error.description)
+        }
+    }
+
+    /// `{"error_message": …, "status": …}` (200, as Google answers metadata requests).
+    func streetViewStatus(_ status: String, message: String?) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        writer.field("error_message", message)
+        writer.field("status", status)
+        writer.endObject()
+        return .json(writer.bytes)
+    }
+
+    // MARK: Image
+
+    /// `GET /maps/api/streetview`: `size` (required, up to 640×640), `location` or `pano`, `heading`
+    /// (default: toward the location), `pitch` (−90…90, default 0), `fov` (10…120, default 90),
+    /// `radius`, `source`, `return_error_code`. A JPEG; no imagery: a grey image (200), or 404 with
+    /// `return_error_code=true`; invalid: 400.
+    func streetViewImageJob(_ request: HTTPRequest) throws(ServiceError) -> RenderJob {
+        let query = QueryParameters(request: request)
+        guard let sizeText = query.string("size") else {
+            throw .invalidParameter(parameter: "size", message: "size is required: {width}x{height} in pixels, up to 640x640")
+        }
+        let size: PixelSize
+        do { size = try PixelSize(parsing: sizeText, maximumSide: Self.streetViewMaximumSide) } catch {
+            throw .invalidParameter(parameter: "size", message: "size '\(sizeText)' is not {width}x{height} with sides 1…640 pixels")
+        }
+        try checkPixels(size.width * size.height)
+        let heading = try query.double("heading", in: 0...360, unit: "degrees")
+        let pitch = try query.double("pitch", in: -90...90, unit: "degrees") ?? 0
+        let fov = try query.double("fov", in: 10...120, unit: "degrees") ?? 90
+        let returnErrorCode = query.string("return_error_code")?.lowercased() == "true"
+        let lookup = try streetViewLookup(request)
+        let key = cacheKey("streetview", request)
+        guard let scene = lookup.scene else {
+            if returnErrorCode { throw .unknownPanorama(id: query.string("pano") ?? query.string("location") ?? "") }
+            return RenderJob(key: key, cacheControl: "public, max-age=600", streetView: true) {
+                HTTPResponse(contentType: "image/jpeg", body: try JPEGCodec.encode(try Self.noImagery(size: size), quality: 85))
+            }
+        }
+        var options = LookAroundSnapshotter.Options(size: size, camera: LookAroundSnapshotter.Camera(
+            headingDegrees: heading, pitchDegrees: pitch, fieldOfViewDegrees: fov), pointOfInterestFilter: .excludingAll,
+                                                    showsRoadLabels: false)
+        options.language = nil
+        let snapshotter = LookAroundSnapshotter(scene: scene, options: options, cache: panoramas, catalog: catalog)
+        return RenderJob(key: key, cacheControl: "public, max-age=3600", streetView: true) {
+            let snapshot = try snapshotter.render()
+            return HTTPResponse(contentType: "image/jpeg", headers: [("X-Panorama-Id", snapshot.panoramaID)],
+                                body: try JPEGCodec.encode(snapshot.image, quality: 90))
+        }
+    }
+
+    /// Google's errors on the image route: text with the status code (400, 403, 404, 5xx).
+    func streetViewError(_ error: ServiceError, request: HTTPRequest) -> HTTPResponse {
+        self.error(error, streetView: true)
+    }
+
+    /// The fonts of the "no imagery" image, loaded once.
+    private static let fonts: FontLibrary? = try? FontLibrary()
+
+    /// A grey image saying there is no imagery here (what Google sends for a location without any).
+    static func noImagery(size: PixelSize) throws -> RGB8Image {
+        var canvas = Canvas(width: size.width, height: size.height, background: RGBAColor(red: 228, green: 227, blue: 223))
+        if let fonts {
+            let renderer = TextRenderer(fonts: fonts)
+            let text = "Sorry, we have no imagery here."
+            let pixelSize = max(8, min(24, Double(size.width) / 18))
+            let style = TextStyle(pixelSize: pixelSize, color: RGBAColor(red: 120, green: 120, blue: 120))
+            let metrics = try renderer.measure(text, style: style)
+            try renderer.draw(text, at: PixelPoint(x: (Double(size.width) - metrics.advanceWidth) / 2,
+                                                   y: Double(size.height) / 2 + pixelSize / 3), style: style, on: &canvas)
+        }
+        let rgba = canvas.image
+        var rgb = RGB8Image(width: size.width, height: size.height)
+        for i in 0..<(size.width * size.height) {
+            rgb.components[3 * i] = rgba.components[4 * i]
+            rgb.components[3 * i + 1] = rgba.components[4 * i + 1]
+            rgb.components[3 * i + 2] = rgba.components[4 * i + 2]
+        }
+        return rgb
+    }
+}

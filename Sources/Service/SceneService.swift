@@ -1,0 +1,286 @@
+import ArgumentParsing
+import Catalog
+import Foundation
+import Geodesy
+import Imaging
+import LookAround
+import MapData
+import MapSnapshot
+import Reprojection
+import Synchronization
+
+/// The scene-request service: availability, panorama metadata, rendered views, maps and pyramid
+/// tiles over HTTP — native JSON under `/v1/`, and Google Street View's Static API routes so clients
+/// written for Google work unchanged against it. ``start()`` listens; the ``HTTPServer`` it returns
+/// stops it.
+///
+/// Cheap routes (scene requests, metadata, search, coverage) are answered on the network threads;
+/// images go to the render workers, with a bounded queue (503 at once when it is full), a cache of
+/// answers with ETags (304 for `If-None-Match`) and a cache of decoded panorama tiles.
+public final class SceneService: HTTPHandler {
+    /// The configuration it was made with.
+    public let configuration: ServiceConfiguration
+    /// The open catalog.
+    public let catalog: Catalog
+    /// Request counts, latencies, caches.
+    public let metrics = ServiceMetrics()
+    let details = SceneDetailCache()
+    let keys: APIKeys
+    let responses: ResponseCache
+    let panoramas: PanoramaCache
+    let tileStore: PanoramaTileStore
+    let accessLog: AccessLog?
+    let maps = MapResources()
+    private let serverBox = Mutex<WeakServer>(WeakServer())
+
+    /// Opens the catalog and prepares the caches.
+    /// - Throws: `CatalogError` when the catalog is missing or damaged, `ServiceError.badConfiguration`
+    ///   when the access log cannot be opened.
+    public init(configuration: ServiceConfiguration) throws {
+        self.configuration = configuration
+        catalog = try Catalog(path: configuration.catalogPath)
+        keys = APIKeys(configuration.apiKeys)
+        let cacheBytes = max(16, configuration.cacheMegabytes) << 20
+        responses = ResponseCache(capacityBytes: cacheBytes / 4)
+        panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4)
+        tileStore = PanoramaTileStore(catalogPath: configuration.catalogPath)
+        accessLog = try configuration.accessLogPath.map { path throws(ServiceError) in try AccessLog(path: path) }
+    }
+
+    /// Starts listening (``ServiceConfiguration/http``).
+    /// - Throws: `ServiceError.cannotListen`.
+    public func start() throws(ServiceError) -> HTTPServer {
+        let server = try HTTPServer(configuration: configuration.http, handler: self)
+        serverBox.withLock { $0.server = server }
+        return server
+    }
+
+    /// Flushes the access log (call after the server stopped).
+    public func close() { accessLog?.close() }
+
+    // MARK: HTTPHandler
+
+    public func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
+        let path = request.path
+        guard ["GET", "HEAD", "POST"].contains(request.method) else {
+            return ("method_not_allowed", .respond(error(.methodNotAllowed(method: request.method, allowed: ["GET", "HEAD", "POST"]),
+                                                          streetView: path.hasPrefix("/maps/"))))
+        }
+        let streetView = path.hasPrefix("/maps/api/streetview")
+        guard let route = Self.route(for: path) else {
+            return ("not_found", .respond(error(.notFound(path: path), streetView: streetView)))
+        }
+        let wantedMethod = route == .scenes ? "POST" : "GET"
+        if request.method != wantedMethod && !(wantedMethod == "GET" && request.method == "HEAD") {
+            let allowed = wantedMethod == "GET" ? ["GET", "HEAD"] : ["POST"]
+            var response = error(.methodNotAllowed(method: request.method, allowed: allowed), streetView: streetView)
+            response.headers.append(("Allow", allowed.joined(separator: ", ")))
+            return (route.label, .respond(response))
+        }
+        if route.needsKey && !keys.accepts(request.argument("key") ?? request.headers["x-api-key"]) {
+            if route == .streetViewMetadata {
+                return (route.label, .respond(streetViewStatus("REQUEST_DENIED", message: ServiceError.forbidden.description)))
+            }
+            return (route.label, .respond(error(.forbidden, streetView: streetView)))
+        }
+        switch route {
+        case .health: return (route.label, .respond(health()))
+        case .metrics: return (route.label, .respond(metricsText()))
+        case .openAPI: return (route.label, .respond(.json(OpenAPIDocument.bytes)))
+        case .scene: return (route.label, .respond(answer { () throws(ServiceError) in try scene(request) }))
+        case .scenes: return (route.label, .respond(answer { () throws(ServiceError) in try batch(request) }))
+        case .search: return (route.label, .respond(answer { () throws(ServiceError) in try search(request) }))
+        case .coverage: return (route.label, .respond(answer { () throws(ServiceError) in try coverage(request) }))
+        case .panorama: return (route.label, .respond(answer { () throws(ServiceError) in try panorama(request) }))
+        case .streetViewMetadata: return (route.label, .respond(streetViewMetadata(request)))
+        case .tile, .snapshot, .map, .streetViewImage: return (route.label, rendered(route, request))
+        }
+    }
+
+    public func overloaded(route: String, retryAfterSeconds: Int) -> HTTPResponse {
+        var response = error(.overloaded(retryAfterSeconds: retryAfterSeconds), streetView: route.hasPrefix("streetview"))
+        response.headers.append(("Retry-After", "\(retryAfterSeconds)"))
+        return response
+    }
+
+    public func bodyTooLarge(limitBytes: Int) -> HTTPResponse { error(.bodyTooLarge(limitBytes: limitBytes), streetView: false) }
+
+    public func finished(_ outcome: HTTPOutcome) {
+        metrics.record(route: outcome.route, status: outcome.status, bytes: outcome.bytes, microseconds: outcome.microseconds)
+        accessLog?.write(outcome)
+    }
+
+    // MARK: Routes
+
+    /// Every route the service answers (the OpenAPI document and the tests list them from here).
+    enum Route: CaseIterable {
+        case health, metrics, openAPI, scene, scenes, search, coverage, panorama, tile, snapshot, map
+        case streetViewMetadata, streetViewImage
+
+        /// The label in metrics and the access log.
+        var label: String {
+            switch self {
+            case .health: "health"
+            case .metrics: "metrics"
+            case .openAPI: "openapi"
+            case .scene: "scene"
+            case .scenes: "scenes"
+            case .search: "search"
+            case .coverage: "coverage"
+            case .panorama: "panorama"
+            case .tile: "tile"
+            case .snapshot: "snapshot"
+            case .map: "map"
+            case .streetViewMetadata: "streetview_metadata"
+            case .streetViewImage: "streetview_image"
+            }
+        }
+
+        /// Whether an API key is needed (when the server has keys): every route but health, metrics
+        /// and the API description.
+        var needsKey: Bool { ![.health, .metrics, .openAPI].contains(self) }
+    }
+
+    static func route(for path: String) -> Route? {
+        switch path {
+        case "/v1/health": return .health
+        case "/metrics": return .metrics
+        case "/v1/openapi.json": return .openAPI
+        case "/v1/scene": return .scene
+        case "/v1/scenes": return .scenes
+        case "/v1/search": return .search
+        case "/v1/snapshot": return .snapshot
+        case "/v1/map": return .map
+        case "/maps/api/streetview/metadata": return .streetViewMetadata
+        case "/maps/api/streetview": return .streetViewImage
+        default: break
+        }
+        if path.hasPrefix("/v1/coverage/") { return .coverage }
+        if path.hasPrefix("/v1/panoramas/") && path.count > "/v1/panoramas/".count {
+            return TilePath(path) != nil ? .tile : .panorama
+        }
+        return nil
+    }
+
+    /// Runs a route's work, turning its error into the native error answer.
+    func answer(_ work: () throws(ServiceError) -> HTTPResponse) -> HTTPResponse {
+        do { return try work() } catch { return self.error(error, streetView: false) }
+    }
+
+    /// The error answer: native JSON, or Google's shape on the Street View routes.
+    func error(_ error: ServiceError, streetView: Bool) -> HTTPResponse {
+        if streetView {
+            return HTTPResponse(status: error.httpStatus, contentType: "text/plain; charset=utf-8",
+                                body: Array((error.description + "\n").utf8))
+        }
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.key("error")
+        writer.beginObject()
+        writer.field("code", error.code)
+        writer.field("message", error.description)
+        writer.key("parameter")
+        if let parameter = error.parameter { writer.value(parameter) } else { writer.null() }
+        writer.endObject()
+        writer.endObject()
+        return .json(writer.bytes, status: error.httpStatus)
+    }
+
+    func health() -> HTTPResponse {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.field("catalog", catalog.path)
+        writer.field("panoramas", catalog.panoramaCount)
+        writer.field("status", "ok")
+        writer.endObject()
+        var response = HTTPResponse.json(writer.bytes)
+        response.headers.append(("Cache-Control", "no-store"))
+        return response
+    }
+
+    func metricsText() -> HTTPResponse {
+        let server = serverBox.withLock { $0.server }
+        let gauges: [(name: String, help: String, value: Int)] = [
+            ("lookaround_http_in_flight", "Requests being answered now.", server?.requestsInFlight ?? 0),
+            ("lookaround_http_connections", "Open connections.", server?.connectionCount ?? 0),
+            ("lookaround_render_queue", "Render jobs queued or running.", server?.rendersQueued ?? 0),
+            ("lookaround_response_cache_bytes", "Bytes of cached answers.", responses.byteCount),
+            ("lookaround_catalog_panoramas", "Panoramas in the catalog.", catalog.panoramaCount),
+        ]
+        let text = metrics.prometheusText(gauges: gauges, sceneDetailCache: details.statistics)
+        return HTTPResponse(contentType: "text/plain; version=0.0.4; charset=utf-8",
+                            headers: [("Cache-Control", "no-store")], body: Array(text.utf8))
+    }
+}
+
+/// The server, held weakly by its handler (the server holds the handler).
+struct WeakServer {
+    weak var server: HTTPServer?
+}
+
+/// `/v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg` taken apart (ids may contain `/`).
+struct TilePath {
+    var panoramaID: String
+    var level: Int, x: Int, y: Int
+
+    init?(_ path: String) {
+        let prefix = "/v1/panoramas/"
+        guard path.hasPrefix(prefix), path.hasSuffix(".jpg") else { return nil }
+        let rest = path.dropFirst(prefix.count).dropLast(4)
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 5, parts[parts.count - 4] == "tiles",
+              let level = Int(parts[parts.count - 3]), let x = Int(parts[parts.count - 2]), let y = Int(parts[parts.count - 1])
+        else { return nil }
+        panoramaID = parts[0..<(parts.count - 4)].joined(separator: "/")
+        guard !panoramaID.isEmpty else { return nil }
+        self.level = level
+        self.x = x
+        self.y = y
+    }
+}
+
+/// The OSM data and the map renderer `/v1/map` draws with, loaded on first use.
+final class MapResources: Sendable {
+    private struct Loaded {
+        var snapshotter: MapSnapshotter?
+        var dataset: MapDataset?
+        var orthophoto: SimulatedOrthophoto?
+        var failure: String?
+    }
+    private let state = Mutex(Loaded())
+    private let loading = NSLock()
+
+    /// The renderer, its data and (when `imagery`) the simulated orthophoto.
+    func resources(osmPath: String?, imagery: Bool) throws(ServiceError)
+        -> (snapshotter: MapSnapshotter, dataset: MapDataset, orthophoto: SimulatedOrthophoto?) {
+        loading.lock()
+        defer { loading.unlock() }
+        var loaded = state.withLock { $0 }
+        if let failure = loaded.failure { throw .internalError(detail: failure) }
+        if loaded.snapshotter == nil {
+            guard let osmPath else {
+                throw .internalError(detail: "no OSM extract to draw maps from; start the server with --osm FILE")
+            }
+            do {
+                let dataset = try MapDataset(contentsOfFile: osmPath)
+                loaded.dataset = dataset
+                loaded.snapshotter = try MapSnapshotter(dataset: dataset)
+            } catch {
+                loaded.failure = "cannot load the OSM extract \(osmPath): \(error)"
+                let failure = loaded.failure!
+                state.withLock { $0 = loaded }
+                throw .internalError(detail: failure)
+            }
+        }
+        if imagery, loaded.orthophoto == nil, let dataset = loaded.dataset {
+            do { loaded.orthophoto = try SimulatedOrthophoto(dataset: dataset) } catch {
+                throw .internalError(detail: "cannot build the simulated imagery: \(error)")
+            }
+        }
+        state.withLock { $0 = loaded }
+        guard let snapshotter = loaded.snapshotter, let dataset = loaded.dataset else {
+            throw .internalError(detail: "the map renderer did not load")
+        }
+        return (snapshotter, dataset, loaded.orthophoto)
+    }
+}

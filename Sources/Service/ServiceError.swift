@@ -1,0 +1,116 @@
+import Foundation
+
+/// Every error the `Service` module reports, and the one table from error to HTTP status
+/// (``httpStatus``), native error code (``code``) and Street View status (``streetViewStatus``).
+///
+/// Native routes answer `{"error": {"code", "message", "parameter"}}`; the Street View compatible
+/// routes answer Google's shapes (a `status` field for metadata, a status code and text for images).
+public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A query parameter is missing, malformed or out of range (`parameter` names it).
+    case invalidParameter(parameter: String, message: String)
+    /// No route has this path.
+    case notFound(path: String)
+    /// The path exists but not for this method.
+    case methodNotAllowed(method: String, allowed: [String])
+    /// No panorama with this id.
+    case unknownPanorama(id: String)
+    /// No place matches the name.
+    case placeNotFound(name: String)
+    /// The request has no valid API key (the server was started with `--api-key-file`).
+    case forbidden
+    /// The body is larger than the limit.
+    case bodyTooLarge(limitBytes: Int)
+    /// A batch holds more requests than the limit.
+    case batchTooLarge(count: Int, limit: Int)
+    /// An image larger than `--max-image-pixels`.
+    case imageTooLarge(pixels: Int, limit: Int)
+    /// Too much work queued or the server is stopping: try again shortly.
+    case overloaded(retryAfterSeconds: Int)
+    /// A panorama or tile file that cannot be read (damaged, missing on disk).
+    case unreadableImagery(panoramaID: String, detail: String)
+    /// The catalog failed (SQLite).
+    case catalogFailed(detail: String)
+    /// Anything else that went wrong inside.
+    case internalError(detail: String)
+    /// The server could not listen (bad address, port in use).
+    case cannotListen(address: String, detail: String)
+    /// A configuration file (API keys) could not be read.
+    case badConfiguration(file: String, detail: String)
+
+    /// The HTTP status of each case: the one table.
+    public var httpStatus: Int {
+        switch self {
+        case .invalidParameter, .batchTooLarge, .imageTooLarge: 400
+        case .forbidden: 403
+        case .notFound, .unknownPanorama, .placeNotFound: 404
+        case .methodNotAllowed: 405
+        case .bodyTooLarge: 413
+        case .unreadableImagery, .catalogFailed, .internalError, .cannotListen, .badConfiguration: 500
+        case .overloaded: 503
+        }
+    }
+
+    /// The machine-readable code of native error answers.
+    public var code: String {
+        switch self {
+        case .invalidParameter: "invalid_parameter"
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .unknownPanorama: "unknown_panorama"
+        case .placeNotFound: "place_not_found"
+        case .forbidden: "forbidden"
+        case .bodyTooLarge: "body_too_large"
+        case .batchTooLarge: "batch_too_large"
+        case .imageTooLarge: "image_too_large"
+        case .overloaded: "overloaded"
+        case .unreadableImagery: "unreadable_imagery"
+        case .catalogFailed: "catalog_failed"
+        case .internalError, .cannotListen, .badConfiguration: "internal_error"
+        }
+    }
+
+    /// Google's `status` for the same failure on the Street View routes.
+    public var streetViewStatus: String {
+        switch self {
+        case .invalidParameter, .batchTooLarge, .imageTooLarge, .bodyTooLarge, .methodNotAllowed, .notFound: "INVALID_REQUEST"
+        case .unknownPanorama: "ZERO_RESULTS"
+        case .placeNotFound: "NOT_FOUND"
+        case .forbidden: "REQUEST_DENIED"
+        case .overloaded, .unreadableImagery, .catalogFailed, .internalError, .cannotListen, .badConfiguration: "UNKNOWN_ERROR"
+        }
+    }
+
+    /// The query parameter at fault, when there is one.
+    public var parameter: String? {
+        switch self {
+        case .invalidParameter(let parameter, _): parameter
+        case .unknownPanorama: "id"
+        case .placeNotFound: "near"
+        case .forbidden: "key"
+        case .batchTooLarge: "body"
+        case .imageTooLarge: "size"
+        default: nil
+        }
+    }
+
+    /// One sentence naming the bad value, the allowed range or form, and what to do.
+    public var description: String {
+        switch self {
+        case .invalidParameter(_, let message): message
+        case .notFound(let path): "no route \(path); see /v1/openapi.json for the routes"
+        case .methodNotAllowed(let method, let allowed): "\(method) is not allowed here; allowed \(allowed.joined(separator: ", "))"
+        case .unknownPanorama(let id): "no panorama with id '\(id)' in the catalog"
+        case .placeNotFound(let name): "no place matches '\(name)'; try /v1/search?q=\(name)"
+        case .forbidden: "a valid API key is required: pass key=… or the X-API-Key header"
+        case .bodyTooLarge(let limit): "the request body is over the limit of \(limit) bytes"
+        case .batchTooLarge(let count, let limit): "the batch holds \(count) requests; at most \(limit) are allowed, split it"
+        case .imageTooLarge(let pixels, let limit): "the image would have \(pixels) pixels; at most \(limit) are allowed"
+        case .overloaded(let seconds): "the server is busy or stopping; retry in \(seconds) s"
+        case .unreadableImagery(let id, let detail): "the imagery of panorama '\(id)' cannot be read: \(detail)"
+        case .catalogFailed(let detail): "the catalog failed: \(detail)"
+        case .internalError(let detail): "internal error: \(detail)"
+        case .cannotListen(let address, let detail): "cannot listen on \(address): \(detail)"
+        case .badConfiguration(let file, let detail): "\(file): \(detail)"
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Synchronization
+
+/// Request counts by route and status, latency histograms by route, response bytes and cache
+/// counters, written as Prometheus text (`GET /metrics`, format 0.0.4).
+public final class ServiceMetrics: Sendable {
+    /// Upper bounds of the latency histogram buckets, seconds.
+    public static let latencyBucketsSeconds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                         0.05, 0.1, 0.25, 0.5, 1, 2.5, 10]
+
+    private struct Key: Hashable { var route: String; var status: Int }
+    private struct Histogram { var buckets: [Int]; var count = 0; var sumMicroseconds = 0 }
+    private struct State {
+        var requests: [Key: Int] = [:]
+        var latency: [String: Histogram] = [:]
+        var bytes = 0
+        var responseCacheHits = 0, responseCacheMisses = 0, notModified = 0
+    }
+
+    private let state = Mutex(State())
+    private let started = Date()
+
+    /// Empty metrics.
+    public init() {}
+
+    /// Counts one finished request.
+    public func record(route: String, status: Int, bytes: Int, microseconds: Int) {
+        let bounds = Self.latencyBucketsSeconds
+        state.withLock { state in
+            state.requests[Key(route: route, status: status), default: 0] += 1
+            state.bytes += bytes
+            var histogram = state.latency[route] ?? Histogram(buckets: [Int](repeating: 0, count: bounds.count))
+            let seconds = Double(microseconds) / 1e6
+            if let bucket = bounds.firstIndex(where: { seconds <= $0 }) { histogram.buckets[bucket] += 1 }
+            histogram.count += 1
+            histogram.sumMicroseconds += microseconds
+            state.latency[route] = histogram
+        }
+    }
+
+    /// Counts a lookup of the response cache (rendered images and tiles).
+    public func recordResponseCache(hit: Bool) {
+        state.withLock { if hit { $0.responseCacheHits += 1 } else { $0.responseCacheMisses += 1 } }
+    }
+
+    /// Requests answered so far with `status` on `route` (tests).
+    public func count(route: String, status: Int) -> Int {
+        state.withLock { $0.requests[Key(route: route, status: status)] ?? 0 }
+    }
+
+    /// The Prometheus text exposition. `gauges` are current values (in-flight requests, connections,
+    /// queued renders); `sceneDetailCache` the catalog detail cache's hits and misses.
+    public func prometheusText(gauges: [(name: String, help: String, value: Int)],
+                               sceneDetailCache: (hits: Int, misses: Int)) -> String {
+        let snapshot = state.withLock { $0 }
+        var text = ""
+        text += "# HELP lookaround_http_requests_total Requests answered, by route and status.\n"
+        text += "# TYPE lookaround_http_requests_total counter\n"
+        for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
+            text += "lookaround_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(count)\n"
+        }
+        text += "# HELP lookaround_http_request_duration_seconds Time from request headers to queued answer, by route.\n"
+        text += "# TYPE lookaround_http_request_duration_seconds histogram\n"
+        for (route, histogram) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
+            var cumulative = 0
+            for (bound, count) in zip(Self.latencyBucketsSeconds, histogram.buckets) {
+                cumulative += count
+                text += "lookaround_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            text += "lookaround_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.count)\n"
+            text += "lookaround_http_request_duration_seconds_sum{route=\"\(route)\"} \(Double(histogram.sumMicroseconds) / 1e6)\n"
+            text += "lookaround_http_request_duration_seconds_count{route=\"\(route)\"} \(histogram.count)\n"
+        }
+        text += "# HELP lookaround_http_response_bytes_total Body bytes sent.\n"
+        text += "# TYPE lookaround_http_response_bytes_total counter\n"
+        text += "lookaround_http_response_bytes_total \(snapshot.bytes)\n"
+        text += "# HELP lookaround_cache_hits_total Lookups answered from a cache.\n"
+        text += "# TYPE lookaround_cache_hits_total counter\n"
+        text += "lookaround_cache_hits_total{cache=\"responses\"} \(snapshot.responseCacheHits)\n"
+        text += "lookaround_cache_hits_total{cache=\"scene_details\"} \(sceneDetailCache.hits)\n"
+        text += "# HELP lookaround_cache_misses_total Lookups that had to compute or read.\n"
+        text += "# TYPE lookaround_cache_misses_total counter\n"
+        text += "lookaround_cache_misses_total{cache=\"responses\"} \(snapshot.responseCacheMisses)\n"
+        text += "lookaround_cache_misses_total{cache=\"scene_details\"} \(sceneDetailCache.misses)\n"
+        for gauge in gauges {
+            text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"
+        }
+        text += "# HELP lookaround_uptime_seconds Seconds since the server started.\n"
+        text += "# TYPE lookaround_uptime_seconds gauge\n"
+        text += "lookaround_uptime_seconds \(Int(Date().timeIntervalSince(started)))\n"
+        return text
+    }
+}
+
+/// One line per request (time, client-visible method and path, route, status, bytes, microseconds),
+/// buffered and written at least once a second and when the server stops.
+public final class AccessLog: @unchecked Sendable {
+    private let buffer: LogBuffer
+    private let ownsDescriptor: Bool
+    private let timer: DispatchSourceTimer
+
+    /// A log to `path`, appended; "-" is standard output.
+    /// - Throws: `ServiceError.badConfiguration` when the file cannot be opened.
+    public init(path: String) throws(ServiceError) {
+        let descriptor: Int32
+        if path == "-" {
+            descriptor = 1
+            ownsDescriptor = false
+        } else {
+            descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw .badConfiguration(file: path, detail: "cannot open the access log: \(String(cString: strerror(errno)))")
+            }
+            ownsDescriptor = true
+        }
+        let buffer = LogBuffer(descriptor: descriptor)
+        self.buffer = buffer
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { buffer.flush() }
+        timer.resume()
+    }
+
+    /// Appends the line of one request.
+    public func write(_ outcome: HTTPOutcome) {
+        buffer.append("\(Self.timestamp()) \(outcome.method) \(outcome.path) \(outcome.route) \(outcome.status) "
+                      + "\(outcome.bytes) \(outcome.microseconds)us\n")
+    }
+
+    /// Writes what is buffered.
+    public func flush() { buffer.flush() }
+
+    /// Flushes and stops the timer (the log is not used after).
+    public func close() {
+        timer.cancel()
+        buffer.flush()
+        if ownsDescriptor { _ = Foundation.close(buffer.descriptor) }
+    }
+
+    /// `2026-12-01T09:30:00.123Z`.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        let milliseconds = now.tv_nsec / 1_000_000
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let ms = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
+            + "\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+    }
+}
+
+/// The access log's pending bytes and where they go.
+final class LogBuffer: Sendable {
+    let descriptor: Int32
+    private let pending = Mutex<[UInt8]>([])
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    func append(_ line: String) {
+        let full = pending.withLock { pending -> Bool in
+            pending.append(contentsOf: line.utf8)
+            return pending.count > 1 << 16
+        }
+        if full { flush() }
+    }
+
+    func flush() {
+        let bytes = pending.withLock { pending -> [UInt8] in
+            let taken = pending
+            pending.removeAll(keepingCapacity: true)
+            return taken
+        }
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+    }
+}

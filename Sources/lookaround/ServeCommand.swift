@@ -1,0 +1,125 @@
+import ArgumentParsing
+import Catalog
+import Foundation
+import Service
+
+/// `lookaround serve`: the scene-request service over HTTP.
+enum ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Serve scene requests, panorama metadata, views, maps and tiles over HTTP (native JSON and Google Street View compatible).",
+        discussion: """
+            With no options it serves the catalog beside the shipped panoramas on http://127.0.0.1:8080, so \
+            'lookaround index && lookaround serve' is the whole set-up. Routes: /v1/scene, POST /v1/scenes, \
+            /v1/search, /v1/panoramas/{id}, /v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg, /v1/coverage/{z}/{x}/{y}, \
+            /v1/snapshot, /v1/map, /v1/health, /metrics, /v1/openapi.json; and Google's \
+            /maps/api/streetview/metadata and /maps/api/streetview. \
+            Cheap requests are answered on the network threads; images go to render workers through a \
+            bounded queue (503 with Retry-After when it is full). SIGINT or SIGTERM stop gracefully: new \
+            connections are refused at once, requests in flight finish (up to --drain-seconds), exit 0.
+            """,
+        options: [
+            .value("listen", valueName: "HOST:PORT", help: "Address to listen on (port 0: any free port; IPv6 as [::1]:8080).",
+                   defaultValue: "127.0.0.1:8080"),
+            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            .value("osm", valueName: "FILE", help: "OSM extract for /v1/map (default: sources/*.osm.pbf beside the catalog)."),
+            .value("api-key-file", valueName: "FILE", help: "Require one of the keys in FILE (one per line) as key=… or X-API-Key."),
+            .value("threads", valueName: "N", help: "Network threads, 1…64 (default: the number of cores)."),
+            .value("render-workers", valueName: "N", help: "Render workers for images and tiles, 1…64 (default: the number of cores)."),
+            .value("max-queue", valueName: "N", help: "Render jobs that may wait for a worker before 503, 0…10000.", defaultValue: "64"),
+            .value("max-image-pixels", valueName: "N", help: "Largest image a request may ask for, 1…16000000 pixels.", defaultValue: "4000000"),
+            .value("max-batch", valueName: "N", help: "Requests in one POST /v1/scenes at most, 1…100000.", defaultValue: "1000"),
+            .value("max-body-bytes", valueName: "N", help: "Largest request body, 1…1073741824 bytes (413 beyond).", defaultValue: "1048576"),
+            .value("timeout-seconds", valueName: "S", help: "Close idle or stalled connections after S seconds, 1…3600.", defaultValue: "15"),
+            .value("drain-seconds", valueName: "S", help: "On SIGTERM/SIGINT, wait at most S seconds for requests in flight, 0…600.",
+                   defaultValue: "10"),
+            .value("cache-mb", valueName: "N", help: "Memory for decoded tiles and cached answers, 16…65536 MiB.", defaultValue: "256"),
+            .value("access-log", valueName: "FILE|-", help: "Write one line per request to FILE ('-' = stdout)."),
+        ],
+        examples: [
+            (command: "lookaround index && lookaround serve", comment: "index the shipped panoramas and serve them"),
+            (command: "curl 'http://127.0.0.1:8080/v1/scene?lat=60.1699&lon=24.9523'", comment: "is there imagery at Senaatintori?"),
+            (command: "curl -o view.jpg 'http://127.0.0.1:8080/maps/api/streetview?size=640x400&location=60.1699,24.9523'",
+             comment: "a Street View Static API image"),
+            (command: "lookaround serve --listen 127.0.0.1:0 --api-key-file keys.txt --access-log -",
+             comment: "any free port, keys required, access log on stdout"),
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var configuration = ServiceConfiguration()
+        let listen = try arguments.requiredString("listen")
+        let (host, port) = try parseListen(listen, arguments: arguments)
+        configuration.http.host = host
+        configuration.http.port = port
+        configuration.http.networkThreads = try arguments.int("threads", in: 1...64) ?? cores
+        configuration.http.renderWorkers = try arguments.int("render-workers", in: 1...64) ?? cores
+        configuration.http.maximumQueuedRenders = try arguments.int("max-queue", in: 0...10_000) ?? 64
+        configuration.http.maximumBodyBytes = try arguments.int("max-body-bytes", in: 1...(1 << 30)) ?? 1 << 20
+        configuration.http.connectionTimeoutSeconds = try arguments.int("timeout-seconds", in: 1...3600) ?? 15
+        configuration.maximumImagePixels = try arguments.int("max-image-pixels", in: 1...16_000_000) ?? 4_000_000
+        configuration.maximumBatchCount = try arguments.int("max-batch", in: 1...100_000) ?? 1000
+        configuration.cacheMegabytes = try arguments.int("cache-mb", in: 16...65_536) ?? 256
+        let drainSeconds = try arguments.double("drain-seconds", in: 0...600) ?? 10
+        configuration.catalogPath = arguments.string("catalog") ?? Catalog.defaultPath
+        configuration.osmPath = arguments.string("osm")
+        configuration.accessLogPath = arguments.string("access-log")
+        if let file = arguments.string("api-key-file") {
+            do { configuration.apiKeys = try ServiceConfiguration.apiKeys(fromFile: file) } catch {
+                Console.error("error: \(error)")
+                return .noInput
+            }
+        }
+
+        // Block the stop signals before any thread starts, so every thread inherits the mask and
+        // sigwait below receives them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        let service = try SceneService(configuration: configuration)
+        let server: HTTPServer
+        do { server = try service.start() } catch {
+            Console.error("error: \(error)")
+            return .internalError
+        }
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let base = "http://\(shownHost):\(server.port)"
+        Console.out("lookaround serve: \(service.catalog.panoramaCount) panoramas from \(configuration.catalogPath)")
+        Console.out("listening on \(base)")
+        Console.out("try: curl '\(base)/v1/scene?lat=60.1699&lon=24.9523'"
+                    + (configuration.apiKeys.isEmpty ? "" : " -H 'X-API-Key: …'"))
+        Console.out("stop with Ctrl-C or SIGTERM")
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        Console.out("lookaround serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"), stopping (\(server.requestsInFlight) requests in flight)")
+        server.stop(drainingForSeconds: drainSeconds)
+        service.close()
+        Console.out("lookaround serve: stopped")
+        return .ok
+    }
+
+    /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (loopback).
+    static func parseListen(_ text: String, arguments: ParsedArguments) throws -> (host: String, port: UInt16) {
+        var host: Substring, portText: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw arguments.error("--listen '\(text)' is not [IPV6]:PORT, e.g. [::1]:8080") }
+            portText = rest.dropFirst()
+        } else if let colon = text.lastIndex(of: ":") {
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        } else {
+            throw arguments.error("--listen '\(text)' is not HOST:PORT, e.g. 127.0.0.1:8080")
+        }
+        if host.isEmpty { host = "127.0.0.1" }
+        if host == "localhost" { host = "127.0.0.1" }
+        guard let port = UInt16(portText) else {
+            throw arguments.error("--listen '\(text)': port '\(portText)' is not a whole number in 0…65535")
+        }
+        return (String(host), port)
+    }
+}

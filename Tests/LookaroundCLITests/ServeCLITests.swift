@@ -1,0 +1,128 @@
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// `lookaround serve` as its users start it: a process on an ephemeral loopback port, queried over
+/// HTTP (also by a Python client written for Google's API), stopped with SIGTERM.
+@Suite struct ServeCLITests {
+    /// A running `lookaround serve` and what it printed.
+    final class Server {
+        let process = Process()
+        let output = Pipe()
+        let errors = Pipe()
+        private(set) var port: UInt16 = 0
+        private(set) var banner: [String] = []
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: Lookaround.executablePath)
+            process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let handle = output.fileHandleForReading
+            var text = ""
+            let deadline = Date().addingTimeInterval(30)
+            while !text.contains("stop with"), Date() < deadline {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            banner = text.split(separator: "\n").map(String.init)
+            guard let line = banner.first(where: { $0.hasPrefix("listening on http://127.0.0.1:") }),
+                  let port = UInt16(line.split(separator: ":").last ?? "") else {
+                process.terminate()
+                throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "no banner: \(text)"])
+            }
+            self.port = port
+        }
+
+        /// Sends SIGTERM and waits; returns the exit code and the rest of stdout.
+        func terminate() -> (exitCode: Int32, stdout: String) {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (process.terminationStatus, rest)
+        }
+    }
+
+    static func catalog() throws -> String {
+        try SnapshotCLITests.setup.get().catalog
+    }
+
+    @Test func servesPrintsItsURLAndStopsGracefullyOnSIGTERM() throws {
+        let log = try Lookaround.temporaryDirectory().appendingPathComponent("access.log").path
+        let server = try Server(["--catalog", try Self.catalog(), "--access-log", log, "--max-image-pixels", "16000000"])
+        #expect(server.banner.contains { $0.contains("189 panoramas") })
+        #expect(server.banner.contains { $0.hasPrefix("try: curl 'http://127.0.0.1:\(server.port)/v1/scene?") })
+        let health = try RawHTTPClient(port: server.port).get("/v1/health")
+        #expect(health.status == 200)
+        // A large render in flight when SIGTERM arrives still gets its answer.
+        let inFlight = BackgroundRequest(path: "/v1/snapshot?scene=senaatintori-005&size=3200x2400&fov_degrees=100", port: server.port)
+        Thread.sleep(forTimeInterval: 0.05)
+        let (exitCode, stdout) = server.terminate()
+        #expect(exitCode == 0)
+        #expect(stdout.contains("SIGTERM, stopping"))
+        #expect(stdout.contains("lookaround serve: stopped"))
+        let answer = try #require(inFlight.wait())
+        #expect(answer.status == 200, "\(answer.text.prefix(200))")
+        #expect(try JPEGCodec.readHeader(answer.body).width == 3200)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains(" GET /v1/health health 200 ") && $0.hasSuffix("us") })
+        #expect(lines.contains { $0.contains(" GET /v1/snapshot snapshot 200 ") })
+    }
+
+    @Test func badStartsAreClearErrors() throws {
+        let listen = try Lookaround.run(["serve", "--listen", "127.0.0.1:99999"])
+        #expect(listen.exitCode == 64)
+        #expect(listen.stderr.contains("0…65535"))
+        let noCatalog = try Lookaround.run(["serve", "--catalog", "/nonexistent/catalog.sqlite", "--listen", "127.0.0.1:0"])
+        #expect(noCatalog.exitCode == 66)
+        #expect(noCatalog.stderr.contains("lookaround index"))
+        let noKeys = try Lookaround.run(["serve", "--catalog", try Self.catalog(), "--api-key-file", "/nonexistent/keys", "--listen", "127.0.0.1:0"])
+        #expect(noKeys.exitCode == 66)
+        #expect(noKeys.stderr.contains("/nonexistent/keys"))
+        let help = try Lookaround.run(["serve", "--help"])
+        #expect(help.exitCode == 0 && help.stdout.contains("--api-key-file") && help.stdout.contains("/maps/api/streetview"))
+    }
+
+    @Test func aPythonClientWrittenForGooglesAPIWorksUnchanged() throws {
+        let probe = try Lookaround.runProcess("/usr/bin/env", ["python3", "-c", "import google_streetview.api"])
+        guard probe.exitCode == 0 else {
+            print("skipped: PyPI google-streetview is not installed (scripts/install-test-tools.sh installs it): \(probe.stderr.prefix(200))")
+            return
+        }
+        let server = try Server(["--catalog", try Self.catalog(), "--api-key-file", try Self.keyFile()])
+        defer { _ = server.terminate() }
+        let out = try Lookaround.temporaryDirectory()
+        let script = SnapshotCLITests.repository.appendingPathComponent("scripts/streetview_client.py").path
+        let result = try Lookaround.runProcess("/usr/bin/env", ["python3", script, "http://127.0.0.1:\(server.port)", out.path])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let metadata = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(metadata.first?["status"] as? String == "OK")
+        #expect((metadata.first?["pano_id"] as? String)?.hasPrefix("senaatintori-") == true)
+        let image = try JPEGCodec.decodeRGB(try ImageFile.read(out.appendingPathComponent("gsv_0.jpg").path)).image
+        #expect(image.width == 640 && image.height == 400)
+    }
+
+    static func keyFile() throws -> String {
+        let file = try Lookaround.temporaryDirectory().appendingPathComponent("keys.txt")
+        try Data("test-key\n".utf8).write(to: file)
+        return file.path
+    }
+}
+
+/// A request sent from its own thread.
+final class BackgroundRequest: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var response: RawHTTPClient.Response?
+
+    init(path: String, port: UInt16) {
+        Thread.detachNewThread { [self] in
+            response = try? RawHTTPClient(port: port, timeoutSeconds: 30).get(path)
+            done.signal()
+        }
+    }
+
+    func wait() -> RawHTTPClient.Response? { done.wait(timeout: .now() + 30) == .success ? response : nil }
+}

@@ -1,0 +1,154 @@
+import Dispatch
+import Foundation
+import Service
+import Synchronization
+import Testing
+import TestSupport
+
+/// The HTTP layer alone, with a handler whose render work waits for the test: the render queue's
+/// bound (503 at once), graceful shutdown with a request in flight, slow clients, bodies.
+@Suite struct HTTPServerTests {
+    /// Answers `/fast` at once, `/slow` on a render worker once the test opens the gate, echoes bodies.
+    final class GatedHandler: HTTPHandler {
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[HTTPOutcome]>([])
+
+        func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
+            switch request.path {
+            case "/slow":
+                return ("slow", .render { [gate, started] in
+                    started.signal()
+                    gate.wait()
+                    return HTTPResponse(contentType: "text/plain", body: Array("done".utf8))
+                })
+            case "/echo":
+                return ("echo", .respond(HTTPResponse(contentType: "application/octet-stream", body: request.body)))
+            default:
+                let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+                return ("fast", .respond(HTTPResponse(contentType: "text/plain", body: Array("fast \(request.method) \(query)".utf8))))
+            }
+        }
+
+        func overloaded(route: String, retryAfterSeconds: Int) -> HTTPResponse {
+            HTTPResponse(status: 503, contentType: "text/plain", headers: [("Retry-After", "\(retryAfterSeconds)")], body: Array("busy".utf8))
+        }
+
+        func bodyTooLarge(limitBytes: Int) -> HTTPResponse { HTTPResponse(status: 413, contentType: "text/plain", body: []) }
+
+        func finished(_ outcome: HTTPOutcome) { outcomes.withLock { $0.append(outcome) } }
+    }
+
+    static func start(_ handler: GatedHandler, queue: Int = 0, timeoutSeconds: Int = 15) throws -> HTTPServer {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.renderWorkers = 1
+        configuration.maximumQueuedRenders = queue
+        configuration.connectionTimeoutSeconds = timeoutSeconds
+        configuration.maximumBodyBytes = 1000
+        return try HTTPServer(configuration: configuration, handler: handler)
+    }
+
+    @Test func queryArgumentsArriveDecoded() throws {
+        let handler = GatedHandler()
+        let server = try Self.start(handler)
+        defer { server.stop(drainingForSeconds: 1) }
+        let response = try RawHTTPClient(port: server.port).get("/fast?location=46.414382%2C10.013988&q=a+b&plus=%2B&amp=%26")
+        #expect(response.text == "fast GET location=46.414382,10.013988&q=a b&plus=+&amp=&")
+    }
+
+    @Test func aFullRenderQueueAnswers503AtOnceWhileCheapRoutesKeepAnswering() throws {
+        let handler = GatedHandler()
+        let server = try Self.start(handler, queue: 0)
+        defer { server.stop(drainingForSeconds: 5) }
+        let first = RenderRequest(path: "/slow", port: server.port)
+        #expect(handler.started.wait(timeout: .now() + 10) == .success, "the first render started")
+        // The only worker is busy and no job may wait: the next render is refused at once.
+        let clock = ContinuousClock.now
+        let refused = try RawHTTPClient(port: server.port).get("/slow")
+        #expect(refused.status == 503)
+        #expect(refused.header("retry-after") == "1")
+        #expect(ContinuousClock.now - clock < .seconds(2))
+        // Cheap routes are answered on the network threads meanwhile.
+        #expect(try RawHTTPClient(port: server.port).get("/fast").status == 200)
+        handler.gate.signal()
+        let answer = try #require(first.wait())
+        #expect(answer.status == 200 && answer.text == "done")
+        #expect(handler.outcomes.withLock { $0.contains { $0.route == "slow" && $0.status == 503 } })
+    }
+
+    @Test func stopLetsTheRequestInFlightFinishAndRefusesNewConnections() throws {
+        let handler = GatedHandler()
+        let server = try Self.start(handler, queue: 4)
+        let port = server.port
+        let inFlight = RenderRequest(path: "/slow", port: port)
+        #expect(handler.started.wait(timeout: .now() + 10) == .success)
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop(drainingForSeconds: 20)
+            stopped.signal()
+        }
+        // Stop waits for the request in flight.
+        #expect(stopped.wait(timeout: .now() + 0.5) == .timedOut)
+        // New connections are refused at once (the listening socket is shut).
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port, timeoutSeconds: 2).get("/fast") }
+        handler.gate.signal()
+        let answer = try #require(inFlight.wait())
+        #expect(answer.status == 200 && answer.text == "done")
+        #expect(answer.header("connection")?.lowercased() == "close")
+        #expect(stopped.wait(timeout: .now() + 10) == .success)
+        #expect(server.requestsInFlight == 0)
+    }
+
+    @Test func aSlowClientIsCutOffWithoutHoldingUpOthers() throws {
+        let handler = GatedHandler()
+        let server = try Self.start(handler, timeoutSeconds: 1)
+        defer { server.stop(drainingForSeconds: 1) }
+        let slow = try RawHTTPClient(port: server.port, timeoutSeconds: 5)
+        try slow.send("GET /fast HTTP/1.1\r\nHost: x\r\n")   // headers never finished
+        #expect(try RawHTTPClient(port: server.port).get("/fast").status == 200)
+        let clock = ContinuousClock.now
+        #expect(slow.isClosedByServer())
+        #expect(ContinuousClock.now - clock < .seconds(4))
+    }
+
+    @Test func bodiesArriveWholeUpToTheLimit() throws {
+        let handler = GatedHandler()
+        let server = try Self.start(handler)
+        defer { server.stop(drainingForSeconds: 1) }
+        let client = try RawHTTPClient(port: server.port)
+        let body = (0..<1000).map { UInt8($0 % 251) }
+        #expect(try client.post("/echo", body: body).body == body)
+        #expect(try client.post("/echo", body: body + [1]).status == 413)
+    }
+
+    @Test func aBusyAddressIsAClearError() throws {
+        let handler = GatedHandler()
+        let server = try Self.start(handler)
+        defer { server.stop(drainingForSeconds: 1) }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = server.port
+        #expect(throws: ServiceError.self) { try HTTPServer(configuration: configuration, handler: handler) }
+        configuration.host = "not-an-address"
+        #expect(throws: ServiceError.self) { try HTTPServer(configuration: configuration, handler: handler) }
+    }
+}
+
+/// A request sent from its own thread, for tests that must act while it waits.
+final class RenderRequest: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var response: RawHTTPClient.Response?
+
+    init(path: String, port: UInt16) {
+        Thread.detachNewThread { [self] in
+            response = try? RawHTTPClient(port: port, timeoutSeconds: 20).get(path)
+            done.signal()
+        }
+    }
+
+    /// The response, or nil when none came within 20 s.
+    func wait() -> RawHTTPClient.Response? {
+        done.wait(timeout: .now() + 20) == .success ? response : nil
+    }
+}

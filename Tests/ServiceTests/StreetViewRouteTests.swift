@@ -1,0 +1,117 @@
+import Foundation
+import Imaging
+import Service
+import Testing
+import TestSupport
+
+/// The Google Street View Static API compatible routes: parameters, statuses and error shapes.
+@Suite struct StreetViewRouteTests {
+    @Test func metadataOfALocationHasGooglesFiveFields() throws {
+        let response = try ServiceFixture.get("/maps/api/streetview/metadata?location=60.1699%2C24.9523&key=anything&size=640x640")
+        #expect(response.status == 200)
+        let object = try response.json()
+        #expect(Set(object.keys) == ["copyright", "date", "location", "pano_id", "status"])
+        #expect(object["status"] as? String == "OK")
+        let date = try #require(object["date"] as? String)
+        #expect(date.count == 7 && date.dropFirst(4).first == "-", "YYYY-MM, was \(date)")
+        let location = try #require(object["location"] as? [String: Double])
+        #expect(abs((location["lat"] ?? 0) - 60.1699) < 0.001 && abs((location["lng"] ?? 0) - 24.9523) < 0.001)
+        #expect((object["copyright"] as? String)?.contains("OpenStreetMap") == true)
+        let id = try #require(object["pano_id"] as? String)
+        let byPano = try ServiceFixture.get("/maps/api/streetview/metadata?pano=\(id)")
+        #expect(try byPano.json()["pano_id"] as? String == id)
+    }
+
+    @Test(arguments: [
+        ("location=10,10", "ZERO_RESULTS"), ("pano=no-such-panorama", "ZERO_RESULTS"), ("location=Qqqqxxzz%20Street", "NOT_FOUND"),
+        ("", "INVALID_REQUEST"), ("location=60.17,24.95&radius=-5", "INVALID_REQUEST"), ("location=91,0", "INVALID_REQUEST"),
+        ("location=60.17,24.95&source=indoor", "INVALID_REQUEST"), ("location=Stockmann", "OK"),
+    ])
+    func metadataStatuses(query: String, status: String) throws {
+        let response = try ServiceFixture.get("/maps/api/streetview/metadata?" + query)
+        #expect(response.status == 200)
+        let object = try response.json()
+        #expect(object["status"] as? String == status, "\(query): \(response.text)")
+        if status != "OK" { #expect(object["pano_id"] == nil) }
+    }
+
+    @Test func imageIsAJPEGOfTheSizeAskedFor() throws {
+        let response = try ServiceFixture.get("/maps/api/streetview?size=640x400&location=60.1699,24.9523&heading=151.78&pitch=-0.76&fov=80")
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.header("content-type") == "image/jpeg")
+        let image = try JPEGCodec.decodeRGB(response.body).image
+        #expect(image.width == 640 && image.height == 400)
+        // Not a flat image: the street has structure.
+        let values = image.components
+        let mean = values.reduce(0) { $0 + Int($1) } / values.count
+        let spread = values.reduce(0) { $0 + abs(Int($1) - mean) } / values.count
+        #expect(spread > 10)
+    }
+
+    @Test func noImageryIsAGreyImageOr404() throws {
+        let grey = try ServiceFixture.get("/maps/api/streetview?size=300x200&location=10,10")
+        #expect(grey.status == 200)
+        let image = try JPEGCodec.decodeRGB(grey.body).image
+        #expect(image.width == 300 && image.height == 200)
+        #expect(abs(Int(image.components[0]) - 228) <= 3, "grey background")
+        let coded = try ServiceFixture.get("/maps/api/streetview?size=300x200&location=10,10&return_error_code=true")
+        #expect(coded.status == 404)
+    }
+
+    /// The exact request URLs of PyPI `streetview` 0.1.0 (`get_panorama_meta`, `get_streetview`), which
+    /// builds them itself and cannot be pointed elsewhere without patching: its pydantic model needs
+    /// `date`, `location`, `pano_id` and `copyright`, and it opens the body as an image unchecked.
+    @Test func theStreetviewPackagesRequestsAreAnswered() throws {
+        let meta = try ServiceFixture.get("/maps/api/streetview/metadata?pano=senaatintori-005&key=abc")
+        let object = try meta.json()
+        #expect(object["date"] is String && object["location"] is [String: Any] && object["pano_id"] is String && object["copyright"] is String)
+        let image = try ServiceFixture.get("/maps/api/streetview?size=640x640&fov=120&pitch=0&heading=0&pano=senaatintori-005&key=abc")
+        #expect(image.status == 200)
+        let header = try JPEGCodec.readHeader(image.body)
+        #expect(header.width == 640 && header.height == 640)
+    }
+
+    @Test(arguments: ["location=60.17,24.95", "size=641x100&location=60.17,24.95", "size=big&location=60.17,24.95",
+                      "size=100x100", "size=100x100&location=60.17,24.95&fov=130", "size=100x100&location=60.17,24.95&heading=nan",
+                      "size=100x100&location=60.17,24.95&pitch=91"])
+    func invalidImageRequestsAre400(query: String) throws {
+        let response = try ServiceFixture.get("/maps/api/streetview?" + query)
+        #expect(response.status == 400, "\(query): \(response.status) \(response.text)")
+        #expect(response.header("content-type")?.hasPrefix("text/plain") == true)
+    }
+}
+
+/// API keys: compared in constant time, 403 / REQUEST_DENIED otherwise; health needs none.
+@Suite struct APIKeyTests {
+    static let server = Result { () throws -> HTTPServer in
+        var configuration = try ServiceFixture.configuration()
+        configuration.apiKeys = ["s3cret-key", "other"]
+        return try SceneService(configuration: configuration).start()
+    }
+
+    @Test func keysAreRequiredWhereConfigured() throws {
+        let port = try Self.server.get().port
+        func get(_ path: String, headers: [String: String] = [:]) throws -> RawHTTPClient.Response {
+            try RawHTTPClient(port: port).get(path, headers: headers)
+        }
+        #expect(try get("/v1/scene?lat=60.1699&lon=24.9523").status == 403)
+        #expect(try get("/v1/scene?lat=60.1699&lon=24.9523&key=s3cret-ke").status == 403)
+        #expect(try get("/v1/scene?lat=60.1699&lon=24.9523&key=s3cret-key").status == 200)
+        #expect(try get("/v1/scene?lat=60.1699&lon=24.9523", headers: ["X-API-Key": "other"]).status == 200)
+        let denied = try get("/maps/api/streetview/metadata?location=60.1699,24.9523&key=wrong")
+        #expect(denied.status == 200)
+        #expect(try denied.json()["status"] as? String == "REQUEST_DENIED")
+        #expect(try get("/maps/api/streetview?size=64x64&location=60.1699,24.9523").status == 403)
+        #expect(try get("/v1/health").status == 200)
+    }
+
+    @Test func keyFileIsReadAndCheckedForKeys() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let file = root.appendingPathComponent("keys.txt")
+        try Data("# keys\n\n  alpha  \nbeta\n".utf8).write(to: file)
+        #expect(try ServiceConfiguration.apiKeys(fromFile: file.path) == ["alpha", "beta"])
+        try Data("# none\n".utf8).write(to: file)
+        #expect(throws: ServiceError.self) { try ServiceConfiguration.apiKeys(fromFile: file.path) }
+        #expect(throws: ServiceError.self) { try ServiceConfiguration.apiKeys(fromFile: root.appendingPathComponent("missing").path) }
+    }
+}
