@@ -58,7 +58,7 @@ let package = Package(
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround"],
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service"],
                           path: "Benchmarks/Sources"),
 
         // MARK: Tests

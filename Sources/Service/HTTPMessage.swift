@@ -9,7 +9,8 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// Query arguments, decoded (`%2C` → `,`, `+` → space), in order; a name may repeat.
     public var query: [(name: String, value: String)]
-    /// Request headers by lower-cased name (the last one wins).
+    /// The request headers routes read, by lower-cased name: `if-none-match`, `x-api-key`,
+    /// `content-type`, `accept` (the server looks up only these).
     public var headers: [String: String]
     /// The body (POST), at most the configured limit.
     public var body: [UInt8]

@@ -62,7 +62,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// An idle or stalled connection (slow client) is closed after this many seconds.
     public var connectionTimeoutSeconds = 15
     /// Per-connection memory for the request line and headers: longer URLs get 414, longer headers 431.
-    public var connectionMemoryBytes = 32 * 1024
+    public var connectionMemoryBytes = 16 * 1024
     /// Largest accepted request body (413 beyond).
     public var maximumBodyBytes = 1 << 20
 
@@ -289,12 +289,15 @@ private func queryArguments(_ connection: OpaquePointer) -> [(name: String, valu
     return pairs.items
 }
 
+/// The request headers routes read (``HTTPRequest/headers`` holds only these, lower-cased): looked up
+/// one by one, which costs less than collecting every header of every request.
+let routedHeaders = ["if-none-match", "x-api-key", "content-type", "accept"]
+
 private func requestHeaders(_ connection: OpaquePointer) -> [String: String] {
-    let pairs = Pairs()
-    let box = Unmanaged.passUnretained(pairs).toOpaque()
-    withExtendedLifetime(pairs) { _ = MHD_get_connection_values(connection, .HEADER_KIND, pairCollector, box) }
     var headers: [String: String] = [:]
-    for (name, value) in pairs.items { headers[name.lowercased()] = value }
+    for name in routedHeaders {
+        if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) { headers[name] = String(cString: value) }
+    }
     return headers
 }
 

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Synchronization
 
 /// A small JSON writer for the answers the service sends thousands of times a second: compact, keys
 /// in the order written (callers write them sorted, as the CLI's `--json` sorts them), numbers in
@@ -52,12 +53,31 @@ struct JSONWriter {
     /// Raw, already-encoded JSON as a value.
     mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json); needsComma = true }
 
+    /// Raw bytes continuing the document after a comma: `…,` + `fragment`; `endsWithKey` when the
+    /// fragment ends with `"name":` (its value follows without a comma).
+    mutating func continuation(_ fragment: [UInt8], endsWithKey: Bool) {
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: fragment)
+        needsComma = !endsWithKey
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
     private mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Fast path: most strings (ids, keys, paths) need no escape and are copied whole.
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -149,5 +169,90 @@ extension JSONWriter {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         return (try? [UInt8](encoder.encode(value))) ?? Array(#"{"error":{"code":"internal_error","message":"encoding failed"}}"#.utf8)
+    }
+}
+
+/// The parts of a scene's JSON that do not depend on the request, kept per panorama: a scene answer
+/// then costs its distance and bearing, the request's numbers and two copies, instead of encoding
+/// some twenty fields and the links each time. Also the whole Street View metadata answer, which
+/// depends on nothing but the panorama. Bounded like ``SceneDetailCache``: full, it starts again.
+final class SceneFragments: Sendable {
+    struct Fragments: Sendable {
+        /// `"capture_time":…,…,"distance_meters":` (between the bearing and the distance).
+        var head: [UInt8]
+        /// `"heading_degrees":…,…}` (after the distance, to the end of the scene object).
+        var tail: [UInt8]
+    }
+
+    private let scenes = Mutex<[String: Fragments]>([:])
+    private let metadata = Mutex<[String: [UInt8]]>([:])
+    let capacity: Int
+
+    init(capacity: Int = 65_536) { self.capacity = capacity }
+
+    /// The fragments of `scene`'s panorama (made from it on a miss).
+    func fragments(of scene: SceneMatch) -> Fragments {
+        if let hit = scenes.withLock({ $0[scene.panoramaID] }) { return hit }
+        var head = JSONWriter()
+        head.field("capture_time", scene.captureTime)
+        head.field("depth_path", scene.depthPath)
+        head.key("distance_meters")
+        var tail = JSONWriter()
+        tail.field("heading_degrees", scene.headingDegrees)
+        tail.field("horizontal_coverage_degrees", scene.horizontalCoverageDegrees)
+        tail.field("image_height", scene.imageHeight)
+        tail.field("image_path", scene.imagePath)
+        tail.field("image_width", scene.imageWidth)
+        tail.field("labels_path", scene.labelsPath)
+        tail.field("latitude", scene.latitude)
+        tail.key("links")
+        tail.write(scene.links)
+        tail.field("longitude", scene.longitude)
+        tail.field("panorama_id", scene.panoramaID)
+        tail.field("pitch_degrees", scene.pitchDegrees)
+        tail.field("roll_degrees", scene.rollDegrees)
+        tail.field("sequence", scene.sequence)
+        tail.field("sequence_index", scene.sequenceIndex)
+        tail.field("source", scene.source.rawValue)
+        tail.endObject()
+        let fragments = Fragments(head: head.bytes, tail: tail.bytes)
+        scenes.withLock { scenes in
+            if scenes.count >= capacity { scenes.removeAll(keepingCapacity: true) }
+            scenes[scene.panoramaID] = fragments
+        }
+        return fragments
+    }
+
+    /// The Street View metadata answer of a panorama, made by `make` on a miss.
+    func metadata(of panoramaID: String, make: () -> [UInt8]) -> [UInt8] {
+        if let hit = metadata.withLock({ $0[panoramaID] }) { return hit }
+        let bytes = make()
+        metadata.withLock { metadata in
+            if metadata.count >= capacity { metadata.removeAll(keepingCapacity: true) }
+            metadata[panoramaID] = bytes
+        }
+        return bytes
+    }
+}
+
+extension JSONWriter {
+    /// A scene answer as ``write(_:)-(SceneAnswer)`` writes it, byte for byte, with the panorama's
+    /// constant parts from `fragments`.
+    mutating func write(_ answer: SceneAnswer, fragments: SceneFragments) {
+        guard let scene = answer.scene, answer.noCoverage == nil else { return write(answer) }
+        let parts = fragments.fragments(of: scene)
+        beginObject()
+        field("found", answer.found)
+        field("latitude", answer.latitude)
+        field("longitude", answer.longitude)
+        field("radius_meters", answer.radiusMeters)
+        field("request_id", answer.requestID)
+        key("scene")
+        beginObject()
+        field("bearing_from_request_degrees", scene.bearingFromRequestDegrees)
+        continuation(parts.head, endsWithKey: true)
+        value(scene.distanceMeters)
+        continuation(parts.tail, endsWithKey: false)
+        endObject()
     }
 }

@@ -17,7 +17,7 @@ struct QueryParameters {
     func double(_ name: String, in range: ClosedRange<Double>, unit: String = "") throws(ServiceError) -> Double? {
         guard let text = string(name) else { return nil }
         let allowed = "allowed \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let value = Double(text) ?? Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
             throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not a finite number; \(allowed)")
         }
         guard range.contains(value) else {
@@ -65,11 +65,21 @@ struct QueryParameters {
         }
     }
 
+    /// The two numbers of `LAT,LON` (spaces around either allowed), nil when it is not two numbers.
+    /// Splits the UTF-8 bytes, not Characters: this runs on every Street View request.
+    static func numberPair(_ text: String) -> (Double, Double)? {
+        let utf8 = text.utf8
+        guard let comma = utf8.firstIndex(of: UInt8(ascii: ",")) else { return nil }
+        let first = Substring(utf8[utf8.startIndex..<comma]), second = Substring(utf8[utf8.index(after: comma)...])
+        guard !second.utf8.contains(UInt8(ascii: ",")) else { return nil }
+        func number(_ part: Substring) -> Double? { Double(part) ?? Double(part.trimmingCharacters(in: .whitespaces)) }
+        guard let a = number(first), let b = number(second) else { return nil }
+        return (a, b)
+    }
+
     /// Parses `LAT,LON`, naming `parameter` in errors.
     static func coordinate(_ text: String, parameter: String) throws(ServiceError) -> GeoCoordinate {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let latitude = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let longitude = Double(parts[1].trimmingCharacters(in: .whitespaces)), latitude.isFinite, longitude.isFinite else {
+        guard let (latitude, longitude) = numberPair(text), latitude.isFinite, longitude.isFinite else {
             throw .invalidParameter(parameter: parameter, message: "\(parameter) '\(text)' is not LAT,LON in decimal degrees, e.g. 60.1699,24.9523")
         }
         guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {

@@ -39,8 +39,8 @@ extension SceneService {
         do { answer = try catalog.scene(for: sceneRequest, requestID: requestID, detailCache: details) } catch {
             throw QueryParameters.translate(error)
         }
-        var writer = JSONWriter()
-        writer.write(answer)
+        var writer = JSONWriter(capacity: 1536)
+        writer.write(answer, fragments: fragments)
         return .json(writer.bytes, status: answer.found ? 200 : 404)
     }
 
@@ -87,10 +87,10 @@ extension SceneService {
                 throw QueryParameters.translate(error)
             }
             if isArray {
-                writer.write(answer)
+                writer.write(answer, fragments: fragments)
             } else {
-                var line = JSONWriter()
-                line.write(answer)
+                var line = JSONWriter(capacity: 1536)
+                line.write(answer, fragments: fragments)
                 body += line.bytes
                 body.append(0x0A)
             }

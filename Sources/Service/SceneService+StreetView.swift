@@ -39,9 +39,7 @@ extension SceneService {
             throw .invalidParameter(parameter: "location", message: "give location (lat,lng or a place name) or pano")
         }
         let point: GeoCoordinate
-        let parts = location.split(separator: ",")
-        if parts.count == 2, Double(parts[0].trimmingCharacters(in: .whitespaces)) != nil,
-           Double(parts[1].trimmingCharacters(in: .whitespaces)) != nil {
+        if QueryParameters.numberPair(location) != nil {
             point = try QueryParameters.coordinate(location, parameter: "location")
         } else {
             do { point = try catalog.place(named: location, language: nil).place.coordinate } catch {
@@ -64,20 +62,22 @@ extension SceneService {
             let lookup = try streetViewLookup(request)
             guard let scene = lookup.scene else { return streetViewStatus("ZERO_RESULTS", message: nil) }
             let match = scene.match
-            var writer = JSONWriter(capacity: 256)
-            writer.beginObject()
-            writer.field("copyright", match.source == .simulated
-                         ? "© OpenStreetMap contributors; imagery simulated by lookaround" : "© the photographer")
-            writer.field("date", String(match.captureTime.prefix(7)))
-            writer.key("location")
-            writer.beginObject()
-            writer.field("lat", match.latitude)
-            writer.field("lng", match.longitude)
-            writer.endObject()
-            writer.field("pano_id", match.panoramaID)
-            writer.field("status", "OK")
-            writer.endObject()
-            return .json(writer.bytes)
+            return .json(fragments.metadata(of: match.panoramaID) {
+                var writer = JSONWriter(capacity: 256)
+                writer.beginObject()
+                writer.field("copyright", match.source == .simulated
+                             ? "© OpenStreetMap contributors; imagery simulated by lookaround" : "© the photographer")
+                writer.field("date", String(match.captureTime.prefix(7)))
+                writer.key("location")
+                writer.beginObject()
+                writer.field("lat", match.latitude)
+                writer.field("lng", match.longitude)
+                writer.endObject()
+                writer.field("pano_id", match.panoramaID)
+                writer.field("status", "OK")
+                writer.endObject()
+                return writer.bytes
+            })
         } catch {
             return streetViewStatus(error.streetViewStatus, message: error.description)
         }

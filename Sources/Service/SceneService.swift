@@ -25,6 +25,7 @@ public final class SceneService: HTTPHandler {
     /// Request counts, latencies, caches.
     public let metrics = ServiceMetrics()
     let details = SceneDetailCache()
+    let fragments = SceneFragments()
     let keys: APIKeys
     let responses: ResponseCache
     let panoramas: PanoramaCache
@@ -62,7 +63,7 @@ public final class SceneService: HTTPHandler {
 
     public func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
         let path = request.path
-        guard ["GET", "HEAD", "POST"].contains(request.method) else {
+        guard request.method == "GET" || request.method == "HEAD" || request.method == "POST" else {
             return ("method_not_allowed", .respond(error(.methodNotAllowed(method: request.method, allowed: ["GET", "HEAD", "POST"]),
                                                           streetView: path.hasPrefix("/maps/"))))
         }

@@ -8,13 +8,17 @@ public final class ServiceMetrics: Sendable {
     public static let latencyBucketsSeconds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                                          0.05, 0.1, 0.25, 0.5, 1, 2.5, 10]
 
-    private struct Key: Hashable { var route: String; var status: Int }
-    private struct Histogram { var buckets: [Int]; var count = 0; var sumMicroseconds = 0 }
+    /// One route's counts, mutated in place under the lock (no copy of the buckets per request).
+    private final class RouteStatistics: @unchecked Sendable {
+        var statuses: [Int: Int] = [:]
+        var buckets: [Int]
+        var count = 0, sumMicroseconds = 0
+        init(bucketCount: Int) { buckets = [Int](repeating: 0, count: bucketCount) }
+    }
     private struct State {
-        var requests: [Key: Int] = [:]
-        var latency: [String: Histogram] = [:]
+        var routes: [String: RouteStatistics] = [:]
         var bytes = 0
-        var responseCacheHits = 0, responseCacheMisses = 0, notModified = 0
+        var responseCacheHits = 0, responseCacheMisses = 0
     }
 
     private let state = Mutex(State())
@@ -26,15 +30,21 @@ public final class ServiceMetrics: Sendable {
     /// Counts one finished request.
     public func record(route: String, status: Int, bytes: Int, microseconds: Int) {
         let bounds = Self.latencyBucketsSeconds
+        let seconds = Double(microseconds) / 1e6
+        let bucket = bounds.firstIndex { seconds <= $0 }
         state.withLock { state in
-            state.requests[Key(route: route, status: status), default: 0] += 1
             state.bytes += bytes
-            var histogram = state.latency[route] ?? Histogram(buckets: [Int](repeating: 0, count: bounds.count))
-            let seconds = Double(microseconds) / 1e6
-            if let bucket = bounds.firstIndex(where: { seconds <= $0 }) { histogram.buckets[bucket] += 1 }
-            histogram.count += 1
-            histogram.sumMicroseconds += microseconds
-            state.latency[route] = histogram
+            let statistics: RouteStatistics
+            if let existing = state.routes[route] {
+                statistics = existing
+            } else {
+                statistics = RouteStatistics(bucketCount: bounds.count)
+                state.routes[route] = statistics
+            }
+            statistics.statuses[status, default: 0] += 1
+            if let bucket { statistics.buckets[bucket] += 1 }
+            statistics.count += 1
+            statistics.sumMicroseconds += microseconds
         }
     }
 
@@ -45,42 +55,51 @@ public final class ServiceMetrics: Sendable {
 
     /// Requests answered so far with `status` on `route` (tests).
     public func count(route: String, status: Int) -> Int {
-        state.withLock { $0.requests[Key(route: route, status: status)] ?? 0 }
+        state.withLock { $0.routes[route]?.statuses[status] ?? 0 }
     }
 
     /// The Prometheus text exposition. `gauges` are current values (in-flight requests, connections,
     /// queued renders); `sceneDetailCache` the catalog detail cache's hits and misses.
     public func prometheusText(gauges: [(name: String, help: String, value: Int)],
                                sceneDetailCache: (hits: Int, misses: Int)) -> String {
-        let snapshot = state.withLock { $0 }
+        typealias Route = (name: String, statuses: [(Int, Int)], buckets: [Int], count: Int, sum: Int)
+        let (routes, bytes, hits, misses) = state.withLock { state -> ([Route], Int, Int, Int) in
+            let routes = state.routes.map { name, statistics -> Route in
+                (name, statistics.statuses.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, statistics.buckets,
+                 statistics.count, statistics.sumMicroseconds)
+            }
+            return (routes.sorted { $0.name < $1.name }, state.bytes, state.responseCacheHits, state.responseCacheMisses)
+        }
         var text = ""
         text += "# HELP lookaround_http_requests_total Requests answered, by route and status.\n"
         text += "# TYPE lookaround_http_requests_total counter\n"
-        for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
-            text += "lookaround_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(count)\n"
+        for route in routes {
+            for (status, count) in route.statuses {
+                text += "lookaround_http_requests_total{route=\"\(route.name)\",status=\"\(status)\"} \(count)\n"
+            }
         }
         text += "# HELP lookaround_http_request_duration_seconds Time from request headers to queued answer, by route.\n"
         text += "# TYPE lookaround_http_request_duration_seconds histogram\n"
-        for (route, histogram) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
+        for route in routes {
             var cumulative = 0
-            for (bound, count) in zip(Self.latencyBucketsSeconds, histogram.buckets) {
+            for (bound, count) in zip(Self.latencyBucketsSeconds, route.buckets) {
                 cumulative += count
-                text += "lookaround_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(cumulative)\n"
+                text += "lookaround_http_request_duration_seconds_bucket{route=\"\(route.name)\",le=\"\(bound)\"} \(cumulative)\n"
             }
-            text += "lookaround_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.count)\n"
-            text += "lookaround_http_request_duration_seconds_sum{route=\"\(route)\"} \(Double(histogram.sumMicroseconds) / 1e6)\n"
-            text += "lookaround_http_request_duration_seconds_count{route=\"\(route)\"} \(histogram.count)\n"
+            text += "lookaround_http_request_duration_seconds_bucket{route=\"\(route.name)\",le=\"+Inf\"} \(route.count)\n"
+            text += "lookaround_http_request_duration_seconds_sum{route=\"\(route.name)\"} \(Double(route.sum) / 1e6)\n"
+            text += "lookaround_http_request_duration_seconds_count{route=\"\(route.name)\"} \(route.count)\n"
         }
         text += "# HELP lookaround_http_response_bytes_total Body bytes sent.\n"
         text += "# TYPE lookaround_http_response_bytes_total counter\n"
-        text += "lookaround_http_response_bytes_total \(snapshot.bytes)\n"
+        text += "lookaround_http_response_bytes_total \(bytes)\n"
         text += "# HELP lookaround_cache_hits_total Lookups answered from a cache.\n"
         text += "# TYPE lookaround_cache_hits_total counter\n"
-        text += "lookaround_cache_hits_total{cache=\"responses\"} \(snapshot.responseCacheHits)\n"
+        text += "lookaround_cache_hits_total{cache=\"responses\"} \(hits)\n"
         text += "lookaround_cache_hits_total{cache=\"scene_details\"} \(sceneDetailCache.hits)\n"
         text += "# HELP lookaround_cache_misses_total Lookups that had to compute or read.\n"
         text += "# TYPE lookaround_cache_misses_total counter\n"
-        text += "lookaround_cache_misses_total{cache=\"responses\"} \(snapshot.responseCacheMisses)\n"
+        text += "lookaround_cache_misses_total{cache=\"responses\"} \(misses)\n"
         text += "lookaround_cache_misses_total{cache=\"scene_details\"} \(sceneDetailCache.misses)\n"
         for gauge in gauges {
             text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"

@@ -1,0 +1,55 @@
+import Catalog
+import Foundation
+import Geodesy
+@testable import Service
+import Testing
+
+/// The service's hand-written JSON against `JSONEncoder` (what the CLI's `--json` writes), and the
+/// per-panorama fragments against the writer without them.
+@Suite struct JSONWriterTests {
+    static func answers() throws -> [SceneAnswer] {
+        let catalog = try Catalog(path: try ServiceFixture.catalog.get().catalog)
+        var answers: [SceneAnswer] = []
+        for (latitude, longitude) in [(60.1699, 24.9523), (60.1686, 24.9480), (60.16805, 24.9416), (10.0, 10.0), (60.1677, 24.9509)] {
+            answers.append(try catalog.scene(for: SceneRequest(coordinate: try GeoCoordinate(latitude: latitude, longitude: longitude),
+                                                               radiusMeters: 80), requestID: latitude == 10 ? nil : "id \"\(latitude)\"\n"))
+        }
+        answers.append(try catalog.scene(for: SceneRequest(coordinate: try GeoCoordinate(latitude: 60.1699, longitude: 24.9523),
+                                                           source: .photo)))
+        return answers
+    }
+
+    @Test func scenesEncodeAsJSONEncoderDoes() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        for answer in try Self.answers() {
+            var writer = JSONWriter()
+            writer.write(answer)
+            let ours = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? NSDictionary
+            let theirs = try JSONSerialization.jsonObject(with: try encoder.encode(answer)) as? NSDictionary
+            #expect(ours == theirs, "\(String(decoding: writer.bytes, as: UTF8.self))")
+        }
+    }
+
+    @Test func fragmentsGiveTheSameBytes() throws {
+        let fragments = SceneFragments()
+        for answer in try Self.answers() + Self.answers() {
+            var plain = JSONWriter(), fast = JSONWriter()
+            plain.write(answer)
+            fast.write(answer, fragments: fragments)
+            #expect(plain.bytes == fast.bytes, "\(String(decoding: fast.bytes, as: UTF8.self))")
+        }
+    }
+
+    @Test func stringsAreEscaped() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("a", "quote \" backslash \\ newline \n tab \t bell \u{07} é /")
+        writer.endObject()
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text == #"{"a":"quote \" backslash \\ newline \n tab \t bell \u0007 é /"}"#)
+        let back = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: String]
+        #expect(back?["a"] == "quote \" backslash \\ newline \n tab \t bell \u{07} é /")
+    }
+}
