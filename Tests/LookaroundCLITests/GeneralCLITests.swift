@@ -25,6 +25,31 @@ import TestSupport
         #expect(result.stdout.hasPrefix("lookaround "))
     }
 
+    /// The versions are those of the libraries loaded: on Debian the -dev package (pkg-config) and the
+    /// shared library come from one source package, so the run-time version equals pkg-config's.
+    @Test(arguments: [("libpng", "libpng"), ("FreeType", nil), ("SQLite", "sqlite3"), ("libdeflate", "libdeflate"),
+                      ("libjpeg-turbo", "libturbojpeg"), ("libreadosm", "readosm"), ("zlib", "zlib"), ("Expat", "expat")])
+    func versionListsEveryLinkedLibraryWithItsVersion(library: String, pkgConfigName: String?) throws {
+        let result = try Lookaround.run(["--version"])
+        let line = result.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(library + " ") }
+        let fields = line.map { $0.split(separator: " ") } ?? []
+        #expect(fields.count >= 2, "--version lacks a line for \(library): \(result.stdout)")
+        guard fields.count >= 2, let pkgConfigName else { return }
+        let expected = try Lookaround.runProcess("/usr/bin/pkg-config", ["--modversion", pkgConfigName])
+        #expect(String(fields[1]) == expected.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(library): --version says \(fields[1]), pkg-config \(expected.stdout)")
+    }
+
+    @Test func versionMarksLibrariesWithoutARunTimeVersionCall() throws {
+        let lines = try Lookaround.run(["--version"]).stdout.split(separator: "\n")
+        for library in ["libjpeg-turbo", "libdeflate"] {
+            #expect(lines.contains { $0.contains(library) && $0.contains("built against") }, "\(library) not marked")
+        }
+        for library in ["libpng", "FreeType", "SQLite", "libreadosm"] {
+            #expect(lines.contains { $0.contains(library) && !$0.contains("built against") }, "\(library) marked")
+        }
+    }
+
     @Test func unknownCommandIsAUsageErrorWithASuggestion() throws {
         let result = try Lookaround.run(["imag"])
         #expect(result.exitCode == 64)
