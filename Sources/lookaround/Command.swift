@@ -23,7 +23,8 @@ extension CommandGroup {
     }
 }
 
-/// Exit codes (DESIGN §3): 0 ok, 1 "no imagery here", 64 usage, 65 bad data, 66 missing input, 70 internal.
+/// Exit codes (DESIGN §3): 0 ok, 1 "no imagery here", 64 usage, 65 bad data, 66 missing input, 70 internal,
+/// 73 cannot create output.
 enum ExitCode: Int32 {
     case ok = 0
     case noImagery = 1
@@ -31,6 +32,7 @@ enum ExitCode: Int32 {
     case dataError = 65
     case noInput = 66
     case internalError = 70
+    case cannotCreate = 73
 }
 
 /// Writing to the standard streams.

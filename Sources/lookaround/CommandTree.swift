@@ -6,7 +6,8 @@ enum CommandTree {
 
     /// Top-level commands (`lookaround map …`), listed first in help.
     static var commands: [any Command.Type] {
-        [SimulateCommand.self, IndexCommand.self, SceneCommand.self, SearchCommand.self, SnapshotCommand.self, InspectCommand.self, MapCommand.self]
+        [SimulateCommand.self, IndexCommand.self, SceneCommand.self, SearchCommand.self, SnapshotCommand.self, InspectCommand.self, MapCommand.self,
+         CompletionsCommand.self, HelpCommand.self]
     }
 
     /// Groups of related commands (`lookaround geo distance …`).
