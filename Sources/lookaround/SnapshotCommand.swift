@@ -39,6 +39,8 @@ enum SnapshotCommand: Command {
             .value("quality", valueName: "N", help: "JPEG quality, 1…100.", defaultValue: "90"),
             .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
             .value("output", short: "o", valueName: "FILE", help: "Output image ('-' = stdout).", required: true),
+            .flag("json", help: "Print the report as JSON (on stderr with -o -); see README, 'JSON output'."),
+            CommonOptions.quiet,
         ],
         examples: [
             (command: "lookaround snapshot --lat 60.1699 --lon 24.9523 -o senaatintori.png", comment: "a view of Senate Square"),
@@ -74,13 +76,22 @@ enum SnapshotCommand: Command {
                                                     showsRoadLabels: roadLabels,
                                                     language: arguments.string("language"))
         let toStandardError = output == "-"
-        let report = { (text: String) in if toStandardError { Console.error(text) } else { Console.out(text) } }
+        let json = arguments.flag("json")
+        let quiet = arguments.flag("quiet") && !json
+        let report = { (text: String) in
+            if quiet { return }
+            if toStandardError { Console.error(text) } else { Console.out(text) }
+        }
 
         let catalog = try Catalog(path: arguments.string("catalog") ?? Catalog.defaultPath)
         let resolution = try selection.resolve(arguments, catalog: catalog, language: arguments.string("language"))
         let placeName = resolution.placeName
         guard let scene = resolution.scene else {
-            resolution.noCoverageLines.forEach(report)
+            if json {
+                report(try Console.jsonText(NoCoverageReport(requestedPlace: placeName, noCoverage: resolution.noCoverage)))
+            } else {
+                resolution.noCoverageLines.forEach(report)
+            }
             return .noImagery
         }
         let snapshot = try blocking { try await LookAroundSnapshotter(scene: scene, options: options, catalog: catalog).snapshot }
@@ -90,6 +101,10 @@ enum SnapshotCommand: Command {
             Console.outBytes(bytes)
         } else {
             try ImageFile.write(bytes, to: output)
+        }
+        if json {
+            report(try Console.jsonText(SnapshotReport(snapshot, requestedPlace: placeName, output: output, format: format)))
+            return .ok
         }
         if let placeName { report("place      \(placeName)") }
         report("panorama   \(snapshot.panoramaID)")
@@ -119,6 +134,55 @@ enum SnapshotCommand: Command {
         guard let result = box.result else { preconditionFailure("the task signalled without a result") }
         return try result.get()
     }
+}
+
+/// `snapshot --json`: what was rendered (the names `inspect --json` uses for the same things).
+struct SnapshotReport: Encodable {
+    struct View: Encodable {
+        var headingDegrees, pitchDegrees, fieldOfViewDegrees: Double
+        var width, height: Int
+    }
+    struct Label: Encodable {
+        var name, category: String
+        var distanceMeters, x, y: Double
+    }
+    struct RoadLabel: Encodable {
+        var name, highwayClass: String
+        var distanceMeters: Double
+    }
+    struct ImageFile: Encodable {
+        var path, format: String
+        var width, height, panoramaLevel: Int
+    }
+
+    var found = true
+    var requestedPlace: String?
+    var panoramaId: String
+    var distanceFromRequestMeters: Double
+    var view: View
+    var labels: [Label]
+    var roadLabels: [RoadLabel]
+    var image: ImageFile
+
+    init(_ snapshot: LookAroundSnapshotter.Snapshot, requestedPlace: String?, output: String, format: String) {
+        self.requestedPlace = requestedPlace
+        panoramaId = snapshot.panoramaID
+        distanceFromRequestMeters = snapshot.distanceMeters
+        view = View(headingDegrees: snapshot.headingDegrees, pitchDegrees: snapshot.pitchDegrees,
+                    fieldOfViewDegrees: snapshot.fieldOfViewDegrees, width: snapshot.image.width, height: snapshot.image.height)
+        labels = snapshot.labels.map { Label(name: $0.name, category: $0.category, distanceMeters: $0.distanceMeters,
+                                             x: $0.anchorX, y: $0.anchorY) }
+        roadLabels = snapshot.roadLabels.map { RoadLabel(name: $0.name, highwayClass: $0.highwayClass, distanceMeters: $0.distanceMeters) }
+        image = ImageFile(path: output, format: format, width: snapshot.image.width, height: snapshot.image.height,
+                          panoramaLevel: snapshot.panoramaLevel)
+    }
+}
+
+/// `snapshot --json` and `inspect --json` without coverage: `{"found": false, "no_coverage": {…}}`.
+struct NoCoverageReport: Encodable {
+    var found = false
+    var requestedPlace: String?
+    var noCoverage: NoCoverage?
 }
 
 /// The result a blocking wait hands from the task to the waiting thread; the semaphore orders the
