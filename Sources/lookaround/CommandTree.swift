@@ -6,9 +6,11 @@ enum CommandTree {
 
     /// Top-level commands (`lookaround map …`), listed first in help.
     static var commands: [any Command.Type] {
-        [SimulateCommand.self, IndexCommand.self, SceneCommand.self, SearchCommand.self, SnapshotCommand.self, InspectCommand.self, MapCommand.self,
-         CompletionsCommand.self, HelpCommand.self]
+        [SimulateCommand.self, IndexCommand.self, SceneCommand.self, SearchCommand.self, SnapshotCommand.self, InspectCommand.self, MapCommand.self]
     }
+
+    /// Commands about the tool itself (completion scripts, manual pages), listed last.
+    static var toolCommands: [any Command.Type] { [CompletionsCommand.self, HelpCommand.self] }
 
     /// Groups of related commands (`lookaround geo distance …`).
     static var groups: [any CommandGroup.Type] { [GeoCommands.self, ImageCommands.self] }
@@ -23,7 +25,7 @@ enum CommandTree {
             Exit codes: 0 ok, 1 no imagery here, 64 usage error, 65 bad data, 66 missing input, 70 internal error.
             """,
         options: [.flag("version", help: "Print the version and exit.")],
-        subcommands: commands.map { $0.spec } + groups.map { $0.spec },
+        subcommands: commands.map { $0.spec } + groups.map { $0.spec } + toolCommands.map { $0.spec },
         examples: [
             (command: "lookaround geo distance --from 60.1699,24.9523 --to 60.1686,24.9417",
              comment: "geodesic distance and bearings between two points"),
@@ -31,7 +33,7 @@ enum CommandTree {
         ])
 
     static func command(at path: [CommandSpec]) -> (any Command.Type)? {
-        if path.count == 2 { return commands.first { $0.spec.name == path[1].name } }
+        if path.count == 2 { return (commands + toolCommands).first { $0.spec.name == path[1].name } }
         guard path.count >= 3 else { return nil }
         for group in groups where group.name == path[1].name {
             return group.commands.first { $0.spec.name == path[2].name }
