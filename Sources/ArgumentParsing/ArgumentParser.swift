@@ -38,8 +38,22 @@ public enum ArgumentParser {
             guard let sub = group.subcommands.first(where: { $0.name == word }) else {
                 let names = group.subcommands.map(\.name)
                 if word.hasPrefix("-") {
-                    if let top = group.option(named: String(word.drop(while: { $0 == "-" }))), !top.takesValue {
-                        return .run(ParsedArguments(commandPath: path, values: [:], flags: [top.name], positionals: []))
+                    // Flags of a group (`lookaround --version --json`): every word must be one.
+                    var flags: Set<String> = []
+                    var next = index
+                    while next < arguments.count, arguments[next].hasPrefix("--"),
+                          let top = group.option(named: String(arguments[next].dropFirst(2))), !top.takesValue {
+                        flags.insert(top.name)
+                        next += 1
+                    }
+                    if next == arguments.count {
+                        return .run(ParsedArguments(commandPath: path, values: [:], flags: flags, positionals: []))
+                    }
+                    let bad = arguments[next]
+                    if next > index && bad.hasPrefix("-") {
+                        let names = group.options.map(\.name) + ["help"]
+                        throw UsageError(commandPath: commandPath, message: "unknown option '\(bad)'",
+                                         suggestion: closestMatch(to: String(bad.drop { $0 == "-" }), among: names).map { "--\($0)" })
                     }
                     throw UsageError(commandPath: commandPath,
                                      message: "expected a command before '\(word)'; commands: \(names.joined(separator: ", "))")

@@ -22,9 +22,11 @@ enum CommandTree {
         discussion: """
             Conventions: coordinates are WGS84 degrees (latitude -90…90, longitude -180…180); headings are \
             degrees clockwise from true north; units are in option names (--radius-meters).
-            Exit codes: 0 ok, 1 no imagery here, 64 usage error, 65 bad data, 66 missing input, 70 internal error.
+            Exit codes: 0 ok, 1 no imagery here, 64 usage error, 65 bad data, 66 missing input, 70 internal error, \
+            73 cannot create output.
             """,
-        options: [.flag("version", help: "Print the version and exit.")],
+        options: [.flag("version", help: "Print the version and the C libraries' versions, and exit."),
+                  .flag("json", help: "With --version: as JSON (version, libraries with name, version, is_run_time_version, source).")],
         subcommands: commands.map { $0.spec } + groups.map { $0.spec } + toolCommands.map { $0.spec },
         examples: [
             (command: "lookaround geo distance --from 60.1699,24.9523 --to 60.1686,24.9417",

@@ -178,13 +178,6 @@ struct SnapshotReport: Encodable {
     }
 }
 
-/// `snapshot --json` and `inspect --json` without coverage: `{"found": false, "no_coverage": {…}}`.
-struct NoCoverageReport: Encodable {
-    var found = false
-    var requestedPlace: String?
-    var noCoverage: NoCoverage?
-}
-
 /// The result a blocking wait hands from the task to the waiting thread; the semaphore orders the
 /// write before the read.
 private final class BlockingResult<T: Sendable>: @unchecked Sendable {

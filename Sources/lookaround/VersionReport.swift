@@ -1,8 +1,11 @@
 import Imaging
 import LookAround
 
-/// `lookaround --version`: the tool's version and the C libraries it loaded.
-enum VersionReport {
+/// `lookaround --version`: the tool's version and the C libraries it loaded (`--json`: this, encoded).
+struct VersionReport: Encodable {
+    var version = CommandTree.version
+    var libraries = LinkedLibrary.lookAround
+
     static func text() -> String {
         let libraries = LinkedLibrary.lookAround
         let column = (libraries.map(\.name.count).max() ?? 0) + 2

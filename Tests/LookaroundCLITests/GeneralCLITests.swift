@@ -40,6 +40,19 @@ import TestSupport
                 "\(library): --version says \(fields[1]), pkg-config \(expected.stdout)")
     }
 
+    @Test func versionAsJSON() throws {
+        let result = try Lookaround.run(["--version", "--json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect((object["version"] as? String).map { result.stdout.contains($0) } == true)
+        let libraries = try #require(object["libraries"] as? [[String: Any]])
+        let sqlite = try #require(libraries.first { $0["name"] as? String == "SQLite" })
+        #expect(sqlite["is_run_time_version"] as? Bool == true && sqlite["source"] as? String == "sqlite3_libversion")
+        #expect(libraries.first { $0["name"] as? String == "libdeflate" }?["is_run_time_version"] as? Bool == false)
+        let typo = try Lookaround.run(["--version", "--jsn"])
+        #expect(typo.exitCode == 64 && typo.stderr.contains("unknown option '--jsn'") && typo.stderr.contains("did you mean '--json'?"))
+    }
+
     @Test func versionMarksLibrariesWithoutARunTimeVersionCall() throws {
         let lines = try Lookaround.run(["--version"]).stdout.split(separator: "\n")
         for library in ["libjpeg-turbo", "libdeflate"] {
