@@ -9,10 +9,12 @@ enum CompletionsCommand: Command {
             The script is generated from the same option specs as --help, so it completes exactly what the \
             parser accepts: commands, options, the allowed values of options with a closed set, and file or \
             folder names where an option or argument takes a path.
-            bash: lookaround completions bash > ~/.local/share/bash-completion/completions/lookaround \
-            (or, for one shell: source <(lookaround completions bash)).
+            bash (with the bash-completion package): mkdir -p ~/.local/share/bash-completion/completions, then \
+            lookaround completions bash > ~/.local/share/bash-completion/completions/lookaround (or, for one \
+            shell: source <(lookaround completions bash)).
             zsh: lookaround completions zsh > "${fpath[1]}/_lookaround", then start a new shell.
-            fish: lookaround completions fish > ~/.config/fish/completions/lookaround.fish
+            fish: mkdir -p ~/.config/fish/completions, then lookaround completions fish > \
+            ~/.config/fish/completions/lookaround.fish
             """,
         positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish.",
                                      completion: .values(CompletionScript.Shell.allCases.map(\.rawValue)))],
