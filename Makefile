@@ -16,6 +16,8 @@ help:
 	@echo "make build  - debug build;  make release - release build;  make bench - benchmarks"
 	@echo "make deps   - install missing Debian packages (list: scripts/deb-packages.txt)"
 	@echo "make panoramas - regenerate the shipped simulated imagery in Panoramas/helsinki (minutes, 2 cores)"
+	@echo "make man    - manual pages into .build/man/man1 (MANPATH=.build/man: man lookaround-snapshot)"
+	@echo "make docs   - DocC archives into .build/docs/<Module>.doccarchive (when the toolchain has docc)"
 
 deps:
 	@scripts/install-deps.sh
@@ -43,6 +45,16 @@ bench: release
 # The render step takes the build lock itself: do not wrap `make panoramas` in another flock.
 panoramas: release
 	@scripts/make-panoramas.sh $(RELEASE)/lookaround
+
+.PHONY: man docs
+
+# Manual pages generated from the option specs, one per command.
+man: build
+	.build/debug/lookaround help --man --output .build/man/man1
+
+# DocC catalogues (Sources/<Module>/<Module>.docc); the script takes the build lock for its one swift call.
+docs:
+	@SWIFT=$(SWIFT) scripts/make-docs.sh
 
 clean:
 	rm -rf .build $(OUT)

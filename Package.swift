@@ -77,6 +77,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "LookAroundTests", dependencies: ["LookAround", "Catalog", "Reprojection", "Simulator", "MapData",
                                                            "Imaging", "Geodesy", "TestSupport"]),
+        // A client's view: depends on and imports only LookAround (it re-exports what its API uses).
+        .testTarget(name: "LookAroundClientTests", dependencies: ["LookAround"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"],

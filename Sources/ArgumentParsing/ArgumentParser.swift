@@ -20,18 +20,40 @@ public enum ArgumentParser {
             let commandPath = path.map(\.name).joined(separator: " ")
             guard index < arguments.count else { return .help(commandPath: path) }
             let word = arguments[index]
-            if word == "--help" || word == "-h" || word == "help" {
-                if word == "help", index + 1 < arguments.count,
-                   let sub = group.subcommands.first(where: { $0.name == arguments[index + 1] }) {
-                    return .help(commandPath: path + [sub])
+            if word == "--help" || word == "-h" { return .help(commandPath: path) }
+            // `help [COMMAND…]` shows a command's help; `help --option …` runs a declared `help` command
+            // (the tool's `help --man`), when there is one.
+            let helpCommandRuns = index + 1 < arguments.count && arguments[index + 1].hasPrefix("-")
+                && group.subcommands.contains { $0.name == "help" }
+            if word == "help" && !helpCommandRuns {
+                var target = path
+                var next = index + 1
+                while next < arguments.count,
+                      let sub = target[target.count - 1].subcommands.first(where: { $0.name == arguments[next] }) {
+                    target.append(sub)
+                    next += 1
                 }
-                return .help(commandPath: path)
+                return .help(commandPath: target)
             }
             guard let sub = group.subcommands.first(where: { $0.name == word }) else {
                 let names = group.subcommands.map(\.name)
                 if word.hasPrefix("-") {
-                    if let top = group.option(named: String(word.drop(while: { $0 == "-" }))), !top.takesValue {
-                        return .run(ParsedArguments(commandPath: path, values: [:], flags: [top.name], positionals: []))
+                    // Flags of a group (`lookaround --version --json`): every word must be one.
+                    var flags: Set<String> = []
+                    var next = index
+                    while next < arguments.count, arguments[next].hasPrefix("--"),
+                          let top = group.option(named: String(arguments[next].dropFirst(2))), !top.takesValue {
+                        flags.insert(top.name)
+                        next += 1
+                    }
+                    if next == arguments.count {
+                        return .run(ParsedArguments(commandPath: path, values: [:], flags: flags, positionals: []))
+                    }
+                    let bad = arguments[next]
+                    if next > index && bad.hasPrefix("-") {
+                        let names = group.options.map(\.name) + ["help"]
+                        throw UsageError(commandPath: commandPath, message: "unknown option '\(bad)'",
+                                         suggestion: closestMatch(to: String(bad.drop { $0 == "-" }), among: names).map { "--\($0)" })
                     }
                     throw UsageError(commandPath: commandPath,
                                      message: "expected a command before '\(word)'; commands: \(names.joined(separator: ", "))")
@@ -135,6 +157,18 @@ public enum ArgumentParser {
 
     // MARK: Help
 
+    /// `--help`, which every command accepts without declaring it.
+    public static let helpOption = OptionSpec.flag("help", short: "h", help: "Show this help.")
+
+    /// The candidate closest to `word` when it is a likely typo, or the only one `word` starts (for
+    /// "did you mean" in a command's own checks).
+    public static func closestMatch(to word: String, among candidates: [String]) -> String? {
+        ArgumentParsing.closestMatch(to: word, among: candidates)
+    }
+
+    /// Every option a command accepts: its declared ones and `--help`.
+    public static func acceptedOptions(of command: CommandSpec) -> [OptionSpec] { command.options + [helpOption] }
+
     /// The help text of the command at the end of `commandPath`, wrapped to `width` columns.
     public static func help(for commandPath: [CommandSpec], width: Int = 100) -> String {
         let command = commandPath[commandPath.count - 1]
@@ -179,7 +213,7 @@ public enum ArgumentParser {
                 lines.append(table(positional.name, positional.help, column: column, width: width))
             }
         }
-        let options = command.options + [OptionSpec.flag("help", short: "h", help: "Show this help.")]
+        let options = command.options + [helpOption]
         let visible = options
         lines.append("")
         lines.append("Options:")

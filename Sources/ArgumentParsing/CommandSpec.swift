@@ -18,23 +18,58 @@ public struct OptionSpec: Sendable {
     public var isRepeatable: Bool
     /// Whether the option must be given.
     public var isRequired: Bool
+    /// What shell completion offers for the value, when the value name does not say it (see ``completion``).
+    public var valueCompletion: ValueCompletion?
 
     /// An option that takes a value.
     public static func value(_ name: String, short: Character? = nil, valueName: String, help: String,
                              defaultValue: String? = nil, allowedValues: [String]? = nil,
-                             repeatable: Bool = false, required: Bool = false) -> OptionSpec {
+                             repeatable: Bool = false, required: Bool = false,
+                             completion: ValueCompletion? = nil) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: valueName, help: help, defaultValue: defaultValue,
-                   allowedValues: allowedValues, isRepeatable: repeatable, isRequired: required)
+                   allowedValues: allowedValues, isRepeatable: repeatable, isRequired: required,
+                   valueCompletion: completion)
     }
 
     /// A flag: present or absent.
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, defaultValue: nil,
-                   allowedValues: nil, isRepeatable: false, isRequired: false)
+                   allowedValues: nil, isRepeatable: false, isRequired: false, valueCompletion: nil)
     }
 
     /// Whether this option takes a value.
     public var takesValue: Bool { valueName != nil }
+
+    /// What shell completion offers for the value: the allowed values when the set is closed, else the
+    /// declared completion, else files for `FILE`/`PATH` and folders for `DIR`, else nothing.
+    public var completion: ValueCompletion {
+        guard let valueName else { return .none }
+        if let allowedValues { return .values(allowedValues) }
+        return valueCompletion ?? ValueCompletion(inferredFrom: valueName)
+    }
+}
+
+/// What shell completion offers for an option's value or a positional argument.
+public enum ValueCompletion: Sendable, Hashable {
+    /// Nothing (a number, a name, a coordinate).
+    case none
+    /// File names.
+    case file
+    /// Folder names.
+    case directory
+    /// One of these words.
+    case values([String])
+    /// The program's commands (for a `help COMMAND` argument; the tree is not built yet when specs are).
+    case commands
+
+    /// Files for `FILE` and `PATH`, folders for `DIR`, else nothing.
+    init(inferredFrom valueName: String) {
+        switch valueName {
+        case "FILE", "PATH": self = .file
+        case "DIR": self = .directory
+        default: self = .none
+        }
+    }
 }
 
 /// A declared positional argument.
@@ -47,12 +82,17 @@ public struct PositionalSpec: Sendable {
     public var isOptional: Bool
     /// Whether it takes all remaining positional values (only the last positional may).
     public var isVariadic: Bool
+    /// What shell completion offers for it.
+    public var completion: ValueCompletion
 
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+    /// A positional; completion defaults to files for `FILE`/`PATH`, folders for `DIR`, else nothing.
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false,
+                completion: ValueCompletion? = nil) {
         self.name = name
         self.help = help
         self.isOptional = optional
         self.isVariadic = variadic
+        self.completion = completion ?? ValueCompletion(inferredFrom: name)
     }
 }
 

@@ -12,8 +12,9 @@ public struct SceneMatch: Sendable, Hashable, Codable {
     /// Geodesic (Karney, WGS84) distance from the request point, metres.
     public var distanceMeters: Double
     /// Geodesic initial bearing from the request point to the panorama, degrees clockwise from north,
-    /// 0…<360 (0 when the two coincide).
-    public var bearingFromRequestDegrees: Double
+    /// 0…<360; nil when the panorama is less than ``bearingMinimumDistanceMeters`` from the request point
+    /// (a direction computed over a few nanometres says nothing). JSON: `null`, not left out.
+    public var bearingFromRequestDegrees: Double?
     /// The capture heading (the panorama's centre column), degrees clockwise from north, 0…<360.
     public var headingDegrees: Double
     /// Pose pitch, degrees.
@@ -42,4 +43,35 @@ public struct SceneMatch: Sendable, Hashable, Codable {
     public var sequenceIndex: Int
     /// Neighbours (sequence order and proximity), nearest first.
     public var links: [PanoramaLink]
+
+    /// Below this distance between request point and panorama there is no bearing, metres: a position
+    /// typed with the 7 decimals `lookaround scene` prints is within about 1.5 cm of the stored one.
+    public static let bearingMinimumDistanceMeters = 0.05
+}
+
+extension SceneMatch {
+    /// Encodes every property, with a missing bearing as `null` (synthesized encoding would leave the key
+    /// out, and a client could not tell "no bearing" from an older format).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(panoramaID, forKey: .panoramaID)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+        try container.encode(distanceMeters, forKey: .distanceMeters)
+        try container.encode(bearingFromRequestDegrees, forKey: .bearingFromRequestDegrees)
+        try container.encode(headingDegrees, forKey: .headingDegrees)
+        try container.encode(pitchDegrees, forKey: .pitchDegrees)
+        try container.encode(rollDegrees, forKey: .rollDegrees)
+        try container.encode(captureTime, forKey: .captureTime)
+        try container.encode(source, forKey: .source)
+        try container.encode(imageWidth, forKey: .imageWidth)
+        try container.encode(imageHeight, forKey: .imageHeight)
+        try container.encode(horizontalCoverageDegrees, forKey: .horizontalCoverageDegrees)
+        try container.encode(imagePath, forKey: .imagePath)
+        try container.encodeIfPresent(depthPath, forKey: .depthPath)
+        try container.encodeIfPresent(labelsPath, forKey: .labelsPath)
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(sequenceIndex, forKey: .sequenceIndex)
+        try container.encode(links, forKey: .links)
+    }
 }

@@ -143,7 +143,10 @@ public struct MapOptions: Sendable {
             guard let data = FileManager.default.contents(atPath: text) else {
                 throw MapSnapshotError.missingInput(file: text, detail: "no such camera file; write one with --save-camera")
             }
-            do { return try JSONDecoder().decode(MapCamera.self, from: data) } catch {
+            // snake_case as --save-camera writes it; camelCase (Swift's Codable keys) decodes too.
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            do { return try decoder.decode(MapCamera.self, from: data) } catch {
                 throw MapSnapshotError.malformedGeoJSON(file: text, path: "", detail: "not a camera JSON file (\(error))")
             }
         }

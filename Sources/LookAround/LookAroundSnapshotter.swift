@@ -133,10 +133,12 @@ public struct LookAroundSnapshotter: Sendable {
     /// heading. Degrees clockwise from north, [0, 360).
     public static func defaultHeadingDegrees(for scene: LookAroundScene) -> Double {
         let match = scene.match
-        guard match.distanceMeters > lookAtRequestMinimumDistanceMeters else { return match.headingDegrees }
+        guard match.distanceMeters > lookAtRequestMinimumDistanceMeters, let bearing = match.bearingFromRequestDegrees else {
+            return match.headingDegrees
+        }
         // The bearing is from the request point to the panorama; over the few tens of metres of a scene
         // radius the reverse azimuth differs from it by 180° to well under 0.01°.
-        return (match.bearingFromRequestDegrees + 180).truncatingRemainder(dividingBy: 360)
+        return (bearing + 180).truncatingRemainder(dividingBy: 360)
     }
 
     /// The validated view camera the snapshot uses.

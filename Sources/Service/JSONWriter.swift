@@ -125,7 +125,8 @@ extension JSONWriter {
     /// A scene match (`SceneMatch`'s `Codable` form).
     mutating func write(_ scene: SceneMatch) {
         beginObject()
-        field("bearing_from_request_degrees", scene.bearingFromRequestDegrees)
+        key("bearing_from_request_degrees")
+        if let bearing = scene.bearingFromRequestDegrees { value(bearing) } else { null() }
         field("capture_time", scene.captureTime)
         field("depth_path", scene.depthPath)
         field("distance_meters", scene.distanceMeters)
@@ -249,7 +250,8 @@ extension JSONWriter {
         field("request_id", answer.requestID)
         key("scene")
         beginObject()
-        field("bearing_from_request_degrees", scene.bearingFromRequestDegrees)
+        key("bearing_from_request_degrees")
+        if let bearing = scene.bearingFromRequestDegrees { value(bearing) } else { null() }
         continuation(parts.head, endsWithKey: true)
         value(scene.distanceMeters)
         continuation(parts.tail, endsWithKey: false)

@@ -23,7 +23,8 @@ extension CommandGroup {
     }
 }
 
-/// Exit codes (DESIGN §3): 0 ok, 1 "no imagery here", 64 usage, 65 bad data, 66 missing input, 70 internal.
+/// Exit codes (DESIGN §3): 0 ok, 1 "no imagery here", 64 usage, 65 bad data, 66 missing input, 70 internal,
+/// 73 cannot create output.
 enum ExitCode: Int32 {
     case ok = 0
     case noImagery = 1
@@ -31,6 +32,13 @@ enum ExitCode: Int32 {
     case dataError = 65
     case noInput = 66
     case internalError = 70
+    case cannotCreate = 73
+}
+
+/// Options several commands share, declared once.
+enum CommonOptions {
+    /// No progress or status on stderr (data on stdout and errors still print).
+    static let quiet = OptionSpec.flag("quiet", short: "q", help: "No progress bar or status lines; data and errors still print.")
 }
 
 /// Writing to the standard streams.
@@ -39,19 +47,37 @@ enum Console {
         FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
+    /// Writes to stderr; an `error:` or `warning:` prefix is coloured when stderr takes colour.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        var text = text.hasSuffix("\n") ? text : text + "\n"
+        if usesColor(onDescriptor: 2) {
+            for (prefix, color) in [("error:", "1;31"), ("warning:", "1;33")] where text.hasPrefix(prefix) {
+                text = "\u{1B}[\(color)m\(prefix)\u{1B}[0m" + text.dropFirst(prefix.count)
+            }
+        }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Whether text written to `descriptor` may carry ANSI colour: it is a terminal, `NO_COLOR` is unset
+    /// or empty (no-color.org), and `TERM` is not `dumb`.
+    static func usesColor(onDescriptor descriptor: Int32) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return isatty(descriptor) != 0 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     static func outBytes(_ bytes: [UInt8]) {
         FileHandle.standardOutput.write(Data(bytes))
     }
 
-    /// JSON with sorted keys, pretty-printed, snake_case keys (DESIGN §3).
-    static func json<T: Encodable>(_ value: T) throws {
+    /// JSON with sorted keys, pretty-printed, snake_case keys (DESIGN §3), on stdout.
+    static func json<T: Encodable>(_ value: T) throws { out(try jsonText(value)) }
+
+    /// The text `json(_:)` prints: sorted snake_case keys, ISO 8601 times (README, "JSON output").
+    static func jsonText<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        out(String(decoding: try encoder.encode(value), as: UTF8.self))
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

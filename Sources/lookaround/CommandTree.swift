@@ -9,6 +9,9 @@ enum CommandTree {
         [SimulateCommand.self, IndexCommand.self, SceneCommand.self, SearchCommand.self, SnapshotCommand.self, InspectCommand.self, MapCommand.self, ServeCommand.self]
     }
 
+    /// Commands about the tool itself (completion scripts, manual pages), listed last.
+    static var toolCommands: [any Command.Type] { [CompletionsCommand.self, HelpCommand.self] }
+
     /// Groups of related commands (`lookaround geo distance …`).
     static var groups: [any CommandGroup.Type] { [GeoCommands.self, ImageCommands.self] }
 
@@ -19,10 +22,12 @@ enum CommandTree {
         discussion: """
             Conventions: coordinates are WGS84 degrees (latitude -90…90, longitude -180…180); headings are \
             degrees clockwise from true north; units are in option names (--radius-meters).
-            Exit codes: 0 ok, 1 no imagery here, 64 usage error, 65 bad data, 66 missing input, 70 internal error.
+            Exit codes: 0 ok, 1 no imagery here, 64 usage error, 65 bad data, 66 missing input, 70 internal error, \
+            73 cannot create output.
             """,
-        options: [.flag("version", help: "Print the version and exit.")],
-        subcommands: commands.map { $0.spec } + groups.map { $0.spec },
+        options: [.flag("version", help: "Print the version and the C libraries' versions, and exit."),
+                  .flag("json", help: "With --version: as JSON (version, libraries with name, version, is_run_time_version, source).")],
+        subcommands: commands.map { $0.spec } + groups.map { $0.spec } + toolCommands.map { $0.spec },
         examples: [
             (command: "lookaround geo distance --from 60.1699,24.9523 --to 60.1686,24.9417",
              comment: "geodesic distance and bearings between two points"),
@@ -30,7 +35,7 @@ enum CommandTree {
         ])
 
     static func command(at path: [CommandSpec]) -> (any Command.Type)? {
-        if path.count == 2 { return commands.first { $0.spec.name == path[1].name } }
+        if path.count == 2 { return (commands + toolCommands).first { $0.spec.name == path[1].name } }
         guard path.count >= 3 else { return nil }
         for group in groups where group.name == path[1].name {
             return group.commands.first { $0.spec.name == path[2].name }

@@ -176,8 +176,9 @@ enum ImageResizeCommand: Command {
             .value("filter", valueName: "FILTER", help: "Reconstruction filter.", defaultValue: "lanczos3",
                    allowedValues: ResamplingFilter.allCases.map(\.rawValue)),
             .value("quality", valueName: "1-100", help: "JPEG quality.", defaultValue: "90"),
+            .flag("json", help: "Print what was written as JSON; see README, 'JSON output'."),
         ],
-        positionals: [PositionalSpec("INPUT", help: "A JPEG or PNG file.")],
+        positionals: [PositionalSpec("INPUT", help: "A JPEG or PNG file.", completion: .file)],
         examples: [(command: "lookaround image resize pano.jpg --size 2048x1024 -o small.jpg",
                     comment: "halve an 8K panorama, keeping its metadata")])
 
@@ -230,7 +231,13 @@ enum ImageResizeCommand: Command {
             metadata = m
         }
         try ImageCommands.write(resized, to: output, quality: quality, metadata: metadata, arguments: arguments)
-        Console.out("\(output): \(size) (\(filter.rawValue) from \(image.width)×\(image.height))")
+        if arguments.flag("json") {
+            struct Resized: Encodable { var output: String; var width, height, sourceWidth, sourceHeight: Int; var filter: String }
+            try Console.json(Resized(output: output, width: resized.width, height: resized.height, sourceWidth: image.width,
+                                     sourceHeight: image.height, filter: filter.rawValue))
+        } else {
+            Console.out("\(output): \(size) (\(filter.rawValue) from \(image.width)×\(image.height))")
+        }
         return .ok
     }
 }
@@ -245,7 +252,8 @@ enum ImageCompareCommand: Command {
             .value("diff", valueName: "FILE", help: "Write a diff image (PNG) here."),
             .flag("json", help: "Print JSON."),
         ],
-        positionals: [PositionalSpec("A", help: "An image."), PositionalSpec("B", help: "An image of the same size.")],
+        positionals: [PositionalSpec("A", help: "An image.", completion: .file),
+                      PositionalSpec("B", help: "An image of the same size.", completion: .file)],
         examples: [(command: "lookaround image compare render.png reference.png --diff diff.png",
                     comment: "quality of a render against a reference")])
 
@@ -299,6 +307,7 @@ enum ImageLabelCommand: Command {
             .value("halo-color", valueName: "#RRGGBB", help: "Halo colour.", defaultValue: "#ffffff"),
             .value("background", valueName: "#RRGGBB|none", help: "Background colour, or none for transparent.",
                    defaultValue: "#8fa3b8"),
+            .flag("json", help: "Print what was written as JSON; see README, 'JSON output'."),
         ],
         positionals: [PositionalSpec("TEXT", help: "The label text (UTF-8).")],
         examples: [(command: "lookaround image label '赫尔辛基大教堂 · Pääposti' -o label.png", comment: "mixed scripts")])
@@ -336,7 +345,12 @@ enum ImageLabelCommand: Command {
         _ = try renderer.draw(text, at: PixelPoint(Double(margin), Double(margin) + metrics.ascent), style: style,
                               on: &canvas)
         try ImageFile.write(PNGCodec.encode(canvas.image), to: output)
-        Console.out("\(output): \(width)×\(height), \(fixed(metrics.advanceWidth, 1)) px wide")
+        if arguments.flag("json") {
+            struct Label: Encodable { var output: String; var width, height: Int; var advanceWidthPixels: Double }
+            try Console.json(Label(output: output, width: width, height: height, advanceWidthPixels: metrics.advanceWidth))
+        } else {
+            Console.out("\(output): \(width)×\(height), \(fixed(metrics.advanceWidth, 1)) px wide")
+        }
         return .ok
     }
 }

@@ -35,8 +35,8 @@ enum IndexCommand: Command {
                    defaultValue: "30"),
             .flag("full", help: "Re-read every file, even unchanged ones."),
             .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
-            .flag("quiet", help: "No progress bar."),
-            .flag("json", help: "Print the report as JSON."),
+            CommonOptions.quiet,
+            .flag("json", help: "Print the report as JSON; see README, 'JSON output'."),
         ],
         positionals: [PositionalSpec("DIR", help: "Folders searched recursively for panoramas.", optional: true, variadic: true)],
         examples: [
@@ -63,15 +63,13 @@ enum IndexCommand: Command {
         let options = CatalogBuildOptions(directories: directories, catalogPath: catalogPath, osmFiles: osmFiles,
                                           naming: naming, proximityLinkMeters: try arguments.double("link-meters", in: 0...1000) ?? 30,
                                           forceFullRebuild: arguments.flag("full"))
-        let showProgress = !arguments.flag("quiet") && isatty(2) != 0
-        func bar(_ label: String) -> @Sendable (Int, Int) -> Void {
-            { done, total in
-                let width = 30, filled = total > 0 ? done * width / total : width
-                let text = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-                FileHandle.standardError.write(Data("\r\(label) [\(text)] \(done)/\(total)\(done == total ? "\n" : "")".utf8))
-            }
+        let quiet = arguments.flag("quiet")
+        func progress(_ label: String, _ unit: String) -> (@Sendable (Int, Int) -> Void)? {
+            guard !quiet else { return nil }
+            let display = ProgressDisplay(label: label, unit: unit, quiet: quiet)
+            return { done, total in display.update(done: done, total: total) }
         }
-        let report = try CatalogBuilder.build(options, progress: showProgress ? bar("indexing") : nil)
+        let report = try CatalogBuilder.build(options, progress: progress("index", "files"))
         var tiles: PanoramaTileReport?
         if arguments.flag("tiles") {
             let catalog = try Catalog(path: report.catalogPath)
@@ -81,7 +79,7 @@ enum IndexCommand: Command {
                 try? PanoramaCrop(fullWidth: crop.fullWidth, fullHeight: crop.fullHeight, left: crop.croppedLeft, top: crop.croppedTop)
             }
             tiles = PanoramaTileStore(catalogPath: report.catalogPath)
-                .update(try catalog.imagePaths(), crops: crops, progress: showProgress ? bar("tiles   ") : nil)
+                .update(try catalog.imagePaths(), crops: crops, progress: progress("index --tiles", "tile files"))
         }
         if arguments.flag("json") {
             try Console.json(Report(index: report, tiles: tiles))

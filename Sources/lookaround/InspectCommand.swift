@@ -48,7 +48,7 @@ enum InspectCommand: Command {
         let resolution = try selection.resolve(arguments, catalog: catalog, language: language)
         guard let scene = resolution.scene else {
             if json {
-                try Console.json(NoCoverageReport(place: resolution.placeName, noCoverage: resolution.noCoverage))
+                try Console.json(NoCoverageReport(requestedPlace: resolution.placeName, noCoverage: resolution.noCoverage))
             } else {
                 resolution.noCoverageLines.forEach(Console.out)
             }
@@ -106,6 +106,7 @@ private struct InspectReport: Encodable {
         var latitude, longitude, distanceMeters, heightAboveGroundMeters, eastMeters, northMeters, upMeters: Double
     }
 
+    var found = true
     var requestedPlace: String?
     var panoramaId: String
     var distanceFromRequestMeters: Double
@@ -138,8 +139,3 @@ private struct InspectReport: Encodable {
     }
 }
 
-/// `inspect --json` without coverage.
-private struct NoCoverageReport: Encodable {
-    var place: String?
-    var noCoverage: NoCoverage?
-}

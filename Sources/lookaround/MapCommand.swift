@@ -41,6 +41,8 @@ enum MapCommand: Command {
             .value("fly-distance-meters", valueName: "METERS", help: "Camera distance at both ends of a flight (1…40,000,000).", defaultValue: "1500"),
             .value("frames", valueName: "N", help: "Frames of a flight (2…10000).", defaultValue: "30"),
             .value("output", short: "o", valueName: "PATH", help: "Output PNG (a directory for a flight).", required: true),
+            .flag("json", help: "Print the camera used (and a flight's frames) as JSON; see README, 'JSON output'."),
+            CommonOptions.quiet,
         ],
         examples: [
             (command: "lookaround map --center 60.1699,24.9523 --span-meters 800 --pin 60.1699,24.9523,Senaatintori -o map.png",
@@ -122,28 +124,66 @@ enum MapCommand: Command {
         var options = map.snapshotOptions(defaultFraming: framing ?? .mapRect(.world), overlays: overlays, annotations: pins,
                                           coverage: coverage, orthophoto: orthophoto)
 
+        let json = arguments.flag("json"), quiet = arguments.flag("quiet")
         if let flight {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let cameras = try flight.cameras(frameCount: frames)
+            let progress = ProgressDisplay(label: "map", unit: "frames", quiet: quiet || json)
+            var written: [FlightReport.Frame] = []
             for (i, camera) in cameras.enumerated() {
                 options.framing = .camera(camera)
                 let snapshot = try snapshotter.snapshot(options)
                 let path = (output as NSString).appendingPathComponent(String(format: "frame-%04d.png", i))
                 try ImageFile.write(PNGCodec.encode(snapshot.image), to: path)
+                written.append(FlightReport.Frame(path: path, camera: snapshot.camera))
+                progress.update(done: i + 1, total: cameras.count)
             }
-            Console.out("\(flight.kind.rawValue) flight, \(fixed(flight.groundDistanceMeters / 1000, 2)) km, peak distance "
-                        + "\(fixed(flight.peakDistanceMeters / 1000, 2)) km: \(cameras.count) frames in \(output)")
+            progress.finish()
+            if json {
+                try Console.json(FlightReport(kind: flight.kind.rawValue, groundDistanceMeters: flight.groundDistanceMeters,
+                                              peakDistanceMeters: flight.peakDistanceMeters, directory: output, frames: written))
+            } else if !quiet {
+                Console.out("\(flight.kind.rawValue) flight, \(fixed(flight.groundDistanceMeters / 1000, 2)) km, peak distance "
+                            + "\(fixed(flight.peakDistanceMeters / 1000, 2)) km: \(cameras.count) frames in \(output)")
+            }
             return .ok
         }
         let snapshot = try snapshotter.snapshot(options)
         try ImageFile.write(PNGCodec.encode(snapshot.image), to: output)
         if let cameraFile = arguments.string("save-camera") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try ImageFile.write([UInt8](try encoder.encode(snapshot.camera)), to: cameraFile)
+            try ImageFile.write([UInt8]((try Console.jsonText(snapshot.camera) + "\n").utf8), to: cameraFile)
         }
-        Console.out("wrote \(output) (\(snapshot.image.width)x\(snapshot.image.height) pixels, \(type.rawValue), "
-                    + "zoom \(fixed(snapshot.camera.zoomLevel(viewHeightPoints: Double(size.height)), 2)))")
+        let zoom = snapshot.camera.zoomLevel(viewHeightPoints: Double(size.height))
+        if json {
+            try Console.json(MapReport(output: output, width: snapshot.image.width, height: snapshot.image.height, scale: map.scale,
+                                       mapType: type.rawValue, zoomLevel: zoom, camera: snapshot.camera))
+        } else if !quiet {
+            Console.out("wrote \(output) (\(snapshot.image.width)x\(snapshot.image.height) pixels, \(type.rawValue), "
+                        + "zoom \(fixed(zoom, 2)))")
+        }
         return .ok
     }
+}
+
+/// `map --json`: the image written and the camera that framed it (the keys --save-camera writes).
+struct MapReport: Encodable {
+    var output: String
+    var width, height: Int
+    var scale: Double
+    var mapType: String
+    var zoomLevel: Double
+    var camera: MapCamera
+}
+
+/// `map --json` for a flight: its kind and extent, and each frame with its camera.
+struct FlightReport: Encodable {
+    struct Frame: Encodable {
+        var path: String
+        var camera: MapCamera
+    }
+
+    var kind: String
+    var groundDistanceMeters, peakDistanceMeters: Double
+    var directory: String
+    var frames: [Frame]
 }

@@ -119,7 +119,9 @@ enum SceneCommand: Command {
         }
         Console.out("panorama   \(scene.panoramaID)")
         Console.out("position   \(fixed(scene.latitude, 7)), \(fixed(scene.longitude, 7))")
-        Console.out("distance   \(fixed(scene.distanceMeters, 2)) m, bearing \(fixed(scene.bearingFromRequestDegrees, 1))° from the request point")
+        // At (almost) the panorama's own position there is no direction to give.
+        Console.out("distance   \(fixed(scene.distanceMeters, 2)) m"
+                    + (scene.bearingFromRequestDegrees.map { ", bearing \(fixed($0, 1))° from the request point" } ?? ""))
         Console.out("heading    \(fixed(scene.headingDegrees, 1))°")
         Console.out("captured   \(scene.captureTime) (\(scene.source.rawValue))")
         Console.out("image      \(scene.imagePath) (\(scene.imageWidth)×\(scene.imageHeight), "

@@ -44,6 +44,8 @@ enum SimulateCommand: Command {
             .value("pitch-degrees", valueName: "DEGREES", help: "View pitch, -90…90 (0 = horizon, +90 = up).", defaultValue: "0"),
             .value("fov-degrees", valueName: "DEGREES", help: "Horizontal field of view, 1…179.", defaultValue: "90"),
             .value("output", short: "o", valueName: "FILE", help: "Output of --view: .png or .jpg."),
+            .flag("json", help: "Print the captures (planned with --dry-run, else written or skipped) as JSON; see README, 'JSON output'."),
+            CommonOptions.quiet,
         ],
         examples: [
             (command: "lookaround simulate --osm Panoramas/sources/helsinki-centre.osm.pbf --out out/pano --streets Aleksanterinkatu --size 2048x1024",
@@ -105,7 +107,12 @@ enum SimulateCommand: Command {
                                                                            sun: SolarPosition(date: time, coordinate: view)))
             let bytes = output.lowercased().hasSuffix(".png") ? try PNGCodec.encode(image) : try JPEGCodec.encode(image, quality: 90)
             try ImageFile.write(bytes, to: output)
-            Console.out("wrote \(output) (\(width)x\(height), \(samples) samples per pixel)")
+            if arguments.flag("json") {
+                struct View: Encodable { var output: String; var width, height, samplesPerPixel: Int }
+                try Console.json(View(output: output, width: width, height: height, samplesPerPixel: samples))
+            } else if !arguments.flag("quiet") {
+                Console.out("wrote \(output) (\(width)x\(height), \(samples) samples per pixel)")
+            }
             return .ok
         }
         guard let out = arguments.string("out") else { throw arguments.error("missing --out DIR (or --view LAT,LON -o FILE)") }
@@ -137,7 +144,13 @@ enum SimulateCommand: Command {
         }
         var captures = try planner.plan(model: model, streetNames: streetNames)
         if let limit { captures = Array(captures.prefix(limit)) }
+        let json = arguments.flag("json"), quiet = arguments.flag("quiet")
         if arguments.flag("dry-run") {
+            if json {
+                try Console.json(CapturesReport(directory: out, captures: captures.map { CapturesReport.Capture($0, directory: out, status: "planned") },
+                                                seconds: Date().timeIntervalSince(start)))
+                return .ok
+            }
             let formatter = ISO8601DateFormatter()
             for c in captures {
                 Console.out("\(c.id) \(fixed(c.latitude, 7)),\(fixed(c.longitude, 7)) heading \(fixed(c.headingDegrees, 1)) \(formatter.string(from: c.captureTime))")
@@ -150,47 +163,67 @@ enum SimulateCommand: Command {
             throw SimulatorError.output(path: out, detail: "cannot create the folder: \(error.localizedDescription)")
         }
         let writer = try CaptureWriter(model: model, directory: out, samplesPerPixel: samples, seed: seed, jpegQuality: quality)
-        Console.error("simulate: \(model.triangleCount) triangles, \(model.signs.count) signs, BVH in "
-                      + "\(fixed(model.bvhBuildSeconds, 2)) s; \(captures.count) captures in "
-                      + "\(Set(captures.map(\.sequenceID)).count) sequences")
-        var progress = ProgressBar(total: captures.count)
+        if !quiet {
+            Console.error("simulate: \(model.triangleCount) triangles, \(model.signs.count) signs, BVH in "
+                          + "\(fixed(model.bvhBuildSeconds, 2)) s; \(captures.count) captures in "
+                          + "\(Set(captures.map(\.sequenceID)).count) sequences")
+        }
+        let progress = ProgressDisplay(label: "simulate", unit: "captures", quiet: quiet)
         var written = 0, skipped = 0
-        for capture in captures {
+        var reported: [CapturesReport.Capture] = []
+        for (index, capture) in captures.enumerated() {
             if !arguments.flag("force") && writer.exists(capture) {
                 skipped += 1
+                reported.append(CapturesReport.Capture(capture, directory: out, status: "skipped"))
             } else {
                 try writer.write(capture)
                 written += 1
+                reported.append(CapturesReport.Capture(capture, directory: out, status: "written"))
             }
-            progress.advance(label: capture.id)
+            progress.update(done: index + 1, total: captures.count, item: capture.id)
         }
         progress.finish()
-        Console.out("wrote \(written) captures, skipped \(skipped) existing, in \(fixed(Date().timeIntervalSince(start), 1)) s → \(out)")
+        if json {
+            try Console.json(CapturesReport(directory: out, captures: reported, seconds: Date().timeIntervalSince(start)))
+        } else if !quiet {
+            Console.out("wrote \(written) captures, skipped \(skipped) existing, in \(fixed(Date().timeIntervalSince(start), 1)) s → \(out)")
+        }
         return .ok
     }
 }
 
-/// A one-line progress bar on standard error: done/total, rate and time left.
-struct ProgressBar {
-    let total: Int
-    var done = 0
-    let start = Date()
+/// `simulate --json`: the captures, planned (--dry-run), written or skipped (their files existed).
+struct CapturesReport: Encodable {
+    struct Capture: Encodable {
+        var id: String
+        var status: String
+        var latitude, longitude, headingDegrees, cameraHeightMeters: Double
+        var captureTime: String
+        var sequenceId: String
+        var sequenceIndex: Int
+        var streetName: String
+        var imagePath, depthPath, labelsPath, sidecarPath: String
 
-    mutating func advance(label: String) {
-        done += 1
-        let elapsed = Date().timeIntervalSince(start)
-        let rate = Double(done) / max(elapsed, 1e-6)
-        let left = Double(total - done) / max(rate, 1e-9)
-        let filled = total == 0 ? 30 : done * 30 / total
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
-        let line = "\r[\(bar)] \(done)/\(total) \(fixed(rate, 2))/s, \(Self.duration(left)) left  \(label)"
-        FileHandle.standardError.write(Data(line.utf8))
+        init(_ capture: CaptureMetadata, directory: String, status: String) {
+            func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+            id = capture.id
+            self.status = status
+            latitude = capture.latitude
+            longitude = capture.longitude
+            headingDegrees = capture.headingDegrees
+            cameraHeightMeters = capture.cameraHeightMeters
+            captureTime = ISO8601DateFormatter().string(from: capture.captureTime)
+            sequenceId = capture.sequenceID
+            sequenceIndex = capture.sequenceOrder
+            streetName = capture.streetName
+            imagePath = path(capture.imageFileName)
+            depthPath = path(capture.depthFileName)
+            labelsPath = path(capture.labelFileName)
+            sidecarPath = path(capture.sidecarFileName)
+        }
     }
 
-    func finish() { FileHandle.standardError.write(Data("\n".utf8)) }
-
-    static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 60 ? "\(s / 60)m\(String(format: "%02d", s % 60))s" : "\(s)s"
-    }
+    var directory: String
+    var captures: [Capture]
+    var seconds: Double
 }

@@ -29,6 +29,8 @@ enum SnapshotCommand: Command {
         options: SceneSelection.sceneOptions + SceneSelection.cameraOptions + SnapshotOptions.options + [
             .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
             .value("output", short: "o", valueName: "FILE", help: "Output image ('-' = stdout).", required: true),
+            .flag("json", help: "Print the report as JSON (on stderr with -o -); see README, 'JSON output'."),
+            CommonOptions.quiet,
         ],
         examples: [
             (command: "lookaround snapshot --lat 60.1699 --lon 24.9523 -o senaatintori.png", comment: "a view of Senate Square"),
@@ -54,13 +56,22 @@ enum SnapshotCommand: Command {
         }
         let quality = parsed.quality
         let toStandardError = output == "-"
-        let report = { (text: String) in if toStandardError { Console.error(text) } else { Console.out(text) } }
+        let json = arguments.flag("json")
+        let quiet = arguments.flag("quiet") && !json
+        let report = { (text: String) in
+            if quiet { return }
+            if toStandardError { Console.error(text) } else { Console.out(text) }
+        }
 
         let catalog = try Catalog(path: arguments.string("catalog") ?? Catalog.defaultPath)
         let resolution = try selection.resolve(arguments, catalog: catalog, language: arguments.string("language"))
         let placeName = resolution.placeName
         guard let scene = resolution.scene else {
-            resolution.noCoverageLines.forEach(report)
+            if json {
+                report(try Console.jsonText(NoCoverageReport(requestedPlace: placeName, noCoverage: resolution.noCoverage)))
+            } else {
+                resolution.noCoverageLines.forEach(report)
+            }
             return .noImagery
         }
         let snapshot = try LookAroundSnapshotter(scene: scene, options: options, catalog: catalog).render()
@@ -70,6 +81,10 @@ enum SnapshotCommand: Command {
             Console.outBytes(bytes)
         } else {
             try ImageFile.write(bytes, to: output)
+        }
+        if json {
+            report(try Console.jsonText(SnapshotReport(snapshot, requestedPlace: placeName, output: output, format: format)))
+            return .ok
         }
         if let placeName { report("place      \(placeName)") }
         report("panorama   \(snapshot.panoramaID)")
@@ -85,5 +100,47 @@ enum SnapshotCommand: Command {
         report("image      \(output == "-" ? "stdout" : output) (\(snapshot.image.width)x\(snapshot.image.height), "
                + "\(format), panorama level \(snapshot.panoramaLevel))")
         return .ok
+    }
+}
+
+/// `snapshot --json`: what was rendered (the names `inspect --json` uses for the same things).
+struct SnapshotReport: Encodable {
+    struct View: Encodable {
+        var headingDegrees, pitchDegrees, fieldOfViewDegrees: Double
+        var width, height: Int
+    }
+    struct Label: Encodable {
+        var name, category: String
+        var distanceMeters, x, y: Double
+    }
+    struct RoadLabel: Encodable {
+        var name, highwayClass: String
+        var distanceMeters: Double
+    }
+    struct ImageFile: Encodable {
+        var path, format: String
+        var width, height, panoramaLevel: Int
+    }
+
+    var found = true
+    var requestedPlace: String?
+    var panoramaId: String
+    var distanceFromRequestMeters: Double
+    var view: View
+    var labels: [Label]
+    var roadLabels: [RoadLabel]
+    var image: ImageFile
+
+    init(_ snapshot: LookAroundSnapshotter.Snapshot, requestedPlace: String?, output: String, format: String) {
+        self.requestedPlace = requestedPlace
+        panoramaId = snapshot.panoramaID
+        distanceFromRequestMeters = snapshot.distanceMeters
+        view = View(headingDegrees: snapshot.headingDegrees, pitchDegrees: snapshot.pitchDegrees,
+                    fieldOfViewDegrees: snapshot.fieldOfViewDegrees, width: snapshot.image.width, height: snapshot.image.height)
+        labels = snapshot.labels.map { Label(name: $0.name, category: $0.category, distanceMeters: $0.distanceMeters,
+                                             x: $0.anchorX, y: $0.anchorY) }
+        roadLabels = snapshot.roadLabels.map { RoadLabel(name: $0.name, highwayClass: $0.highwayClass, distanceMeters: $0.distanceMeters) }
+        image = ImageFile(path: output, format: format, width: snapshot.image.width, height: snapshot.image.height,
+                          panoramaLevel: snapshot.panoramaLevel)
     }
 }

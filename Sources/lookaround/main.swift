@@ -12,7 +12,7 @@ func main() -> Int32 {
             return ExitCode.ok.rawValue
         case .run(let parsed):
             if parsed.commandPath.count == 1 && parsed.flag("version") {
-                Console.out("lookaround \(CommandTree.version)")
+                if parsed.flag("json") { try Console.json(VersionReport()) } else { Console.out(VersionReport.text()) }
                 return ExitCode.ok.rawValue
             }
             guard let command = CommandTree.command(at: parsed.commandPath) else {

@@ -17,7 +17,7 @@ import TestSupport
         #expect(answer.found && answer.noCoverage == nil)
         #expect(scene.panoramaID == "helsinki/sim_0001")
         #expect(abs(scene.distanceMeters - 5) < 0.005)   // EXIF GPS rationals round to about 1 mm
-        #expect(abs(scene.bearingFromRequestDegrees - 270) < 0.01)
+        #expect(abs(try #require(scene.bearingFromRequestDegrees) - 270) < 0.01)
         #expect(scene.source == .simulated)
         #expect(!scene.links.isEmpty)
         #expect(scene.links.contains { $0.panoramaID == "helsinki/sim_0002" })

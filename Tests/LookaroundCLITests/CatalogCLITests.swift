@@ -96,7 +96,7 @@ import TestSupport
         let result = try run(["scene", "--lat", "60.1699", "--lon", "24.9523"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("panorama   helsinki/R0010023\n"))
-        #expect(result.stdout.contains("bearing 0.0° from the request point"))
+        #expect(result.stdout.contains("distance   5.57 m, bearing 0.0° from the request point"))   // due north
         #expect(result.stdout.contains("heading    90.0°"))
         #expect(result.stdout.contains("captured   2024-05-12T10:15:30Z (photo)"))
         #expect(result.stdout.contains("links      helsinki/IMG_20240512_101530_00_001"))
@@ -116,6 +116,25 @@ import TestSupport
         #expect(scene["heading_degrees"] as? Double == 90)
         #expect(scene["capture_time"] as? String == "2024-05-12T10:15:30Z")
         #expect((scene["links"] as? [Any])?.isEmpty == false)
+        let bearing = try #require(scene["bearing_from_request_degrees"] as? Double)
+        #expect(bearing >= 0 && bearing < 360)
+    }
+
+    /// At the position `scene` printed for the panorama: no bearing (null in JSON, left out of the text),
+    /// rather than a direction computed over a few nanometres.
+    @Test func sceneAtThePanoramasOwnPositionHasNoBearing() throws {
+        let text = try run(["scene", "--lat", "60.16995", "--lon", "24.9523"])
+        #expect(text.exitCode == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("panorama   helsinki/R0010023\n"))
+        #expect(text.stdout.contains("\ndistance   0.00 m\n"))
+        #expect(!text.stdout.contains("from the request point"))
+        let result = try run(["scene", "--lat", "60.16995", "--lon", "24.9523", "--json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let scene = try #require(try Self.json(result.stdout)["scene"] as? [String: Any])
+        #expect(scene["panorama_id"] as? String == "helsinki/R0010023")
+        #expect(try #require(scene["distance_meters"] as? Double) < 0.05)
+        #expect(scene.keys.contains("bearing_from_request_degrees"), "the key is there, as null")
+        #expect(scene["bearing_from_request_degrees"] is NSNull)
     }
 
     @Test func noCoverageIsExitCode1WithTheReasonOnStdout() throws {

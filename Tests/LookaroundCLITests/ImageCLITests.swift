@@ -57,6 +57,11 @@ import TestSupport
         #expect(read.metadata.latitudeDegrees.map { abs($0 - 60.1699) < 1e-6 } == true)
         #expect(read.metadata.panorama?.fullPanoWidthPixels == 32)
         #expect(read.metadata.panorama?.poseHeadingDegrees == 87.5)
+        let json = try Lookaround.run(["image", "resize", pano.path, "--scale", "0.25", "-o", out.path, "--json"])
+        #expect(json.exitCode == 0, "\(json.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["output"] as? String == out.path && report["filter"] as? String == "lanczos3")
+        #expect(report["width"] as? Int == 16 && report["height"] as? Int == 8 && report["source_width"] as? Int == 64)
     }
 
     @Test func compareReportsIdenticalAndDifferent() throws {
@@ -81,6 +86,11 @@ import TestSupport
         #expect(result.exitCode == 0, "\(result.stderr)")
         let image = try PNGCodec.decodeRGBA(ImageFile.read(directory.appendingPathComponent("label.png").path))
         #expect(image.width > 300 && image.height > 40)
+        let json = try Lookaround.run(["image", "label", "Pääposti", "-o", "label.png", "--json"], in: directory)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let written = try PNGCodec.decodeRGBA(ImageFile.read(directory.appendingPathComponent("label.png").path))
+        #expect(report["width"] as? Int == written.width && report["height"] as? Int == written.height)
+        #expect(try #require(report["advance_width_pixels"] as? Double) > 50)
     }
 
     @Test(arguments: [

@@ -35,6 +35,30 @@ import TestSupport
         #expect(image.width == 320 && image.height == 180)
     }
 
+    @Test func jsonReportHasWhatWasRendered() throws {
+        let output = try Self.setup.get().root.appendingPathComponent("json.png").path
+        let result = try snapshot(["--scene", "senaatintori-005", "--heading-degrees", "90", "--size", "160x90", "-o", output, "--json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["found"] as? Bool == true && report["panorama_id"] as? String == "senaatintori-005")
+        let view = try #require(report["view"] as? [String: Any])
+        #expect(view["heading_degrees"] as? Double == 90 && view["field_of_view_degrees"] as? Double == 90 && view["width"] as? Int == 160)
+        let image = try #require(report["image"] as? [String: Any])
+        #expect(image["path"] as? String == output && image["format"] as? String == "png" && image["height"] as? Int == 90)
+        #expect(report["labels"] is [Any] && report["road_labels"] is [Any])
+        // With the image on stdout the JSON goes to stderr; no coverage is found: false with the reason.
+        let piped = try snapshot(["--scene", "senaatintori-005", "--size", "64x32", "-o", "-", "--json"])
+        #expect(piped.stdoutBytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect((try JSONSerialization.jsonObject(with: Data(piped.stderr.utf8)) as? [String: Any])?["panorama_id"] as? String
+                == "senaatintori-005")
+        let none = try snapshot(["--lat", "60.2", "--lon", "24.9", "-o", output, "--json"])
+        #expect(none.exitCode == 1)
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(none.stdout.utf8)) as? [String: Any])
+        #expect(answer["found"] as? Bool == false && (answer["no_coverage"] as? [String: Any])?["reason"] as? String == "nothing_within_radius")
+        let quiet = try snapshot(["--scene", "senaatintori-005", "--size", "64x32", "-o", output, "--quiet"])
+        #expect(quiet.exitCode == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+    }
+
     @Test func sceneIDToStdoutAsJPEGReportsOnStderr() throws {
         let result = try snapshot(["--scene", "senaatintori-005", "--heading-degrees", "450", "--pitch-degrees", "20",
                                    "--fov-degrees", "60", "--size", "200x100", "--format", "jpeg", "-o", "-"])

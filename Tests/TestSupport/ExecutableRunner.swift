@@ -27,19 +27,23 @@ public enum Lookaround {
     }
 
     /// Runs `lookaround` with `arguments`, feeding `stdin`, in `directory` (a fresh temporary folder
-    /// when nil), and waits for it.
-    public static func run(_ arguments: [String], stdin: [UInt8] = [], in directory: URL? = nil) throws -> ProcessResult {
-        try runProcess(executablePath, arguments, stdin: stdin, in: directory)
+    /// when nil), with `environment` set on top of the test's own, and waits for it.
+    public static func run(_ arguments: [String], stdin: [UInt8] = [], in directory: URL? = nil,
+                           environment: [String: String] = [:]) throws -> ProcessResult {
+        try runProcess(executablePath, arguments, stdin: stdin, in: directory, environment: environment)
     }
 
     /// Runs any program to completion, feeding `stdin`, and returns what it wrote and its exit code.
     /// Both pipes are read concurrently so neither fills up and blocks the child.
     public static func runProcess(_ executable: String, _ arguments: [String], stdin: [UInt8] = [],
-                                  in directory: URL? = nil) throws -> ProcessResult {
+                                  in directory: URL? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
