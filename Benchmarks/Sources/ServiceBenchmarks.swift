@@ -85,7 +85,7 @@ final class NginxPeer {
         prefix = NSTemporaryDirectory() + "lookaround-nginx-\(getpid())/"
         try? FileManager.default.createDirectory(atPath: prefix + "html", withIntermediateDirectories: true)
         try? FileManager.default.createDirectory(atPath: prefix + "logs", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: prefix + "html/" + name, contents: Data(body))
+        _ = FileManager.default.createFile(atPath: prefix + "html/" + name, contents: Data(body))
         let configuration = """
             daemon off; worker_processes 2; error_log \(prefix)logs/error.log; pid \(prefix)nginx.pid;
             events { worker_connections 4096; }
@@ -97,7 +97,7 @@ final class NginxPeer {
               server { listen 127.0.0.1:\(port) backlog=4096; root \(prefix)html; }
             }
             """
-        FileManager.default.createFile(atPath: prefix + "nginx.conf", contents: Data(configuration.utf8))
+        _ = FileManager.default.createFile(atPath: prefix + "nginx.conf", contents: Data(configuration.utf8))
         process.executableURL = URL(fileURLWithPath: nginx)
         process.arguments = ["-c", prefix + "nginx.conf", "-p", prefix]
         process.standardError = FileHandle.nullDevice
@@ -113,17 +113,10 @@ final class NginxPeer {
     }
 }
 
-/// Resident set size of this process, bytes.
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-          let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
 /// A wrk Lua script in a temporary file.
 func wrkScript(_ name: String, _ text: String) -> String {
     let path = NSTemporaryDirectory() + "lookaround-wrk-\(getpid())-\(name).lua"
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     return path
 }
 
@@ -204,14 +197,14 @@ func runServiceBenchmarks() throws {
     let seconds = Int(ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_SECONDS"] ?? "") ?? 10
     let rounds = Int(ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_ROUNDS"] ?? "") ?? 3
     let service = try benchmarkService()
-    let server = try service.start()
-    defer { server.stop(drainingForSeconds: 5) }
+    let server = try ServedProcess(catalog: service.catalog.path)
+    defer { server.stop() }
     let base = "http://127.0.0.1:\(server.port)"
     let sceneURL = base + "/v1/scene?lat=60.1699&lon=24.9523"
     guard case .respond(let sceneAnswer) = service.handle(HTTPRequest(path: "/v1/scene", query: [("lat", "60.1699"), ("lon", "24.9523")])).disposition,
           sceneAnswer.status == 200 else { throw ServiceError.internalError(detail: "no scene at Senaatintori") }
     let sceneBody = sceneAnswer.body
-    print("   server: \(service.catalog.panoramaCount) panoramas, 3 network threads, 2 render workers (as lookaround serve on 2 cores); "
+    print("   server: lookaround serve (its defaults: 3 network threads, 2 render workers on 2 cores), \(service.catalog.panoramaCount) panoramas; "
           + "wrk -t2 -c64 -d\(seconds)s on the same 2 cores; \(rounds) rounds, median (min–max)")
     print("   scene answer: \(sceneBody.count) bytes; nginx serves a static JSON file of the same size")
     let nginx = NginxPeer(serving: [UInt8](sceneBody), name: "scene.json", port: 18_931)
@@ -254,7 +247,7 @@ func runServiceBenchmarks() throws {
                           entry.name.padding(toLength: 44, withPad: " ", startingAt: 0), m.requestsPerSecond,
                           rates.min()!, rates.max()!, m.p99Milliseconds, runs.map(\.p99Milliseconds).max()!,
                           runs.map(\.errors).reduce(0, +), runs.map(\.non2xx).reduce(0, +))
-        if let ceiling, !entry.name.hasPrefix("nginx") {
+        if let ceiling, !entry.name.hasPrefix("nginx"), !entry.name.contains("snapshots") {
             line += String(format: "  %.2f× nginx%@", m.requestsPerSecond / ceiling.requestsPerSecond, entry.script == nil ? "" : " (scripted)")
         }
         print(line)
@@ -265,6 +258,48 @@ func runServiceBenchmarks() throws {
 /// The median run by requests per second (its p99 is that run's).
 func median(_ runs: [WrkResult]) -> WrkResult {
     runs.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[runs.count / 2]
+}
+
+/// `lookaround serve` as users run it (the executable built beside this one), on a free loopback port.
+final class ServedProcess {
+    let process = Process()
+    private(set) var port: UInt16 = 0
+
+    init(catalog: String) throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("lookaround").path
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--catalog", catalog,
+                             "--osm", "Panoramas/sources/helsinki-centre.osm.pbf", "--max-queue", "256"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("stop with") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://127.0.0.1:") }),
+              let port = UInt16(line.split(separator: ":").last ?? "") else {
+            process.terminate()
+            throw ServiceError.internalError(detail: "lookaround serve did not start: \(text)")
+        }
+        self.port = port
+    }
+
+    /// The server's resident set size, bytes.
+    var residentBytes: Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
 }
 
 /// The service over the shipped panoramas indexed into a temporary catalog (places from the extract).
@@ -284,18 +319,18 @@ func benchmarkService() throws -> SceneService {
     return try SceneService(configuration: configuration)
 }
 
-/// `soak`: a mixed load for LOOKAROUND_SOAK_SECONDS (default 600) with this process's resident memory
-/// sampled every 10 s.
+/// `soak`: a mixed load for LOOKAROUND_SOAK_SECONDS (default 600) on `lookaround serve`, its resident
+/// memory sampled every 10 s.
 func runServiceSoak() throws {
     let total = Int(ProcessInfo.processInfo.environment["LOOKAROUND_SOAK_SECONDS"] ?? "") ?? 600
     let service = try benchmarkService()
-    let server = try service.start()
-    defer { server.stop(drainingForSeconds: 5) }
+    let server = try ServedProcess(catalog: service.catalog.path)
+    defer { server.stop() }
     let base = "http://127.0.0.1:\(server.port)"
     print("   mixed load (60 % scenes, 25 % metadata, 10 % Street View images, 4 % tiles, 1 % maps) for \(total) s, "
           + "wrk -t2 -c32 in 10 s slices; RSS after each slice")
     let script = wrkScript("mixed", mixedScript(try panoramaPointsLua(service.catalog)))
-    let start = residentBytes()
+    let start = server.residentBytes
     print(String(format: "   RSS at start %.1f MiB", Double(start) / 1_048_576))
     var samples: [Int] = []
     var requests = 0, errors = 0, non2xx = 0
@@ -307,7 +342,7 @@ func runServiceSoak() throws {
         requests += result.requests
         errors += result.errors
         non2xx += result.non2xx
-        let rss = residentBytes()
+        let rss = server.residentBytes
         samples.append(rss)
         if samples.count % 6 == 1 || elapsed >= total {
             print(String(format: "   %4d s  RSS %.1f MiB  %.0f req/s  p99 %.2f ms", elapsed, Double(rss) / 1_048_576,

@@ -105,13 +105,7 @@ extension JSONWriter {
         field("longitude", answer.longitude)
         if let noCoverage = answer.noCoverage {
             key("no_coverage")
-            beginObject()
-            field("filtered_out_count", noCoverage.filteredOutCount)
-            field("message", noCoverage.message)
-            field("nearest_distance_meters", noCoverage.nearestDistanceMeters)
-            field("nearest_panorama_id", noCoverage.nearestPanoramaID)
-            field("reason", noCoverage.reason.rawValue)
-            endObject()
+            write(noCoverage)
         }
         field("radius_meters", answer.radiusMeters)
         field("request_id", answer.requestID)
@@ -122,30 +116,29 @@ extension JSONWriter {
         endObject()
     }
 
-    /// A scene match (`SceneMatch`'s `Codable` form).
+    /// A scene match (`SceneMatch`'s `Codable` form): the bearing, then the panorama's constant parts
+    /// around the distance (``SceneFragments/make(_:)``).
     mutating func write(_ scene: SceneMatch) {
+        write(scene, parts: SceneFragments.make(scene))
+    }
+
+    mutating func write(_ scene: SceneMatch, parts: SceneFragments.Fragments) {
         beginObject()
         key("bearing_from_request_degrees")
         if let bearing = scene.bearingFromRequestDegrees { value(bearing) } else { null() }
-        field("capture_time", scene.captureTime)
-        field("depth_path", scene.depthPath)
-        field("distance_meters", scene.distanceMeters)
-        field("heading_degrees", scene.headingDegrees)
-        field("horizontal_coverage_degrees", scene.horizontalCoverageDegrees)
-        field("image_height", scene.imageHeight)
-        field("image_path", scene.imagePath)
-        field("image_width", scene.imageWidth)
-        field("labels_path", scene.labelsPath)
-        field("latitude", scene.latitude)
-        key("links")
-        write(scene.links)
-        field("longitude", scene.longitude)
-        field("panorama_id", scene.panoramaID)
-        field("pitch_degrees", scene.pitchDegrees)
-        field("roll_degrees", scene.rollDegrees)
-        field("sequence", scene.sequence)
-        field("sequence_index", scene.sequenceIndex)
-        field("source", scene.source.rawValue)
+        continuation(parts.head, endsWithKey: true)
+        value(scene.distanceMeters)
+        continuation(parts.tail, endsWithKey: false)
+    }
+
+    /// A no-coverage answer (`NoCoverage`'s `Codable` form).
+    mutating func write(_ noCoverage: NoCoverage) {
+        beginObject()
+        field("filtered_out_count", noCoverage.filteredOutCount)
+        field("message", noCoverage.message)
+        field("nearest_distance_meters", noCoverage.nearestDistanceMeters)
+        field("nearest_panorama_id", noCoverage.nearestPanoramaID)
+        field("reason", noCoverage.reason.rawValue)
         endObject()
     }
 
@@ -194,6 +187,16 @@ final class SceneFragments: Sendable {
     /// The fragments of `scene`'s panorama (made from it on a miss).
     func fragments(of scene: SceneMatch) -> Fragments {
         if let hit = scenes.withLock({ $0[scene.panoramaID] }) { return hit }
+        let fragments = Self.make(scene)
+        scenes.withLock { scenes in
+            if scenes.count >= capacity { scenes.removeAll(keepingCapacity: true) }
+            scenes[scene.panoramaID] = fragments
+        }
+        return fragments
+    }
+
+    /// The constant parts of `scene`'s JSON: every field but the bearing and the distance.
+    static func make(_ scene: SceneMatch) -> Fragments {
         var head = JSONWriter()
         head.field("capture_time", scene.captureTime)
         head.field("depth_path", scene.depthPath)
@@ -216,12 +219,7 @@ final class SceneFragments: Sendable {
         tail.field("sequence_index", scene.sequenceIndex)
         tail.field("source", scene.source.rawValue)
         tail.endObject()
-        let fragments = Fragments(head: head.bytes, tail: tail.bytes)
-        scenes.withLock { scenes in
-            if scenes.count >= capacity { scenes.removeAll(keepingCapacity: true) }
-            scenes[scene.panoramaID] = fragments
-        }
-        return fragments
+        return Fragments(head: head.bytes, tail: tail.bytes)
     }
 
     /// The Street View metadata answer of a panorama, made by `make` on a miss.
@@ -241,7 +239,6 @@ extension JSONWriter {
     /// constant parts from `fragments`.
     mutating func write(_ answer: SceneAnswer, fragments: SceneFragments) {
         guard let scene = answer.scene, answer.noCoverage == nil else { return write(answer) }
-        let parts = fragments.fragments(of: scene)
         beginObject()
         field("found", answer.found)
         field("latitude", answer.latitude)
@@ -249,12 +246,7 @@ extension JSONWriter {
         field("radius_meters", answer.radiusMeters)
         field("request_id", answer.requestID)
         key("scene")
-        beginObject()
-        key("bearing_from_request_degrees")
-        if let bearing = scene.bearingFromRequestDegrees { value(bearing) } else { null() }
-        continuation(parts.head, endsWithKey: true)
-        value(scene.distanceMeters)
-        continuation(parts.tail, endsWithKey: false)
+        write(scene, parts: fragments.fragments(of: scene))
         endObject()
     }
 }

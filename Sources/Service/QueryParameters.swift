@@ -79,7 +79,12 @@ struct QueryParameters {
 
     /// Parses `LAT,LON`, naming `parameter` in errors.
     static func coordinate(_ text: String, parameter: String) throws(ServiceError) -> GeoCoordinate {
-        guard let (latitude, longitude) = numberPair(text), latitude.isFinite, longitude.isFinite else {
+        try coordinate(numberPair(text), text: text, parameter: parameter)
+    }
+
+    /// Checks the numbers `pair` of `text` (from ``numberPair(_:)``) as a coordinate.
+    static func coordinate(_ pair: (Double, Double)?, text: String, parameter: String) throws(ServiceError) -> GeoCoordinate {
+        guard let (latitude, longitude) = pair, latitude.isFinite, longitude.isFinite else {
             throw .invalidParameter(parameter: parameter, message: "\(parameter) '\(text)' is not LAT,LON in decimal degrees, e.g. 60.1699,24.9523")
         }
         guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {

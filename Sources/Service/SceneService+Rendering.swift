@@ -155,13 +155,7 @@ extension SceneService {
         }
         if let noCoverage = resolution.noCoverage {
             writer.key("no_coverage")
-            writer.beginObject()
-            writer.field("filtered_out_count", noCoverage.filteredOutCount)
-            writer.field("message", noCoverage.message)
-            writer.field("nearest_distance_meters", noCoverage.nearestDistanceMeters)
-            writer.field("nearest_panorama_id", noCoverage.nearestPanoramaID)
-            writer.field("reason", noCoverage.reason.rawValue)
-            writer.endObject()
+            writer.write(noCoverage)
         }
         writer.field("request_id", resolution.placeName)
         writer.endObject()

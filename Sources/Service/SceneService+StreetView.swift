@@ -35,12 +35,12 @@ extension SceneService {
                 throw QueryParameters.translate(error)
             }
         }
-        guard let location = query.string("location"), !location.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let location = query.string("location"), location.utf8.contains(where: { $0 != UInt8(ascii: " ") }) else {
             throw .invalidParameter(parameter: "location", message: "give location (lat,lng or a place name) or pano")
         }
         let point: GeoCoordinate
-        if QueryParameters.numberPair(location) != nil {
-            point = try QueryParameters.coordinate(location, parameter: "location")
+        if let pair = QueryParameters.numberPair(location) {
+            point = try QueryParameters.coordinate(pair, text: location, parameter: "location")
         } else {
             do { point = try catalog.place(named: location, language: nil).place.coordinate } catch {
                 throw QueryParameters.translate(error)

@@ -58,7 +58,7 @@ import TestSupport
         let health = try RawHTTPClient(port: server.port).get("/v1/health")
         #expect(health.status == 200)
         // A large render in flight when SIGTERM arrives still gets its answer.
-        let inFlight = BackgroundRequest(path: "/v1/snapshot?scene=senaatintori-005&size=3200x2400&fov_degrees=100", port: server.port)
+        let inFlight = BackgroundHTTPRequest(path: "/v1/snapshot?scene=senaatintori-005&size=3200x2400&fov_degrees=100", port: server.port)
         Thread.sleep(forTimeInterval: 0.05)
         let (exitCode, stdout) = server.terminate()
         #expect(exitCode == 0)
@@ -110,19 +110,4 @@ import TestSupport
         try Data("test-key\n".utf8).write(to: file)
         return file.path
     }
-}
-
-/// A request sent from its own thread.
-final class BackgroundRequest: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var response: RawHTTPClient.Response?
-
-    init(path: String, port: UInt16) {
-        Thread.detachNewThread { [self] in
-            response = try? RawHTTPClient(port: port, timeoutSeconds: 30).get(path)
-            done.signal()
-        }
-    }
-
-    func wait() -> RawHTTPClient.Response? { done.wait(timeout: .now() + 30) == .success ? response : nil }
 }

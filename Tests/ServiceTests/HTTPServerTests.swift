@@ -61,7 +61,7 @@ import TestSupport
         let handler = GatedHandler()
         let server = try Self.start(handler, queue: 0)
         defer { server.stop(drainingForSeconds: 5) }
-        let first = RenderRequest(path: "/slow", port: server.port)
+        let first = BackgroundHTTPRequest(path: "/slow", port: server.port)
         #expect(handler.started.wait(timeout: .now() + 10) == .success, "the first render started")
         // The only worker is busy and no job may wait: the next render is refused at once.
         let clock = ContinuousClock.now
@@ -81,7 +81,7 @@ import TestSupport
         let handler = GatedHandler()
         let server = try Self.start(handler, queue: 4)
         let port = server.port
-        let inFlight = RenderRequest(path: "/slow", port: port)
+        let inFlight = BackgroundHTTPRequest(path: "/slow", port: port)
         #expect(handler.started.wait(timeout: .now() + 10) == .success)
         let stopped = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -132,23 +132,5 @@ import TestSupport
         #expect(throws: ServiceError.self) { try HTTPServer(configuration: configuration, handler: handler) }
         configuration.host = "not-an-address"
         #expect(throws: ServiceError.self) { try HTTPServer(configuration: configuration, handler: handler) }
-    }
-}
-
-/// A request sent from its own thread, for tests that must act while it waits.
-final class RenderRequest: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var response: RawHTTPClient.Response?
-
-    init(path: String, port: UInt16) {
-        Thread.detachNewThread { [self] in
-            response = try? RawHTTPClient(port: port, timeoutSeconds: 20).get(path)
-            done.signal()
-        }
-    }
-
-    /// The response, or nil when none came within 20 s.
-    func wait() -> RawHTTPClient.Response? {
-        done.wait(timeout: .now() + 20) == .success ? response : nil
     }
 }

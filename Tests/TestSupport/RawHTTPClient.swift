@@ -152,3 +152,23 @@ public final class RawHTTPClient {
         return nil
     }
 }
+
+/// A `GET` sent on its own connection from its own thread, for tests that must act (stop a server,
+/// send another request) while it waits for its answer.
+public final class BackgroundHTTPRequest: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var response: RawHTTPClient.Response?
+
+    /// Sends `GET path` to `127.0.0.1:port` now.
+    public init(path: String, port: UInt16) {
+        Thread.detachNewThread { [self] in
+            response = try? RawHTTPClient(port: port, timeoutSeconds: 30).get(path)
+            done.signal()
+        }
+    }
+
+    /// The response, or nil when none came within 30 s (or the connection failed).
+    public func wait() -> RawHTTPClient.Response? {
+        done.wait(timeout: .now() + 30) == .success ? response : nil
+    }
+}
