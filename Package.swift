@@ -50,7 +50,7 @@ let package = Package(
                                "MapSnapshot", "LookAround"]),
         .target(name: "Service",
                 dependencies: ["CMicroHTTPD", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
-                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Simulator"]),
+                               "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
 
         // MARK: Executables
         .executableTarget(name: "lookaround",

@@ -134,13 +134,32 @@ extension SceneService {
             let resolution = try options.selection.resolve(parsed, catalog: catalog, language: options.language, detailCache: details)
             guard let scene = resolution.scene else { return noCoverage(resolution) }
             let snapshotter = LookAroundSnapshotter(scene: scene, options: options.snapshotter, cache: cache, catalog: catalog)
-            let snapshot = try snapshotter.render()
+            let snapshot = try Self.rendering(scene.panoramaID) { try snapshotter.render() }
             let bytes = format == "png" ? try PNGCodec.encode(snapshot.image)
                 : try JPEGCodec.encode(snapshot.image, quality: options.quality)
             return HTTPResponse(contentType: format == "png" ? "image/png" : "image/jpeg",
                                 headers: [("X-Panorama-Id", snapshot.panoramaID),
                                           ("X-Heading-Degrees", String(format: "%.1f", snapshot.headingDegrees))],
                                 body: bytes)
+        }
+    }
+
+    /// Runs a render of panorama `panoramaID`, reporting damaged or missing imagery (the JPEG, its
+    /// depth or label map) as `ServiceError.unreadableImagery` (500 for this panorama; others are
+    /// served as before).
+    static func rendering<T>(_ panoramaID: String, _ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as ReprojectionError {
+            switch error {
+            case .unreadablePanorama, .notEquirectangular: throw ServiceError.unreadableImagery(panoramaID: panoramaID, detail: error.description)
+            default: throw error
+            }
+        } catch let error as ImagingError {
+            switch error {
+            case .invalidParameter, .invalidSize, .encodeFailed: throw error
+            default: throw ServiceError.unreadableImagery(panoramaID: panoramaID, detail: error.description)
+            }
         }
     }
 

@@ -127,7 +127,7 @@ extension SceneService {
         options.language = nil
         let snapshotter = LookAroundSnapshotter(scene: scene, options: options, cache: panoramas, catalog: catalog)
         return RenderJob(key: key, cacheControl: "public, max-age=3600", streetView: true) {
-            let snapshot = try snapshotter.render()
+            let snapshot = try Self.rendering(scene.panoramaID) { try snapshotter.render() }
             return HTTPResponse(contentType: "image/jpeg", headers: [("X-Panorama-Id", snapshot.panoramaID)],
                                 body: try JPEGCodec.encode(snapshot.image, quality: 90))
         }
