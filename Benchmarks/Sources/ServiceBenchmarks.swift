@@ -185,7 +185,7 @@ func mixedScript(_ points: String) -> String {
           elseif r <= 95 then
             return wrk.format("GET", string.format("/maps/api/streetview?size=640x480&location=%.7f,%.7f&heading=%d", lat, lon, math.random(0, 359)))
           elseif r <= 99 then
-            return wrk.format("GET", string.format("/v1/panoramas/senaatintori-%03d/tiles/%d/0/0.jpg", math.random(0, 12), math.random(0, 2)))
+            return wrk.format("GET", string.format("/v1/panoramas/senaatintori-%03d/tiles/%d/0/0.jpg", math.random(0, 9), math.random(0, 2)))
           else
             return wrk.format("GET", string.format("/v1/map?center=%.6f,%.6f&span_meters=%d&size=512x384", lat, lon, math.random(300, 2000)))
           end

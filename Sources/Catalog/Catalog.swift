@@ -83,14 +83,13 @@ public final class Catalog: @unchecked Sendable {
         let hit = queryIndex.search(request.indexQuery)
         if hit.found {
             let row = Int(queryIndex.rows[hit.position])
-            let details: (record: PanoramaRecord, links: [PanoramaLink])
-            if let detailCache {
-                details = try detailCache.details(row: row, catalog: self)
-            } else {
-                details = (try panorama(row: row), try links(row: row))
-            }
             answer.found = true
-            answer.scene = SceneMatch(record: details.record, links: details.links, requestCoordinate: request.coordinate)
+            if let detailCache {
+                answer.scene = try detailCache.match(row: row, from: request.coordinate, catalog: self)
+            } else {
+                answer.scene = SceneMatch(record: try panorama(row: row), links: try links(row: row),
+                                          requestCoordinate: request.coordinate)
+            }
             return answer
         }
         if hit.withinRadius > 0 {

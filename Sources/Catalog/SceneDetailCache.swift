@@ -1,13 +1,15 @@
+import Geodesy
 import Synchronization
 
-/// The records and links of panoramas that scene requests found, kept by catalog row so that a
-/// repeated answer costs the in-memory query and a geodesic instead of two SQLite reads. Bounded:
+/// The scene matches of panoramas that scene requests found, kept by catalog row as templates (every
+/// field but the distance and bearing, which each request computes): a repeated answer then costs the
+/// in-memory query and one geodesic instead of two SQLite reads and formatting the record. Bounded:
 /// when it holds ``capacity`` panoramas it starts again empty (the hot set refills at once).
 ///
 /// Belongs to one ``Catalog``: a new catalog (a rebuilt file) needs a new cache.
 public final class SceneDetailCache: Sendable {
     private struct State {
-        var entries: [Int: (record: PanoramaRecord, links: [PanoramaLink])] = [:]
+        var entries: [Int: (match: SceneMatch, coordinate: GeoCoordinate)] = [:]
         var hits = 0, misses = 0
     }
 
@@ -18,21 +20,29 @@ public final class SceneDetailCache: Sendable {
     /// A cache of at most `capacity` panoramas (default 65,536: a few tens of MB).
     public init(capacity: Int = 65_536) { self.capacity = max(1, capacity) }
 
-    /// The record and links of the panorama at `row`, read from `catalog` on a miss.
-    func details(row: Int, catalog: Catalog) throws(CatalogError) -> (record: PanoramaRecord, links: [PanoramaLink]) {
-        let hit = state.withLock { state -> (record: PanoramaRecord, links: [PanoramaLink])? in
+    /// The match of the panorama at `row` seen from `requestCoordinate`, its record and links read from
+    /// `catalog` on a miss.
+    func match(row: Int, from requestCoordinate: GeoCoordinate, catalog: Catalog) throws(CatalogError) -> SceneMatch {
+        let hit = state.withLock { state -> (match: SceneMatch, coordinate: GeoCoordinate)? in
             guard let entry = state.entries[row] else { return nil }
             state.hits += 1
             return entry
         }
-        if let hit { return hit }
-        let details = (record: try catalog.panorama(row: row), links: try catalog.links(row: row))
-        state.withLock { state in
-            state.misses += 1
-            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[row] = details
+        let template: (match: SceneMatch, coordinate: GeoCoordinate)
+        if let hit {
+            template = hit
+        } else {
+            let record = try catalog.panorama(row: row)
+            template = (SceneMatch(record: record, links: try catalog.links(row: row)), record.coordinate)
+            state.withLock { state in
+                state.misses += 1
+                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+                state.entries[row] = template
+            }
         }
-        return details
+        var match = template.match
+        match.locate(from: requestCoordinate, panorama: template.coordinate)
+        return match
     }
 
     /// Lookups answered from the cache and from SQLite so far.

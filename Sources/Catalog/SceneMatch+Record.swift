@@ -5,16 +5,22 @@ extension SceneMatch {
     /// The match for `record` seen from `requestCoordinate` (geodesic distance and bearing; a request at
     /// the panorama itself, or none, gives distance 0 and no bearing).
     public init(record: PanoramaRecord, links: [PanoramaLink], requestCoordinate: GeoCoordinate? = nil) {
-        let inverse = requestCoordinate.map { Geodesic.wgs84.inverse(from: $0, to: record.coordinate) }
-        let distance = inverse?.distanceMeters ?? 0
         self.init(
             panoramaID: record.id, latitude: record.coordinate.latitude, longitude: record.coordinate.longitude,
-            distanceMeters: distance,
-            bearingFromRequestDegrees: distance >= Self.bearingMinimumDistanceMeters ? inverse?.initialAzimuth.degrees : nil,
+            distanceMeters: 0, bearingFromRequestDegrees: nil,
             headingDegrees: record.headingDegrees, pitchDegrees: record.pitchDegrees, rollDegrees: record.rollDegrees,
             captureTime: Catalog.iso8601String(record.captureTime), source: record.source, imageWidth: record.imageWidth,
             imageHeight: record.imageHeight, horizontalCoverageDegrees: record.horizontalCoverageDegrees,
             imagePath: record.imagePath, depthPath: record.depthPath, labelsPath: record.labelsPath,
             sequence: record.sequenceName, sequenceIndex: record.sequenceIndex, links: links)
+        if let requestCoordinate { locate(from: requestCoordinate, panorama: record.coordinate) }
+    }
+
+    /// This match seen from `requestCoordinate` (`panorama` is the panorama's coordinate): geodesic
+    /// distance, and the bearing unless the two are closer than ``bearingMinimumDistanceMeters``.
+    public mutating func locate(from requestCoordinate: GeoCoordinate, panorama: GeoCoordinate) {
+        let inverse = Geodesic.wgs84.inverse(from: requestCoordinate, to: panorama)
+        distanceMeters = inverse.distanceMeters
+        bearingFromRequestDegrees = distanceMeters >= Self.bearingMinimumDistanceMeters ? inverse.initialAzimuth.degrees : nil
     }
 }
