@@ -96,6 +96,8 @@ public final class HTTPServer: @unchecked Sendable {
     let openConnections = Atomic<Int>(0)
     /// Set by ``stop(drainingForSeconds:)``: answers close their connections, new render work gets 503.
     let draining = Atomic<Bool>(false)
+    /// When draining ends (uptime nanoseconds): queued render jobs not started by then answer 503.
+    let drainDeadline = Atomic<UInt64>(UInt64.max)
     private let stopLock = NSLock()
 
     /// Starts listening.
@@ -132,14 +134,20 @@ public final class HTTPServer: @unchecked Sendable {
         stopLock.lock()
         defer { stopLock.unlock() }
         guard let daemon else { return }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        drainDeadline.store(deadline, ordering: .sequentiallyConsistent)
         draining.store(true, ordering: .sequentiallyConsistent)
         let listening = MHD_quiesce_daemon(daemon)
         if listening >= 0 { shutdown(listening, Int32(SHUT_RDWR)) }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
-        while inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
-            usleep(2_000)
+        func waitForRequests(until limit: UInt64) {
+            while inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now().uptimeNanoseconds < limit { usleep(2_000) }
         }
+        waitForRequests(until: deadline)
+        // Past the deadline, jobs that have not started answer 503 at once; a running one finishes (its
+        // size is bounded). No connection may stay suspended when the daemon stops, and a resumed one
+        // needs a moment for its answer to be sent.
         renderQueue.waitUntilAllOperationsAreFinished()
+        waitForRequests(until: DispatchTime.now().uptimeNanoseconds + 2_000_000_000)
         MHD_stop_daemon(daemon)
         if listening >= 0 { close(listening) }
         self.daemon = nil
@@ -171,9 +179,10 @@ public final class HTTPServer: @unchecked Sendable {
         let connectionAddress = Int(bitPattern: UnsafeMutableRawPointer(connection))
         let server = self
         renderQueue.addOperation {
-            let waited = Double(DispatchTime.now().uptimeNanoseconds - enqueued) / 1e9
-            exchange.pending = waited > timeout
-                ? server.handler.overloaded(route: exchange.route, retryAfterSeconds: 2) : work()
+            let now = DispatchTime.now().uptimeNanoseconds
+            let waited = Double(now - enqueued) / 1e9
+            let tooLate = waited > timeout || now > server.drainDeadline.load(ordering: .relaxed)
+            exchange.pending = tooLate ? server.handler.overloaded(route: exchange.route, retryAfterSeconds: 2) : work()
             server.queuedRenders.subtract(1, ordering: .relaxed)
             MHD_resume_connection(OpaquePointer(bitPattern: connectionAddress))
         }

@@ -52,14 +52,23 @@ import TestSupport
 
     @Test func servesPrintsItsURLAndStopsGracefullyOnSIGTERM() throws {
         let log = try Lookaround.temporaryDirectory().appendingPathComponent("access.log").path
-        let server = try Server(["--catalog", try Self.catalog(), "--access-log", log, "--max-image-pixels", "16000000"])
+        // A long drain, so slow builds (sanitizers) finish the render in flight too.
+        let server = try Server(["--catalog", try Self.catalog(), "--access-log", log, "--max-image-pixels", "16000000",
+                                 "--drain-seconds", "120"])
         #expect(server.banner.contains { $0.contains("189 panoramas") })
         #expect(server.banner.contains { $0.hasPrefix("try: curl 'http://127.0.0.1:\(server.port)/v1/scene?") })
         let health = try RawHTTPClient(port: server.port).get("/v1/health")
         #expect(health.status == 200)
-        // A large render in flight when SIGTERM arrives still gets its answer.
+        // A large render in flight when SIGTERM arrives still gets its answer. Wait until the server's
+        // metrics show it queued or running (on a slow machine the request may take a while to arrive;
+        // if the render is already done by then, its answer is checked all the same).
         let inFlight = BackgroundHTTPRequest(path: "/v1/snapshot?scene=senaatintori-005&size=3200x2400&fov_degrees=100", port: server.port)
-        Thread.sleep(forTimeInterval: 0.05)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let metrics = try RawHTTPClient(port: server.port).get("/metrics").text
+            if metrics.contains("lookaround_render_queue 1") || metrics.contains("route=\"snapshot\",status=\"200\"") { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         let (exitCode, stdout) = server.terminate()
         #expect(exitCode == 0)
         #expect(stdout.contains("SIGTERM, stopping"))
