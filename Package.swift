@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "LookAroundClientTests", dependencies: ["LookAround"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Imaging", "TestSupport"],
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"],
                     exclude: ["Fixtures"]),

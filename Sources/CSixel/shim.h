@@ -7,6 +7,7 @@
 #include <sixel.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <pty.h>
 
 /// The window size of the terminal on `fd` (cells and, when the terminal reports it, pixels); -1 when
 /// `fd` is not a terminal.
@@ -23,5 +24,11 @@ static inline int lk_terminal_set_window_size(int fd, unsigned short columns, un
                                               unsigned short widthPixels, unsigned short heightPixels) {
     struct winsize ws = { rows, columns, widthPixels, heightPixels };
     return ioctl(fd, TIOCSWINSZ, &ws);
+}
+
+/// A new pseudo-terminal pair (tests: a fake terminal on the master side). 0 on success.
+/// openpty is in glibc itself since 2.34 (Debian 12 has 2.36): no -lutil.
+static inline int lk_open_pseudo_terminal(int *master, int *slave) {
+    return openpty(master, slave, NULL, NULL, NULL);
 }
 #endif
