@@ -66,7 +66,7 @@ let package = Package(
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
-        .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal"], path: "Tests/TerminalProbe"),
+        .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),

@@ -139,6 +139,12 @@ public final class TerminalSession: @unchecked Sendable {
         }
     }
 
+    /// Suspends the process as Ctrl-Z does in a shell (raw mode delivers Ctrl-Z as a key, not as
+    /// SIGTSTP): restores the terminal and stops; after SIGCONT (`fg`) `readEvents` reports `.resumed`.
+    public func suspend() {
+        raise(SIGTSTP)
+    }
+
     /// Leaves full-screen raw mode (idempotent): modes off, normal screen, cursor shown, termios restored.
     public func restore() {
         lock.lock()
@@ -184,6 +190,12 @@ enum SessionSignals {
             for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         }
         active = true
+        // A parent may have left these blocked (Foundation's Process passes its mask on through exec):
+        // the session's promise to restore the terminal on them needs them delivered.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for s in fatal + [SIGTSTP, SIGCONT, SIGWINCH] { sigaddset(&unblock, s) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for s in fatal { signal(s, fatalHandler) }
         signal(SIGTSTP, suspendHandler)
         signal(SIGTTIN, suspendHandler)
