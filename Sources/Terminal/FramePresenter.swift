@@ -44,15 +44,22 @@ public struct FramePresenter: Sendable {
         return bytes
     }
 
-    /// Graphics-protocol bytes (kitty or sixel) placed at the origin, wrapped like a text frame.
-    /// The cell frame on the screen is forgotten (the picture covers it).
+    /// Largest graphics payload wrapped in a synchronized update: kitty 0.26 leaves pending mode by
+    /// itself on a 3.7 MB frame and then logs the end marker as a client bug (seen under Xvfb); a kitty
+    /// image replaces the last one whole anyway.
+    public static let maximumSynchronizedGraphicsBytes = 1 << 20
+
+    /// Graphics-protocol bytes (kitty or sixel) placed at the origin, wrapped like a text frame when
+    /// they are at most `maximumSynchronizedGraphicsBytes`. The cell frame on the screen is forgotten
+    /// (the picture covers it).
     public mutating func graphicsBytes(_ image: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(image.count + 32)
-        if synchronizedOutput { bytes.append(contentsOf: ControlSequence.beginSynchronizedUpdate.utf8) }
+        let wrap = synchronizedOutput && image.count <= Self.maximumSynchronizedGraphicsBytes
+        if wrap { bytes.append(contentsOf: ControlSequence.beginSynchronizedUpdate.utf8) }
         bytes.appendCursorPosition(row: originRow, column: originColumn)
         bytes.append(contentsOf: image)
-        if synchronizedOutput { bytes.append(contentsOf: ControlSequence.endSynchronizedUpdate.utf8) }
+        if wrap { bytes.append(contentsOf: ControlSequence.endSynchronizedUpdate.utf8) }
         onScreen = nil
         return bytes
     }
