@@ -12,6 +12,8 @@ public struct XtermPalette: Sendable {
 
     /// OKLab L, a, b of indices 16…255 (entry k is index 16 + k).
     private let lab: [SIMD4<Float>]
+    /// The same entries sorted by L, with the palette index in `w`.
+    private let byLightness: [SIMD4<Float>]
     /// sRGB 8-bit value → linear light.
     private let linear: [Float]
 
@@ -25,6 +27,8 @@ public struct XtermPalette: Sendable {
                                blue: Double(linear[Int(c.blue)]))
             return SIMD4(Float(l.L), Float(l.a), Float(l.b), 0)
         }
+        byLightness = lab.enumerated().map { SIMD4($0.element.x, $0.element.y, $0.element.z, Float(16 + $0.offset)) }
+            .sorted { $0.x < $1.x || ($0.x == $1.x && $0.w < $1.w) }
     }
 
     /// The sRGB colour of palette `index` (16…255; 0…15 get xterm's default system colours).
@@ -47,21 +51,55 @@ public struct XtermPalette: Sendable {
     }
 
     /// The palette index (16…255) nearest to an sRGB colour in OKLab.
-    /// - Complexity: 240 distance evaluations.
+    /// - Complexity: an exact search that walks the entries in order of lightness outward from the
+    ///   colour's own and stops once the lightness difference alone exceeds the best distance
+    ///   (typically a few dozen of the 240; `nearestIndexExhaustive` is the plain reference).
     public func nearestIndex(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 {
-        let p = linear.withUnsafeBufferPointer { l in
-            Self.oklabFloat(l[Int(red)], l[Int(green)], l[Int(blue)])
-        }
-        return lab.withUnsafeBufferPointer { entries in
-            var best = 0
+        let p = linear.withUnsafeBufferPointer { l in Self.oklabFloat(l[Int(red)], l[Int(green)], l[Int(blue)]) }
+        return byLightness.withUnsafeBufferPointer { entries in
+            // First entry with L ≥ p.L.
+            var low = 0, high = entries.count
+            while low < high { let mid = (low + high) / 2; if entries[mid].x < p.x { low = mid + 1 } else { high = mid } }
+            var best = -1
             var bestDistance = Float.greatestFiniteMagnitude
-            for k in 0..<entries.count {
-                let d = entries[k] - p
-                let distance = (d * d).sum()
-                if distance < bestDistance { bestDistance = distance; best = k }
+            var up = low, down = low - 1
+            while up < entries.count || down >= 0 {
+                if up < entries.count {
+                    let d = entries[up] - p
+                    if d.x * d.x > bestDistance { up = entries.count } else {
+                        let distance = d.x * d.x + d.y * d.y + d.z * d.z
+                        if distance < bestDistance || (distance == bestDistance && Int(entries[up].w) < best) {
+                            bestDistance = distance; best = Int(entries[up].w)
+                        }
+                        up += 1
+                    }
+                }
+                if down >= 0 {
+                    let d = entries[down] - p
+                    if d.x * d.x > bestDistance { down = -1 } else {
+                        let distance = d.x * d.x + d.y * d.y + d.z * d.z
+                        if distance < bestDistance || (distance == bestDistance && Int(entries[down].w) < best) {
+                            bestDistance = distance; best = Int(entries[down].w)
+                        }
+                        down -= 1
+                    }
+                }
             }
-            return UInt8(16 + best)
+            return UInt8(best)
         }
+    }
+
+    /// The same answer by comparing all 240 entries (the reference for tests).
+    public func nearestIndexExhaustive(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 {
+        let p = linear.withUnsafeBufferPointer { l in Self.oklabFloat(l[Int(red)], l[Int(green)], l[Int(blue)]) }
+        var best = 0
+        var bestDistance = Float.greatestFiniteMagnitude
+        for k in 0..<lab.count {
+            let d = lab[k] - p
+            let distance = d.x * d.x + d.y * d.y + d.z * d.z
+            if distance < bestDistance { bestDistance = distance; best = k }
+        }
+        return UInt8(16 + best)
     }
 
     /// sRGB transfer function, decoded (0…1 → 0…1).

@@ -107,7 +107,8 @@ private let twoByTwo = RGB8Image(width: 2, height: 2, components: [255, 0, 0, 0,
         var repaint: [UInt8] = []
         CellEncoder.appendFullRepaint(of: new, originColumn: 2, originRow: 1, to: &repaint)
         try reference.apply(repaint)
-        #expect(screen.cells == reference.cells)
+        let differing = zip(screen.cells, reference.cells).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(differing.isEmpty, "\(differing.count) cells differ, first at \(differing.prefix(5))")
         if changedFraction < 0.05 { #expect(diff.count * 5 < repaint.count) }
     }
 
@@ -140,6 +141,16 @@ private let twoByTwo = RGB8Image(width: 2, height: 2, components: [255, 0, 0, 0,
             if ours != best && !(ours == second && margin < 1e-3) { mismatches.append(String(line) + " ours \(ours)") }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    @Test func prunedSearchEqualsExhaustive() {
+        var rng = SplitMix(seed: 99)
+        for _ in 0..<20_000 {
+            let v = rng.next()
+            let r = UInt8(truncatingIfNeeded: v), g = UInt8(truncatingIfNeeded: v >> 8), b = UInt8(truncatingIfNeeded: v >> 16)
+            #expect(XtermPalette.shared.nearestIndex(red: r, green: g, blue: b)
+                    == XtermPalette.shared.nearestIndexExhaustive(red: r, green: g, blue: b), "rgb(\(r),\(g),\(b))")
+        }
     }
 
     @Test func paletteColoursMapToThemselves() {
