@@ -43,8 +43,9 @@ public enum TerminalDetector {
             c.kittyGraphics = c.insideTmux ? false : true
             c.reasons.append("TERM_PROGRAM=\(program): kitty graphics protocol expected\(c.insideTmux ? ", but not through tmux" : "")")
         }
-        if c.insideTmux, c.sixel == nil {
-            c.sixel = false
+        if c.insideTmux {  // the reason is the TMUX line above
+            if c.sixel == nil { c.sixel = false }
+            if c.kittyGraphics == nil { c.kittyGraphics = false }
         }
 
         if colorterm == "truecolor" || colorterm == "24bit" {

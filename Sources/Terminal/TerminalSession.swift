@@ -64,7 +64,8 @@ public enum SessionEvent: Hashable, Sendable {
 ///
 /// A viewer loop: `let events = session.readEvents(timeoutMilliseconds: 33)`, handle them, render,
 /// `try session.write(presenter.bytes(for: frame))`; after `.resized` or `.resumed` call
-/// `presenter.invalidate()`.
+/// `presenter.invalidate()`. `readEvents` from one thread at a time (an input thread); `write` may be
+/// called from another (a render thread): each frame is one `write` loop on the file descriptor.
 public final class TerminalSession: @unchecked Sendable {
     public let input: Int32
     public let output: Int32

@@ -108,6 +108,7 @@ private final class FakeTerminal: @unchecked Sendable {
         TerminalDetector.query(&c, input: fake.slave, output: fake.slave, timeoutMilliseconds: 2000)
         let sent = fake.finish()
         #expect(sent == TerminalDetector.queryBytes(includeKitty: false))
+        #expect(c.kittyGraphics == false, "no kitty graphics through tmux")
         #expect(!String(decoding: sent, as: UTF8.self).contains("\u{1B}_G"))
         #expect(c.sixel == false && c.truecolor && c.resolve(.auto).protocol == .truecolor)
     }

@@ -122,12 +122,24 @@ private func compare(_ shot: RGB8Image, _ expected: RGB8Image) -> (psnr: Double,
         let server = try start(xvfb, [":\(number)", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
         defer { stop(server) }
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { usleep(20_000) }
+        // The socket appears before the server accepts clients: wait until xdpyinfo connects.
+        if let xdpyinfo = which("xdpyinfo") {
+            for _ in 0..<50 {
+                let pid = try start(xdpyinfo, [], environment: ["DISPLAY": ":\(number)"])
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                if status == 0 { break }
+                usleep(100_000)
+            }
+        } else {
+            usleep(500_000)
+        }
         try body(":\(number)", folder)
     }
 
     private func window(_ title: String, display: String, folder: String) throws -> String? {
         guard let xdotool = which("xdotool") else { return nil }
-        for _ in 0..<100 {
+        for _ in 0..<200 {
             let id = try output(xdotool, ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display], folder: folder)
                 .split(separator: "\n").first.map(String.init)
             if let id { return id }
