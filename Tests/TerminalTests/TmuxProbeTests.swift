@@ -144,15 +144,19 @@ private func parseCapture(_ text: String) -> [[TerminalCell]] {
     return rows
 }
 
-/// Compares the picture rows with the test pattern's pixels (cell (x, y): pixels (x, 2y) and (x, 2y+1)).
-private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: Int) {
+/// Compares the picture rows with the test pattern's pixels (cell (x, y): pixels (x, 2y) and (x, 2y+1)),
+/// as 24-bit colours or as their nearest palette entries.
+private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: Int, palette: Bool = false) {
     let image = TerminalTestPattern.image(width: columns, height: 2 * rows, shift: shift)
     let cells = parseCapture(capture)
+    func color(_ x: Int, _ y: Int) -> CellColor {
+        palette ? .indexed(XtermPalette.shared.nearestIndexExhaustive(red: image[x, y, 0], green: image[x, y, 1], blue: image[x, y, 2]))
+            : .rgb(image[x, y, 0], image[x, y, 1], image[x, y, 2])
+    }
     var wrong = 0
     for y in 0..<(rows - 1) {
         for x in 0..<columns {
-            let expected = TerminalCell("▀", foreground: .rgb(image[x, 2 * y, 0], image[x, 2 * y, 1], image[x, 2 * y, 2]),
-                                        background: .rgb(image[x, 2 * y + 1, 0], image[x, 2 * y + 1, 1], image[x, 2 * y + 1, 2]))
+            let expected = TerminalCell("▀", foreground: color(x, 2 * y), background: color(x, 2 * y + 1))
             if y >= cells.count || x >= cells[y].count || cells[y][x] != expected { wrong += 1 }
         }
     }
@@ -188,6 +192,21 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
         #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         #expect(pane.waitForFile("after") == pane.file("before"))
         #expect(try pane.display("#{alternate_on}") == "0")
+    }
+
+    @Test func palette256Frames() throws {
+        guard let tmux = which("tmux") else {
+            print("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
+            return
+        }
+        let pane = try TmuxPane(tmux: tmux, columns: 40, rows: 10, command: "\(probePath) show --protocol 256")
+        var capture = try pane.waitFor("the first frame") { $0.contains("probe 40x10 256 s0: none") }
+        expectPattern(capture, columns: 40, rows: 10, shift: 0, palette: true)
+        try pane.run(["send-keys", "-t", "t", "l"])
+        capture = try pane.waitFor("the turn") { $0.contains("s1: key character(\"l\")") }
+        expectPattern(capture, columns: 40, rows: 10, shift: 1, palette: true)
+        try pane.run(["send-keys", "-t", "t", "Escape"])
+        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     @Test(arguments: [SIGTERM, SIGHUP, SIGINT]) func signalRestoresTheTerminal(signal: Int32) throws {
