@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "MapData", targets: ["MapData"]),
         .library(name: "LookAround", targets: ["LookAround"]),
+        .library(name: "Terminal", targets: ["Terminal"]),
     ],
     targets: [
         // MARK: C system libraries (headers and link flags; the code comes from Debian)
@@ -27,6 +28,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSixel", pkgConfig: "libsixel",
+                       providers: [.apt(["libsixel-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -42,6 +45,8 @@ let package = Package(
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
+        // Terminal output and input: pixels and bytes, not panoramas.
+        .target(name: "Terminal", dependencies: ["Imaging", "CSixel"]),
         .target(name: "ArgumentParsing"),
         // Option specs and their validation shared by the CLI and the HTTP service (scene selection,
         // snapshot and map options), so one query means the same on both.
@@ -55,11 +60,13 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "lookaround",
                           dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service"]),
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service"],
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal"],
                           path: "Benchmarks/Sources"),
+        // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
+        .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
@@ -81,6 +88,8 @@ let package = Package(
         .testTarget(name: "LookAroundClientTests", dependencies: ["LookAround"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"],
                     exclude: ["Fixtures"]),
     ],

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Optional independent tools that some tests compare against (PyPI). Tests that need one say they were
+# Optional independent tools that some tests compare against (Debian test tools, then PyPI). Tests that need one say they were
 # skipped, and why, when it is missing; so a failure here never fails the build.
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# Debian test tools (tmux, chafa, img2sixel, xterm, Xvfb): best effort, never fatal.
+"$here/install-deps.sh" "$here/test-tools-packages.txt" \
+  || echo "install-test-tools: some Debian test tools are missing; their tests will report themselves skipped" >&2
 python=${PYTHON:-python3}
 command -v "$python" >/dev/null || exit 0
 need=()

@@ -11,6 +11,7 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("reprojection", "1920×1080 views of an 8192×4096 panorama vs OpenCV remap and ffmpeg v360; snapshots", runReprojectionBenchmarks),
     ("service", "lookaround serve under wrk on loopback vs nginx (scenes, Street View metadata, snapshots)", runServiceBenchmarks),
     ("soak", "10 minutes of mixed service load, resident memory sampled (not in the default run)", runServiceSoak),
+    ("terminal", "160×48-cell half-block frames of a shipped panorama vs the chafa CLI; sixel/kitty at 1280×720 vs img2sixel", runTerminalBenchmarks),
     ("simulator", "BVH build, rays/s on one core, seconds per 2048×1024 panorama (Helsinki)", runSimulatorBenchmarks),
 ]
 

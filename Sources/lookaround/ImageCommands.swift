@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Imaging
+import Terminal
 
 enum ImageCommands: CommandGroup {
     static let name = "image"

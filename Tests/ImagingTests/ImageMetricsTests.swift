@@ -63,18 +63,3 @@ import Testing
         }
     }
 }
-
-@Suite struct TerminalImageTests {
-    @Test func eachCellCarriesTheTopPixelAsForegroundAndTheBottomAsBackground() throws {
-        // 2×2: red over blue on the left, green over white on the right.
-        let image = RGB8Image(width: 2, height: 2, components: [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255])
-        let text = try TerminalImage.render(image, columns: 2)
-        #expect(text == "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀\u{1B}[38;2;0;255;0m\u{1B}[48;2;255;255;255m▀\u{1B}[0m\n")
-        #expect(throws: ImagingError.self) { try TerminalImage.render(image, columns: 0) }
-    }
-
-    @Test func rowsFollowTheAspect() throws {
-        let text = try TerminalImage.render(RGB8Image(width: 200, height: 100, fill: 9), columns: 40)
-        #expect(text.split(separator: "\n").count == 10)   // 40 columns → 20 pixel rows → 10 lines
-    }
-}
