@@ -64,8 +64,10 @@ public final class SceneService: HTTPHandler {
     public func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
         let path = request.path
         guard request.method == "GET" || request.method == "HEAD" || request.method == "POST" else {
-            return ("method_not_allowed", .respond(error(.methodNotAllowed(method: request.method, allowed: ["GET", "HEAD", "POST"]),
-                                                          streetView: path.hasPrefix("/maps/"))))
+            var response = error(.methodNotAllowed(method: request.method, allowed: ["GET", "HEAD", "POST"]),
+                                 streetView: path.hasPrefix("/maps/"))
+            response.headers.append(("Allow", "GET, HEAD, POST"))
+            return ("method_not_allowed", .respond(response))
         }
         let streetView = path.hasPrefix("/maps/api/streetview")
         guard let route = Self.route(for: path) else {
@@ -113,7 +115,8 @@ public final class SceneService: HTTPHandler {
 
     // MARK: Routes
 
-    /// Every route the service answers (the OpenAPI document and the tests list them from here).
+    /// Every route the service answers (`OpenAPIDocument` describes each; a test checks that the paths
+    /// it documents are the ones served).
     enum Route: CaseIterable {
         case health, metrics, openAPI, scene, scenes, search, coverage, panorama, tile, snapshot, map
         case streetViewMetadata, streetViewImage

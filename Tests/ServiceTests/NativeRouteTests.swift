@@ -225,6 +225,7 @@ import TestSupport
         #expect((try unknown.json()["error"] as? [String: Any])?["code"] as? String == "not_found")
         let delete = try ServiceFixture.client().get("/v1/scene?lat=60&lon=24", method: "DELETE")
         #expect(delete.status == 405)
+        #expect(delete.header("allow") == "GET, HEAD, POST")
         let listing = try ServiceFixture.get("/v1/")
         #expect(listing.status == 404)
     }
