@@ -59,16 +59,16 @@ func runTerminalBenchmarks() throws {
     let a = try view(columns, 2 * rows, heading: 70), b = try view(columns, 2 * rows, heading: 75)
     let runs = 101
     var full: [UInt8] = [], diff: [UInt8] = [], palette: [UInt8] = []
-    let encodeFull = try BenchmarkReport.medianMilliseconds(runs: runs) {
+    let encodeFull = BenchmarkReport.medianMilliseconds(runs: runs) {
         full.removeAll(keepingCapacity: true)
         CellEncoder.appendFullRepaint(of: CellFrame(halfBlocks: a), to: &full)
     }
     let frameA = CellFrame(halfBlocks: a), frameB = CellFrame(halfBlocks: b)
-    let encodeDiff = try BenchmarkReport.medianMilliseconds(runs: runs) {
+    let encodeDiff = BenchmarkReport.medianMilliseconds(runs: runs) {
         diff.removeAll(keepingCapacity: true)
         CellEncoder.appendDifference(from: frameA, to: CellFrame(halfBlocks: b), to: &diff)
     }
-    let encode256 = try BenchmarkReport.medianMilliseconds(runs: 21) {
+    let encode256 = BenchmarkReport.medianMilliseconds(runs: 21) {
         palette.removeAll(keepingCapacity: true)
         CellEncoder.appendFullRepaint(of: CellFrame(halfBlocks: a, colors: .palette256), to: &palette)
     }
