@@ -47,6 +47,16 @@ public struct SceneRequest: Sendable, Hashable {
         }
     }
 
+    /// A capture-date bound as the CLI and the service take it: `YYYY-MM-DD` (the start of that UTC day,
+    /// or with `endOfDay` its last second) or full ISO 8601; nil when `text` is neither.
+    public static func captureDate(parsing text: String, endOfDay: Bool) -> Date? {
+        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        guard text.count == 10, let date = day.date(from: text) else { return nil }
+        return endOfDay ? date.addingTimeInterval(86_399) : date
+    }
+
     /// The in-memory index query for this request.
     public var indexQuery: SceneQueryIndex.Query {
         SceneQueryIndex.Query(coordinate: coordinate, radiusMeters: radiusMeters, preference: preference, source: source,

@@ -27,9 +27,6 @@ public struct HTTPRequest: Sendable {
 
     /// The last value of query argument `name`, nil when absent.
     public func argument(_ name: String) -> String? { query.last { $0.name == name }?.value }
-
-    /// Every value of query argument `name`.
-    public func arguments(_ name: String) -> [String] { query.filter { $0.name == name }.map(\.value) }
 }
 
 /// An answer: status, headers and body. `HEAD` requests get the same headers without the body.
@@ -54,11 +51,5 @@ public struct HTTPResponse: Sendable {
     /// A JSON response of already-encoded bytes.
     public static func json(_ body: [UInt8], status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: body)
-    }
-
-    /// The value of header `name` (case-insensitive), nil when absent.
-    public func header(_ name: String) -> String? {
-        if name.lowercased() == "content-type" { return contentType }
-        return headers.last { $0.name.lowercased() == name.lowercased() }?.value
     }
 }

@@ -178,21 +178,17 @@ final class SceneFragments: Sendable {
         var tail: [UInt8]
     }
 
-    private let scenes = Mutex<[String: Fragments]>([:])
-    private let metadata = Mutex<[String: [UInt8]]>([:])
-    let capacity: Int
+    private let scenes: PanoramaValueCache<Fragments>
+    private let metadata: PanoramaValueCache<[UInt8]>
 
-    init(capacity: Int = 65_536) { self.capacity = capacity }
+    init(capacity: Int = 65_536) {
+        scenes = PanoramaValueCache(capacity: capacity)
+        metadata = PanoramaValueCache(capacity: capacity)
+    }
 
     /// The fragments of `scene`'s panorama (made from it on a miss).
     func fragments(of scene: SceneMatch) -> Fragments {
-        if let hit = scenes.withLock({ $0[scene.panoramaID] }) { return hit }
-        let fragments = Self.make(scene)
-        scenes.withLock { scenes in
-            if scenes.count >= capacity { scenes.removeAll(keepingCapacity: true) }
-            scenes[scene.panoramaID] = fragments
-        }
-        return fragments
+        scenes.value(for: scene.panoramaID) { Self.make(scene) }
     }
 
     /// The constant parts of `scene`'s JSON: every field but the bearing and the distance.
@@ -224,13 +220,26 @@ final class SceneFragments: Sendable {
 
     /// The Street View metadata answer of a panorama, made by `make` on a miss.
     func metadata(of panoramaID: String, make: () -> [UInt8]) -> [UInt8] {
-        if let hit = metadata.withLock({ $0[panoramaID] }) { return hit }
-        let bytes = make()
-        metadata.withLock { metadata in
-            if metadata.count >= capacity { metadata.removeAll(keepingCapacity: true) }
-            metadata[panoramaID] = bytes
+        metadata.value(for: panoramaID, make: make)
+    }
+}
+
+/// Values made once per panorama id, at most `capacity` of them (full, it starts again empty). Made
+/// outside the lock: two threads missing the same id at once both make it, and one is kept.
+final class PanoramaValueCache<Value: Sendable>: Sendable {
+    private let entries = Mutex<[String: Value]>([:])
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func value(for panoramaID: String, make: () -> Value) -> Value {
+        if let hit = entries.withLock({ $0[panoramaID] }) { return hit }
+        let value = make()
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[panoramaID] = value
         }
-        return bytes
+        return value
     }
 }
 

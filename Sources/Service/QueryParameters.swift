@@ -98,10 +98,7 @@ struct QueryParameters {
     /// A capture date: `YYYY-MM-DD` (the start, or with `endOfDay` the end, of that UTC day) or ISO 8601.
     func date(_ name: String, endOfDay: Bool) throws(ServiceError) -> Date? {
         guard let text = string(name) else { return nil }
-        if let date = ISO8601DateFormatter().date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        if text.count == 10, let date = day.date(from: text) { return endOfDay ? date.addingTimeInterval(86_399) : date }
+        if let date = SceneRequest.captureDate(parsing: text, endOfDay: endOfDay) { return date }
         throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not a date; write YYYY-MM-DD or ISO 8601 such as 2024-05-12T10:15:30Z")
     }
 

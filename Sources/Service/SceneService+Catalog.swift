@@ -7,13 +7,7 @@ extension SceneService {
     /// The scene request of a query: `lat`/`lon` or `near`, `radius_meters`, `preference`, `source`,
     /// `after`, `before`; also the request id (the place's name for `near`).
     func sceneRequest(_ query: QueryParameters) throws(ServiceError) -> (request: SceneRequest, requestID: String?) {
-        let radius = try query.double("radius_meters", in: SceneRequest.radiusRange, unit: "metres") ?? SceneRequest.defaultRadiusMeters
-        let preference = try query.choice("preference", ScenePreference.allCases.map(\.rawValue)).flatMap(ScenePreference.init) ?? .nearest
-        let source = try query.choice("source", SourceFilter.allCases.map(\.rawValue)).flatMap(SourceFilter.init) ?? .any
-        let after = try query.date("after", endOfDay: false), before = try query.date("before", endOfDay: true)
-        if let after, let before, after > before {
-            throw .invalidParameter(parameter: "after", message: "after is later than before; give a window whose start is not after its end")
-        }
+        var request = try sceneFilters(query)
         var point = try query.latitudeLongitude()
         var requestID = query.string("id")
         if let name = query.string("near") {
@@ -28,9 +22,28 @@ extension SceneService {
         guard let point else {
             throw .invalidParameter(parameter: "lat", message: "give lat and lon (decimal degrees) or near=PLACE")
         }
-        return (SceneRequest(coordinate: point, radiusMeters: radius, preference: preference, source: source,
-                             capturedAfter: after, capturedBefore: before), requestID)
+        request.coordinate = point
+        return (request, requestID)
     }
+
+    /// The radius, preference, source and date window of a query (a batch's defaults); the coordinate
+    /// is a placeholder.
+    func sceneFilters(_ query: QueryParameters) throws(ServiceError) -> SceneRequest {
+        let radius = try query.double("radius_meters", in: SceneRequest.radiusRange, unit: "metres") ?? SceneRequest.defaultRadiusMeters
+        let preference = try query.choice("preference", ScenePreference.allCases.map(\.rawValue)).flatMap(ScenePreference.init) ?? .nearest
+        let source = try query.choice("source", SourceFilter.allCases.map(\.rawValue)).flatMap(SourceFilter.init) ?? .any
+        let after = try query.date("after", endOfDay: false), before = try query.date("before", endOfDay: true)
+        if let after, let before, after > before {
+            throw .invalidParameter(parameter: "after", message: "after is later than before; give a window whose start is not after its end")
+        }
+        return SceneRequest(coordinate: Self.placeholderCoordinate, radiusMeters: radius, preference: preference, source: source,
+                            capturedAfter: after, capturedBefore: before)
+    }
+
+    /// The coordinate of a request that has none yet (0°, 0°; a batch's lines bring their own).
+    private static let placeholderCoordinate: GeoCoordinate = {
+        do { return try GeoCoordinate(latitude: 0, longitude: 0) } catch { preconditionFailure("0°, 0° is a valid coordinate") }
+    }()
 
     /// `GET /v1/scene`: the scene, or 404 with `no_coverage.reason`.
     func scene(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
@@ -65,8 +78,7 @@ extension SceneService {
         } else {
             lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
-        let defaults = try sceneRequest(QueryParameters(request: HTTPRequest(path: request.path, query: request.query + [("lat", "0"), ("lon", "0")])))
-        let parser = SceneBatchParser(defaults: defaults.request)
+        let parser = SceneBatchParser(defaults: try sceneFilters(QueryParameters(request: request)))
         var requests: [(SceneRequest, String?)] = []
         for (offset, line) in lines.enumerated() {
             do {

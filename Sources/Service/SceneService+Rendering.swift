@@ -37,9 +37,7 @@ extension SceneService {
             default: job = try streetViewImageJob(request)
             }
         } catch {
-            let streetView = route == .streetViewImage
-            let failure = QueryParameters.translate(error)
-            return .respond(streetView ? streetViewError(failure, request: request) : self.error(failure, streetView: false))
+            return .respond(self.error(QueryParameters.translate(error), streetView: route == .streetViewImage))
         }
         if let cached = responses.response(for: job.key) {
             metrics.recordResponseCache(hit: true)
@@ -55,8 +53,7 @@ extension SceneService {
                 responses.insert(response, etag: etag, for: job.key)
                 return conditional(response, etag: etag, request: request)
             } catch {
-                let failure = QueryParameters.translate(error)
-                return job.streetView ? streetViewError(failure, request: request) : self.error(failure, streetView: false)
+                return self.error(QueryParameters.translate(error), streetView: job.streetView)
             }
         }
     }

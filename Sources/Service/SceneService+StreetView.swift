@@ -133,11 +133,6 @@ extension SceneService {
         }
     }
 
-    /// Google's errors on the image route: text with the status code (400, 403, 404, 5xx).
-    func streetViewError(_ error: ServiceError, request: HTTPRequest) -> HTTPResponse {
-        self.error(error, streetView: true)
-    }
-
     /// The fonts of the "no imagery" image, loaded once.
     private static let fonts: FontLibrary? = try? FontLibrary()
 

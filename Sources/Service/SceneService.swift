@@ -63,13 +63,13 @@ public final class SceneService: HTTPHandler {
 
     public func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
         let path = request.path
+        let streetView = path.hasPrefix("/maps/api/streetview")
         guard request.method == "GET" || request.method == "HEAD" || request.method == "POST" else {
             var response = error(.methodNotAllowed(method: request.method, allowed: ["GET", "HEAD", "POST"]),
-                                 streetView: path.hasPrefix("/maps/"))
+                                 streetView: streetView)
             response.headers.append(("Allow", "GET, HEAD, POST"))
             return ("method_not_allowed", .respond(response))
         }
-        let streetView = path.hasPrefix("/maps/api/streetview")
         guard let route = Self.route(for: path) else {
             return ("not_found", .respond(error(.notFound(path: path), streetView: streetView)))
         }
@@ -80,7 +80,7 @@ public final class SceneService: HTTPHandler {
             response.headers.append(("Allow", allowed.joined(separator: ", ")))
             return (route.label, .respond(response))
         }
-        if route.needsKey && !keys.accepts(request.argument("key") ?? request.headers["x-api-key"]) {
+        if route.needsKey && keys.isEnabled && !keys.accepts(request.argument("key") ?? request.headers["x-api-key"]) {
             if route == .streetViewMetadata {
                 return (route.label, .respond(streetViewStatus("REQUEST_DENIED", message: ServiceError.forbidden.description)))
             }
@@ -244,47 +244,38 @@ struct TilePath {
 }
 
 /// The OSM data and the map renderer `/v1/map` draws with, loaded on first use.
-final class MapResources: Sendable {
-    private struct Loaded {
-        var snapshotter: MapSnapshotter?
-        var dataset: MapDataset?
-        var orthophoto: SimulatedOrthophoto?
-        var failure: String?
-    }
-    private let state = Mutex(Loaded())
-    private let loading = NSLock()
+final class MapResources: @unchecked Sendable {
+    private var loaded: (snapshotter: MapSnapshotter, dataset: MapDataset)?
+    private var orthophoto: SimulatedOrthophoto?
+    private var failure: String?
+    /// Guards the three above; held while loading, so concurrent first requests load once.
+    private let lock = NSLock()
 
     /// The renderer, its data and (when `imagery`) the simulated orthophoto.
     func resources(osmPath: String?, imagery: Bool) throws(ServiceError)
         -> (snapshotter: MapSnapshotter, dataset: MapDataset, orthophoto: SimulatedOrthophoto?) {
-        loading.lock()
-        defer { loading.unlock() }
-        var loaded = state.withLock { $0 }
-        if let failure = loaded.failure { throw .internalError(detail: failure) }
-        if loaded.snapshotter == nil {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw .internalError(detail: failure) }
+        if loaded == nil {
             guard let osmPath else {
                 throw .internalError(detail: "no OSM extract to draw maps from; start the server with --osm FILE")
             }
             do {
                 let dataset = try MapDataset(contentsOfFile: osmPath)
-                loaded.dataset = dataset
-                loaded.snapshotter = try MapSnapshotter(dataset: dataset)
+                loaded = (try MapSnapshotter(dataset: dataset), dataset)
             } catch {
-                loaded.failure = "cannot load the OSM extract \(osmPath): \(error)"
-                let failure = loaded.failure!
-                state.withLock { $0 = loaded }
-                throw .internalError(detail: failure)
+                let reason = "cannot load the OSM extract \(osmPath): \(error)"
+                failure = reason
+                throw .internalError(detail: reason)
             }
         }
-        if imagery, loaded.orthophoto == nil, let dataset = loaded.dataset {
-            do { loaded.orthophoto = try SimulatedOrthophoto(dataset: dataset) } catch {
+        guard let (snapshotter, dataset) = loaded else { throw .internalError(detail: "the map renderer did not load") }
+        if imagery, orthophoto == nil {
+            do { orthophoto = try SimulatedOrthophoto(dataset: dataset) } catch {
                 throw .internalError(detail: "cannot build the simulated imagery: \(error)")
             }
         }
-        state.withLock { $0 = loaded }
-        guard let snapshotter = loaded.snapshotter, let dataset = loaded.dataset else {
-            throw .internalError(detail: "the map renderer did not load")
-        }
-        return (snapshotter, dataset, loaded.orthophoto)
+        return (snapshotter, dataset, orthophoto)
     }
 }

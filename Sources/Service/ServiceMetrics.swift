@@ -53,11 +53,6 @@ public final class ServiceMetrics: Sendable {
         state.withLock { if hit { $0.responseCacheHits += 1 } else { $0.responseCacheMisses += 1 } }
     }
 
-    /// Requests answered so far with `status` on `route` (tests).
-    public func count(route: String, status: Int) -> Int {
-        state.withLock { $0.routes[route]?.statuses[status] ?? 0 }
-    }
-
     /// The Prometheus text exposition. `gauges` are current values (in-flight requests, connections,
     /// queued renders); `sceneDetailCache` the catalog detail cache's hits and misses.
     public func prometheusText(gauges: [(name: String, help: String, value: Int)],

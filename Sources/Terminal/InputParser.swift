@@ -28,6 +28,20 @@ public struct InputParser: Sendable {
     /// Everything pending, taking an incomplete sequence as the keys it starts with (ESC → Escape).
     public mutating func flush() -> [InputEvent] { parse(final: true) }
 
+    /// The key of the final byte of a cursor or F1–F4 sequence (`CSI A` / `SS3 A` … `P`–`S`), both forms.
+    static func cursorOrFunctionKey(_ finalByte: UInt8) -> Key? {
+        switch finalByte {
+        case 0x41: .up
+        case 0x42: .down
+        case 0x43: .right
+        case 0x44: .left
+        case 0x48: .home
+        case 0x46: .end
+        case 0x50...0x53: .function(Int(finalByte) - 0x4F)
+        default: nil
+        }
+    }
+
     private mutating func parse(final: Bool) -> [InputEvent] {
         var events: [InputEvent] = []
         var i = 0
@@ -61,18 +75,7 @@ public struct InputParser: Sendable {
                 guard i + 2 < b.count else {
                     return final ? .event(.key(KeyEvent(.character("O"), modifiers: .alt)), length: 2) : .incomplete
                 }
-                let key: Key?
-                switch b[i + 2] {
-                case 0x41: key = .up
-                case 0x42: key = .down
-                case 0x43: key = .right
-                case 0x44: key = .left
-                case 0x48: key = .home
-                case 0x46: key = .end
-                case 0x50...0x53: key = .function(Int(b[i + 2]) - 0x4F)
-                case 0x4D: key = .enter
-                default: key = nil
-                }
+                let key = b[i + 2] == 0x4D ? .enter : Self.cursorOrFunctionKey(b[i + 2])
                 return .event(key.map { .key(KeyEvent($0)) } ?? .unknown(Array(b[i..<i + 3])), length: 3)
             case 0x50, 0x5F, 0x5D:  // DCS, APC, OSC: terminal replies; up to ST or BEL
                 var j = i + 2
@@ -174,14 +177,9 @@ public struct InputParser: Sendable {
         let modifiers = numbers.count > 1 ? Self.modifiers(numbers[1] ?? 1) : []
         let key: Key?
         switch finalByte {
-        case 0x41: key = .up
-        case 0x42: key = .down
-        case 0x43: key = .right
-        case 0x44: key = .left
-        case 0x48: key = .home
-        case 0x46: key = .end
+        case 0x41, 0x42, 0x43, 0x44, 0x48, 0x46: key = Self.cursorOrFunctionKey(finalByte)
         case 0x5A: key = .backTab
-        case 0x50...0x53 where parameterBytes.first != 0x3F: key = .function(Int(finalByte) - 0x4F)
+        case 0x50...0x53 where parameterBytes.first != 0x3F: key = Self.cursorOrFunctionKey(finalByte)
         case 0x49 where parameterBytes.isEmpty: return .event(.focus(true), length: length)
         case 0x4F where parameterBytes.isEmpty: return .event(.focus(false), length: length)
         case 0x7E:

@@ -102,11 +102,7 @@ enum SceneCommand: Command {
     /// `YYYY-MM-DD` (start or end of that UTC day) or full ISO 8601.
     static func date(_ arguments: ParsedArguments, _ name: String, endOfDay: Bool) throws -> Date? {
         guard let text = arguments.string(name) else { return nil }
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        if let date = day.date(from: text), text.count == 10 { return endOfDay ? date.addingTimeInterval(86_399) : date }
+        if let date = SceneRequest.captureDate(parsing: text, endOfDay: endOfDay) { return date }
         throw arguments.error("--\(name) '\(text)' is not a date; write YYYY-MM-DD or ISO 8601 such as 2024-05-12T10:15:30Z")
     }
 
