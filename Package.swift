@@ -47,6 +47,9 @@ let package = Package(
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
         // Terminal output and input: pixels and bytes, not panoramas.
         .target(name: "Terminal", dependencies: ["Imaging", "CSixel"]),
+        // Interactive terminal sessions over Terminal: `lookaround view`.
+        .target(name: "Viewer",
+                dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Terminal"]),
         .target(name: "ArgumentParsing"),
         // Option specs and their validation shared by the CLI and the HTTP service (scene selection,
         // snapshot and map options), so one query means the same on both.
@@ -60,7 +63,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "lookaround",
                           dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal"]),
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Viewer"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal"],
@@ -69,7 +72,7 @@ let package = Package(
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Imaging", "Terminal"], path: "Tests/TestSupport"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
@@ -90,7 +93,8 @@ let package = Package(
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"],
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging", "TestSupport"]),
+        .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -246,6 +246,15 @@ public final class Catalog: @unchecked Sendable {
     /// - Throws: `CatalogError.unknownPanorama`.
     public func links(ofPanoramaID id: String) throws(CatalogError) -> [PanoramaLink] { try links(row: row(ofPanoramaID: id)) }
 
+    /// How many panoramas the sequence `name` holds; nil when there is no such sequence.
+    public func sequenceLength(named name: String) throws(CatalogError) -> Int? {
+        try withLock { () throws(CatalogError) -> Int? in
+            let statement = try database.prepare("SELECT panorama_count FROM sequences WHERE name = ?1")
+            try statement.bind(1, name)
+            return try statement.step() ? statement.int(0) : nil
+        }
+    }
+
     /// Every panorama's id and image file, ordered by id (what `lookaround index --tiles` makes tile
     /// files of). One table scan.
     public func imagePaths() throws(CatalogError) -> [(panoramaID: String, imagePath: String)] {

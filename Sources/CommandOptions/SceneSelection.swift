@@ -51,7 +51,7 @@ public struct SceneSelection: Sendable {
             point = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
         }
         radiusMeters = try arguments.double("radius-meters", in: SceneRequest.radiusRange) ?? SceneRequest.defaultRadiusMeters
-        do { size = try PixelSize(parsing: try arguments.requiredString("size")) } catch let error as ImagingError {
+        do { size = try PixelSize(parsing: arguments.string("size") ?? "1280x720") } catch let error as ImagingError {
             throw arguments.error("--size: \(error)")
         }
         camera = LookAroundSnapshotter.Camera()

@@ -165,7 +165,9 @@ public struct LookAroundSnapshotter: Sendable {
     /// Renders the view on the calling thread (what ``snapshot`` does, for callers that are not async:
     /// a service's render worker must not wait for a thread of Swift's cooperative pool).
     /// - Throws: as ``snapshot``.
-    public func render() throws -> Snapshot {
+    /// - Parameter drawsLabels: false computes the labels (positions in the snapshot) without drawing
+    ///   them, for a caller that draws them its own way (a terminal viewer writes them as text cells).
+    public func render(drawsLabels: Bool = true) throws -> Snapshot {
         let camera = try viewCamera()
         let match = scene.match
         let catalog = labelCatalog()
@@ -179,7 +181,7 @@ public struct LookAroundSnapshotter: Sendable {
            let context = try labelContext(catalog: catalog) {
             labels = try placeLabels(for: camera, context: context)
             roadLabels = try self.roadLabels(for: camera, context: context, avoiding: labels)
-            try Self.draw(placeLabels: labels, roadLabels: roadLabels, camera: camera, on: &image)
+            if drawsLabels { try Self.draw(placeLabels: labels, roadLabels: roadLabels, camera: camera, on: &image) }
         }
         return Snapshot(image: image, panoramaID: match.panoramaID, distanceMeters: match.distanceMeters,
                         camera: camera, panoramaLevel: level, labels: labels, roadLabels: roadLabels)

@@ -36,13 +36,22 @@ public enum PanoramaDecoder {
         return (try decode(jpeg, file: file, level: level), level)
     }
 
-    /// Decodes `jpeg` at pyramid level `level` (0…3); a partial panorama (`crop`) is embedded in its
+    /// Decodes `jpeg` (or a PNG) at pyramid level `level` (0…3); a partial panorama (`crop`) is embedded in its
     /// full sphere (``PanoramaCrop/embed(_:level:)``).
     /// - Throws: `ReprojectionError.unreadablePanorama` or `.notEquirectangular`.
     public static func decode(_ jpeg: [UInt8], file: String? = nil, level: Int, crop: PanoramaCrop? = nil) throws(ReprojectionError) -> PanoramaImage {
-        let decoded: RGB8Image
+        var decoded: RGB8Image
         do {
-            decoded = try JPEGCodec.decodeRGB(jpeg, file: file, options: JPEGDecodeOptions(scale: scale(forLevel: level))).image
+            if ImageFormat.detect(jpeg) == .png {
+                // A PNG panorama (no DCT scaling): decoded whole, then reduced by area averaging.
+                decoded = try PNGCodec.decodeRGB(jpeg, file: file)
+                if level > 0 {
+                    decoded = try Resampler.resize(decoded, to: PixelSize(width: max(1, decoded.width >> level),
+                                                                           height: max(1, decoded.height >> level)), filter: .area)
+                }
+            } else {
+                decoded = try JPEGCodec.decodeRGB(jpeg, file: file, options: JPEGDecodeOptions(scale: scale(forLevel: level))).image
+            }
         } catch {
             throw .unreadablePanorama(file: file, reason: "\(error)")
         }

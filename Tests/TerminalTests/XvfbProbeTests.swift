@@ -7,13 +7,6 @@ import TestSupport
 // TerminalProbe in real graphical terminals on a virtual X server: xterm -ti vt340 (sixel) and kitty
 // (its graphics protocol), screenshots compared with the pattern the probe draws.
 
-private func which(_ name: String) -> String? {
-    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let path = "\(directory)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-}
 
 private var probePath: String {
     Lookaround.executablePath.replacingOccurrences(of: "/lookaround", with: "/TerminalProbe", options: .backwards)

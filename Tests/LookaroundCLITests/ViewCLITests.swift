@@ -1,0 +1,161 @@
+import Foundation
+import Imaging
+import Terminal
+import Testing
+import TestSupport
+
+/// End-to-end tests of `lookaround view`: its errors through pipes, and the viewer itself in tmux at a
+/// fixed size (keys sent, the pane captured and parsed into cells).
+@Suite(.serialized) struct ViewCLITests {
+    static var catalog: String { get throws { try SnapshotCLITests.setup.get().catalog } }
+
+    @Test func standardOutputNotATerminalIsAUsageErrorPointingToSnapshot() throws {
+        let result = try Lookaround.run(["view", "--catalog", try Self.catalog, "--scene", "aleksanterinkatu-030"])
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.contains("needs a terminal") && result.stderr.contains("lookaround snapshot"), "\(result.stderr)")
+    }
+
+    @Test func noCoverageIsExitOneWithTheReason() throws {
+        let result = try Lookaround.run(["view", "--catalog", try Self.catalog, "--lat", "60.2", "--lon", "24.9"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("no coverage") && result.stderr.contains("nothing_within_radius"), "\(result.stderr)")
+    }
+
+    @Test func unreadablePanoramaFilesAreNamed() throws {
+        let folder = try Lookaround.temporaryDirectory()
+        let missing = folder.appendingPathComponent("missing.jpg").path
+        let gone = try Lookaround.run(["view", "--panorama", missing])
+        #expect(gone.exitCode == 66 && gone.stderr.contains(missing), "\(gone.stderr)")
+        let text = folder.appendingPathComponent("notes.jpg")
+        try Data("not a panorama\n".utf8).write(to: text)
+        let bad = try Lookaround.run(["view", "--panorama", text.path])
+        #expect(bad.exitCode == 65 && bad.stderr.contains(text.path), "\(bad.stderr)")
+        // A 3:1 image is no equirectangular panorama.
+        let wide = folder.appendingPathComponent("wide.png")
+        try Data(try PNGCodec.encode(RGB8Image(width: 30, height: 10))).write(to: wide)
+        let notPanorama = try Lookaround.run(["view", "--panorama", wide.path])
+        #expect(notPanorama.exitCode == 65 && notPanorama.stderr.contains("30"), "\(notPanorama.stderr)")
+        let both = try Lookaround.run(["view", "--panorama", wide.path, "--scene", "x"])
+        #expect(both.exitCode == 64 && both.stderr.contains("--scene"), "\(both.stderr)")
+        let narrow = try Lookaround.run(["view", "--panorama", wide.path, "--fov-degrees", "10"])
+        #expect(narrow.exitCode == 64 && narrow.stderr.contains("20"), "\(narrow.stderr)")
+    }
+
+    @Test func diagnoseWithoutATerminalReportsTheEnvironment() throws {
+        let result = try Lookaround.run(["view", "--diagnose", "--protocol", "256"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("protocol:            256 (--protocol 256)"), "\(result.stdout)")
+        #expect(result.stdout.contains("no queries sent"))
+    }
+
+    // MARK: In tmux
+
+    /// The viewer in a tmux pane of `columns × rows` cells.
+    private func pane(_ arguments: String, columns: Int = 100, rows: Int = 30) throws -> TmuxPane? {
+        guard let tmux = which("tmux") else {
+            print("ViewCLITests: tmux tests skipped: tmux is not installed (apt install tmux)")
+            return nil
+        }
+        return try TmuxPane(tmux: tmux, columns: columns, rows: rows,
+                            command: "\(Lookaround.executablePath) view --catalog \(try Self.catalog) \(arguments)")
+    }
+
+    /// The status line (the pane's last non-empty line, without colours).
+    private func statusLine(_ pane: TmuxPane) throws -> String {
+        let plain = try pane.run(["capture-pane", "-p", "-t", "t"])
+        return plain.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    private func heading(in status: String) -> Int? {
+        guard let range = status.range(of: #"heading (\d+)°"#, options: .regularExpression) else { return nil }
+        return Int(status[range].dropFirst("heading ".count).dropLast())
+    }
+
+    /// The picture's cells (every row but the status line).
+    private func pictureCells(_ pane: TmuxPane, rows: Int) throws -> [[TerminalCell]] {
+        Array(parseTmuxCapture(try pane.capture()).prefix(rows - 1))
+    }
+
+    private func changedFraction(_ a: [[TerminalCell]], _ b: [[TerminalCell]]) -> Double {
+        var changed = 0, total = 0
+        for (ra, rb) in zip(a, b) {
+            for (ca, cb) in zip(ra, rb) {
+                total += 1
+                if ca != cb { changed += 1 }
+            }
+        }
+        return total == 0 ? 0 : Double(changed) / Double(total)
+    }
+
+    @Test func turningChangesThePictureAndTheHeadingByOneStep() throws {
+        guard let pane = try pane("--scene aleksanterinkatu-030 --heading-degrees 90") else { return }
+        _ = try pane.waitFor("the status line") { $0.contains("aleksanterinkatu-030") && $0.contains("heading 90°") }
+        let before = try pictureCells(pane, rows: 30)
+        #expect(before.first?.first?.character == TerminalCell.upperHalfBlock, "the picture is half-block cells")
+        try pane.run(["send-keys", "-t", "t", "Right"])
+        _ = try pane.waitFor("heading 105°") { $0.contains("heading 105°") }
+        let after = try pictureCells(pane, rows: 30)
+        #expect(changedFraction(before, after) > 0.5, "most cells change on a 15° turn")
+        try pane.run(["send-keys", "-t", "t", "h", "h"])
+        _ = try pane.waitFor("heading 75°") { $0.contains("heading 75°") }
+        #expect(heading(in: try statusLine(pane)) == 75)
+        // Zoomed in, a turn is finer: 15° × 72/90 = 12°.
+        try pane.run(["send-keys", "-t", "t", "+", "l"])
+        _ = try pane.waitFor("fov 72°, heading 87°") { $0.contains("fov 72°") && $0.contains("heading 87°") }
+        try pane.run(["send-keys", "-t", "t", "q"])
+        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(pane.file("before") == pane.file("after"), "stty -g is the same before and after")
+    }
+
+    @Test func forwardKeepsTheHeadingAndReachesTheLinkedPanorama() throws {
+        guard let pane = try pane("--scene aleksanterinkatu-030 --heading-degrees 90") else { return }
+        _ = try pane.waitFor("the first frame") { $0.contains("aleksanterinkatu-030") }
+        try pane.run(["send-keys", "-t", "t", "w"])
+        let moved = try pane.waitFor("aleksanterinkatu-031") { $0.contains("aleksanterinkatu-031") }
+        #expect(moved.contains("heading 90°"), "the absolute heading is kept")
+        try pane.run(["send-keys", "-t", "t", "s"])
+        _ = try pane.waitFor("back at 030") { $0.contains("aleksanterinkatu-030") }
+        try pane.run(["send-keys", "-t", "t", "n"])
+        _ = try pane.waitFor("next in the sequence") { $0.contains("aleksanterinkatu-031") && $0.contains("32/") }
+        try pane.run(["send-keys", "-t", "t", "p", "p"])
+        _ = try pane.waitFor("two back") { $0.contains("aleksanterinkatu-029") }
+        // Looking north along no street: no panorama ahead, said in the picture.
+        try pane.run(["send-keys", "-t", "t", "h", "h", "h", "h", "h", "h", "w"])
+        _ = try pane.waitFor("the reason") { $0.contains("no panorama ahead") }
+        try pane.run(["send-keys", "-t", "t", "Escape"])
+        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(pane.file("before") == pane.file("after"))
+    }
+
+    @Test func aResizeRelaysOutAndATinyWindowSaysSo() throws {
+        guard let pane = try pane("--scene aleksanterinkatu-030 --heading-degrees 90", columns: 80, rows: 24) else { return }
+        _ = try pane.waitFor("the first frame") { $0.contains("aleksanterinkatu-030") }
+        try pane.run(["resize-window", "-t", "t", "-x", "120", "-y", "36"])
+        let wide = try pane.waitFor("120 columns") { capture in
+            let rows = parseTmuxCapture(capture)
+            return rows.count >= 36 && rows[34].count == 120 && String(String.UnicodeScalarView(rows[35].map(\.character))).contains("heading 90°")
+        }
+        #expect(parseTmuxCapture(wide)[0].count == 120)
+        try pane.run(["resize-window", "-t", "t", "-x", "16", "-y", "6"])
+        _ = try pane.waitFor("the too-small message") { $0.contains("too small") }
+        try pane.run(["resize-window", "-t", "t", "-x", "60", "-y", "20"])
+        _ = try pane.waitFor("the picture again") { $0.contains("aleksanterinkatu-030") && !$0.contains("too small") }
+        try pane.run(["send-keys", "-t", "t", "?"])
+        _ = try pane.waitFor("the help") { $0.contains("go to the linked panorama") }
+        try pane.run(["send-keys", "-t", "t", "x"])
+        _ = try pane.waitFor("the help closed") { !$0.contains("go to the linked panorama") }
+        try pane.run(["send-keys", "-t", "t", "q"])
+        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(pane.file("before") == pane.file("after"))
+    }
+
+    @Test func aSignalRestoresTheTerminal() throws {
+        guard let pane = try pane("--scene aleksanterinkatu-030") else { return }
+        _ = try pane.waitFor("the first frame") { $0.contains("aleksanterinkatu-030") }
+        let pid = try #require(pane.probePID, "the viewer's process")
+        kill(pid, SIGTERM)
+        let rc = pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(rc == "143", "killed by SIGTERM: \(rc ?? "none")")
+        #expect(pane.file("before") == pane.file("after"), "stty -g is the same after SIGTERM")
+    }
+}
