@@ -37,3 +37,17 @@ step "A map of the area: simulated aerial imagery with roads and labels, street-
     --pin "$senaatintori_lat,$senaatintori_lon,Senaatintori" -o "$out/helsinki-map.png"
 "$lookaround" image show "$out/helsinki-map.png" --columns "$columns"
 printf '\nWrote %s\n' "$(ls "$out"/*.png | tr '\n' ' ')"
+
+# The interactive half: a few seconds of looking around by itself, when there is a terminal to do it in.
+if [ -t 0 ] && [ -t 1 ]; then
+  printf '\n==> A look around Aleksanterinkatu in the terminal (it turns by itself for 6 s)\n'
+  sleep 1
+  "$lookaround" view --scene aleksanterinkatu-030 --heading-degrees 200 --spin-seconds 6 || true
+else
+  printf '\n==> (no terminal here: the scripted look-around with lookaround view is skipped)\n'
+fi
+cat <<TEXT
+
+Look around yourself:  $lookaround view --near Senaatintori
+  arrows or h/j/k/l look, +/- zoom, w or Enter walks along the street, m shows a map, ? lists the keys, q quits.
+TEXT

@@ -53,6 +53,8 @@ public final class LookAroundViewer: @unchecked Sendable {
         /// Frames drawn, and the protocol they used.
         public var frames: Int
         public var outputProtocol: OutputProtocol
+        /// The last layout (its picture's pixel size and first row).
+        public var layout: ViewerLayout
     }
 
     /// The move transition's length, seconds, and its frames.
@@ -104,15 +106,14 @@ public final class LookAroundViewer: @unchecked Sendable {
                               cellPixelSize: capabilities.cellPixelSize)
         condition.unlock()
 
-        let map = configuration.osmPath.map { ViewerMap(osmPath: $0, catalog: configuration.catalog) }
-        map?.onChange = { [weak self] in self?.changed { _ in } }
-        let renderer = ViewerRenderer(navigator: navigator, language: configuration.language, map: map)
+        let frames = ViewerFrames(catalog: configuration.catalog, language: configuration.language, osmPath: configuration.osmPath,
+                                  kittyTransmission: capabilities.remote ? .direct : .sharedMemory,
+                                  synchronizedOutput: capabilities.synchronizedOutput != false)
+        frames.onMapChange = { [weak self] in self?.changed { _ in } }
         let renderThread = Thread { [self] in
-            var screen = ViewerScreen(kittyTransmission: capabilities.remote ? .direct : .sharedMemory)
-            screen.synchronizedOutput = capabilities.synchronizedOutput != false
-            renderLoop(session: session, renderer: renderer, screen: &screen, map: map)
+            renderLoop(session: session, frames: frames)
             condition.lock()
-            finalBytes = screen.finish(layout: layout)
+            finalBytes = frames.finish(layout: layout)
             renderFinished = true
             condition.broadcast()
             condition.unlock()
@@ -127,7 +128,7 @@ public final class LookAroundViewer: @unchecked Sendable {
         while !renderFinished { condition.wait() }
         let error = renderError
         let outcome = Outcome(panoramaID: state.scene.panoramaID, headingDegrees: state.headingDegrees, frames: framesDrawn,
-                              outputProtocol: chosen)
+                              outputProtocol: chosen, layout: layout)
         let last = finalBytes
         condition.unlock()
         try? session.write(last)
@@ -318,10 +319,9 @@ public final class LookAroundViewer: @unchecked Sendable {
     // MARK: Rendering
 
     /// Draws the newest state whenever it changes, until quitting.
-    private func renderLoop(session: TerminalSession, renderer: ViewerRenderer, screen: inout ViewerScreen, map: ViewerMap?) {
+    private func renderLoop(session: TerminalSession, frames: ViewerFrames) {
         var drawnGeneration = -1
         var previous: RenderedView?
-        var streetCache: [String: String?] = [:]
         while true {
             condition.lock()
             while generation == drawnGeneration && !quitting { _ = condition.wait(until: Date().addingTimeInterval(1)) }
@@ -331,30 +331,17 @@ public final class LookAroundViewer: @unchecked Sendable {
             repaint = false
             condition.unlock()
             drawnGeneration = generationNow
-            if fullRepaint { screen.invalidate() }
+            if fullRepaint { frames.invalidate() }
             do {
                 if layout.isTooSmall {
-                    let frame = ViewerScreen.tooSmallFrame(columns: layout.columns, rows: layout.rows)
-                    try session.write(try screen.bytes(frame: frame, picture: nil, layout: layout, pictureChanged: false))
+                    try session.write(try frames.tooSmallBytes(layout: layout))
                     previous = nil
                     continue
                 }
-                if previous?.layout != layout { screen.invalidate() }
-                let view = try renderer.render(state, layout: layout)
-                let street = streetCache[state.scene.panoramaID] ?? {
-                    let name = navigator.streetName(of: state.scene, language: configuration.language)
-                    streetCache[state.scene.panoramaID] = name
-                    return name
-                }()
-                let status = ViewerScreen.statusText(state: state, street: street,
-                                                     sequencePosition: navigator.sequencePosition(of: state.scene),
-                                                     mapShown: state.showsMap)
-                let mapStatus = state.showsMap ? map?.statusText : nil
+                if previous?.layout != layout { frames.invalidate() }
+                let view = try frames.render(state, layout: layout)
                 func write(_ picture: RGB8Image, changed: Bool) throws {
-                    var frame = screen.cells(for: view, picture: picture, status: status, message: state.message, mapStatus: mapStatus)
-                    if state.showsHelp { frame = ViewerScreen.helpFrame(over: frame) }
-                    let graphicsPicture = state.showsHelp && layout.isGraphics ? nil : picture
-                    try session.write(try screen.bytes(frame: frame, picture: graphicsPicture, layout: layout, pictureChanged: changed))
+                    try session.write(try frames.bytes(for: view, picture: picture, pictureChanged: changed))
                     condition.lock()
                     framesDrawn += 1
                     condition.unlock()

@@ -21,6 +21,10 @@ public struct RenderedView: Sendable {
     public var roadLabels: [PlacedLabel]
     /// The links the arrows point to, with the cell of each arrow.
     public var arrows: [(link: PanoramaLink, column: Int, row: Int)]
+    /// The status line's left and right parts.
+    public var status: (left: String, right: String) = ("", "")
+    /// What the map inset says instead of a map (loading, failed), when it is shown.
+    public var mapStatus: String?
 
     /// A label and the cells it covers (`row`, `columns`).
     public struct PlacedLabel: Sendable {

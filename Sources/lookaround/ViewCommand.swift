@@ -90,8 +90,11 @@ enum ViewCommand: Command {
             language: language, protocolChoice: choice, osmPath: catalog == nil ? nil : arguments.string("osm"), spinSeconds: spin))
         let outcome = try viewer.run()
         if spin == nil {
+            let picture = outcome.layout.picturePixelSize
             Console.error("left at \(outcome.panoramaID), heading \(Int(outcome.headingDegrees.rounded()))° "
-                          + "(\(outcome.frames) frames, \(outcome.outputProtocol.rawValue))")
+                          + "(\(outcome.frames) frames, \(outcome.outputProtocol.rawValue), "
+                          + "picture \(picture.width)x\(picture.height) px from row \(outcome.layout.pictureTopRow), "
+                          + "cells \(outcome.layout.cellPixelSize.width)x\(outcome.layout.cellPixelSize.height) px)")
         }
         return .ok
     }

@@ -149,6 +149,57 @@ import TestSupport
         #expect(pane.file("before") == pane.file("after"))
     }
 
+    /// Sends an SGR (mode 1006) mouse report: `code` 0 press, 32 drag, 64 wheel up; cells 0-based.
+    private func mouse(_ pane: TmuxPane, _ code: Int, column: Int, row: Int, release: Bool = false) throws {
+        let text = "\u{1B}[<\(code);\(column + 1);\(row + 1)\(release ? "m" : "M")"
+        try pane.run(["send-keys", "-t", "t", "-H"] + text.utf8.map { String($0, radix: 16) })
+    }
+
+    @Test func theMouseDragsZoomsAndClicks() throws {
+        guard let pane = try pane("--scene aleksanterinkatu-030 --heading-degrees 90") else { return }
+        _ = try pane.waitFor("the first frame") { $0.contains("heading 90°") }
+        // Dragging 10 cells to the right pulls the view round to the left: 10 × 90°/100 = 9°.
+        try mouse(pane, 0, column: 40, row: 10)
+        try mouse(pane, 32, column: 45, row: 10)
+        try mouse(pane, 32, column: 50, row: 10)
+        try mouse(pane, 0, column: 50, row: 10, release: true)
+        _ = try pane.waitFor("heading 81°") { $0.contains("heading 81°") }
+        try mouse(pane, 64, column: 50, row: 10)
+        _ = try pane.waitFor("zoomed in by the wheel") { $0.contains("fov 72°") }
+        try pane.run(["send-keys", "-t", "t", "r"])
+        _ = try pane.waitFor("reset") { $0.contains("heading 90°") && $0.contains("fov 90°") }
+        // A click on a place label says what it is.
+        let plain = try pane.run(["capture-pane", "-p", "-t", "t"]).split(separator: "\n", omittingEmptySubsequences: false)
+        let row = try #require(plain.firstIndex { $0.contains(" Kulma ") }, "the label Kulma is in view:\n\(plain.joined(separator: "\n"))")
+        let line = String(plain[row])
+        let column = line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: line.range(of: "Kulma")!.lowerBound)
+        try mouse(pane, 0, column: column + 1, row: row)
+        try mouse(pane, 0, column: column + 1, row: row, release: true)
+        _ = try pane.waitFor("what the label is") { $0.contains("Kulma —") && $0.contains(" m ") }
+        // A click on the road ahead walks there.
+        try mouse(pane, 0, column: 48, row: 22)
+        try mouse(pane, 0, column: 48, row: 22, release: true)
+        _ = try pane.waitFor("the move to the clicked point") { $0.contains("aleksanterinkatu-031") }
+        try pane.run(["send-keys", "-t", "t", "q"])
+        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    @Test func heldKeysCoalesce() throws {
+        guard let pane = try pane("--scene aleksanterinkatu-030 --heading-degrees 90") else { return }
+        _ = try pane.waitFor("the first frame") { $0.contains("heading 90°") }
+        // 30 turns at once (a held key): the view ends 30 × 15° = 450° on, without drawing each.
+        try pane.run(["send-keys", "-t", "t"] + Array(repeating: "l", count: 30))
+        _ = try pane.waitFor("heading 180°") { $0.contains("heading 180°") }
+        try pane.run(["send-keys", "-t", "t", "q"])
+        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        // The report on leaving counts the frames drawn: far fewer than the 31 states.
+        let report = try pane.waitFor("the report") { $0.contains("frames, truecolor, picture") }
+        let range = try #require(report.range(of: #"\((\d+) frames"#, options: .regularExpression))
+        let frames = try #require(Int(report[range].dropFirst().split(separator: " ")[0]))
+        #expect(frames < 20, "\(frames) frames for 31 states")
+        #expect(report.contains("left at aleksanterinkatu-030, heading 180°"))
+    }
+
     @Test func aSignalRestoresTheTerminal() throws {
         guard let pane = try pane("--scene aleksanterinkatu-030") else { return }
         _ = try pane.waitFor("the first frame") { $0.contains("aleksanterinkatu-030") }

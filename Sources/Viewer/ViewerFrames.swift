@@ -1,0 +1,80 @@
+import Foundation
+import Imaging
+import LookAround
+import Terminal
+
+/// Frames of the viewer as bytes for the terminal, without a session: render a state, then turn the
+/// view into the bytes of one write (only the changed cells after the first). What the viewer's render
+/// thread does per frame; usable on its own, e.g. to measure a frame or to draw into another program's
+/// screen.
+///
+/// ```swift
+/// let frames = ViewerFrames(catalog: catalog, outputProtocol: .truecolor)
+/// let view = try frames.render(state, layout: ViewerLayout(columns: 160, rows: 48, outputProtocol: .truecolor))
+/// write(1, try frames.bytes(for: view))
+/// ```
+public final class ViewerFrames: @unchecked Sendable {
+    let navigator: ViewerNavigator
+    let renderer: ViewerRenderer
+    let map: ViewerMap?
+    let language: String?
+    var screen: ViewerScreen
+    private var streets: [String: String?] = [:]
+
+    /// - Parameters:
+    ///   - catalog: links, labels and streets (nil for a single file).
+    ///   - osmPath: the extract the map inset draws (nil: no map).
+    ///   - kittyTransmission: how kitty frames travel (shared memory only for a local terminal).
+    public init(catalog: Catalog?, language: String? = nil, osmPath: String? = nil,
+                kittyTransmission: KittyGraphicsEncoder.Transmission = .direct, synchronizedOutput: Bool = true) {
+        navigator = ViewerNavigator(catalog: catalog)
+        map = osmPath.map { ViewerMap(osmPath: $0, catalog: catalog) }
+        renderer = ViewerRenderer(navigator: navigator, language: language, map: map)
+        self.language = language
+        screen = ViewerScreen(kittyTransmission: kittyTransmission)
+        screen.synchronizedOutput = synchronizedOutput
+    }
+
+    /// Called when the map inset has loaded (on the loading thread).
+    public var onMapChange: (@Sendable () -> Void)? {
+        get { map?.onChange }
+        set { map?.onChange = newValue }
+    }
+
+    /// Renders `state` for `layout` (the picture, its labels and arrows, the status line).
+    public func render(_ state: ViewerState, layout: ViewerLayout) throws -> RenderedView {
+        var view = try renderer.render(state, layout: layout)
+        let id = state.scene.panoramaID
+        let street = streets[id] ?? {
+            let name = navigator.streetName(of: state.scene, language: language)
+            streets[id] = name
+            return name
+        }()
+        view.status = ViewerScreen.statusText(state: state, street: street, sequencePosition: navigator.sequencePosition(of: state.scene),
+                                              mapShown: state.showsMap)
+        view.mapStatus = state.showsMap ? map?.statusText : nil
+        return view
+    }
+
+    /// The bytes that show `view` (with `picture` instead of its own, for a transition's frames):
+    /// only what changed since the last call, everything after ``invalidate()``.
+    public func bytes(for view: RenderedView, picture: RGB8Image? = nil, pictureChanged: Bool = true) throws -> [UInt8] {
+        let shown = picture ?? view.picture
+        var frame = screen.cells(for: view, picture: shown, status: view.status, message: view.state.message, mapStatus: view.mapStatus)
+        if view.state.showsHelp { frame = ViewerScreen.helpFrame(over: frame) }
+        let graphics = view.state.showsHelp && view.layout.isGraphics ? nil : shown
+        return try screen.bytes(frame: frame, picture: graphics, layout: view.layout, pictureChanged: pictureChanged)
+    }
+
+    /// The bytes of the "too small" message for a window below ``ViewerLayout/minimumColumns`` × ``ViewerLayout/minimumRows``.
+    public func tooSmallBytes(layout: ViewerLayout) throws -> [UInt8] {
+        try screen.bytes(frame: ViewerScreen.tooSmallFrame(columns: layout.columns, rows: layout.rows), picture: nil, layout: layout,
+                         pictureChanged: false)
+    }
+
+    /// Repaint everything with the next frame.
+    public func invalidate() { screen.invalidate() }
+
+    /// What to send when leaving (the kitty image deleted; its shared memory released).
+    public func finish(layout: ViewerLayout) -> [UInt8] { screen.finish(layout: layout) }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Imaging
+import Terminal
+import Testing
+
+/// Programs on a virtual X server (Xvfb) for tests of graphical terminals: start and stop them with a
+/// cleared signal mask, find their windows, take screenshots with xwd and compare them with a picture.
+public enum VirtualDisplay {
+    /// Starts a program (signal mask cleared, output to `log` or /dev/null); returns its pid.
+    public static func start(_ path: String, _ arguments: [String], environment: [String: String] = [:], log: String? = nil) throws -> pid_t {
+        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, &attributes, argv, envp) == 0 else { throw TerminalError.systemCall("posix_spawn \(path)", errno: errno) }
+        return pid
+    }
+
+    /// Runs a program to the end and returns its standard output.
+    public static func output(_ path: String, _ arguments: [String], environment: [String: String], folder: String) throws -> String {
+        let log = folder + "/out-\(UUID().uuidString.prefix(6))"
+        defer { unlink(log) }
+        let pid = try start(path, arguments, environment: environment, log: log)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    }
+
+    public static func stop(_ pid: pid_t) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<100 { if waitpid(pid, &status, WNOHANG) == pid { return }; usleep(20_000) }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+
+    public static func exited(_ pid: pid_t, withinSeconds seconds: Double) -> Bool {
+        var status: Int32 = 0
+        for _ in 0..<Int(seconds * 50) { if waitpid(pid, &status, WNOHANG) == pid { return true }; usleep(20_000) }
+        return false
+    }
+
+    /// An `xwd` window dump (X11 version 7, ZPixmap, 32 bits per pixel) as RGB.
+    public static func decodeXWD(_ data: [UInt8]) throws -> RGB8Image {
+        func u32(_ i: Int) -> Int { Int(data[4 * i]) << 24 | Int(data[4 * i + 1]) << 16 | Int(data[4 * i + 2]) << 8 | Int(data[4 * i + 3]) }
+        let headerSize = u32(0), width = u32(4), height = u32(5), byteOrder = u32(7), bitsPerPixel = u32(11), bytesPerLine = u32(12)
+        let colors = u32(19)
+        try #require(u32(1) == 7 && bitsPerPixel == 32, "xwd version \(u32(1)), \(bitsPerPixel) bits per pixel")
+        let start = headerSize + colors * 12
+        var image = RGB8Image(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = start + y * bytesPerLine + 4 * x
+                let (r, g, b) = byteOrder == 0 ? (data[p + 2], data[p + 1], data[p]) : (data[p + 1], data[p + 2], data[p + 3])
+                image[x, y, 0] = r; image[x, y, 1] = g; image[x, y, 2] = b
+            }
+        }
+        return image
+    }
+
+    /// PSNR (dB) of `shot` cropped at the best offset within 0…4 px against `expected`; the share of identical pixels.
+    public static func compare(_ shot: RGB8Image, _ expected: RGB8Image, xOffsets: ClosedRange<Int> = 0...4,
+                               yOffsets: ClosedRange<Int> = 0...4) -> (psnr: Double, identical: Double, offset: (Int, Int)) {
+        var best = (psnr: 0.0, identical: 0.0, offset: (0, 0))
+        for oy in yOffsets {
+            for ox in xOffsets where ox + expected.width <= shot.width && oy + expected.height <= shot.height {
+                var squared = 0.0, same = 0
+                for y in 0..<expected.height {
+                    for x in 0..<expected.width {
+                        var equal = true
+                        for c in 0..<3 {
+                            let d = Double(shot[x + ox, y + oy, c]) - Double(expected[x, y, c])
+                            squared += d * d
+                            if d != 0 { equal = false }
+                        }
+                        if equal { same += 1 }
+                    }
+                }
+                let mse = squared / Double(expected.pixelCount * 3)
+                let psnr = mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+                if psnr > best.psnr { best = (psnr, Double(same) / Double(expected.pixelCount), (ox, oy)) }
+            }
+        }
+        return best
+    }
+
+
+    /// One virtual X server per test, on a display number no other server uses.
+    public static func withXvfb(_ body: (_ display: String, _ folder: String) throws -> Void) throws {
+        guard let xvfb = which("Xvfb") else { print("skipped: Xvfb is not installed (apt install xvfb)"); return }
+        let folder = NSTemporaryDirectory() + "lookaround-xvfb-\(getpid())-\(UUID().uuidString.prefix(6))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var number = 140 + Int(getpid() % 200)
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
+        let server = try start(xvfb, [":\(number)", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+        defer { stop(server) }
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { usleep(20_000) }
+        // The socket appears before the server accepts clients: wait until xdpyinfo connects.
+        if let xdpyinfo = which("xdpyinfo") {
+            for _ in 0..<50 {
+                let pid = try start(xdpyinfo, [], environment: ["DISPLAY": ":\(number)"])
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                if status == 0 { break }
+                usleep(100_000)
+            }
+        } else {
+            usleep(500_000)
+        }
+        try body(":\(number)", folder)
+    }
+
+    public static func window(_ title: String, display: String, folder: String) throws -> String? {
+        guard let xdotool = which("xdotool") else { return nil }
+        for _ in 0..<200 {
+            let id = try output(xdotool, ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display], folder: folder)
+                .split(separator: "\n").first.map(String.init)
+            if let id { return id }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    /// Screenshots until `good` holds or 6 s pass; the last comparison.
+    public static func screenshot(_ window: String, display: String, folder: String, expected: RGB8Image,
+                            good: ((psnr: Double, identical: Double, offset: (Int, Int))) -> Bool) throws
+        -> (psnr: Double, identical: Double, offset: (Int, Int)) {
+        let xwd = try #require(which("xwd"))
+        var result = (psnr: 0.0, identical: 0.0, offset: (0, 0))
+        let path = folder + "/shot.xwd"
+        for _ in 0..<12 {
+            let pid = try start(xwd, ["-id", window, "-silent", "-out", path], environment: ["DISPLAY": display])
+            _ = exited(pid, withinSeconds: 5)
+            if let data = FileManager.default.contents(atPath: path), data.count > 100 {
+                result = compare(try decodeXWD([UInt8](data)), expected)
+                if good(result) { return result }
+            }
+            usleep(500_000)
+        }
+        return result
+    }
+
+    public static func quit(_ terminal: pid_t, display: String, folder: String) throws {
+        if let xdotool = which("xdotool") {
+            _ = try output(xdotool, ["mousemove", "50", "50", "key", "q"], environment: ["DISPLAY": display], folder: folder)
+        }
+        #expect(exited(terminal, withinSeconds: 5), "the terminal closed after q")
+        stop(terminal)
+    }
+
+}
