@@ -2,8 +2,9 @@ import Foundation
 import Geodesy
 import Imaging
 
-/// Reads one panorama's metadata (JPEG headers only, plus the sidecar and the names of its depth and
-/// label maps) into a ``PanoramaRecord``, applying the fallbacks real cameras need.
+/// Reads one panorama's metadata (JPEG headers, the sidecar, the names of its depth and label maps)
+/// into a ``PanoramaRecord``, applying the fallbacks real cameras need. The image data is checked too
+/// (a strict 1/8-scale decode; the maps' PNG chunks and CRCs), so damage past the headers is a failure.
 ///
 /// - Heading: GPano `PoseHeadingDegrees`, else EXIF `GPSImgDirection`, else the sidecar's
 ///   `heading_degrees`, else ``defaultHeadingDegrees`` (0, north) with a warning.
@@ -65,6 +66,14 @@ enum PanoramaIngest {
             return .failure("no frame header (SOF) before the first scan: the JPEG is damaged"
                             + (warnings.isEmpty ? "" : " (\(warnings.joined(separator: "; ")))"))
         }
+        // Headers alone do not show damage further in: the scan is decoded (at 1/8 scale, strict), so a
+        // truncated or corrupt file is reported now, not rendered later as a grey view.
+        do {
+            _ = try JPEGCodec.decodeRGB(try ImageFile.read(path), file: nil,
+                                        options: JPEGDecodeOptions(scale: .eighth, strict: true))
+        } catch {
+            return .failure("damaged image data: \(error)")
+        }
         guard let latitude = metadata.latitudeDegrees ?? sidecar?.latitude,
               let longitude = metadata.longitudeDegrees ?? sidecar?.longitude else {
             return .failure("no position: no EXIF GPS and no sidecar \((sidecarPath as NSString).lastPathComponent) "
@@ -120,7 +129,7 @@ enum PanoramaIngest {
 
         // Capture time.
         var captureTime: Date, timeSource: String
-        if let text = metadata.dateTimeOriginal, let date = exifDate(text) {
+        if let date = metadata.dateTimeOriginalDate {
             (captureTime, timeSource) = (date, "DateTimeOriginal")
         } else if let date = metadata.gpsTimestamp {
             (captureTime, timeSource) = (date, "GPSTimeStamp")
@@ -139,6 +148,11 @@ enum PanoramaIngest {
             ?? (software.lowercased().hasPrefix("lookaround") || (metadata.make ?? "").lowercased().hasPrefix("lookaround")
                 ? .simulated : .photo)
         let depthPath = stem + naming.depthSuffix, labelsPath = stem + naming.labelsSuffix
+        for (kind, map) in [("depth map", depthPath), ("label map", labelsPath)] where exists(map) {
+            do { try PNGCodec.verifyChunks(try ImageFile.read(map)) } catch {
+                return .failure("\(kind) \(map) is damaged: \(error)")
+            }
+        }
         let record = PanoramaRecord(
             id: sidecar?.id ?? id, coordinate: coordinate, captureTime: captureTime, headingDegrees: heading,
             imageWidth: size.width, imageHeight: size.height, imagePath: path,
@@ -153,30 +167,5 @@ enum PanoramaIngest {
             sequenceName: sidecar?.sequenceId ?? "\(folder)/\(metadata.model ?? metadata.make ?? "camera")",
             sequenceIndex: 0, fileSize: signature.size, fileModificationTime: signature.modified, warnings: warnings)
         return .panorama(record, explicitSequenceIndex: sidecar?.sequenceIndex)
-    }
-
-    /// `"YYYY:MM:DD HH:MM:SS"` as a UTC date (no formatter: thread-safe and fast).
-    static func exifDate(_ text: String) -> Date? {
-        let u = Array(text.utf8)
-        guard u.count >= 19 else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for i in range {
-                guard (48...57).contains(u[i]) else { return nil }
-                value = value * 10 + Int(u[i] - 48)
-            }
-            return value
-        }
-        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), let h = number(11..<13),
-              let minute = number(14..<16), let s = number(17..<19),
-              (1...12).contains(m), (1...31).contains(d), h < 24, minute < 60, s < 61, y > 0 else { return nil }
-        // Days from civil (H. Hinnant).
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return Date(timeIntervalSince1970: Double(days * 86_400 + h * 3600 + minute * 60 + s))
     }
 }

@@ -96,6 +96,38 @@ public enum PNGCodec {
         return header
     }
 
+    /// Checks the whole file without decoding it: every chunk complete and its CRC right, an IHDR first,
+    /// at least one IDAT, and IEND last. What `lookaround index` asks of depth and label maps, at a
+    /// fraction of a decode's cost (a CRC pass over the bytes).
+    /// - Throws: `ImagingError.truncated` for a file that ends inside a chunk or before IEND,
+    ///   `.corrupt` for a CRC mismatch or a missing IDAT.
+    public static func verifyChunks(_ data: [UInt8], file: String? = nil) throws {
+        _ = try readHeader(data, file: file)
+        var offset = 8, sawData = false
+        func u32(_ i: Int) -> Int { Int(data[i]) << 24 | Int(data[i + 1]) << 16 | Int(data[i + 2]) << 8 | Int(data[i + 3]) }
+        while true {
+            guard offset + 12 <= data.count else {
+                throw ImagingError.truncated(file: file, format: "PNG", detail: "the data ends before the IEND chunk (at byte \(offset))")
+            }
+            let length = u32(offset)
+            guard length <= data.count - offset - 12 else {
+                throw ImagingError.truncated(file: file, format: "PNG",
+                                             detail: "a \(length)-byte chunk at byte \(offset) runs past the end of the file")
+            }
+            let type = String(decoding: data[offset + 4..<offset + 8], as: UTF8.self)
+            let crc = data.withUnsafeBufferPointer { libdeflate_crc32(0, $0.baseAddress! + offset + 4, length + 4) }
+            guard crc == UInt32(u32(offset + 8 + length)) else {
+                throw ImagingError.corrupt(file: file, format: "PNG", detail: "CRC mismatch in the \(type) chunk at byte \(offset)")
+            }
+            if type == "IDAT" { sawData = true }
+            if type == "IEND" {
+                guard sawData else { throw ImagingError.corrupt(file: file, format: "PNG", detail: "no IDAT chunk: no image data") }
+                return
+            }
+            offset += 12 + length
+        }
+    }
+
     private static func checkSignature(_ data: [UInt8], file: String?) throws {
         guard !data.isEmpty else { throw ImagingError.empty(file: file) }
         guard data.count >= 8, data[0..<8].elementsEqual(signature) else {

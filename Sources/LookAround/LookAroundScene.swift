@@ -57,11 +57,7 @@ extension LookAroundScene {
                let point = try? GeoCoordinate(latitude: lat, normalizingLongitude: lon) {
                 coordinate = point
             }
-            if let text = metadata.dateTimeOriginal, let date = Self.exifDate(text) ?? metadata.gpsTimestamp {
-                captureTime = date
-            } else if let date = metadata.gpsTimestamp {
-                captureTime = date
-            }
+            if let date = metadata.dateTimeOriginalDate ?? metadata.gpsTimestamp { captureTime = date }
         }
         guard image.width == 2 * image.height else {
             throw ReprojectionError.notEquirectangular(width: image.width, height: image.height)
@@ -74,17 +70,5 @@ extension LookAroundScene {
         // Kept decoded: a view at full resolution needs no second decode.
         let panorama = try PanoramaImage(image)
         _ = LookAroundSnapshotter.sharedCache.image(for: PanoramaCache.Key(identifier: path, level: 0)) { panorama }
-    }
-
-    /// EXIF `DateTimeOriginal` ("2024:05:12 10:15:30"), read as UTC (EXIF 2.2 stores no zone).
-    static func exifDate(_ text: String) -> Date? {
-        let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
-        guard parts.count == 6 else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
-        (components.hour, components.minute, components.second) = (parts[3], parts[4], parts[5])
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: components)
     }
 }

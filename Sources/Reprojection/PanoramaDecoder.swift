@@ -50,7 +50,7 @@ public enum PanoramaDecoder {
                                                                            height: max(1, decoded.height >> level)), filter: .area)
                 }
             } else {
-                decoded = try JPEGCodec.decodeRGB(jpeg, file: file, options: JPEGDecodeOptions(scale: scale(forLevel: level))).image
+                decoded = try JPEGCodec.decodeRGB(jpeg, file: file, options: JPEGDecodeOptions(scale: scale(forLevel: level), strict: true)).image
             }
         } catch {
             throw .unreadablePanorama(file: file, reason: "\(error)")

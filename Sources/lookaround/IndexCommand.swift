@@ -9,8 +9,9 @@ enum IndexCommand: Command {
         name: "index",
         abstract: "Build or update the panorama catalog from folders of 360° JPEGs and an OSM extract.",
         discussion: """
-            Reads each JPEG's headers only (EXIF GPS, GPano XMP; a NAME.json sidecar when a camera wrote \
-            neither), finds NAME.depth.png and NAME.labels.png beside it, and the places and streets of the \
+            Reads each JPEG's metadata (EXIF GPS, GPano XMP; a NAME.json sidecar when a camera wrote \
+            neither) and checks its image data (decoded at 1/8 scale: a file cut short or corrupt is listed as \
+            damaged), finds NAME.depth.png and NAME.labels.png beside it (their chunks' CRCs checked), and the places and streets of the \
             OSM files. Files unchanged since the last build are not read again. The new catalog replaces \
             the old one atomically. A bad file is listed with its reason and the rest are indexed; the exit \
             code is then 65.

@@ -62,6 +62,38 @@ import TestSupport
         #expect(reasons["badsidecar.jpg"]?.contains("not valid JSON") == true)
     }
 
+    /// Damage past the headers (a short copy, a stray marker in the scan, a broken depth or label map)
+    /// is found at index time, not rendered later as a plausible grey view.
+    @Test func damagePastTheHeadersIsListed() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Panoramas/helsinki")
+        let ids = ["senaatintori-004", "senaatintori-005", "senaatintori-006", "senaatintori-007", "senaatintori-008"]
+        for id in ids {
+            for suffix in [".jpg", ".depth.png", ".labels.png", ".json"] {
+                try FileManager.default.copyItem(at: shipped.appendingPathComponent(id + suffix), to: root.appendingPathComponent(id + suffix))
+            }
+        }
+        func damage(_ name: String, _ change: (inout [UInt8]) -> Void) throws {
+            let url = root.appendingPathComponent(name)
+            var bytes = [UInt8](try Data(contentsOf: url))
+            change(&bytes)
+            try Data(bytes).write(to: url)
+        }
+        try damage("senaatintori-004.jpg") { $0.removeLast($0.count / 2) }                   // a short copy
+        try damage("senaatintori-005.jpg") { $0.replaceSubrange($0.count / 2..<$0.count / 2 + 6, with: [0xFF, 0xD3, 0x12, 0x34, 0xFF, 0xD5]) }
+        try damage("senaatintori-006.depth.png") { $0.removeLast($0.count / 3) }
+        try damage("senaatintori-007.labels.png") { $0[$0.count / 2] ^= 0x40 }             // one flipped bit
+        let path = root.appendingPathComponent("c.sqlite").path
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
+        let reasons = Dictionary(uniqueKeysWithValues: report.failures.map { (($0.path as NSString).lastPathComponent, $0.message) })
+        #expect(report.panoramaCount == 1, "only the undamaged one: \(reasons)")
+        #expect(reasons["senaatintori-004.jpg"]?.contains("Premature end of JPEG file") == true, "\(reasons)")
+        #expect(reasons["senaatintori-005.jpg"]?.contains("damaged image data") == true)
+        #expect(reasons["senaatintori-006.jpg"]?.contains("depth map") == true && reasons["senaatintori-006.jpg"]?.contains("truncated") == true)
+        #expect(reasons["senaatintori-007.jpg"]?.contains("label map") == true && reasons["senaatintori-007.jpg"]?.contains("CRC mismatch") == true)
+    }
+
     @Test func secondBuildSkipsUnchangedFilesAndRereadsChangedOnes() throws {
         let set = try Fixtures.standardSet()
         let path = set.root.appendingPathComponent("c.sqlite").path

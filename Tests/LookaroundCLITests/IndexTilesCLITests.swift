@@ -90,25 +90,25 @@ import TestSupport
     @Test func aCorruptJPEGIsListedWithItsReasonAndExits65() throws {
         let root = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: root) }
-        // Cut in half: its headers still index, its pixels do not decode cleanly.
+        // Cut in half: its headers still read, but the scan is decoded at index time, so the file is
+        // listed as damaged (not indexed, no tiles) instead of showing a grey view later.
         let broken = root.appendingPathComponent("Panoramas/\(Self.ids[1]).jpg")
         let bytes = try Data(contentsOf: broken)
         try bytes.prefix(bytes.count / 2).write(to: broken)
         let result = try Self.index(root)
         #expect(result.exitCode == 65)
-        #expect(result.stdout.contains("panoramas   3 (3 files: 3 read, 0 unchanged, 0 failed)"), "\(result.stdout)")
-        #expect(result.stdout.contains("tile files  3 panoramas: 2 made, 0 up to date, 1 failed"), "\(result.stdout)")
-        #expect(result.stdout.contains("no tiles    \(Self.ids[1]): cannot read panorama "), "\(result.stdout)")
-        #expect(result.stdout.contains("truncated JPEG data"))
-        #expect(result.stderr.contains("error: 1 of 3 panoramas have no tile file (listed above)"), "\(result.stderr)")
+        #expect(result.stdout.contains("panoramas   2 (3 files: 3 read, 0 unchanged, 1 failed)"), "\(result.stdout)")
+        #expect(result.stdout.contains("failed      \(broken.path): damaged image data: truncated JPEG data"), "\(result.stdout)")
+        #expect(result.stdout.contains("tile files  2 panoramas: 2 made, 0 up to date, 0 failed"), "\(result.stdout)")
+        #expect(result.stderr.contains("error: 1 of 3 files could not be indexed (listed above)"), "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: Self.tileFile(root, Self.ids[0])))
         #expect(FileManager.default.fileExists(atPath: Self.tileFile(root, Self.ids[2])))
         #expect(!FileManager.default.fileExists(atPath: Self.tileFile(root, Self.ids[1])))
         let json = try Self.index(root, ["--json"])
         #expect(json.exitCode == 65)
-        let failures = try #require(try Self.tilesReport(json)["failures"] as? [[String: Any]])
-        #expect(failures.count == 1 && failures.first?["panorama_id"] as? String == Self.ids[1])
-        #expect((failures.first?["message"] as? String)?.contains("truncated JPEG data") == true)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: report), as: UTF8.self)
+        #expect(text.contains("damaged image data") && text.contains(Self.ids[1]), "\(json.stdout)")
     }
 
     @Test func snapshotsWorkWhenTheTilesFolderCannotBeWritten() throws {

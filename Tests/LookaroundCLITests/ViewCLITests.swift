@@ -30,6 +30,14 @@ import TestSupport
         try Data("not a panorama\n".utf8).write(to: text)
         let bad = try Lookaround.run(["view", "--panorama", text.path])
         #expect(bad.exitCode == 65 && bad.stderr.contains(text.path), "\(bad.stderr)")
+        // A panorama cut short: its headers read, the scan does not.
+        let shipped = SnapshotCLITests.repository.appendingPathComponent("Panoramas/helsinki/senaatintori-004.jpg")
+        let whole = try Data(contentsOf: shipped)
+        let short = folder.appendingPathComponent("short.jpg")
+        try whole.prefix(whole.count / 2).write(to: short)
+        let truncated = try Lookaround.run(["view", "--panorama", short.path])
+        #expect(truncated.exitCode == 65 && truncated.stderr.contains(short.path) && truncated.stderr.contains("Premature end"),
+                "\(truncated.stderr)")
         // A 3:1 image is no equirectangular panorama.
         let wide = folder.appendingPathComponent("wide.png")
         try Data(try PNGCodec.encode(RGB8Image(width: 30, height: 10))).write(to: wide)

@@ -11,7 +11,7 @@ import TestSupport
         let folder = root.appendingPathComponent("panoramas")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let shipped = ServiceFixture.repository.appendingPathComponent("Panoramas/helsinki")
-        for id in ["senaatintori-004", "senaatintori-005", "senaatintori-006"] {
+        for id in ["senaatintori-004", "senaatintori-005", "senaatintori-006", "senaatintori-007"] {
             for suffix in [".jpg", ".depth.png", ".labels.png", ".json"] {
                 try FileManager.default.copyItem(at: shipped.appendingPathComponent(id + suffix),
                                                  to: folder.appendingPathComponent(id + suffix))
@@ -23,6 +23,10 @@ import TestSupport
         // After indexing: one JPEG overwritten with garbage, one deleted.
         try Data(repeating: 0x5A, count: 4096).write(to: folder.appendingPathComponent("senaatintori-004.jpg"))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("senaatintori-006.jpg"))
+        // …and one cut short: its headers still read, the scan ends early (not a grey picture).
+        let short = folder.appendingPathComponent("senaatintori-007.jpg")
+        let whole = try Data(contentsOf: short)
+        try whole.prefix(whole.count / 2).write(to: short)
 
         var configuration = ServiceConfiguration()
         configuration.catalogPath = catalog
@@ -31,7 +35,7 @@ import TestSupport
         defer { server.stop(drainingForSeconds: 2) }
         func get(_ path: String) throws -> RawHTTPClient.Response { try RawHTTPClient(port: server.port).get(path) }
 
-        for id in ["senaatintori-004", "senaatintori-006"] {
+        for id in ["senaatintori-004", "senaatintori-006", "senaatintori-007"] {
             let snapshot = try get("/v1/snapshot?scene=\(id)&size=160x90")
             #expect(snapshot.status == 500, "\(id): \(snapshot.text)")
             let error = try #require(try snapshot.json()["error"] as? [String: Any])
