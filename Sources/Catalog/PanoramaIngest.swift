@@ -66,6 +66,11 @@ enum PanoramaIngest {
             return .failure("no frame header (SOF) before the first scan: the JPEG is damaged"
                             + (warnings.isEmpty ? "" : " (\(warnings.joined(separator: "; ")))"))
         }
+        // Absurd sizes are refused before anything is allocated for them.
+        guard size.width * size.height <= defaultPixelBudget else {
+            return .failure("image is \(size.width)×\(size.height) = \(size.width * size.height) pixels, over the budget of "
+                            + "\(defaultPixelBudget) pixels (256 Mpx)")
+        }
         // Headers alone do not show damage further in: the scan is decoded (at 1/8 scale, strict), so a
         // truncated or corrupt file is reported now, not rendered later as a grey view.
         do {
