@@ -136,17 +136,18 @@ public struct WorldBasemap: Sendable {
         return paths
     }
 
-    private static let loadedShipped: Result<WorldBasemap, MapDataError> = {
+    private static let loadedShipped: Result<WorldBasemap, any Error> = Result {
         let paths = searchPaths
         guard let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            return .failure(.worldBasemapNotFound(searched: paths))
+            throw MapDataError.worldBasemapNotFound(searched: paths)
         }
-        return Result { () throws(MapDataError) in try WorldBasemap(contentsOfFile: path) }
-    }()
+        return try WorldBasemap(contentsOfFile: path)
+    }
 
     /// The shipped basemap, read once per process (about 2 MB, tens of milliseconds).
-    /// - Throws: ``MapDataError/worldBasemapNotFound(searched:)`` when no copy is found.
-    public static func shipped() throws(MapDataError) -> WorldBasemap { try loadedShipped.get() }
+    /// - Throws: ``MapDataError/worldBasemapNotFound(searched:)`` when no copy is found,
+    ///   ``MapDataError/malformedWorldBasemap(path:detail:)`` when it is damaged.
+    public static func shipped() throws -> WorldBasemap { try loadedShipped.get() }
 }
 
 extension WorldBasemap {

@@ -38,7 +38,7 @@ enum MapCommand: Command {
             .value("coverage-file", valueName: "FILE", help: "Draw the coverage layer from panorama positions given as GeoJSON points instead."),
             .value("fly-from", valueName: "LAT,LON", help: "Start of a camera flight."),
             .value("fly-to", valueName: "LAT,LON", help: "End of a camera flight."),
-            .value("fly-distance-meters", valueName: "METERS", help: "Camera distance at both ends of a flight (1…40,000,000).", defaultValue: "1500"),
+            .value("fly-distance-meters", valueName: "METERS", help: "Camera distance at both ends of a flight (1…200,000,000).", defaultValue: "1500"),
             .value("frames", valueName: "N", help: "Frames of a flight (2…10000).", defaultValue: "30"),
             .value("output", short: "o", valueName: "PATH", help: "Output PNG (a directory for a flight).", required: true),
             .flag("json", help: "Print the camera used (and a flight's frames) as JSON; see README, 'JSON output'."),
