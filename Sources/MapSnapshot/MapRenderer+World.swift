@@ -13,6 +13,11 @@ extension MapRenderer {
 
     /// The extract's box relative to the centre (nearest world copy), map points.
     var relativeExtractBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        Self.relativeExtractBox(content, projection)
+    }
+
+    static func relativeExtractBox(_ content: MapContent, _ projection: MapProjection)
+        -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
         guard let box = content.extractBox else { return nil }
         let shift = projection.worldShift(forX: box.minX)
         return (box.minX - projection.center.x + shift, box.minY - projection.center.y,
@@ -20,23 +25,67 @@ extension MapRenderer {
     }
 
     /// Whether the extract is drawn: zoomed in far enough and in view.
-    var drawsDetail: Bool {
-        guard zoom >= Self.detailMinimumZoom, let box = content.extractBox else { return false }
-        return visible(box)
+    var drawsDetail: Bool { Self.drawsDetail(content, projection, zoom: zoom, bounds: bounds) }
+
+    static func drawsDetail(_ content: MapContent, _ projection: MapProjection, zoom: Double,
+                            bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool {
+        guard zoom >= detailMinimumZoom, let box = content.extractBox else { return false }
+        return projection.isVisible(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, bounds: bounds, margin: 0)
     }
 
     /// Whether the world layer shows: there is one, and the ground in view is not entirely inside the
     /// extract. The ground in view is the convex quadrilateral under the image corners (when they all
     /// look at the ground), and the box is convex, so the four corners decide.
-    var drawsWorld: Bool {
+    var drawsWorld: Bool { Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds) }
+
+    static func drawsWorld(_ content: MapContent, _ projection: MapProjection, zoom: Double,
+                           bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool {
         guard content.world != nil else { return false }
-        guard drawsDetail, let e = relativeExtractBox else { return true }
-        let w = Double(canvas.width), h = Double(canvas.height)
+        guard drawsDetail(content, projection, zoom: zoom, bounds: bounds), let e = relativeExtractBox(content, projection) else { return true }
+        let w = Double(projection.widthPixels), h = Double(projection.heightPixels)
         for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
             guard let g = projection.groundRelative(forPixel: PixelPoint(x, y)),
                   g.x >= e.minX, g.x <= e.maxX, g.y >= e.minY, g.y <= e.maxY else { return true }
         }
         return false
+    }
+
+    /// Clips a pixel ring to a rectangle `margin` pixels outside the image (Sutherland–Hodgman; the
+    /// concave leftovers run along the rectangle's edges, outside the image): a country seen at zoom 15
+    /// keeps the few vertices near the view instead of thousands the rasteriser would walk.
+    func clippedToView(_ ring: [PixelPoint], margin: Double = 4) -> [PixelPoint] {
+        let x0 = -margin, y0 = -margin, x1 = Double(canvas.width) + margin, y1 = Double(canvas.height) + margin
+        var allInside = true
+        for p in ring where p.x < x0 || p.x > x1 || p.y < y0 || p.y > y1 { allInside = false; break }
+        if allInside { return ring }
+        var points = ring
+        for edge in 0..<4 {
+            guard !points.isEmpty else { break }
+            func inside(_ p: PixelPoint) -> Bool {
+                switch edge { case 0: return p.x >= x0; case 1: return p.x <= x1; case 2: return p.y >= y0; default: return p.y <= y1 }
+            }
+            func cut(_ a: PixelPoint, _ b: PixelPoint) -> PixelPoint {
+                let t: Double
+                switch edge {
+                case 0: t = (x0 - a.x) / (b.x - a.x)
+                case 1: t = (x1 - a.x) / (b.x - a.x)
+                case 2: t = (y0 - a.y) / (b.y - a.y)
+                default: t = (y1 - a.y) / (b.y - a.y)
+                }
+                return PixelPoint(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
+            }
+            var out: [PixelPoint] = []
+            out.reserveCapacity(points.count + 4)
+            var previous = points[points.count - 1]
+            for current in points {
+                let inCurrent = inside(current), inPrevious = inside(previous)
+                if inCurrent != inPrevious { out.append(cut(previous, current)) }
+                if inCurrent { out.append(current) }
+                previous = current
+            }
+            points = out
+        }
+        return points
     }
 
     /// The world-width multiples (map points) at which a feature with `box` appears in the view: one
@@ -61,7 +110,8 @@ extension MapRenderer {
             let last = out[out.count - 1]
             if (p.x - last.x) * (p.x - last.x) + (p.y - last.y) * (p.y - last.y) >= 0.25 { out.append(p) }
         }
-        return out.count >= 3 ? out : nil
+        let clipped = clippedToView(out)
+        return clipped.count >= 3 ? clipped : nil
     }
 
     /// Natural Earth land over the sea colour (the canvas background), then the country borders.
@@ -93,13 +143,15 @@ extension MapRenderer {
     }
 
     /// The extract's ground: its box in land colour (covering the coarser world layer there), then its sea.
-    mutating func drawExtractGround() {
+    mutating func drawExtractGround(overWorld: Bool) {
         guard let e = relativeExtractBox else { return }
+        if overWorld {
         let corners = [SIMD3(e.minX, e.minY, 0), SIMD3(e.maxX, e.minY, 0), SIMD3(e.maxX, e.maxY, 0), SIMD3(e.minX, e.maxY, 0)]
         if let ring = projection.projectRing(4, { corners[$0] }) {
             var path = Path()
-            path.addPolygon(ring)
+            path.addPolygon(clippedToView(ring))
             canvas.fill(path, color: style.land)
+        }
         }
         guard let water = style.areas[.water] else { return }
         var sea = Path()

@@ -30,12 +30,13 @@ struct MapRenderer {
         style = MapStyle.forType(options.mapType)
         text = TextRenderer(fonts: fonts)
         scale = options.scale
-        // The sea is the background when the world layer is there (its polygons are the land).
-        canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels,
-                        background: content.world != nil ? style.sea : style.land)
+        // The sea is the background when the world layer shows (its polygons are the land); else the land.
+        let zoom = 20 - log2(projection.mapPointsPerPixel * options.scale), bounds = projection.visibleRelativeBounds
+        let world = Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds)
+        canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: world ? style.sea : style.land)
         labels = LabelPlacer(width: projection.widthPixels, height: projection.heightPixels)
-        zoom = 20 - log2(projection.mapPointsPerPixel * options.scale)
-        bounds = projection.visibleRelativeBounds
+        self.zoom = zoom
+        self.bounds = bounds
     }
 
     /// Draws everything and returns the image.
@@ -49,7 +50,7 @@ struct MapRenderer {
             if type.needsOrthophoto {
                 try drawImagery()
             } else {
-                drawExtractGround()
+                drawExtractGround(overWorld: world)
                 drawAreas()
             }
             if type != .imagery {

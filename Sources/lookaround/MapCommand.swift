@@ -25,7 +25,9 @@ enum MapCommand: Command {
             radius-meters (points become circles), title and marker-color (points become pins), cluster.
             Flights: --fly-from and --fly-to plan a transition (direct under 2.5 km, an arc up to 50 km, \
             rise-pan-descend beyond) and write --frames PNGs into the directory given by -o.
-            Every image carries "© OpenStreetMap contributors".
+            Around and below the extract lies the Natural Earth world layer (land, sea, borders, country names \
+            in --language): alone below zoom 8, outside the extract's box above it.
+            Every image carries "© OpenStreetMap contributors" (and "Made with Natural Earth" where the world layer shows).
             """,
         options: [
             .value("osm", valueName: "FILE", help: "OSM extract (.osm.pbf or .osm).", defaultValue: defaultData),
