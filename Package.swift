@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "Geodesy"),
         .target(name: "Imaging",
                 dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims"]),
-        .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"]),
+        // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
+        .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
         .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),

@@ -74,4 +74,36 @@ func runMapBenchmarks() throws {
     }
     print("   target: flat and pitched under 50 ms on one core: "
           + (flatMs < 50 && pitchedMs < 50 ? "met" : "NOT met"))
+    try runWorldMapBenchmarks(snapshotter: snapshotter, size: size)
+}
+
+/// 1024×1024 world maps on one core: Europe at zoom 2 (the 1:110 m band), southern Finland and the
+/// Baltic at zoom 6 (the finest 1:10 m band); and the one-off cost of reading and preparing the basemap.
+func runWorldMapBenchmarks(snapshotter: MapSnapshotter, size: PixelSize) throws {
+    guard let path = WorldBasemap.searchPaths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+        print("   world: skipped, no world basemap found")
+        return
+    }
+    var layer: WorldLayer?
+    let readMs = try BenchmarkReport.medianMilliseconds(runs: 5) { layer = WorldLayer(try WorldBasemap(contentsOfFile: path)) }
+    _ = layer
+    func options(_ latitude: Double, _ longitude: Double, zoom: Double) throws -> MapSnapshotOptions {
+        let center = MapPoint(try GeoCoordinate(latitude: latitude, longitude: longitude))
+        let side = MapSize.world.width / pow(2, zoom) * Double(size.width) / 256
+        var o = MapSnapshotOptions(framing: .mapRect(MapRect(x: center.x - side / 2, y: center.y - side / 2, width: side, height: side)),
+                                   size: size)
+        o.maximumThreads = 1
+        return o
+    }
+    var image = RGBA8Image(width: 1, height: 1)
+    var results: [(String, Double)] = []
+    for (name, o) in [("world zoom 2 (Europe)", try options(50, 15, zoom: 2)), ("world zoom 6 (southern Finland)", try options(60.5, 25, zoom: 6))] {
+        let ms = try BenchmarkReport.medianMilliseconds(runs: 15) { image = try snapshotter.snapshot(o).image }
+        let file = ".build/benchmarks/map-" + name.split(separator: " ").prefix(3).joined(separator: "-") + "-1024.png"
+        try ImageFile.write(PNGCodec.encode(image), to: file)
+        results.append((name, ms))
+    }
+    print("   world layer (Natural Earth, \(path.split(separator: "/").last ?? "")): read + prepare once \(String(format: "%.1f", readMs)) ms")
+    for (name, ms) in results { print("   render \(name.padding(toLength: 37, withPad: " ", startingAt: 0)) \(String(format: "%9.1f", ms)) ms") }
+    print("   target: world maps under 50 ms on one core: " + (results.allSatisfy { $0.1 < 50 } ? "met" : "NOT met"))
 }

@@ -1,6 +1,6 @@
 /// A piece of coastline (`natural=coastline` way). By OSM convention land is on the left and sea on the
-/// right of the node order. In a city extract the pieces are clipped and rarely close, so the sea is
-/// not turned into polygons here.
+/// right of the node order. In a city extract the pieces are clipped and rarely close; ``WaterModel``
+/// joins them and closes them along the extract's bounds into the sea polygons.
 public struct Coastline: Sendable, Hashable, Codable {
     /// The way.
     public var source: OSMElementReference

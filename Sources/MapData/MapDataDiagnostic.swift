@@ -17,6 +17,9 @@ public struct MapDataDiagnostic: Sendable, Hashable, Codable, CustomStringConver
         case unparsableTag
         /// A multipolygon relation had no usable outer ring; no feature was made from it.
         case emptyMultipolygon
+        /// The coastline had a gap, a wrongly directed way, or a chain ending inside the extract; the
+        /// detail says what was bridged, reversed or closed along the bounds (see ``WaterModel``).
+        case brokenCoastline
     }
 
     /// The kind of problem.

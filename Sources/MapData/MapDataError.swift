@@ -1,4 +1,4 @@
-/// Everything that can go wrong reading an OSM file. Each message names the file, what was wrong and
+/// Everything that can go wrong reading an OSM file (or the world basemap). Each message names the file, what was wrong and
 /// what to do about it.
 public enum MapDataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// There is no file at `path`.
@@ -17,6 +17,10 @@ public enum MapDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case pbfWithoutDenseNodes(path: String, wayCount: Int)
     /// libreadosm reported error `code` (a `READOSM_*` value) while opening or parsing.
     case readFailed(path: String, code: Int32, meaning: String)
+    /// The world basemap file is not one `scripts/make-world-basemap.py` wrote (or is truncated).
+    case malformedWorldBasemap(path: String, detail: String)
+    /// No copy of the shipped world basemap was found at any of `searched`.
+    case worldBasemapNotFound(searched: [String])
 
     /// A sentence naming the file, the problem and a remedy.
     public var description: String {
@@ -45,6 +49,11 @@ public enum MapDataError: Error, Sendable, Equatable, CustomStringConvertible {
         case .readFailed(let path, let code, let meaning):
             return "\(path): libreadosm error \(code) (\(meaning)). Check that the file is a complete, "
                 + "uncorrupted extract; re-export it if needed."
+        case .malformedWorldBasemap(let path, let detail):
+            return "\(path): not a valid world basemap: \(detail). Regenerate it with scripts/make-world-basemap.py."
+        case .worldBasemapNotFound(let searched):
+            return "the world basemap (\(WorldBasemap.shippedFileName)) is not at any of: \(searched.joined(separator: ", ")). "
+                + "Set LOOKAROUND_WORLD_BASEMAP to its path, or keep LookAround_MapData.resources beside the executable."
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Everything MapData extracts from one OSM file: the features, the bounding box, the raw counts,
+/// Everything MapData extracts from one OSM file: the features, the water model, the bounding box, the raw counts,
 /// the diagnostics about data that had to be dropped, and the attribution the licence requires.
 ///
 /// Load with `MapDataset(contentsOfFile:)`; it is `Codable`, so a loaded dataset can be cached. The data
@@ -30,13 +30,17 @@ public struct MapDataset: Sendable, Hashable, Codable {
     public var coastlines: [Coastline]
     /// Named points of interest.
     public var places: [Place]
+    /// The sea (assembled from ``coastlines``, closed along ``boundingBox``) and the inland water areas:
+    /// the one water model the map and the simulator share.
+    public var water: WaterModel
     /// What was dropped or simplified, and why (unclosable rings, clipped ways, bad tag values).
     public var diagnostics: [MapDataDiagnostic]
 
     /// The attribution string, "© OpenStreetMap contributors".
     public var attribution: String { MapDataset.attribution }
 
-    /// A dataset from its parts (for tests and tools that build data by hand).
+    /// A dataset from its parts (for tests and tools that build data by hand); ``water`` is assembled
+    /// from `coastlines` and `areas` within `boundingBox`.
     public init(sourcePath: String, boundingBox: OSMBoundingBox?, counts: OSMElementCounts, buildings: [Building],
                 streets: [Street], railways: [RailwayLine], areas: [AreaFeature], trees: [Tree],
                 treeRows: [TreeRow], coastlines: [Coastline], places: [Place], diagnostics: [MapDataDiagnostic]) {
@@ -52,6 +56,7 @@ public struct MapDataset: Sendable, Hashable, Codable {
         self.coastlines = coastlines
         self.places = places
         self.diagnostics = diagnostics
+        water = WaterModel(coastlines: coastlines, areas: areas, bounds: boundingBox)
     }
 
     /// Reads an `.osm.pbf` or `.osm` (XML) file and assembles its features.
@@ -68,5 +73,6 @@ public struct MapDataset: Sendable, Hashable, Codable {
                   buildings: assembler.buildings, streets: assembler.streets, railways: assembler.railways,
                   areas: assembler.areas, trees: assembler.trees, treeRows: assembler.treeRows,
                   coastlines: assembler.coastlines, places: assembler.places, diagnostics: assembler.diagnostics)
+        diagnostics += water.diagnostics
     }
 }

@@ -31,8 +31,8 @@ public struct MapCamera: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The vertical field of view of every map camera, degrees.
     public static let verticalFieldOfViewDegrees = 30.0
-    /// Allowed eye-to-centre distances, metres (1 m to 40,000 km).
-    public static let distanceRangeMeters: ClosedRange<Double> = 1...40_000_000
+    /// Allowed eye-to-centre distances, metres (1 m to 200,000 km: enough for the whole world at zoom 0 on a 2,048-point-high view).
+    public static let distanceRangeMeters: ClosedRange<Double> = 1...200_000_000
     /// Allowed pitch values before clamping, degrees from straight down.
     public static let pitchRangeDegrees: ClosedRange<Double> = 0...90
 
@@ -46,7 +46,7 @@ public struct MapCamera: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// A camera from its four values.
     /// - Parameters:
-    ///   - centerCoordinateDistanceMeters: eye-to-centre distance, 1…40,000,000 m.
+    ///   - centerCoordinateDistanceMeters: eye-to-centre distance, 1…200,000,000 m.
     ///   - heading: any finite angle; normalised to [0, 360).
     ///   - pitch: 0…90 degrees from straight down; clamped to the maximum for the distance (as MapKit does).
     /// - Throws: ``MapSnapshotError/valueOutOfRange(parameter:value:allowed:)`` for a distance, heading or
@@ -54,7 +54,7 @@ public struct MapCamera: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(centerCoordinate: GeoCoordinate, centerCoordinateDistanceMeters: Double,
                 heading: Angle = .zero, pitch: MapCameraPitch = .straightDown) throws(MapSnapshotError) {
         try MapSnapshotError.check(centerCoordinateDistanceMeters, "centerCoordinateDistanceMeters",
-                                   in: Self.distanceRangeMeters, allowed: "1…40,000,000 metres")
+                                   in: Self.distanceRangeMeters, allowed: "1…200,000,000 metres")
         try MapSnapshotError.check(heading.degrees, "headingDegrees", in: -1e9...1e9, allowed: "any finite number of degrees")
         try MapSnapshotError.check(pitch.degrees, "pitchDegrees", in: Self.pitchRangeDegrees,
                                    allowed: "0…90 degrees from straight down")
@@ -71,7 +71,7 @@ public struct MapCamera: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(centerCoordinate: GeoCoordinate, altitudeMeters: Double, heading: Angle = .zero,
                 pitch: MapCameraPitch = .straightDown) throws(MapSnapshotError) {
         try MapSnapshotError.check(altitudeMeters, "altitudeMeters", in: Self.distanceRangeMeters,
-                                   allowed: "1…40,000,000 metres")
+                                   allowed: "1…200,000,000 metres")
         try MapSnapshotError.check(pitch.degrees, "pitchDegrees", in: Self.pitchRangeDegrees,
                                    allowed: "0…90 degrees from straight down")
         // The clamp depends on the distance, which depends on the pitch: two passes settle it.
@@ -90,10 +90,10 @@ public struct MapCamera: Sendable, Hashable, Codable, CustomStringConvertible {
     /// azimuth from the eye to the centre; the pitch is atan(ground distance / altitude), clamped.
     /// Eye and centre at the same place give a top-down camera facing north.
     /// - Throws: ``MapSnapshotError/valueOutOfRange(parameter:value:allowed:)`` for an altitude outside
-    ///   1…40,000,000 m.
+    ///   1…200,000,000 m.
     public init(lookingAtCenter centerCoordinate: GeoCoordinate, fromEyeCoordinate eyeCoordinate: GeoCoordinate,
                 eyeAltitude: Double) throws(MapSnapshotError) {
-        try MapSnapshotError.check(eyeAltitude, "eyeAltitude", in: Self.distanceRangeMeters, allowed: "1…40,000,000 metres")
+        try MapSnapshotError.check(eyeAltitude, "eyeAltitude", in: Self.distanceRangeMeters, allowed: "1…200,000,000 metres")
         let inverse = Geodesic.wgs84.inverse(from: eyeCoordinate, to: centerCoordinate)
         let ground = inverse.distanceMeters
         let heading = ground > 1e-6 ? inverse.initialAzimuth : .zero

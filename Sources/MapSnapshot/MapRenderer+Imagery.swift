@@ -5,7 +5,8 @@ import Imaging
 extension MapRenderer {
     /// The ground from the orthophoto provider: one top-down image of the visible ground, resampled
     /// bilinearly through the camera (exact for top-down views, perspective for pitched ones); sky above
-    /// the horizon, land colour beyond the far distance.
+    /// the horizon, land colour beyond the far distance. With a world layer, only the ground inside the
+    /// extract's box (the simulated area) is imagery; outside it the world layer's land and sea stay.
     mutating func drawImagery() throws {
         guard let provider = options.orthophotoProvider else {
             throw MapSnapshotError.mapTypeUnavailable(options.mapType, reason: "no orthophoto provider is set "
@@ -30,6 +31,7 @@ extension MapRenderer {
         let sky0 = style.skyTop, sky1 = style.skyHorizon, land = style.land
         let horizon = max(1, projection.horizonRow)
         let threads = options.maximumThreads
+        let clip = content.world != nil ? relativeExtractBox : nil
         canvas.image.components.withUnsafeMutableBufferPointer { dst in
             ortho.components.withUnsafeBufferPointer { src in
                 let dstBase = dst.baseAddress!, srcBase = src.baseAddress!
@@ -45,6 +47,7 @@ extension MapRenderer {
                                 o[2] = UInt8(Double(sky0.blue) * (1 - t) + Double(sky1.blue) * t)
                                 continue
                             }
+                            if let e = clip, g.x < e.minX || g.x > e.maxX || g.y < e.minY || g.y > e.maxY { continue }
                             guard (g.x * g.x + g.y * g.y).squareRoot() <= far else {
                                 o[0] = land.red; o[1] = land.green; o[2] = land.blue
                                 continue

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Imaging
+import MapData
 
 extension MapRenderer {
     // MARK: - Overlays
@@ -151,29 +152,42 @@ extension MapRenderer {
 
     // MARK: - Attribution
 
-    /// The attribution's text, style, metrics and box (x, y, width, height in pixels).
-    func attributionLayout() -> (String, TextStyle, TextMetrics, Double, Double, Double, Double)? {
+    /// The attribution's lines (one, or one credit per line when that is too wide for the image), their
+    /// style and metrics, and the box (x, y, width, height in pixels), right-aligned at the bottom.
+    func attributionLayout() -> ([(String, TextMetrics)], TextStyle, Double, Double, Double, Double)? {
         let style = TextStyle(pixelSize: px(10), color: RGBAColor(red: 60, green: 60, blue: 60))
-        let attribution = options.mapType.needsOrthophoto ? content.attribution + " · imagery: simulated" : content.attribution
-        guard let metrics = try? measureText(attribution, style: style) else { return nil }
+        var credits = [content.attribution]
+        if showsWorldAttribution { credits.append(WorldBasemap.attribution) }
+        if options.mapType.needsOrthophoto { credits.append("imagery: simulated") }
         let margin = px(3)
-        let w = metrics.advanceWidth + 2 * margin, h = metrics.lineHeight + margin
-        return (attribution, style, metrics, Double(canvas.width) - w, Double(canvas.height) - h, w, h)
+        guard let single = try? measureText(credits.joined(separator: " · "), style: style) else { return nil }
+        var lines = [(credits.joined(separator: " · "), single)]
+        if single.advanceWidth + 2 * margin > Double(canvas.width) && credits.count > 1 {
+            lines = credits.compactMap { credit in (try? measureText(credit, style: style)).map { (credit, $0) } }
+        }
+        let w = (lines.map(\.1.advanceWidth).max() ?? 0) + 2 * margin
+        let h = lines.reduce(0) { $0 + $1.1.lineHeight } + margin
+        return (lines, style, Double(canvas.width) - w, Double(canvas.height) - h, w, h)
     }
 
     /// Keeps labels out of the attribution's corner.
     mutating func reserveAttribution() {
-        guard let (_, _, _, x, y, w, h) = attributionLayout() else { return }
+        guard let (_, _, x, y, w, h) = attributionLayout() else { return }
         labels.take(LabelPlacer.Box(minX: x, minY: y, maxX: x + w, maxY: y + h))
     }
 
-    /// "© OpenStreetMap contributors" at the bottom right, on a translucent white box.
+    /// "© OpenStreetMap contributors" (and "Made with Natural Earth" when the world layer shows) at the
+    /// bottom right, on a translucent white box.
     mutating func drawAttribution() {
-        guard let (attribution, style, metrics, x, y, w, h) = attributionLayout() else { return }
+        guard let (lines, style, x, y, w, h) = attributionLayout() else { return }
         let margin = px(3)
         var box = Path()
         box.addRectangle(x: x, y: y, width: w, height: h)
         canvas.fill(box, color: RGBAColor(red: 255, green: 255, blue: 255, alpha: 190))
-        _ = try? text.draw(attribution, at: PixelPoint(x + margin, y + margin / 2 + metrics.ascent), style: style, on: &canvas)
+        var top = y + margin / 2
+        for (line, metrics) in lines {
+            _ = try? text.draw(line, at: PixelPoint(x + w - margin - metrics.advanceWidth, top + metrics.ascent), style: style, on: &canvas)
+            top += metrics.lineHeight
+        }
     }
 }

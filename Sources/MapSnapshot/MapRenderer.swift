@@ -18,6 +18,10 @@ struct MapRenderer {
     /// Visible ground, relative to the centre, map points.
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     let scale: Double
+    /// Whether the world layer was drawn (the attribution then credits Natural Earth).
+    var showsWorldAttribution = false
+    /// The world layer's land as drawn, pixel rings by country index, for placing country labels.
+    var drawnCountries: [Int: [[PixelPoint]]] = [:]
 
     init(content: MapContent, options: MapSnapshotOptions, projection: MapProjection, fonts: FontLibrary) {
         self.content = content
@@ -26,35 +30,47 @@ struct MapRenderer {
         style = MapStyle.forType(options.mapType)
         text = TextRenderer(fonts: fonts)
         scale = options.scale
-        canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: style.land)
+        // The sea is the background when the world layer shows (its polygons are the land); else the land.
+        let zoom = 20 - log2(projection.mapPointsPerPixel * options.scale), bounds = projection.visibleRelativeBounds
+        let world = Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds)
+        canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: world ? style.sea : style.land)
         labels = LabelPlacer(width: projection.widthPixels, height: projection.heightPixels)
-        zoom = 20 - log2(projection.mapPointsPerPixel * options.scale)
-        bounds = projection.visibleRelativeBounds
+        self.zoom = zoom
+        self.bounds = bounds
     }
 
     /// Draws everything and returns the image.
     mutating func render() throws -> RGBA8Image {
         let type = options.mapType
-        if type.needsOrthophoto {
-            try drawImagery()
-        } else {
-            drawSky()
-            drawAreas()
-        }
-        if type != .imagery {
-            drawRoads()
-            drawRails()
-        }
-        if options.showsBuildings && (type == .standard || type == .muted) && zoom >= 14 {
-            if projection.isPitched { drawExtrudedBuildings() } else { drawFlatBuildings() }
+        let detail = drawsDetail, world = drawsWorld
+        showsWorldAttribution = world
+        if world { drawWorld() }
+        drawSky()
+        if detail {
+            if type.needsOrthophoto {
+                try drawImagery()
+            } else {
+                drawExtractGround(overWorld: world)
+                drawAreas()
+            }
+            if type != .imagery {
+                drawRoads()
+                drawRails()
+            }
+            if options.showsBuildings && (type == .standard || type == .muted) && zoom >= 14 {
+                if projection.isPitched { drawExtrudedBuildings() } else { drawFlatBuildings() }
+            }
         }
         if options.coverage != nil { drawCoverage() }
         for overlay in options.overlays where overlay.level == .aboveRoads { try drawOverlay(overlay) }
         if type != .imagery && options.showsLabels {
-            // Street names first (they orient the reader), then places by importance.
+            // Street names first (they orient the reader), then places by importance, then countries.
             reserveAttribution()
-            drawStreetLabels()
-            drawPlaceLabels()
+            if detail {
+                drawStreetLabels()
+                drawPlaceLabels()
+            }
+            if world { drawCountryLabels() }
         }
         for overlay in options.overlays where overlay.level == .aboveLabels { try drawOverlay(overlay) }
         try drawAnnotations()

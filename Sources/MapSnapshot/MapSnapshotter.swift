@@ -14,11 +14,15 @@ public struct MapSnapshotter: Sendable {
     /// The fonts for labels.
     public let fonts: FontLibrary
 
-    /// A snapshotter over `dataset` with Debian's fonts.
-    /// - Throws: `ImagingError.font` when the DejaVu or WenQuanYi fonts are missing (names the package).
+    /// A snapshotter over `dataset` and the shipped world layer, with Debian's fonts.
+    /// - Throws: `ImagingError.font` when the DejaVu or WenQuanYi fonts are missing (names the package);
+    ///   `MapDataError.worldBasemapNotFound` when the world basemap file is missing.
     public init(dataset: MapDataset, fonts: FontLibrary? = nil) throws {
-        self.content = MapContent(dataset)
-        self.fonts = try fonts ?? FontLibrary()
+        // Everything that can throw first, so that no half-initialised snapshotter is ever torn down.
+        let world = try WorldLayer.shipped()
+        let library = try fonts ?? FontLibrary()
+        self.content = MapContent(dataset, world: world)
+        self.fonts = library
     }
 
     /// A snapshotter over prepared content.

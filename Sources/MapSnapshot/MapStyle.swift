@@ -45,6 +45,11 @@ public struct MapStyle: Sendable, Hashable {
     public var placeDotAlpha: UInt8
     /// Coverage layer colour (Look Around blue).
     public var coverage: RGBAColor
+    /// The world layer (Natural Earth): sea, land, country borders and country names. Imagery and
+    /// hybrid maps use the standard colours outside the simulated area.
+    public var sea = MapStyle.rgb(163, 206, 240), worldLand = MapStyle.rgb(245, 243, 238)
+    /// Country borders and country-name text.
+    public var border = MapStyle.rgb(186, 160, 186), countryText = MapStyle.rgb(112, 98, 112)
 
     /// Consecutive coverage positions closer than this are joined by a line, metres.
     public static let coverageLinkMeters = 40.0
@@ -141,6 +146,8 @@ public struct MapStyle: Sendable, Hashable {
         s.streetText = rgb(150, 150, 150); s.textHalo = rgb(250, 250, 250, 220)
         s.placeText = Dictionary(uniqueKeysWithValues: PlaceGroup.allCases.map { ($0, rgb(150, 150, 152)) })
         s.placeDotAlpha = 160
+        s.sea = rgb(214, 222, 230); s.worldLand = s.land
+        s.border = rgb(204, 200, 206); s.countryText = rgb(150, 150, 152)
         return s
     }()
 

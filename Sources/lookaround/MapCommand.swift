@@ -25,7 +25,9 @@ enum MapCommand: Command {
             radius-meters (points become circles), title and marker-color (points become pins), cluster.
             Flights: --fly-from and --fly-to plan a transition (direct under 2.5 km, an arc up to 50 km, \
             rise-pan-descend beyond) and write --frames PNGs into the directory given by -o.
-            Every image carries "© OpenStreetMap contributors".
+            Around and below the extract lies the Natural Earth world layer (land, sea, borders, country names \
+            in --language): alone below zoom 8, outside the extract's box above it.
+            Every image carries "© OpenStreetMap contributors" (and "Made with Natural Earth" where the world layer shows).
             """,
         options: [
             .value("osm", valueName: "FILE", help: "OSM extract (.osm.pbf or .osm).", defaultValue: defaultData),
@@ -38,7 +40,7 @@ enum MapCommand: Command {
             .value("coverage-file", valueName: "FILE", help: "Draw the coverage layer from panorama positions given as GeoJSON points instead."),
             .value("fly-from", valueName: "LAT,LON", help: "Start of a camera flight."),
             .value("fly-to", valueName: "LAT,LON", help: "End of a camera flight."),
-            .value("fly-distance-meters", valueName: "METERS", help: "Camera distance at both ends of a flight (1…40,000,000).", defaultValue: "1500"),
+            .value("fly-distance-meters", valueName: "METERS", help: "Camera distance at both ends of a flight (1…200,000,000).", defaultValue: "1500"),
             .value("frames", valueName: "N", help: "Frames of a flight (2…10000).", defaultValue: "30"),
             .value("output", short: "o", valueName: "PATH", help: "Output PNG (a directory for a flight).", required: true),
             .flag("json", help: "Print the camera used (and a flight's frames) as JSON; see README, 'JSON output'."),

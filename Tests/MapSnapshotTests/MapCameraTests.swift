@@ -48,8 +48,8 @@ import Testing
     }
 
     @Test func errorMessagesNameValueRangeAndRemedy() {
-        let message = MapSnapshotError.valueOutOfRange(parameter: "centerCoordinateDistanceMeters", value: -3, allowed: "1…40,000,000 metres").description
-        #expect(message.contains("-3.0") && message.contains("1…40,000,000 metres") && message.contains("pass"))
+        let message = MapSnapshotError.valueOutOfRange(parameter: "centerCoordinateDistanceMeters", value: -3, allowed: "1…200,000,000 metres").description
+        #expect(message.contains("-3.0") && message.contains("1…200,000,000 metres") && message.contains("pass"))
         #expect(MapSnapshotError.malformedGeoJSON(file: "a.geojson", path: "features[1]", detail: "x").description
             .contains("a.geojson: GeoJSON at features[1]"))
     }
