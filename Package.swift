@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MapData", targets: ["MapData"]),
         .library(name: "LookAround", targets: ["LookAround"]),
         .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "Playback", targets: ["Playback"]),
     ],
     targets: [
         // MARK: C system libraries (headers and link flags; the code comes from Debian)
@@ -45,6 +46,9 @@ let package = Package(
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
+        // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
+        .target(name: "Playback",
+                dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
         // Terminal output and input: pixels and bytes, not panoramas.
         .target(name: "Terminal", dependencies: ["Imaging", "CSixel"]),
         .target(name: "ArgumentParsing"),
@@ -60,7 +64,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "lookaround",
                           dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal"]),
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal"],
@@ -90,6 +94,8 @@ let package = Package(
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",
+                                                         "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging"],
                     exclude: ["Fixtures"]),
     ],

@@ -31,6 +31,7 @@ enum ExitCode: Int32 {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    case unavailable = 69
     case internalError = 70
     case cannotCreate = 73
 }
