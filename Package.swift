@@ -31,6 +31,9 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel",
                        providers: [.apt(["libsixel-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux",
+                       providers: [.apt(["libwebp-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -39,7 +42,7 @@ let package = Package(
         // MARK: Libraries, bottom-up
         .target(name: "Geodesy"),
         .target(name: "Imaging",
-                dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims"]),
+                dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"]),
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
         .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
@@ -67,7 +70,7 @@ let package = Package(
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal"],
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),

@@ -84,6 +84,22 @@ public struct WalkTimeline: Sendable {
         public var fieldOfViewDegrees: Double
         /// Whether the walker is standing still at a waypoint.
         public var isPaused: Bool
+
+        /// A frame from its parts.
+        public init(index: Int, timeSeconds: Double, segment: Int, fraction: Double, coordinate: GeoCoordinate, position: EastNorthUp,
+                    distanceMeters: Double, headingDegrees: Double, pitchDegrees: Double, fieldOfViewDegrees: Double, isPaused: Bool) {
+            self.index = index
+            self.timeSeconds = timeSeconds
+            self.segment = segment
+            self.fraction = fraction
+            self.coordinate = coordinate
+            self.position = position
+            self.distanceMeters = distanceMeters
+            self.headingDegrees = headingDegrees
+            self.pitchDegrees = pitchDegrees
+            self.fieldOfViewDegrees = fieldOfViewDegrees
+            self.isPaused = isPaused
+        }
     }
 
     /// The route.

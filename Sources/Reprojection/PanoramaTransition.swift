@@ -186,8 +186,13 @@ public struct PanoramaTransition: Sendable {
                         // The two ends splat into their own buffers, one per core.
                         nonisolated(unsafe) let za = za, zb = zb, ca = ca, cb = cb
                         DispatchQueue.concurrentPerform(iterations: 2) { k in
-                            if k == 0 { a.splat(view: view, eyeOffset: offsetA, depth: za, color: ca) }
-                            else { b.splat(view: view, eyeOffset: offsetB, depth: zb, color: cb) }
+                            if k == 0 {
+                                a.splat(view: view, eyeOffset: offsetA, depth: za, color: ca)
+                                Self.removeLeaks(depth: za, color: ca, width: width, height: height)
+                            } else {
+                                b.splat(view: view, eyeOffset: offsetB, depth: zb, color: cb)
+                                Self.removeLeaks(depth: zb, color: cb, width: width, height: height)
+                            }
                         }
                         for i in 0..<(width * height) {
                             let va = ca[i].w > 0, vb = cb[i].w > 0
@@ -224,6 +229,37 @@ public struct PanoramaTransition: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// A pixel whose depth is more than this factor beyond most of its neighbours' is background
+    /// seen through a gap between the splats of a nearer surface.
+    public static let leakDepthFactor: Float = 1.3
+
+    /// Empties pixels (w = 0) where a farther surface shows through a gap in a nearer one: at least 5
+    /// of the 8 neighbours are nearer by ``leakDepthFactor``. Splats of a surface seen much more
+    /// obliquely than it was captured leave such gaps; the other end or the fill covers them.
+    static func removeLeaks(depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>,
+                            width: Int, height: Int) {
+        guard width >= 3, height >= 3 else { return }
+        let factor = leakDepthFactor
+        var marked: [Int32] = []
+        let neighbours = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1]
+        neighbours.withUnsafeBufferPointer { offsets in
+            for y in 1..<(height - 1) {
+                for x in 1..<(width - 1) {
+                    let i = y * width + x
+                    let z = depth[i]
+                    guard color[i].w > 0 else { continue }
+                    var nearer = 0
+                    for o in offsets where color[i + o].w > 0 && depth[i + o] * factor < z { nearer += 1 }
+                    if nearer >= 5 { marked.append(Int32(i)) }
+                }
+            }
+        }
+        for i in marked {
+            color[Int(i)] = .zero
+            depth[Int(i)] = .infinity
         }
     }
 

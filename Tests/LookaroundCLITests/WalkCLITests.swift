@@ -112,4 +112,73 @@ import TestSupport
         let none = try walk(["--dry-run"])
         #expect(none.exitCode == 64 && none.stderr.contains("--sequence ID"))
     }
+
+    static let reader = repository.appendingPathComponent("scripts/read_animation.py").path
+
+    @Test func rendersAGIFThatPillowReads() throws {
+        let output = try Self.setup.get().root.appendingPathComponent("walk.gif").path
+        let result = try walk(["--sequence", "senaatintori", "--size", "192x108", "--fps", "6", "--first-seconds", "2.5",
+                               "--title", "Senaatintori", "-o", output, "--json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["frames"] as? Int == 15 && report["format"] as? String == "gif")
+        let info = try #require(try JSONSerialization.jsonObject(with: PeerScript.run(Self.reader, [output])) as? [String: Any])
+        #expect(info["frames"] as? Int == 15 && info["width"] as? Int == 192 && info["height"] as? Int == 108)
+        let durations = try #require(info["durations_ms"] as? [Int])
+        #expect(durations.allSatisfy { $0 >= 160 && $0 <= 170 }, "\(durations)")
+    }
+
+    @Test func framesFolderWithFramesJSON() throws {
+        let output = try Self.setup.get().root.appendingPathComponent("frames").path
+        let result = try walk(["--sequence", "senaatintori", "--size", "160x90", "--fps", "4", "--first-seconds", "1", "--pause-seconds", "0",
+                               "--layout", "inset", "--inset-corner", "bottom-left", "-o", output + "/", "--quiet"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + "/frames.json"))) as? [String: Any])
+        let frames = try #require(json["frames"] as? [[String: Any]])
+        #expect(frames.count == 4)
+        #expect(frames.first?["panorama_id"] as? String == "senaatintori-000")
+        #expect((frames.last?["distance_meters"] as? Double ?? 0) > 0.9)
+        let image = try PNGCodec.decodeRGB(try ImageFile.read(output + "/frame-00003.png"))
+        #expect(image.width == 160 && image.height == 90)
+    }
+
+    @Test func badRenderOptions() throws {
+        let avi = try walk(["--sequence", "senaatintori", "-o", "walk.avi"])
+        #expect(avi.exitCode == 64 && avi.stderr.contains(".gif, .webp, .mp4 or .webm"), "\(avi.stderr)")
+        let inset = try walk(["--sequence", "senaatintori", "--inset-size", "500", "--size", "320x180", "-o", "w.gif"])
+        #expect(inset.exitCode == 64 && inset.stderr.contains("at most the frame height (180)"), "\(inset.stderr)")
+        let noOutput = try walk(["--sequence", "senaatintori"])
+        #expect(noOutput.exitCode == 64 && noOutput.stderr.contains("-o PATH"))
+        let odd = try walk(["--sequence", "senaatintori", "--size", "161x90", "-o", try Self.setup.get().root.appendingPathComponent("odd.mp4").path])
+        #expect(odd.exitCode == 64 || odd.exitCode == 69, "\(odd.stderr)")
+    }
+
+    /// Ctrl-C during an encode: exit 130, and neither the output nor its temporary file is left.
+    @Test func interruptLeavesNoFile() throws {
+        let root = try Self.setup.get().root.appendingPathComponent("interrupt")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let output = root.appendingPathComponent("walk.gif").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Lookaround.executablePath)
+        process.arguments = ["walk", "--catalog", try Self.setup.get().catalog, "--from", "Senaatintori", "--to", "Stockmann",
+                             "--size", "320x180", "-o", output]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Wait until frames are being encoded (the temporary file exists), then interrupt.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, (try FileManager.default.contentsOfDirectory(atPath: root.path)).isEmpty, process.isRunning {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 1.0)
+        #expect(process.isRunning, "the walk should still be rendering")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("cancelled"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
+    }
 }
+
