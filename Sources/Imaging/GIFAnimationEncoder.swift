@@ -4,7 +4,7 @@ import Foundation
 /// Writes an animated GIF frame by frame through giflib (the file is written as frames arrive).
 ///
 /// Colours: GIF allows 256 per palette. ``Palette/perFrame`` (default) gives each frame its own
-/// palette, chosen by giflib's median cut (`GifQuantizeBuffer`) on that frame; ``Palette/global``
+/// palette, chosen by ``PaletteQuantizer`` (median cut refined by k-means) on that frame; ``Palette/global``
 /// chooses one palette from the first frame and uses it for all (smaller files when the colours hardly
 /// change, banding when they do). With ``dithering`` each pixel is mapped to the nearest palette colour
 /// with Floyd–Steinberg error diffusion (smooth skies and shadows instead of bands); without, to the
@@ -32,12 +32,11 @@ public final class GIFAnimationEncoder {
     private var globalMap: [GifColorType]?
     private var frameCount = 0
     private var indices: [UInt8]
-    private var red: [UInt8], green: [UInt8], blue: [UInt8]
     private var errors: [Int32]
 
     /// Starts a GIF at `path` (replaced if it exists).
     /// - Throws: `ImagingError.invalidSize` for sides outside 1…65535, `.io` when the file cannot be created.
-    public init(path: String, width: Int, height: Int, palette: Palette = .perFrame, dithering: Bool = true) throws(ImagingError) {
+    public init(path: String, width: Int, height: Int, palette: Palette = .perFrame, dithering: Bool = false) throws(ImagingError) {
         guard (1...65_535).contains(width), (1...65_535).contains(height) else {
             throw .invalidSize(text: "\(width)x\(height)", reason: "GIF sides are 1…65535 pixels")
         }
@@ -48,9 +47,6 @@ public final class GIFAnimationEncoder {
         self.dithering = dithering
         let count = width * height
         indices = [UInt8](repeating: 0, count: count)
-        red = [UInt8](repeating: 0, count: count)
-        green = red
-        blue = red
         errors = [Int32](repeating: 0, count: (width + 2) * 2 * 3)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw .io(path: path, detail: String(cString: strerror(errno))) }
@@ -79,23 +75,13 @@ public final class GIFAnimationEncoder {
         guard frame.width == width, frame.height == height else {
             throw .invalidSize(text: "\(frame.width)x\(frame.height)", reason: "every frame of this GIF is \(width)x\(height)")
         }
-        let count = width * height
-        frame.components.withUnsafeBufferPointer { src in
-            for i in 0..<count { red[i] = src[3 * i]; green[i] = src[3 * i + 1]; blue[i] = src[3 * i + 2] }
-        }
         var map: [GifColorType]
         if palette == .global, let globalMap {
             map = globalMap
         } else {
-            map = [GifColorType](repeating: GifColorType(), count: 256)
-            var size: Int32 = 256
-            let status = GifQuantizeBuffer(UInt32(width), UInt32(height), &size, &red, &green, &blue, &indices, &map)
-            try check(status, "choose a palette")
-            map = Array(map.prefix(Int(size)))
+            map = PaletteQuantizer.palette(of: frame).map { GifColorType(Red: $0.red, Green: $0.green, Blue: $0.blue) }
         }
-        if dithering || (palette == .global && frameCount > 0) {
-            remap(frame, palette: map)
-        }
+        remap(frame, palette: map)
         let mapSize = Self.powerOfTwo(map.count)
         let padded = map + [GifColorType](repeating: GifColorType(), count: mapSize - map.count)
         if frameCount == 0 {
@@ -145,23 +131,23 @@ public final class GIFAnimationEncoder {
         return size
     }
 
-    /// Maps `frame` to `palette` into `indices`: the palette colour nearest (weighted RGB distance) to
-    /// the centre of the pixel's 5-bit-per-channel cell, looked up once per cell, with Floyd–Steinberg
+    /// Maps `frame` to `palette` into `indices`: the palette colour nearest (RGB distance) to the
+    /// centre of the pixel's 6-bit-per-channel cell, looked up once per cell, with Floyd–Steinberg
     /// error diffusion when ``dithering`` is on.
     private func remap(_ frame: RGB8Image, palette map: [GifColorType]) {
-        var cache = [Int16](repeating: -1, count: 1 << 15)
+        var cache = [Int16](repeating: -1, count: 1 << 18)
         let pr = map.map { Int32($0.Red) }, pg = map.map { Int32($0.Green) }, pb = map.map { Int32($0.Blue) }
         let n = map.count
         @inline(__always) func nearest(_ r: Int32, _ g: Int32, _ b: Int32) -> Int {
-            let key = Int((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3))
+            let key = Int((r >> 2) << 12 | (g >> 2) << 6 | (b >> 2))
             let cached = cache[key]
             if cached >= 0 { return Int(cached) }
-            // The best colour for the cell's centre: within one cell of exact, the cost of speed.
-            let cr = (r & ~7) | 4, cg = (g & ~7) | 4, cb = (b & ~7) | 4
+            // The best colour for the cell's centre: within two levels of exact, the cost of speed.
+            let cr = (r & ~3) | 2, cg = (g & ~3) | 2, cb = (b & ~3) | 2
             var best = 0, bestDistance = Int32.max
             for k in 0..<n {
                 let dr = pr[k] - cr, dg = pg[k] - cg, db = pb[k] - cb
-                let d = 2 * dr * dr + 4 * dg * dg + 3 * db * db
+                let d = dr * dr + dg * dg + db * db
                 if d < bestDistance { bestDistance = d; best = k }
             }
             cache[key] = Int16(best)

@@ -54,7 +54,7 @@ public struct PreviewSettings: Sendable, Hashable {
     /// GIF palette mode.
     public var gifPalette = GIFAnimationEncoder.Palette.perFrame
     /// GIF error diffusion.
-    public var gifDithering = true
+    public var gifDithering = false
 
     /// Settings at a frame rate.
     public init(framesPerSecond: Double) { self.framesPerSecond = framesPerSecond }

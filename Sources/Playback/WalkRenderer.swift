@@ -94,27 +94,11 @@ public final class WalkRenderer: @unchecked Sendable {
         return r
     }
 
-    /// The pyramid level whose pixels per radian reach 70 % of the view's focal length (so splats
-    /// are one or two pixels wide), at most JPEG's 1/8.
-    static func level(for camera: ViewCamera, panoramaWidth: Int) -> Int {
-        var level = 0
-        while level < 3, Double(panoramaWidth >> (level + 1)) / (2 * .pi) >= 0.7 * camera.focalLengthPixels { level += 1 }
-        return level
-    }
-
     func endpoint(_ id: String, camera: ViewCamera) throws -> PanoramaTransition.Endpoint {
         if let e = endpoints[id] { return e }
         let r = try record(id)
-        let level = Self.level(for: camera, panoramaWidth: r.fullWidth)
-        let image = try PanoramaDecoder.decode(try ImageFile.read(r.imagePath), file: r.imagePath, level: level)
-        var depth: PanoramaDepthMap?
-        if let path = r.depthPath, let bytes = try? ImageFile.read(path), let gray = try? PNGCodec.decodeGray16(bytes, file: path) {
-            depth = try? PanoramaDepthMap(gray, nearestSurfaceMeters: max(1, r.cameraHeightMeters ?? 2.5))
-        }
-        let local = (try? timeline.localFrame.enu(from: r.coordinate)) ?? EastNorthUp(east: 0, north: 0, up: 0)
-        let e = PanoramaTransition.Endpoint(image: image, depth: depth,
-                                            pose: PanoramaPose(headingDegrees: r.headingDegrees, pitchDegrees: r.pitchDegrees, rollDegrees: r.rollDegrees),
-                                            position: EastNorthUp(east: local.east, north: local.north, up: r.cameraHeightMeters ?? 2.5))
+        let e = try PanoramaTransition.Endpoint(record: r, frame: timeline.localFrame,
+                                                level: PanoramaTransition.Endpoint.level(for: camera, panoramaWidth: r.fullWidth))
         // Keep the few panoramas around the walker (a walk may be long).
         if endpoints.count > 4 { endpoints.removeAll() }
         endpoints[id] = e

@@ -23,8 +23,9 @@ import Imaging
 /// position, blended `1 − t`, `t` — the documented fallback; ``usesDepth`` says which one is used.
 ///
 /// Positions are the camera centres in any local metric frame shared by both ends (east-north-up
-/// metres, e.g. of a ``Geodesy/LocalTangentFrame``). Set up once (O(pixels) per end); each frame is
-/// allocation-free after the first at a given size, O(panorama pixels + view pixels), the two ends on
+/// metres, e.g. of a ``Geodesy/LocalTangentFrame``). Set up once (O(pixels) per end); each frame
+/// splats only the panorama rows and columns the view can see (its field of view widened by the
+/// parallax of surfaces 3 m or more away), O(visible panorama pixels + view pixels), the two ends on
 /// two cores.
 public struct PanoramaTransition: Sendable {
     /// One end of a transition.
@@ -178,6 +179,9 @@ public struct PanoramaTransition: Sendable {
             SIMD3<Float>(Float(eye.east - origin.east), Float(eye.north - origin.north), Float(eye.up - origin.up))
         }
         let offsetA = offset(from.position), offsetB = offset(to.position)
+        func length(_ v: SIMD3<Float>) -> Double { Double((v * v).sum().squareRoot()) }
+        let rangesA = a.visibleRanges(camera: camera, baselineMeters: length(offsetA))
+        let rangesB = b.visibleRanges(camera: camera, baselineMeters: length(offsetB))
         let tolerance = Self.occlusionToleranceFraction
         scratch.depthA.withUnsafeMutableBufferPointer { za in
             scratch.depthB.withUnsafeMutableBufferPointer { zb in
@@ -187,10 +191,10 @@ public struct PanoramaTransition: Sendable {
                         nonisolated(unsafe) let za = za, zb = zb, ca = ca, cb = cb
                         DispatchQueue.concurrentPerform(iterations: 2) { k in
                             if k == 0 {
-                                a.splat(view: view, eyeOffset: offsetA, depth: za, color: ca)
+                                a.splat(view: view, eyeOffset: offsetA, ranges: rangesA, depth: za, color: ca)
                                 Self.removeLeaks(depth: za, color: ca, width: width, height: height)
                             } else {
-                                b.splat(view: view, eyeOffset: offsetB, depth: zb, color: cb)
+                                b.splat(view: view, eyeOffset: offsetB, ranges: rangesB, depth: zb, color: cb)
                                 Self.removeLeaks(depth: zb, color: cb, width: width, height: height)
                             }
                         }
@@ -335,9 +339,47 @@ struct PointCloud: Sendable {
     let colors: [UInt32]
     /// Each pixel's extent on its surface: range × pixel angle, metres.
     let extents: [Float]
+    /// The panorama's size, pixels.
+    let width: Int, height: Int
+    /// The capture heading, degrees, and whether the pose is level (pitch and roll 0: culling by
+    /// panorama rows and columns applies).
+    let headingDegrees: Double, isLevel: Bool
+
+    /// Surfaces nearer than this are assumed out of a level view's sight when culling (only the street
+    /// right below the camera is that near), metres. With 8 m the midpoints of 12 m steps lost 2–5 dB
+    /// against the pinhole truth (façades beside the street move more than that allows).
+    static let cullingNearestMeters = 3.0
+
+    /// The panorama rows and column ranges whose points can appear in `camera`'s view from a camera
+    /// `baselineMeters` from this cloud's: the view's angular extent plus the largest parallax shift of
+    /// a surface at least ``cullingNearestMeters`` away (asin(baseline / distance)).
+    func visibleRanges(camera: ViewCamera, baselineMeters: Double) -> (rows: Range<Int>, columns: [Range<Int>]) {
+        let all = (rows: 0..<height, columns: [0..<width])
+        guard isLevel, abs(camera.pitchDegrees) < 45 else { return all }
+        let margin = asin(min(1, baselineMeters / Self.cullingNearestMeters)) * 180 / .pi + 2
+        let halfWidth = camera.fieldOfViewDegrees / 2 + margin
+        let halfHeight = camera.verticalFieldOfViewDegrees / 2 + margin
+        let top = max(0, Int(((90 - (camera.pitchDegrees + halfHeight)) / 180 * Double(height)).rounded(.down)))
+        let bottom = min(height, Int(((90 - (camera.pitchDegrees - halfHeight)) / 180 * Double(height)).rounded(.up)))
+        guard halfWidth < 180, top < bottom else { return all }
+        // Column of longitude λ (from the capture heading, clockwise): width/2 + λ · width/360.
+        var center = (camera.headingDegrees - headingDegrees).truncatingRemainder(dividingBy: 360)
+        if center < 0 { center += 360 }
+        let first = Int(((Double(width) / 2 + (center - halfWidth) * Double(width) / 360)).rounded(.down))
+        let last = Int(((Double(width) / 2 + (center + halfWidth) * Double(width) / 360)).rounded(.up))
+        var columns: [Range<Int>] = []
+        // [first, last) modulo width, as at most two ranges.
+        let a = ((first % width) + width) % width, length = min(width, last - first)
+        if a + length <= width { columns = [a..<(a + length)] } else { columns = [a..<width, 0..<(a + length - width)] }
+        return (top..<bottom, columns)
+    }
 
     init(_ end: PanoramaTransition.Endpoint, depth: PanoramaDepthMap) {
         let image = end.image
+        self.width = image.width
+        self.height = image.height
+        headingDegrees = end.pose.headingDegrees
+        isLevel = end.pose.pitchDegrees == 0 && end.pose.rollDegrees == 0
         let width = image.width, height = image.height, count = width * height
         let axes = ViewProjection.axes(of: end.pose)
         let f = SIMD3(axes.forward.east, axes.forward.north, axes.forward.up)
@@ -379,8 +421,9 @@ struct PointCloud: Sendable {
 
     /// Splats every point into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as
     /// seen from `eyeOffset` (the virtual camera's centre relative to this cloud's camera).
-    func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, depth: UnsafeMutableBufferPointer<Float>,
-               color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+    func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
+               depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let cloudWidth = self.width
         let width = view.width, height = view.height
         let fw = Float(width), fh = Float(height)
         let near: Float = 0.05
@@ -389,7 +432,8 @@ struct PointCloud: Sendable {
         points.withUnsafeBufferPointer { pts in
             colors.withUnsafeBufferPointer { cols in
                 extents.withUnsafeBufferPointer { ext in
-                    for i in 0..<pts.count {
+                    for row in ranges.rows { for columns in ranges.columns { for column in columns {
+                        let i = row * cloudWidth + column
                         let p = pts[i] - eyeOffset
                         let z = (p * view.forward).sum()
                         guard z > near else { continue }
@@ -408,9 +452,9 @@ struct PointCloud: Sendable {
                         let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
                                                  Float((c >> 16) & 0xFF) * weight, weight)
                         for yy in y0..<y1 {
-                            let row = yy * width
+                            let rowStart = yy * width
                             for xx in x0..<x1 {
-                                let k = row + xx
+                                let k = rowStart + xx
                                 let current = depth[k]
                                 if z < current * (1 - tolerance) {
                                     depth[k] = z
@@ -421,7 +465,7 @@ struct PointCloud: Sendable {
                                 }
                             }
                         }
-                    }
+                    } } }
                 }
             }
         }

@@ -55,7 +55,7 @@ enum WalkCommand: Command {
             .flag("lossless", help: "WebP: lossless frames."),
             .value("gif-palette", valueName: "MODE", help: "GIF palettes: one per frame, or one global palette from the first frame.",
                    defaultValue: "per-frame", allowedValues: GIFAnimationEncoder.Palette.allCases.map(\.rawValue)),
-            .value("dither", valueName: "ON|OFF", help: "GIF: Floyd–Steinberg error diffusion.", defaultValue: "on", allowedValues: ["on", "off"]),
+            .value("dither", valueName: "ON|OFF", help: "GIF: Floyd–Steinberg error diffusion (smoother gradients, larger files).", defaultValue: "off", allowedValues: ["on", "off"]),
             .value("first-seconds", valueName: "SECONDS", help: "Render only the first SECONDS of the walk (0.1…86400)."),
             .flag("dry-run", help: "Print the plan; render nothing."),
             .flag("json", help: "Print the plan (or the render report) as JSON."),
@@ -106,7 +106,7 @@ enum WalkCommand: Command {
         settings.quality = quality
         settings.lossless = arguments.flag("lossless")
         settings.gifPalette = GIFAnimationEncoder.Palette(rawValue: arguments.string("gif-palette") ?? "per-frame") ?? .perFrame
-        settings.gifDithering = arguments.string("dither") != "off"
+        settings.gifDithering = arguments.string("dither") == "on"
         return try render(timeline: timeline, catalog: catalog, output: output, format: format, settings: settings,
                           options: renderOptions, firstSeconds: firstSeconds, arguments: arguments)
     }
