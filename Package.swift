@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MapData", targets: ["MapData"]),
         .library(name: "LookAround", targets: ["LookAround"]),
         .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "Playback", targets: ["Playback"]),
     ],
     targets: [
         // MARK: C system libraries (headers and link flags; the code comes from Debian)
@@ -30,6 +31,9 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel",
                        providers: [.apt(["libsixel-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux",
+                       providers: [.apt(["libwebp-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -38,7 +42,7 @@ let package = Package(
         // MARK: Libraries, bottom-up
         .target(name: "Geodesy"),
         .target(name: "Imaging",
-                dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims"]),
+                dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
         .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
@@ -46,11 +50,15 @@ let package = Package(
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
+        // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
+        .target(name: "Playback",
+                dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
         // Terminal output and input: pixels and bytes, not panoramas.
         .target(name: "Terminal", dependencies: ["Imaging", "CSixel"]),
-        // Interactive terminal sessions over Terminal: `lookaround view`.
+        // Interactive terminal sessions over Terminal: `lookaround view` and `walk --play`.
         .target(name: "Viewer",
-                dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Terminal"]),
+                dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Playback",
+                               "Terminal"]),
         .target(name: "ArgumentParsing"),
         // Option specs and their validation shared by the CLI and the HTTP service (scene selection,
         // snapshot and map options), so one query means the same on both.
@@ -64,10 +72,10 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "lookaround",
                           dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Viewer"]),
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Viewer"],
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
@@ -94,6 +102,8 @@ let package = Package(
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",
+                                                         "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging", "TestSupport"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal"],
                     exclude: ["Fixtures"]),

@@ -65,7 +65,7 @@ extension LookAroundSnapshotter {
     /// above it, with a white halo, sized (``labelPixelSize(distanceMeters:)``) and faded
     /// (``labelOpacity(distanceMeters:)``) by distance, farthest first so nearer labels end up on top.
     /// - Throws: `ImagingError` when no font can be loaded.
-    static func draw(placeLabels labels: [LookAroundPlaceLabel], roadLabels: [LookAroundRoadLabel], camera: ViewCamera,
+    public static func draw(placeLabels labels: [LookAroundPlaceLabel], roadLabels: [LookAroundRoadLabel], camera: ViewCamera,
                      on image: inout RGB8Image) throws {
         guard !labels.isEmpty || !roadLabels.isEmpty else { return }
         let renderer = TextRenderer(fonts: try fonts.get())

@@ -31,8 +31,11 @@ enum ExitCode: Int32 {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    case unavailable = 69
     case internalError = 70
     case cannotCreate = 73
+    /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
+    case interrupted = 130
 }
 
 /// Options several commands share, declared once.

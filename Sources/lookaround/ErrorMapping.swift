@@ -1,6 +1,7 @@
 import Catalog
 import Geodesy
 import MapData
+import Playback
 import Imaging
 import Reprojection
 import Service
@@ -45,6 +46,8 @@ func describe(_ error: any Error) -> (ExitCode, String) {
         case .emptyScene, .noCaptures: return (.dataError, error.description)
         case .output: return (.internalError, error.description)
         }
+    case let error as PlaybackError:
+        return (WalkCommand.exitCode(for: error), error.description)
     case let error as ServiceError:
         switch error {
         case .badConfiguration: return (.noInput, error.description)

@@ -1,0 +1,187 @@
+import CGIF
+import Foundation
+
+/// Writes an animated GIF frame by frame through giflib (the file is written as frames arrive).
+///
+/// Colours: GIF allows 256 per palette. ``Palette/perFrame`` (default) gives each frame its own
+/// palette, chosen by ``PaletteQuantizer`` (median cut refined by k-means) on that frame; ``Palette/global``
+/// chooses one palette from the first frame and uses it for all (smaller files when the colours hardly
+/// change, banding when they do). With ``dithering`` each pixel is mapped to the nearest palette colour
+/// with Floyd–Steinberg error diffusion (smooth skies and shadows instead of bands); without, to the
+/// nearest colour. The animation loops forever. The file is created with mode 0644 (giflib's
+/// `EGifOpenFileName` would make it 0600).
+public final class GIFAnimationEncoder {
+    /// How palettes are chosen.
+    public enum Palette: String, Sendable, Hashable, CaseIterable {
+        /// One palette per frame (best colours, a local colour table per frame).
+        case perFrame = "per-frame"
+        /// One palette for the whole file, from the first frame.
+        case global
+    }
+
+    /// Frame width, pixels.
+    public let width: Int
+    /// Frame height, pixels.
+    public let height: Int
+    /// The palette mode.
+    public let palette: Palette
+    /// Whether error diffusion is used.
+    public let dithering: Bool
+    private let path: String
+    private var file: UnsafeMutablePointer<GifFileType>?
+    private var globalMap: [GifColorType]?
+    private var frameCount = 0
+    private var indices: [UInt8]
+    private var errors: [Int32]
+
+    /// Starts a GIF at `path` (replaced if it exists).
+    /// - Throws: `ImagingError.invalidSize` for sides outside 1…65535, `.io` when the file cannot be created.
+    public init(path: String, width: Int, height: Int, palette: Palette = .perFrame, dithering: Bool = false) throws(ImagingError) {
+        guard (1...65_535).contains(width), (1...65_535).contains(height) else {
+            throw .invalidSize(text: "\(width)x\(height)", reason: "GIF sides are 1…65535 pixels")
+        }
+        self.path = path
+        self.width = width
+        self.height = height
+        self.palette = palette
+        self.dithering = dithering
+        let count = width * height
+        indices = [UInt8](repeating: 0, count: count)
+        errors = [Int32](repeating: 0, count: (width + 2) * 2 * 3)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw .io(path: path, detail: String(cString: strerror(errno))) }
+        var error: Int32 = 0
+        guard let gif = EGifOpenFileHandle(fd, &error) else {
+            close(fd)
+            throw .io(path: path, detail: "giflib could not start the file (error \(error))")
+        }
+        file = gif
+    }
+
+    deinit { if let file { var e: Int32 = 0; EGifCloseFile(file, &e) } }
+
+    private func check(_ status: Int32, _ what: String) throws(ImagingError) {
+        guard status == GIF_OK else {
+            let code = file?.pointee.Error ?? 0
+            let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
+            throw .io(path: path, detail: "giflib failed to \(what): \(message)")
+        }
+    }
+
+    /// Appends a frame shown for `delayCentiseconds` (GIF's unit; 1…65535).
+    /// - Throws: `ImagingError.invalidSize` for a frame of another size, `.io` when writing fails.
+    public func add(_ frame: RGB8Image, delayCentiseconds: Int) throws(ImagingError) {
+        guard let file else { throw .io(path: path, detail: "the GIF is already finished") }
+        guard frame.width == width, frame.height == height else {
+            throw .invalidSize(text: "\(frame.width)x\(frame.height)", reason: "every frame of this GIF is \(width)x\(height)")
+        }
+        var map: [GifColorType]
+        if palette == .global, let globalMap {
+            map = globalMap
+        } else {
+            map = PaletteQuantizer.palette(of: frame).map { GifColorType(Red: $0.red, Green: $0.green, Blue: $0.blue) }
+        }
+        remap(frame, palette: map)
+        let mapSize = Self.powerOfTwo(map.count)
+        let padded = map + [GifColorType](repeating: GifColorType(), count: mapSize - map.count)
+        if frameCount == 0 {
+            try check(EGifPutScreenDesc(file, Int32(width), Int32(height), 8, 0,
+                                        palette == .global ? GifMakeMapObject(Int32(mapSize), padded) : nil), "write the screen")
+            if palette == .global { globalMap = map }
+            // NETSCAPE2.0: loop forever.
+            EGifSetGifVersion(file, true)
+            try check(EGifPutExtensionLeader(file, APPLICATION_EXT_FUNC_CODE), "start the loop extension")
+            let netscape = Array("NETSCAPE2.0".utf8)
+            try check(EGifPutExtensionBlock(file, Int32(netscape.count), netscape), "write the loop extension")
+            let loop: [UInt8] = [1, 0, 0]
+            try check(EGifPutExtensionBlock(file, 3, loop), "write the loop count")
+            try check(EGifPutExtensionTrailer(file), "end the loop extension")
+        }
+        var control = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
+                                           DelayTime: Int32(max(1, min(65_535, delayCentiseconds))), TransparentColor: NO_TRANSPARENT_COLOR)
+        var extensionBytes = [UInt8](repeating: 0, count: 4)
+        let length = EGifGCBToExtension(&control, &extensionBytes)
+        try check(EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes), "write the frame delay")
+        var local: UnsafeMutablePointer<ColorMapObject>?
+        if palette == .perFrame { local = GifMakeMapObject(Int32(mapSize), padded) }
+        defer { if let local { GifFreeMapObject(local) } }
+        try check(EGifPutImageDesc(file, 0, 0, Int32(width), Int32(height), false, local), "write a frame header")
+        try indices.withUnsafeMutableBufferPointer { (lines: inout UnsafeMutableBufferPointer<UInt8>) throws(ImagingError) in
+            for y in 0..<height {
+                try check(EGifPutLine(file, lines.baseAddress! + y * width, Int32(width)), "write a row")
+            }
+        }
+        frameCount += 1
+    }
+
+    /// Finishes and closes the file.
+    /// - Throws: `ImagingError.io` when closing fails or no frame was added.
+    public func finish() throws(ImagingError) {
+        guard let file else { return }
+        self.file = nil
+        var error: Int32 = 0
+        let status = EGifCloseFile(file, &error)
+        guard frameCount > 0 else { throw .io(path: path, detail: "a GIF needs at least one frame") }
+        guard status == GIF_OK else { throw .io(path: path, detail: "giflib failed to close the file (error \(error))") }
+    }
+
+    static func powerOfTwo(_ n: Int) -> Int {
+        var size = 2
+        while size < n { size *= 2 }
+        return size
+    }
+
+    /// Maps `frame` to `palette` into `indices`: the palette colour nearest (RGB distance) to the
+    /// centre of the pixel's 6-bit-per-channel cell, looked up once per cell, with Floyd–Steinberg
+    /// error diffusion when ``dithering`` is on.
+    private func remap(_ frame: RGB8Image, palette map: [GifColorType]) {
+        var cache = [Int16](repeating: -1, count: 1 << 18)
+        let pr = map.map { Int32($0.Red) }, pg = map.map { Int32($0.Green) }, pb = map.map { Int32($0.Blue) }
+        let n = map.count
+        @inline(__always) func nearest(_ r: Int32, _ g: Int32, _ b: Int32) -> Int {
+            let key = Int((r >> 2) << 12 | (g >> 2) << 6 | (b >> 2))
+            let cached = cache[key]
+            if cached >= 0 { return Int(cached) }
+            // The best colour for the cell's centre: within two levels of exact, the cost of speed.
+            let cr = (r & ~3) | 2, cg = (g & ~3) | 2, cb = (b & ~3) | 2
+            var best = 0, bestDistance = Int32.max
+            for k in 0..<n {
+                let dr = pr[k] - cr, dg = pg[k] - cg, db = pb[k] - cb
+                let d = dr * dr + dg * dg + db * db
+                if d < bestDistance { bestDistance = d; best = k }
+            }
+            cache[key] = Int16(best)
+            return best
+        }
+        let w = width
+        frame.components.withUnsafeBufferPointer { src in
+            indices.withUnsafeMutableBufferPointer { out in
+                errors.withUnsafeMutableBufferPointer { err in
+                    for i in 0..<err.count { err[i] = 0 }
+                    for y in 0..<height {
+                        // Two rows of errors (this, next), each (w + 2) × 3, offset by one pixel.
+                        let current = (y & 1) * (w + 2) * 3, next = ((y + 1) & 1) * (w + 2) * 3
+                        for i in 0..<((w + 2) * 3) { err[next + i] = 0 }
+                        for x in 0..<w {
+                            let s = (y * w + x) * 3
+                            var r = Int32(src[s]), g = Int32(src[s + 1]), b = Int32(src[s + 2])
+                            if dithering {
+                                let e = current + (x + 1) * 3
+                                r = min(255, max(0, r + err[e] / 16)); g = min(255, max(0, g + err[e + 1] / 16)); b = min(255, max(0, b + err[e + 2] / 16))
+                            }
+                            let k = nearest(r, g, b)
+                            out[y * w + x] = UInt8(k)
+                            guard dithering else { continue }
+                            let er = r - pr[k], eg = g - pg[k], eb = b - pb[k]
+                            let right = current + (x + 2) * 3, below = next + (x + 1) * 3
+                            err[right] += er * 7; err[right + 1] += eg * 7; err[right + 2] += eb * 7
+                            err[below - 3] += er * 3; err[below - 2] += eg * 3; err[below - 1] += eb * 3
+                            err[below] += er * 5; err[below + 1] += eg * 5; err[below + 2] += eb * 5
+                            err[below + 3] += er; err[below + 4] += eg; err[below + 5] += eb
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

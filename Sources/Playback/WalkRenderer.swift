@@ -1,0 +1,227 @@
+import Catalog
+import Foundation
+import Geodesy
+import Imaging
+import LookAround
+import MapSnapshot
+import Reprojection
+
+/// One composed frame of a walk.
+public struct WalkFrame: Sendable {
+    /// The timeline entry (time, position, heading, pitch, field of view).
+    public var info: WalkTimeline.Frame
+    /// The panorama nearest the walker (the one labels come from).
+    public var panoramaID: String
+    /// The composed picture.
+    public var image: RGB8Image
+
+    /// A frame from its parts.
+    public init(info: WalkTimeline.Frame, panoramaID: String, image: RGB8Image) {
+        self.info = info
+        self.panoramaID = panoramaID
+        self.image = image
+    }
+}
+
+/// Renders a walk's frames: the street view moving between panoramas through their depth maps
+/// (``Reprojection/PanoramaTransition``), place and street labels, a map inset, a heads-up line and
+/// an optional title card, all carrying "© OpenStreetMap contributors".
+///
+/// Frames are rendered in order; one transition (two point clouds) is kept per move, so a walk costs
+/// one set-up per panorama plus one splat per frame. Not thread-safe: one renderer per walk.
+public final class WalkRenderer: @unchecked Sendable {
+    /// The plan.
+    public let timeline: WalkTimeline
+    /// The composition.
+    public let options: WalkRenderOptions
+    let catalog: Catalog
+    let inset: MapInset?
+    let text: TextRenderer
+    private var records: [String: PanoramaRecord] = [:]
+    private var endpoints: [String: PanoramaTransition.Endpoint] = [:]
+    private var snapshotters: [String: LookAroundSnapshotter] = [:]
+    private var current: (segment: Int, transition: PanoramaTransition)?
+    private var viewRenderer: ViewRenderer
+
+    /// The attribution every frame carries.
+    public static let attribution = "© OpenStreetMap contributors"
+
+    /// A renderer of `timeline`'s frames, panoramas from `catalog`, the map from `mapSnapshotter`
+    /// (nil: no map).
+    /// - Throws: ``PlaybackError/invalidParameter(name:value:allowed:)`` for options out of range;
+    ///   map and font errors.
+    public init(timeline: WalkTimeline, catalog: Catalog, mapSnapshotter: MapSnapshotter?, options: WalkRenderOptions = WalkRenderOptions()) throws {
+        let options = try options.validated()
+        self.timeline = timeline
+        self.options = options
+        self.catalog = catalog
+        text = TextRenderer(fonts: try mapSnapshotter?.fonts ?? FontLibrary(paths: .debian))
+        viewRenderer = try ViewRenderer()
+        if let mapSnapshotter {
+            inset = try MapInset(snapshotter: mapSnapshotter, route: timeline.route, sizePixels: options.resolvedInsetSizePixels,
+                                 widthMeters: options.mapWidthMeters * Double(options.resolvedInsetSizePixels) / Double(max(1, options.resolvedInsetSizePixels)),
+                                 mapType: options.mapType, coverage: CatalogCoverage(catalog: catalog), language: options.language)
+        } else {
+            inset = nil
+        }
+    }
+
+    /// Number of frames.
+    public var frameCount: Int { timeline.frames.count }
+
+    /// The frames in order, as an async sequence (rendered on demand, one ahead at most).
+    public func frames() -> AsyncThrowingStream<WalkFrame, any Error> {
+        final class Cursor: @unchecked Sendable { var index = 0 }
+        let cursor = Cursor()
+        return AsyncThrowingStream(unfolding: { [self] in
+            guard cursor.index < frameCount else { return nil }
+            try Task.checkCancellation()
+            defer { cursor.index += 1 }
+            return try render(frameAt: cursor.index)
+        })
+    }
+
+    /// The camera of a frame.
+    public func camera(for frame: WalkTimeline.Frame) throws -> ViewCamera {
+        try ViewCamera(headingDegrees: frame.headingDegrees, pitchDegrees: frame.pitchDegrees,
+                       fieldOfViewDegrees: frame.fieldOfViewDegrees, width: options.viewSize.width, height: options.viewSize.height)
+    }
+
+    func record(_ id: String) throws -> PanoramaRecord {
+        if let r = records[id] { return r }
+        let r = try catalog.panorama(id: id)
+        records[id] = r
+        return r
+    }
+
+    func endpoint(_ id: String, camera: ViewCamera) throws -> PanoramaTransition.Endpoint {
+        if let e = endpoints[id] { return e }
+        let r = try record(id)
+        let e = try PanoramaTransition.Endpoint(record: r, frame: timeline.localFrame,
+                                                level: PanoramaTransition.Endpoint.level(for: camera, panoramaWidth: r.fullWidth))
+        // Keep the few panoramas around the walker (a walk may be long).
+        if endpoints.count > 4 { endpoints.removeAll() }
+        endpoints[id] = e
+        return e
+    }
+
+    /// Renders frame `index` (0..<``frameCount``).
+    /// - Throws: decoding, catalog and drawing errors.
+    public func render(frameAt index: Int) throws -> WalkFrame {
+        let info = timeline.frames[index]
+        let stops = timeline.route.stops
+        let camera = try self.camera(for: info)
+        let a = stops[info.segment].panoramaID
+        let b = info.segment + 1 < stops.count ? stops[info.segment + 1].panoramaID : a
+        var view: RGB8Image
+        // Standing at a panorama (a pause, the ends): its own view, exactly.
+        let standing = a == b || info.fraction <= 0 || info.fraction >= 1
+        if standing {
+            let e = try endpoint(info.fraction >= 1 ? b : a, camera: camera)
+            view = RGB8Image(width: camera.width, height: camera.height)
+            try viewRenderer.render(e.image, camera: camera, pose: e.pose, into: &view)
+        } else {
+            if current?.segment != info.segment {
+                current = (info.segment, PanoramaTransition(from: try endpoint(a, camera: camera), to: try endpoint(b, camera: camera)))
+            }
+            view = try current!.transition.render(fraction: info.fraction, camera: camera)
+        }
+        let nearest = info.fraction < 0.5 ? a : b
+        if options.showsLabels { try drawLabels(panoramaID: nearest, camera: camera, on: &view) }
+        let image = try compose(view: view, info: info, panoramaID: nearest)
+        return WalkFrame(info: info, panoramaID: nearest, image: image)
+    }
+
+    func drawLabels(panoramaID: String, camera: ViewCamera, on view: inout RGB8Image) throws {
+        let snapshotter: LookAroundSnapshotter
+        if let s = snapshotters[panoramaID] {
+            snapshotter = s
+        } else {
+            let scene = try LookAroundScene(panoramaID: panoramaID, catalog: catalog)
+            snapshotter = LookAroundSnapshotter(scene: scene, options: .init(size: PixelSize(width: camera.width, height: camera.height),
+                                                                              language: options.language),
+                                                catalog: catalog)
+            if snapshotters.count > 4 { snapshotters.removeAll() }
+            snapshotters[panoramaID] = snapshotter
+        }
+        let places = try snapshotter.placeLabels(for: camera, catalog: catalog)
+        let roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: places)
+        try LookAroundSnapshotter.draw(placeLabels: places, roadLabels: roads, camera: camera, on: &view)
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.down))
+        return String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    /// The view, the map, the heads-up line, the title and the attribution in one frame.
+    func compose(view: RGB8Image, info: WalkTimeline.Frame, panoramaID: String) throws -> RGB8Image {
+        let size = options.size
+        var canvas = Canvas(width: size.width, height: size.height, background: .black)
+        canvas.draw(view.withAlpha(), x: 0, y: 0)
+        if let inset {
+            let map = inset.render(coordinate: info.coordinate, distanceMeters: info.distanceMeters,
+                                   headingDegrees: info.headingDegrees, fieldOfViewDegrees: info.fieldOfViewDegrees)
+            let n = map.width, margin = max(6, size.height / 45)
+            switch options.layout {
+            case .sideBySide:
+                canvas.draw(map, x: size.width - n, y: 0)
+            case .inset:
+                let x = options.insetCorner == .topLeft || options.insetCorner == .bottomLeft ? margin : size.width - n - margin
+                let hudHeight = Self.hudHeight(frameHeight: size.height)
+                let y = options.insetCorner == .topLeft || options.insetCorner == .topRight ? margin : size.height - n - margin - hudHeight
+                canvas.draw(map, x: x, y: max(0, y), opacity: 0.95)
+            }
+        }
+        try drawHeadsUp(on: &canvas, info: info, panoramaID: panoramaID)
+        if let title = options.title, info.timeSeconds < options.titleSeconds {
+            let fade = min(1, (options.titleSeconds - info.timeSeconds) / 0.5)
+            try drawTitle(title, opacity: fade, on: &canvas)
+        }
+        return canvas.image.droppingAlpha()
+    }
+
+    static func hudHeight(frameHeight: Int) -> Int { max(16, frameHeight / 16) }
+
+    func drawHeadsUp(on canvas: inout Canvas, info: WalkTimeline.Frame, panoramaID: String) throws {
+        let size = options.size, band = Self.hudHeight(frameHeight: size.height)
+        var path = Path()
+        path.addRectangle(x: 0, y: Double(size.height - band), width: Double(size.width), height: Double(band))
+        canvas.fill(path, color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 150))
+        let stop = timeline.route.stops.first { $0.panoramaID == panoramaID }
+        let date = stop.map { Self.dateFormatter.string(from: $0.captureTime) } ?? ""
+        let street = stop?.streetName ?? "—"
+        let total = timeline.route.lengthMeters, duration = timeline.durationSeconds
+        let line = "\(street) · \(date) · \(Int(info.distanceMeters.rounded())) m of \(Int(total.rounded())) m · "
+            + "\(Self.clock(info.timeSeconds)) / \(Self.clock(duration))"
+        let pixelSize = Double(band) * 0.6
+        let style = TextStyle(pixelSize: pixelSize, weight: .regular, color: .white)
+        let baseline = Double(size.height) - Double(band) * 0.28
+        try text.draw(line, at: PixelPoint(Double(band) * 0.4, baseline), style: style, on: &canvas)
+        let small = TextStyle(pixelSize: pixelSize * 0.85, weight: .regular, color: RGBAColor(red: 230, green: 230, blue: 230))
+        let width = try text.measure(Self.attribution, style: small).advanceWidth
+        try text.draw(Self.attribution, at: PixelPoint(Double(size.width) - width - Double(band) * 0.4, baseline), style: small, on: &canvas)
+    }
+
+    func drawTitle(_ title: String, opacity: Double, on canvas: inout Canvas) throws {
+        let size = options.size
+        let pixelSize = Double(size.height) / 11
+        let alpha = UInt8(max(0, min(255, 255 * opacity)))
+        let style = TextStyle(pixelSize: pixelSize, weight: .bold, color: RGBAColor(red: 255, green: 255, blue: 255, alpha: alpha))
+        let metrics = try text.measure(title, style: style)
+        let bandHeight = pixelSize * 2
+        var path = Path()
+        path.addRectangle(x: 0, y: Double(size.height) / 2 - bandHeight / 2, width: Double(size.width), height: bandHeight)
+        canvas.fill(path, color: RGBAColor(red: 0, green: 0, blue: 0, alpha: UInt8(Double(alpha) * 0.6)))
+        try text.draw(title, at: PixelPoint(max(4, (Double(size.width) - metrics.advanceWidth) / 2), Double(size.height) / 2 + pixelSize * 0.35),
+                      style: style, on: &canvas)
+    }
+
+    static let dateFormatter: DateFormatter = {
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd"
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.locale = Locale(identifier: "en_US_POSIX")
+        return f
+    }()
+}

@@ -1,0 +1,496 @@
+import Dispatch
+import Foundation
+import Geodesy
+import Imaging
+
+/// The move between two panoramas: the perspective view of a virtual camera part of the way from one
+/// capture to the next, made from both panoramas re-projected through their depth maps.
+///
+/// **Depth warp** (both ends have depth maps). Each end's panorama is turned once, when the
+/// transition is made, into a point cloud: every pixel of ``Endpoint/image`` becomes the 3-D point
+/// where its ray meets the first surface (the depth map, interpolated in inverse depth across one
+/// surface only, as ``PanoramaDepthMap/rangeMeters(x:y:)`` does; sky at ``skyDistanceMeters``). Per
+/// frame, both clouds are splatted into the view of the virtual camera at
+/// `from.position + t · (to.position − from.position)`: each point covers a square as wide as its
+/// pixel appears from there (1…``maximumSplatPixels``), with a z-buffer; points within
+/// ``depthToleranceFraction`` of the nearest depth are averaged (finer splats weigh more). The two
+/// views are then blended per pixel: where both saw a surface at the same depth, by position
+/// (`1 − t` and `t`); where one saw a nearer surface, that one (the other had it hidden); where only
+/// one saw anything, that one. Pixels neither saw (disocclusions both panoramas miss) are filled
+/// from the nearest farther (background) neighbour along the row.
+///
+/// **Crossfade** (either end without depth: real photos). Each panorama's view from its own
+/// position, blended `1 − t`, `t` — the documented fallback; ``usesDepth`` says which one is used.
+///
+/// Positions are the camera centres in any local metric frame shared by both ends (east-north-up
+/// metres, e.g. of a ``Geodesy/LocalTangentFrame``). Set up once (O(pixels) per end); each frame
+/// splats only the panorama rows and columns the view can see (its field of view widened by the
+/// parallax of surfaces 3 m or more away), O(visible panorama pixels + view pixels), the two ends on
+/// two cores.
+public struct PanoramaTransition: Sendable {
+    /// One end of a transition.
+    public struct Endpoint: Sendable {
+        /// The panorama (any pyramid level; its width sets the point-cloud density).
+        public var image: PanoramaImage
+        /// Its depth map (same layout and pose), or nil for a photo without one.
+        public var depth: PanoramaDepthMap?
+        /// Capture pose.
+        public var pose: PanoramaPose
+        /// Camera centre, metres, in the frame shared with the other end.
+        public var position: EastNorthUp
+
+        /// An endpoint from its parts.
+        public init(image: PanoramaImage, depth: PanoramaDepthMap?, pose: PanoramaPose, position: EastNorthUp) {
+            self.image = image
+            self.depth = depth
+            self.pose = pose
+            self.position = position
+        }
+    }
+
+    /// How far sky is put, metres.
+    public static let skyDistanceMeters: Float = 10_000
+    /// Two samples are one surface when their depths differ by less than this fraction.
+    public static let depthToleranceFraction: Float = 0.04
+    /// Where the two ends disagree by more than this fraction, the nearer surface wins.
+    public static let occlusionToleranceFraction: Float = 0.12
+    /// The widest splat, pixels: wider means a surface seen from much nearer than it was captured;
+    /// leaving a hole for the other end (or the fill) beats smearing it.
+    public static let maximumSplatPixels = 8
+    /// The farthest a hole is filled from along its row, pixels.
+    public static let maximumFillPixels = 64
+
+    /// The start.
+    public let from: Endpoint
+    /// The end.
+    public let to: Endpoint
+    /// Whether the depth warp is used (both ends have depth maps); otherwise a crossfade.
+    public var usesDepth: Bool { fromCloud != nil && toCloud != nil }
+
+    private let fromCloud: PointCloud?
+    private let toCloud: PointCloud?
+    private var renderer: ViewRenderer
+    private var scratch = Scratch()
+
+    /// Prepares the move from `from` to `to`: builds both point clouds (about 20 ns per panorama pixel).
+    public init(from: Endpoint, to: Endpoint) {
+        self.from = from
+        self.to = to
+        if let a = from.depth, let b = to.depth {
+            var clouds: [PointCloud?] = [nil, nil]
+            nonisolated(unsafe) var shared = clouds
+            let ends = [(from, a), (to, b)]
+            shared.withUnsafeMutableBufferPointer { out in
+                nonisolated(unsafe) let out = out
+                DispatchQueue.concurrentPerform(iterations: 2) { i in out[i] = PointCloud(ends[i].0, depth: ends[i].1) }
+            }
+            clouds = shared
+            fromCloud = clouds[0]
+            toCloud = clouds[1]
+        } else {
+            fromCloud = nil
+            toCloud = nil
+        }
+        // 64-px blocks are always in range: this cannot throw.
+        renderer = (try? ViewRenderer()) ?? { preconditionFailure("default ViewRenderer") }()
+    }
+
+    /// The virtual camera's centre at `fraction` (0 = `from`, 1 = `to`), metres.
+    public func position(at fraction: Double) -> EastNorthUp {
+        let a = from.position, b = to.position
+        return EastNorthUp(east: a.east + fraction * (b.east - a.east), north: a.north + fraction * (b.north - a.north),
+                           up: a.up + fraction * (b.up - a.up))
+    }
+
+    /// Renders the view of `camera` at `fraction` of the way (0…1) into a new image.
+    /// - Throws: `ReprojectionError.invalidParameter` for a fraction outside 0…1.
+    public mutating func render(fraction: Double, camera: ViewCamera) throws(ReprojectionError) -> RGB8Image {
+        var out = RGB8Image(width: camera.width, height: camera.height)
+        try render(fraction: fraction, camera: camera, into: &out)
+        return out
+    }
+
+    /// Renders the view of `camera` at `fraction` of the way (0…1) into `output`, reusing its memory.
+    /// - Throws: `ReprojectionError.invalidParameter` for a fraction outside 0…1,
+    ///   `.outputSizeMismatch` when `output` is not the camera's size.
+    public mutating func render(fraction: Double, camera: ViewCamera, into output: inout RGB8Image) throws(ReprojectionError) {
+        guard fraction.isFinite, (0...1).contains(fraction) else {
+            throw .invalidParameter(name: "transition fraction", value: "\(fraction)", allowed: "0…1 (0 = the first panorama)")
+        }
+        guard output.width == camera.width, output.height == camera.height else {
+            throw .outputSizeMismatch(expectedWidth: camera.width, expectedHeight: camera.height,
+                                      actualWidth: output.width, actualHeight: output.height)
+        }
+        if let a = fromCloud, let b = toCloud {
+            warp(a, b, fraction: Float(fraction), camera: camera, into: &output)
+        } else {
+            try crossfade(fraction: fraction, camera: camera, into: &output)
+        }
+    }
+
+    /// The plain crossfade at `fraction` (each end's view from its own position, blended), whatever
+    /// the depth maps: the fallback, and the baseline the warp is measured against.
+    public mutating func crossfade(fraction: Double, camera: ViewCamera, into output: inout RGB8Image) throws(ReprojectionError) {
+        var a = RGB8Image(width: camera.width, height: camera.height), b = a
+        try renderer.render(from.image, camera: camera, pose: from.pose, into: &a)
+        try renderer.render(to.image, camera: camera, pose: to.pose, into: &b)
+        let wb = Int((fraction * 256).rounded()), wa = 256 - wb
+        a.components.withUnsafeBufferPointer { pa in
+            b.components.withUnsafeBufferPointer { pb in
+                output.components.withUnsafeMutableBufferPointer { po in
+                    for i in 0..<po.count { po[i] = UInt8((Int(pa[i]) * wa + Int(pb[i]) * wb + 128) >> 8) }
+                }
+            }
+        }
+    }
+
+    // MARK: Warp
+
+    /// Per-end buffers of one view, reused between frames.
+    struct Scratch {
+        var width = 0, height = 0
+        var depthA: [Float] = [], depthB: [Float] = []
+        var colorA: [SIMD4<Float>] = [], colorB: [SIMD4<Float>] = []
+
+        mutating func prepare(width: Int, height: Int) {
+            let count = width * height
+            if width != self.width || height != self.height {
+                self.width = width
+                self.height = height
+                depthA = [Float](repeating: .infinity, count: count)
+                depthB = depthA
+                colorA = [SIMD4<Float>](repeating: .zero, count: count)
+                colorB = colorA
+            } else {
+                depthA.withUnsafeMutableBufferPointer { $0.update(repeating: .infinity) }
+                depthB.withUnsafeMutableBufferPointer { $0.update(repeating: .infinity) }
+                colorA.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+                colorB.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+            }
+        }
+    }
+
+    private mutating func warp(_ a: PointCloud, _ b: PointCloud, fraction t: Float, camera: ViewCamera, into output: inout RGB8Image) {
+        let width = camera.width, height = camera.height
+        scratch.prepare(width: width, height: height)
+        let eye = position(at: Double(t))
+        let view = ViewSetup(camera: camera)
+        func offset(_ origin: EastNorthUp) -> SIMD3<Float> {
+            SIMD3<Float>(Float(eye.east - origin.east), Float(eye.north - origin.north), Float(eye.up - origin.up))
+        }
+        let offsetA = offset(from.position), offsetB = offset(to.position)
+        func length(_ v: SIMD3<Float>) -> Double { Double((v * v).sum().squareRoot()) }
+        let rangesA = a.visibleRanges(camera: camera, baselineMeters: length(offsetA))
+        let rangesB = b.visibleRanges(camera: camera, baselineMeters: length(offsetB))
+        let tolerance = Self.occlusionToleranceFraction
+        scratch.depthA.withUnsafeMutableBufferPointer { za in
+            scratch.depthB.withUnsafeMutableBufferPointer { zb in
+                scratch.colorA.withUnsafeMutableBufferPointer { ca in
+                    scratch.colorB.withUnsafeMutableBufferPointer { cb in
+                        // The two ends splat into their own buffers, one per core.
+                        nonisolated(unsafe) let za = za, zb = zb, ca = ca, cb = cb
+                        DispatchQueue.concurrentPerform(iterations: 2) { k in
+                            if k == 0 {
+                                a.splat(view: view, eyeOffset: offsetA, ranges: rangesA, depth: za, color: ca)
+                                Self.removeLeaks(depth: za, color: ca, width: width, height: height)
+                            } else {
+                                b.splat(view: view, eyeOffset: offsetB, ranges: rangesB, depth: zb, color: cb)
+                                Self.removeLeaks(depth: zb, color: cb, width: width, height: height)
+                            }
+                        }
+                        for i in 0..<(width * height) {
+                            let va = ca[i].w > 0, vb = cb[i].w > 0
+                            var rgb: SIMD4<Float>, z: Float
+                            if va && vb {
+                                let pa = ca[i] / ca[i].w, pb = cb[i] / cb[i].w
+                                if za[i] < zb[i] * (1 - tolerance) {
+                                    rgb = pa; z = za[i]
+                                } else if zb[i] < za[i] * (1 - tolerance) {
+                                    rgb = pb; z = zb[i]
+                                } else {
+                                    rgb = pa * (1 - t) + pb * t; z = min(za[i], zb[i])
+                                }
+                            } else if va {
+                                rgb = ca[i] / ca[i].w; z = za[i]
+                            } else if vb {
+                                rgb = cb[i] / cb[i].w; z = zb[i]
+                            } else {
+                                rgb = .zero; z = .infinity
+                            }
+                            rgb.w = va || vb ? 1 : 0
+                            ca[i] = rgb
+                            za[i] = z
+                        }
+                        Self.fillHoles(color: ca, depth: za, width: width, height: height)
+                        output.components.withUnsafeMutableBufferPointer { out in
+                            for i in 0..<(width * height) {
+                                let p = ca[i]
+                                out[3 * i] = UInt8(max(0, min(255, p.x + 0.5)))
+                                out[3 * i + 1] = UInt8(max(0, min(255, p.y + 0.5)))
+                                out[3 * i + 2] = UInt8(max(0, min(255, p.z + 0.5)))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A pixel whose depth is more than this factor beyond most of its neighbours' is background
+    /// seen through a gap between the splats of a nearer surface.
+    public static let leakDepthFactor: Float = 1.3
+
+    /// Empties pixels (w = 0) where a farther surface shows through a gap in a nearer one: at least 5
+    /// of the 8 neighbours are nearer by ``leakDepthFactor``. Splats of a surface seen much more
+    /// obliquely than it was captured leave such gaps; the other end or the fill covers them.
+    static func removeLeaks(depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>,
+                            width: Int, height: Int) {
+        guard width >= 3, height >= 3 else { return }
+        let factor = leakDepthFactor
+        var marked: [Int32] = []
+        let neighbours = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1]
+        neighbours.withUnsafeBufferPointer { offsets in
+            for y in 1..<(height - 1) {
+                for x in 1..<(width - 1) {
+                    let i = y * width + x
+                    let z = depth[i]
+                    guard color[i].w > 0 else { continue }
+                    var nearer = 0
+                    for o in offsets where color[i + o].w > 0 && depth[i + o] * factor < z { nearer += 1 }
+                    if nearer >= 5 { marked.append(Int32(i)) }
+                }
+            }
+        }
+        for i in marked {
+            color[Int(i)] = .zero
+            depth[Int(i)] = .infinity
+        }
+    }
+
+    /// Fills pixels without data (w = 0) from the farther of the nearest filled neighbours along the
+    /// row (disocclusions show what is behind), then along the column, then leaves grey.
+    static func fillHoles(color: UnsafeMutableBufferPointer<SIMD4<Float>>, depth: UnsafeMutableBufferPointer<Float>,
+                          width: Int, height: Int) {
+        let reach = maximumFillPixels
+        for y in 0..<height {
+            let row = y * width
+            var x = 0
+            while x < width {
+                guard color[row + x].w == 0 else { x += 1; continue }
+                var end = x
+                while end < width, color[row + end].w == 0 { end += 1 }
+                let left = x > 0 && x - 0 <= width ? row + x - 1 : -1
+                let right = end < width ? row + end : -1
+                for k in x..<end {
+                    var pick = -1
+                    let dl = left >= 0 ? k - x + 1 : Int.max, dr = right >= 0 ? end - k : Int.max
+                    if dl <= reach, dr <= reach {
+                        pick = depth[left] >= depth[right] ? left : right
+                    } else if dl <= reach {
+                        pick = left
+                    } else if dr <= reach {
+                        pick = right
+                    }
+                    if pick >= 0 {
+                        color[row + k] = SIMD4(color[pick].x, color[pick].y, color[pick].z, -1)
+                        depth[row + k] = depth[pick]
+                    }
+                }
+                x = end
+            }
+        }
+        // Columns for what rows could not reach (w == 0 still); filled-by-row pixels have w = −1.
+        for x in 0..<width {
+            var last = -1
+            for y in 0..<height {
+                let i = y * width + x
+                if color[i].w != 0 { last = i; continue }
+                if last >= 0 { color[i] = SIMD4(color[last].x, color[last].y, color[last].z, -1) } else { color[i] = SIMD4(128, 128, 128, -1) }
+            }
+        }
+    }
+}
+
+/// The view's projection in single precision, set up once per frame.
+struct ViewSetup {
+    let forward: SIMD3<Float>, right: SIMD3<Float>, up: SIMD3<Float>
+    let focal: Float, centerX: Float, centerY: Float
+    let width: Int, height: Int
+
+    init(camera: ViewCamera) {
+        let (f, r, u) = camera.basis
+        forward = SIMD3(Float(f.east), Float(f.north), Float(f.up))
+        right = SIMD3(Float(r.east), Float(r.north), Float(r.up))
+        up = SIMD3(Float(u.east), Float(u.north), Float(u.up))
+        focal = Float(camera.focalLengthPixels)
+        centerX = Float(camera.width) / 2
+        centerY = Float(camera.height) / 2
+        width = camera.width
+        height = camera.height
+    }
+}
+
+/// A panorama as 3-D points relative to its camera (east-north-up metres), with colours and the size
+/// each pixel has on its surface.
+struct PointCloud: Sendable {
+    /// Point positions relative to the capture camera, metres.
+    let points: [SIMD3<Float>]
+    /// Colours (R lowest byte).
+    let colors: [UInt32]
+    /// Each pixel's extent on its surface: range × pixel angle, metres.
+    let extents: [Float]
+    /// The panorama's size, pixels.
+    let width: Int, height: Int
+    /// The capture heading, degrees, and whether the pose is level (pitch and roll 0: culling by
+    /// panorama rows and columns applies).
+    let headingDegrees: Double, isLevel: Bool
+
+    /// Surfaces nearer than this are assumed out of a level view's sight when culling (only the street
+    /// right below the camera is that near), metres. With 8 m the midpoints of 12 m steps lost 2–5 dB
+    /// against the pinhole truth (façades beside the street move more than that allows).
+    static let cullingNearestMeters = 3.0
+
+    /// The panorama rows and column ranges whose points can appear in `camera`'s view from a camera
+    /// `baselineMeters` from this cloud's: the view's angular extent plus the largest parallax shift of
+    /// a surface at least ``cullingNearestMeters`` away (asin(baseline / distance)).
+    func visibleRanges(camera: ViewCamera, baselineMeters: Double) -> (rows: Range<Int>, columns: [Range<Int>]) {
+        let all = (rows: 0..<height, columns: [0..<width])
+        guard isLevel, abs(camera.pitchDegrees) < 45 else { return all }
+        let margin = asin(min(1, baselineMeters / Self.cullingNearestMeters)) * 180 / .pi + 2
+        let halfWidth = camera.fieldOfViewDegrees / 2 + margin
+        let halfHeight = camera.verticalFieldOfViewDegrees / 2 + margin
+        let top = max(0, Int(((90 - (camera.pitchDegrees + halfHeight)) / 180 * Double(height)).rounded(.down)))
+        let bottom = min(height, Int(((90 - (camera.pitchDegrees - halfHeight)) / 180 * Double(height)).rounded(.up)))
+        guard halfWidth < 180, top < bottom else { return all }
+        // Column of longitude λ (from the capture heading, clockwise): width/2 + λ · width/360.
+        var center = (camera.headingDegrees - headingDegrees).truncatingRemainder(dividingBy: 360)
+        if center < 0 { center += 360 }
+        let first = Int(((Double(width) / 2 + (center - halfWidth) * Double(width) / 360)).rounded(.down))
+        let last = Int(((Double(width) / 2 + (center + halfWidth) * Double(width) / 360)).rounded(.up))
+        var columns: [Range<Int>] = []
+        // [first, last) modulo width, as at most two ranges.
+        let a = ((first % width) + width) % width, length = min(width, last - first)
+        if a + length <= width { columns = [a..<(a + length)] } else { columns = [a..<width, 0..<(a + length - width)] }
+        return (top..<bottom, columns)
+    }
+
+    init(_ end: PanoramaTransition.Endpoint, depth: PanoramaDepthMap) {
+        let image = end.image
+        self.width = image.width
+        self.height = image.height
+        headingDegrees = end.pose.headingDegrees
+        isLevel = end.pose.pitchDegrees == 0 && end.pose.rollDegrees == 0
+        let width = image.width, height = image.height, count = width * height
+        let axes = ViewProjection.axes(of: end.pose)
+        let f = SIMD3(axes.forward.east, axes.forward.north, axes.forward.up)
+        let r = SIMD3(axes.right.east, axes.right.north, axes.right.up)
+        let u = SIMD3(axes.up.east, axes.up.north, axes.up.up)
+        let radiansPerPixel = 2 * Double.pi / Double(width)
+        let scale = Double(depth.width) / Double(width)
+        var columns = [(cos: Double, sin: Double)](repeating: (1, 0), count: width)
+        for x in 0..<width {
+            let longitude = (Double(x) + 0.5 - Double(width) / 2) * radiansPerPixel
+            columns[x] = (cos(longitude), sin(longitude))
+        }
+        var points = [SIMD3<Float>](repeating: .zero, count: count)
+        var extents = [Float](repeating: 0, count: count)
+        let sky = Double(PanoramaTransition.skyDistanceMeters)
+        points.withUnsafeMutableBufferPointer { pp in
+            extents.withUnsafeMutableBufferPointer { ep in
+                nonisolated(unsafe) let pp = pp, ep = ep
+                Parallel.forEachRowRange(height) { rows in
+                    for y in rows {
+                        let latitude = Double.pi / 2 - (Double(y) + 0.5) * radiansPerPixel
+                        let cl = cos(latitude), sl = sin(latitude)
+                        for x in 0..<width {
+                            let (co, so) = columns[x]
+                            let d = f * (cl * co) + r * (cl * so) + u * sl
+                            let range = depth.fastRangeMeters(x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale) ?? sky
+                            let p = d * range
+                            pp[y * width + x] = SIMD3(Float(p.x), Float(p.y), Float(p.z))
+                            ep[y * width + x] = Float(range * radiansPerPixel)
+                        }
+                    }
+                }
+            }
+        }
+        self.points = points
+        self.extents = extents
+        colors = image.pixels
+    }
+
+    /// Splats every point into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as
+    /// seen from `eyeOffset` (the virtual camera's centre relative to this cloud's camera).
+    func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
+               depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let cloudWidth = self.width
+        let width = view.width, height = view.height
+        let fw = Float(width), fh = Float(height)
+        let near: Float = 0.05
+        let tolerance = PanoramaTransition.depthToleranceFraction
+        let maxSplat = PanoramaTransition.maximumSplatPixels
+        points.withUnsafeBufferPointer { pts in
+            colors.withUnsafeBufferPointer { cols in
+                extents.withUnsafeBufferPointer { ext in
+                    for row in ranges.rows { for columns in ranges.columns { for column in columns {
+                        let i = row * cloudWidth + column
+                        let p = pts[i] - eyeOffset
+                        let z = (p * view.forward).sum()
+                        guard z > near else { continue }
+                        let inverse = view.focal / z
+                        let sx = view.centerX + (p * view.right).sum() * inverse
+                        let sy = view.centerY - (p * view.up).sum() * inverse
+                        let footprint = ext[i] * inverse
+                        let n = min(maxSplat, max(1, Int(footprint + 0.75)))
+                        let half = Float(n) * 0.5
+                        guard sx + half > 0, sx - half < fw, sy + half > 0, sy - half < fh else { continue }
+                        let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
+                        let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
+                        guard x0 < x1, y0 < y1 else { continue }
+                        let c = cols[i]
+                        let weight = 1 / Float(n * n)
+                        let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
+                                                 Float((c >> 16) & 0xFF) * weight, weight)
+                        for yy in y0..<y1 {
+                            let rowStart = yy * width
+                            for xx in x0..<x1 {
+                                let k = rowStart + xx
+                                let current = depth[k]
+                                if z < current * (1 - tolerance) {
+                                    depth[k] = z
+                                    color[k] = value
+                                } else if z <= current * (1 + tolerance) {
+                                    if z < current { depth[k] = z }
+                                    color[k] += value
+                                }
+                            }
+                        }
+                    } } }
+                }
+            }
+        }
+    }
+}
+
+extension PanoramaDepthMap {
+    /// ``rangeMeters(x:y:)`` without the general path's small loop over a literal: the same values.
+    @inline(__always) func fastRangeMeters(x: Double, y: Double) -> Double? {
+        let fx = x - 0.5, fy = y - 0.5
+        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
+        let tx = fx - Double(x0), ty = fy - Double(y0)
+        let nearestColumn = tx < 0.5 ? x0 : x0 + 1, nearestRow = ty < 0.5 ? y0 : y0 + 1
+        guard let nearest = rangeMeters(column: nearestColumn, row: nearestRow) else { return nil }
+        let nearestInverse = 1 / nearest
+        var weightedInverse = 0.0, weights = 0.0
+        @inline(__always) func tap(_ column: Int, _ row: Int, _ weight: Double) {
+            guard let range = rangeMeters(column: column, row: row), abs(1 / range - nearestInverse) <= continuityToleranceInverseMeters else { return }
+            weightedInverse += weight / range
+            weights += weight
+        }
+        tap(x0, y0, (1 - tx) * (1 - ty))
+        tap(x0 + 1, y0, tx * (1 - ty))
+        tap(x0, y0 + 1, (1 - tx) * ty)
+        tap(x0 + 1, y0 + 1, tx * ty)
+        return weights / weightedInverse
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Geodesy
+import Playback
+import Testing
+
+@Suite struct WalkTimelineTests {
+    /// An L-shaped walk: 36 m east, then 36 m north (a right-angle corner at the third stop... the fourth).
+    static func lRoute() throws -> WalkRoute {
+        let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
+        let points: [(Double, Double)] = [(0, 0), (12, 0), (24, 0), (36, 0), (36, 12), (36, 24), (36, 36)]
+        var distance = 0.0
+        var stops: [WalkRoute.Stop] = []
+        for (i, p) in points.enumerated() {
+            if i > 0 { distance += 12 }
+            stops.append(WalkRoute.Stop(panoramaID: "p\(i)", coordinate: try frame.geodetic(from: EastNorthUp(east: p.0, north: p.1, up: 0)).coordinate,
+                                        distanceMeters: distance, isWaypoint: i == 0 || i == points.count - 1, streetName: nil,
+                                        captureTime: Date(timeIntervalSince1970: 0)))
+        }
+        return WalkRoute(stops: stops)
+    }
+
+    @Test func framesCoverTheDurationAtTheFrameRate() throws {
+        var options = WalkTimeline.Options()
+        options.speedMetersPerSecond = 2
+        options.framesPerSecond = 10
+        options.pauseSeconds = 1
+        let timeline = try WalkTimeline(route: Self.lRoute(), options: options)
+        #expect(abs(timeline.durationSeconds - (72.0 / 2 + 2)) < 0.05)
+        #expect(abs(timeline.frames.count - (Int(timeline.durationSeconds * 10) + 1)) <= 1)
+        #expect(timeline.frames.first!.isPaused && timeline.frames.last!.isPaused)
+        #expect(abs(timeline.frames.last!.distanceMeters - 72) < 0.1)
+        // Positions advance monotonically along the route.
+        for (a, b) in zip(timeline.frames, timeline.frames.dropFirst()) { #expect(b.distanceMeters >= a.distanceMeters - 1e-9) }
+    }
+
+    @Test func headingTurnsSmoothlyAndWithinTheRate() throws {
+        var options = WalkTimeline.Options()
+        options.framesPerSecond = 12
+        options.maximumTurnRateDegreesPerSecond = 45
+        let timeline = try WalkTimeline(route: Self.lRoute(), options: options)
+        #expect(abs(timeline.frames[0].headingDegrees - 90) < 1)
+        #expect(abs(timeline.frames.last!.headingDegrees - 0) < 1 || abs(timeline.frames.last!.headingDegrees - 360) < 1)
+        let limit = 45.0 / 12 + 1e-9
+        var largest = 0.0
+        for (a, b) in zip(timeline.frames, timeline.frames.dropFirst()) {
+            var d = abs(b.headingDegrees - a.headingDegrees)
+            if d > 180 { d = 360 - d }
+            largest = max(largest, d)
+            #expect(d <= limit)
+        }
+        #expect(largest > 0.3, "the walk turns a corner, gradually")
+    }
+
+    @Test func lookAtTurnsTheViewTowardsThePlace() throws {
+        let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
+        var options = WalkTimeline.Options()
+        // A place 20 m south of the third stop, on the right of a walker heading east.
+        options.lookAt = try frame.geodetic(from: EastNorthUp(east: 24, north: -20, up: 0)).coordinate
+        options.maximumTurnRateDegreesPerSecond = 3600
+        let plain = try WalkTimeline(route: Self.lRoute())
+        let looking = try WalkTimeline(route: Self.lRoute(), options: options)
+        let i = looking.frames.firstIndex { $0.distanceMeters >= 24 }!
+        #expect(abs(plain.frames[i].headingDegrees - 90) < 1)
+        #expect(abs(looking.frames[i].headingDegrees - 180) < 5)
+    }
+
+    @Test func badOptionsNameTheValueAndRange() {
+        var options = WalkTimeline.Options()
+        options.speedMetersPerSecond = 0
+        #expect(throws: PlaybackError.invalidParameter(name: "--speed-mps", value: "0.0", allowed: "0.1…50 metres per second (1.4 is walking pace)")) {
+            try WalkTimeline(route: Self.lRoute(), options: options)
+        }
+        options = WalkTimeline.Options()
+        options.framesPerSecond = .nan
+        #expect(throws: PlaybackError.self) { try WalkTimeline(route: Self.lRoute(), options: options) }
+    }
+}
