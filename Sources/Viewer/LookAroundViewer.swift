@@ -10,7 +10,8 @@ import Terminal
 /// Two threads: the caller's reads keys, mouse and signals and changes the ``ViewerState``; a render
 /// thread draws the newest state. Input never waits for a frame, and a frame is always of the newest
 /// state: held keys coalesce (each render takes the state as it is then; states in between are
-/// never drawn). A move between panoramas keeps the absolute heading and shows a short crossfade.
+/// never drawn). A move between panoramas keeps the absolute heading and shows the street moving past
+/// for a quarter of a second (``PanoramaTransition``, as the walkthroughs do).
 public final class LookAroundViewer: @unchecked Sendable {
     /// What the viewer shows and how.
     public struct Configuration: Sendable {
@@ -346,13 +347,22 @@ public final class LookAroundViewer: @unchecked Sendable {
                     framesDrawn += 1
                     condition.unlock()
                 }
-                // A move: a short crossfade from the last picture, unless newer input arrives.
+                // A move: the street moves past (the depth-warped transition of the walkthroughs; a
+                // crossfade of the two pictures when it cannot be made), unless newer input arrives.
                 if let old = previous, old.state.scene.panoramaID != state.scene.panoramaID, old.layout == layout,
                    old.picture.width == view.picture.width, old.picture.height == view.picture.height {
+                    var move = frames.transition(from: old, to: view)
+                    var moving = view
+                    moving.placeLabels = []
+                    moving.roadLabels = []
                     for k in 1..<Self.transitionFrames {
                         let start = DispatchTime.now()
                         let t = Double(k) / Double(Self.transitionFrames)
-                        try write(Self.crossfade(old.picture, view.picture, t: t), changed: true)
+                        let picture = (try? move?.render(fraction: t, camera: view.camera)) ?? Self.crossfade(old.picture, view.picture, t: t)
+                        try session.write(try frames.bytes(for: moving, picture: picture, pictureChanged: true))
+                        condition.lock()
+                        framesDrawn += 1
+                        condition.unlock()
                         condition.lock()
                         let newer = generation != generationNow || quitting
                         condition.unlock()

@@ -1,6 +1,9 @@
 import Foundation
 import Imaging
+import Geodesy
 import LookAround
+import Playback
+import Reprojection
 import Terminal
 
 /// Frames of the viewer as bytes for the terminal, without a session: render a state, then turn the
@@ -70,6 +73,19 @@ public final class ViewerFrames: @unchecked Sendable {
     public func tooSmallBytes(layout: ViewerLayout) throws -> [UInt8] {
         try screen.bytes(frame: ViewerScreen.tooSmallFrame(columns: layout.columns, rows: layout.rows), picture: nil, layout: layout,
                          pictureChanged: false)
+    }
+
+    /// The move from `old` to `new` (two views of one camera from two panoramas): the depth-warped
+    /// transition the walkthroughs use (a crossfade where a panorama has no depth map); nil without a
+    /// catalog, or when either panorama cannot be read (the viewer then crossfades its two pictures).
+    public func transition(from old: RenderedView, to new: RenderedView) -> PanoramaTransition? {
+        guard let catalog = navigator.catalog,
+              let a = try? catalog.panorama(id: old.state.scene.panoramaID), let b = try? catalog.panorama(id: new.state.scene.panoramaID),
+              let frame = try? LocalTangentFrame(origin: a.coordinate) else { return nil }
+        let level = PanoramaTransition.Endpoint.level(for: new.camera, panoramaWidth: a.fullWidth)
+        guard let from = try? PanoramaTransition.Endpoint(record: a, frame: frame, level: level),
+              let to = try? PanoramaTransition.Endpoint(record: b, frame: frame, level: level) else { return nil }
+        return PanoramaTransition(from: from, to: to)
     }
 
     /// Repaint everything with the next frame.

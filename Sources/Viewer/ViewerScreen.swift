@@ -52,15 +52,36 @@ struct ViewerScreen {
     static let statusBackground = CellColor.rgb(24, 26, 32)
     static let statusForeground = CellColor.rgb(230, 232, 236)
 
-    /// The text-cell frame: picture cells (text modes) or blanks (graphics), then the text.
-    func cells(for view: RenderedView, picture: RGB8Image, status: (left: String, right: String), message: String?,
-               mapStatus: String?) -> CellFrame {
-        let layout = view.layout
+    /// The screen of any picture: its half-block cells (text modes) or blanks (graphics, where the image
+    /// goes), the message and the status line.
+    static func cells(layout: ViewerLayout, picture: RGB8Image, status: (left: String, right: String), message: String?) -> CellFrame {
         var frame = CellFrame(columns: layout.columns, rows: layout.rows)
         if !layout.isGraphics, let depth = layout.outputProtocol.colorDepth {
             let pictureCells = CellFrame(halfBlocks: picture, colors: depth)
             let n = min(pictureCells.cells.count, layout.pictureRows * layout.columns)
             frame.cells.replaceSubrange(0..<n, with: pictureCells.cells[0..<n])
+        }
+        if let message {
+            let text = " " + message + " "
+            frame.draw(text, column: max(0, (layout.columns - text.count) / 2), row: layout.messageRow,
+                       foreground: .rgb(255, 255, 255), background: .rgb(150, 40, 40))
+        }
+        // Status line: left part, right part, background across the row.
+        let row = layout.statusRow
+        frame.draw(String(repeating: " ", count: layout.columns), column: 0, row: row, background: Self.statusBackground)
+        let right = status.right.count + status.left.count < layout.columns ? status.right : ""
+        frame.draw(status.left, column: 0, row: row, foreground: Self.statusForeground, background: Self.statusBackground)
+        frame.draw(right, column: layout.columns - right.count, row: row, foreground: .rgb(150, 156, 168), background: Self.statusBackground)
+        return frame
+    }
+
+    /// The viewer's screen: ``cells(layout:picture:status:message:)`` with the labels as text cells and
+    /// the map inset's status.
+    func cells(for view: RenderedView, picture: RGB8Image, status: (left: String, right: String), message: String?,
+               mapStatus: String?) -> CellFrame {
+        let layout = view.layout
+        var frame = Self.cells(layout: layout, picture: picture, status: status, message: nil)
+        if !layout.isGraphics, let depth = layout.outputProtocol.colorDepth {
             // Labels under the map inset are hidden by it.
             let inset: (columns: Range<Int>, rows: Range<Int>)? = view.state.showsMap ? {
                 let rect = ViewerMap.insetRect(in: layout)
@@ -86,12 +107,6 @@ struct ViewerScreen {
             frame.draw(text, column: max(0, (layout.columns - text.count) / 2), row: layout.messageRow,
                        foreground: .rgb(255, 255, 255), background: .rgb(150, 40, 40))
         }
-        // Status line: left part, right part, background across the row.
-        let row = layout.statusRow
-        frame.draw(String(repeating: " ", count: layout.columns), column: 0, row: row, background: Self.statusBackground)
-        let right = status.right.count + status.left.count < layout.columns ? status.right : ""
-        frame.draw(status.left, column: 0, row: row, foreground: Self.statusForeground, background: Self.statusBackground)
-        frame.draw(right, column: layout.columns - right.count, row: row, foreground: .rgb(150, 156, 168), background: Self.statusBackground)
         return frame
     }
 

@@ -7,6 +7,8 @@ import Imaging
 import MapData
 import MapSnapshot
 import Playback
+import Terminal
+import Viewer
 
 /// `lookaround walk`: plan a walkthrough over the panorama links and render it as a preview.
 enum WalkCommand: Command {
@@ -57,6 +59,9 @@ enum WalkCommand: Command {
                    defaultValue: "per-frame", allowedValues: GIFAnimationEncoder.Palette.allCases.map(\.rawValue)),
             .value("dither", valueName: "ON|OFF", help: "GIF: Floyd–Steinberg error diffusion (smoother gradients, larger files).", defaultValue: "off", allowedValues: ["on", "off"]),
             .value("first-seconds", valueName: "SECONDS", help: "Render only the first SECONDS of the walk (0.1…86400)."),
+            .flag("play", help: "Play the walk in the terminal instead of writing a file (space pauses, ← → seek, q quits)."),
+            .value("protocol", valueName: "NAME", help: "With --play: how to draw (auto, kitty, sixel, truecolor, 256).", defaultValue: "auto",
+                   allowedValues: OutputProtocolChoice.allCases.map(\.rawValue)),
             .flag("dry-run", help: "Print the plan; render nothing."),
             .flag("json", help: "Print the plan (or the render report) as JSON."),
             CommonOptions.quiet,
@@ -67,14 +72,22 @@ enum WalkCommand: Command {
             (command: "lookaround walk --from Senaatintori --to Stockmann --title 'Senaatintori → Stockmann' -o walk.gif",
              comment: "an animated GIF with a map inset"),
             (command: "lookaround walk --waypoints route.gpx --size 1280x720 -o walk.mp4", comment: "a GPX track as MP4 (needs ffmpeg)"),
+            (command: "lookaround walk --from Senaatintori --to Stockmann --speed-mps 4 --play", comment: "watch it in the terminal"),
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         // Everything the user typed is checked before any file is read.
         let output = arguments.string("output")
         let format = try output.map { path throws -> PreviewFormat in try PreviewFormat(path: path) }
-        if output == nil, !arguments.flag("dry-run") {
-            throw arguments.error("say where the walk goes with -o PATH (a folder, .gif, .webp, .mp4 or .webm), or give --dry-run")
+        let play = arguments.flag("play")
+        if play, output != nil { throw arguments.error("give -o PATH or --play, not both") }
+        if output == nil, !arguments.flag("dry-run"), !play {
+            throw arguments.error("say where the walk goes with -o PATH (a folder, .gif, .webp, .mp4 or .webm), --play it in the "
+                                  + "terminal, or give --dry-run")
+        }
+        let protocolChoice: OutputProtocolChoice
+        do { protocolChoice = try OutputProtocolChoice(parsing: arguments.string("protocol") ?? "auto") } catch let error as TerminalError {
+            throw arguments.error("--protocol: \(error)")
         }
         let timelineOptions = try timelineOptions(arguments, video: format?.isVideo ?? false)
         let renderOptions = try self.renderOptions(arguments)
@@ -99,6 +112,22 @@ enum WalkCommand: Command {
         if arguments.flag("dry-run") {
             let report = WalkPlanReport(route: route, timeline: timeline)
             if json { try Console.json(report) } else { report.lines.forEach(Console.out) }
+            return .ok
+        }
+        if play {
+            guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
+                Console.error("error: walk --play needs a terminal on standard input and output; write a file with -o walk.gif instead")
+                return .usage
+            }
+            var snapshotter: MapSnapshotter?
+            if case .failed(let code) = try mapSnapshotter(arguments, into: &snapshotter) { return code }
+            let player = WalkPlayer(timeline: timeline, catalog: catalog, mapSnapshotter: snapshotter, options: renderOptions,
+                                    protocolChoice: protocolChoice)
+            let outcome = try player.run()
+            if !arguments.flag("quiet") {
+                Console.error("walk: \(outcome.finished ? "played to the end" : "stopped") (\(outcome.framesDrawn) of "
+                              + "\(outcome.frameCount) frames drawn, \(outcome.outputProtocol.rawValue))")
+            }
             return .ok
         }
         guard let output, let format else { return .ok }
@@ -128,21 +157,28 @@ enum WalkCommand: Command {
         return try options.validated()
     }
 
+    enum MapLoad { case loaded, failed(ExitCode) }
+
+    /// The map renderer of `--osm` (nil for `--osm none`, or a missing default extract, with a warning).
+    static func mapSnapshotter(_ arguments: ParsedArguments, into snapshotter: inout MapSnapshotter?) throws -> MapLoad {
+        guard let osm = arguments.string("osm"), osm != "none" else { return .loaded }
+        if FileManager.default.fileExists(atPath: osm) {
+            snapshotter = try MapSnapshotter(dataset: try MapDataset(contentsOfFile: osm))
+        } else if arguments.has("osm") {
+            Console.error("error: --osm \(osm): no such file; pass an OSM extract, or --osm none for frames without a map")
+            return .failed(.noInput)
+        } else if !arguments.flag("quiet") {
+            Console.error("warning: no map inset: \(osm) is not here (pass --osm FILE)")
+        }
+        return .loaded
+    }
+
     /// Renders and writes the frames, with progress on stderr; Ctrl-C removes the partial output.
     static func render(timeline: WalkTimeline, catalog: Catalog, output: String, format: PreviewFormat, settings: PreviewSettings,
                        options: WalkRenderOptions, firstSeconds: Double?, arguments: ParsedArguments) throws -> ExitCode {
         let quiet = arguments.flag("quiet")
         var snapshotter: MapSnapshotter?
-        if let osm = arguments.string("osm"), osm != "none" {
-            if FileManager.default.fileExists(atPath: osm) {
-                snapshotter = try MapSnapshotter(dataset: try MapDataset(contentsOfFile: osm))
-            } else if arguments.has("osm") {
-                Console.error("error: --osm \(osm): no such file; pass an OSM extract, or --osm none for frames without a map")
-                return .noInput
-            } else if !quiet {
-                Console.error("warning: no map inset: \(osm) is not here (pass --osm FILE)")
-            }
-        }
+        if case .failed(let code) = try mapSnapshotter(arguments, into: &snapshotter) { return code }
         if options.mapType.needsOrthophoto { throw arguments.error("--map-type \(options.mapType.rawValue) needs imagery; use standard or muted for the walk's map") }
         let renderer = try WalkRenderer(timeline: timeline, catalog: catalog, mapSnapshotter: snapshotter, options: options)
         let count = firstSeconds.map { min(renderer.frameCount, Int(($0 * settings.framesPerSecond).rounded(.up))) } ?? renderer.frameCount

@@ -208,6 +208,27 @@ import TestSupport
         #expect(report.contains("left at aleksanterinkatu-030, heading 180°"))
     }
 
+    @Test func walkPlaysInTheTerminalToItsEnd() throws {
+        let catalog = try Self.catalog
+        let piped = try Lookaround.run(["walk", "--catalog", catalog, "--sequence", "senaatintori", "--play", "--osm", "none"])
+        #expect(piped.exitCode == 64 && piped.stderr.contains("needs a terminal"), "\(piped.stderr)")
+        let both = try Lookaround.run(["walk", "--catalog", catalog, "--sequence", "senaatintori", "--play", "-o", "x.gif"])
+        #expect(both.exitCode == 64 && both.stderr.contains("not both"), "\(both.stderr)")
+        guard let tmux = which("tmux") else { return }
+        let pane = try TmuxPane(tmux: tmux, columns: 100, rows: 30, command: "\(Lookaround.executablePath) walk --catalog \(catalog) "
+                                + "--sequence senaatintori --speed-mps 25 --pause-seconds 0 --osm none --play")
+        _ = try pane.waitFor("the walk playing") { $0.contains("walk · senaatintori-") && $0.contains("space pause") }
+        try pane.run(["send-keys", "-t", "t", "Space"])
+        let paused = try pane.waitFor("paused") { $0.contains("· paused") }
+        try pane.run(["send-keys", "-t", "t", "Space"])
+        _ = try pane.waitFor("playing again") { !$0.contains("· paused") }
+        #expect(paused.contains("senaatintori-"))
+        let rc = pane.waitForFile("rc", seconds: 30)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(rc == "0", "exit status \(rc ?? "none")")
+        #expect(try pane.capture().contains("walk: played to the end"))
+        #expect(pane.file("before") == pane.file("after"), "stty -g is the same before and after")
+    }
+
     @Test func aSignalRestoresTheTerminal() throws {
         guard let pane = try pane("--scene aleksanterinkatu-030") else { return }
         _ = try pane.waitFor("the first frame") { $0.contains("aleksanterinkatu-030") }

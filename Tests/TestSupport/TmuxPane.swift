@@ -91,8 +91,8 @@ public final class TmuxPane {
         try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
     }
 
-    public func waitForFile(_ name: String) -> String? {
-        for _ in 0..<100 { if let s = file(name) { return s }; usleep(50_000) }
+    public func waitForFile(_ name: String, seconds: Double = 5) -> String? {
+        for _ in 0..<Int(seconds * 20) { if let s = file(name) { return s }; usleep(50_000) }
         return nil
     }
 

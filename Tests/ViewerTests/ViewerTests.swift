@@ -171,6 +171,22 @@ import Testing
         #expect(String(String.UnicodeScalarView(small.cells.map(\.character))).contains("16×6 cells"))
     }
 
+    @Test func aMoveIsTheDepthWarpedTransition() throws {
+        let frames = ViewerFrames(catalog: try Self.catalog.get())
+        let layout = ViewerLayout(columns: 160, rows: 48, outputProtocol: .truecolor)
+        let from = try frames.render(try state("aleksanterinkatu-030"), layout: layout)
+        let to = try frames.render(try state("aleksanterinkatu-031"), layout: layout)
+        var move = try #require(frames.transition(from: from, to: to))
+        #expect(move.usesDepth, "both shipped panoramas have depth maps")
+        let start = try move.render(fraction: 0, camera: to.camera), middle = try move.render(fraction: 0.5, camera: to.camera)
+        let end = try move.render(fraction: 1, camera: to.camera)
+        // The ends are the two views (the pictures add arrows on the road), the middle neither.
+        #expect(ImageMetrics.psnr(start, from.picture) > 22 && ImageMetrics.psnr(end, to.picture) > 22)
+        #expect(ImageMetrics.psnr(middle, from.picture) < ImageMetrics.psnr(start, from.picture))
+        #expect(ImageMetrics.psnr(middle, to.picture) < ImageMetrics.psnr(end, to.picture))
+        #expect(ViewerFrames(catalog: nil).transition(from: from, to: to) == nil, "no catalog, no records: the viewer crossfades")
+    }
+
     @Test func crossfadeGoesFromOneViewToTheOther() {
         var a = RGB8Image(width: 4, height: 2), b = RGB8Image(width: 4, height: 2)
         for i in a.components.indices { a.components[i] = 0; b.components[i] = 200 }

@@ -1,0 +1,239 @@
+import Catalog
+import Dispatch
+import Foundation
+import Imaging
+import MapSnapshot
+import Playback
+import Terminal
+
+/// Plays a walk in the terminal (`lookaround walk --play`): the frames of a ``WalkRenderer`` at the
+/// timeline's pace, sized to the window, with a status line. Real time wins: when a frame takes longer
+/// to render than the frame interval, the player skips ahead to the frame that is due rather than
+/// falling behind. Space pauses, ← → seek 5 s, q quits; it ends by itself after the last frame.
+public final class WalkPlayer: @unchecked Sendable {
+    /// How a playback ended.
+    public struct Outcome: Sendable {
+        /// Frames drawn, and the walk's frame count.
+        public var framesDrawn: Int
+        public var frameCount: Int
+        /// Whether it ran to the end (false: quit early).
+        public var finished: Bool
+        public var outputProtocol: OutputProtocol
+    }
+
+    public let timeline: WalkTimeline
+    let catalog: Catalog
+    let mapSnapshotter: MapSnapshotter?
+    let options: WalkRenderOptions
+    let protocolChoice: OutputProtocolChoice
+    /// Seconds a seek moves.
+    public static let seekSeconds = 5.0
+    /// The last frame stays this long before the player leaves, seconds.
+    public static let holdAtEndSeconds = 1.5
+
+    private let condition = NSCondition()
+    private var layout = ViewerLayout(columns: 80, rows: 24, outputProtocol: .truecolor)
+    private var paused = false
+    /// Walk time shown when play (re)started, and the clock then.
+    private var anchor = (walkSeconds: 0.0, clock: DispatchTime.now())
+    private var quitting = false
+    private var finished = false
+    private var repaint = true
+    private var renderError: (any Error)?
+    private var renderDone = false
+    private var framesDrawn = 0
+
+    /// - Parameters:
+    ///   - options: what the frames show (their size is the terminal's, set here).
+    public init(timeline: WalkTimeline, catalog: Catalog, mapSnapshotter: MapSnapshotter?, options: WalkRenderOptions,
+                protocolChoice: OutputProtocolChoice = .auto) {
+        self.timeline = timeline
+        self.catalog = catalog
+        self.mapSnapshotter = mapSnapshotter
+        self.options = options
+        self.protocolChoice = protocolChoice
+    }
+
+    /// The walk's length in seconds.
+    public var durationSeconds: Double {
+        (timeline.frames.last?.timeSeconds ?? 0) + 1 / timeline.options.framesPerSecond
+    }
+
+    /// The walk time now, seconds (under the lock).
+    private func walkTimeLocked() -> Double {
+        guard !paused else { return anchor.walkSeconds }
+        return anchor.walkSeconds + Double(DispatchTime.now().uptimeNanoseconds - anchor.clock.uptimeNanoseconds) / 1e9
+    }
+
+    /// Plays the walk on the terminal until its end or q.
+    /// - Throws: `TerminalError.notATerminal`; the render error that stopped it.
+    public func run() throws -> Outcome {
+        let session = try TerminalSession()
+        defer { session.restore() }
+        let capabilities = LookAroundViewer.detect(input: session.input, output: session.output)
+        let chosen = capabilities.resolve(protocolChoice).protocol
+        let size = session.size
+        condition.lock()
+        layout = ViewerLayout(columns: size.columns, rows: size.rows, outputProtocol: chosen, cellPixelSize: capabilities.cellPixelSize)
+        anchor = (0, DispatchTime.now())
+        condition.unlock()
+        let thread = Thread { [self] in
+            var screen = ViewerScreen(kittyTransmission: capabilities.remote ? .direct : .sharedMemory)
+            screen.synchronizedOutput = capabilities.synchronizedOutput != false
+            renderLoop(session: session, screen: &screen)
+            let last = screen.finish(layout: layout)
+            try? session.write(last)
+            condition.lock()
+            renderDone = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.name = "walk render"
+        thread.start()
+        inputLoop(session: session)
+        condition.lock()
+        quitting = true
+        condition.broadcast()
+        while !renderDone { condition.wait() }
+        let outcome = Outcome(framesDrawn: framesDrawn, frameCount: timeline.frames.count, finished: finished, outputProtocol: chosen)
+        let error = renderError
+        condition.unlock()
+        if let error { throw error }
+        return outcome
+    }
+
+    private func inputLoop(session: TerminalSession) {
+        while true {
+            condition.lock()
+            let stop = quitting || finished || renderError != nil
+            condition.unlock()
+            if stop { return }
+            for event in session.readEvents(timeoutMilliseconds: 100) {
+                condition.lock()
+                defer { condition.broadcast(); condition.unlock() }
+                switch event {
+                case .resized(let columns, let rows):
+                    layout.columns = columns
+                    layout.rows = rows
+                    repaint = true
+                case .resumed:
+                    repaint = true
+                case .input(.key(let key)):
+                    switch key.key {
+                    case .character(" "), .character("k"):
+                        let now = walkTimeLocked()
+                        paused.toggle()
+                        anchor = (now, DispatchTime.now())
+                    case .left, .right, .character("h"), .character("l"):
+                        let back = key.key == .left || key.key == .character("h")
+                        let now = walkTimeLocked() + (back ? -Self.seekSeconds : Self.seekSeconds)
+                        anchor = (max(0, min(durationSeconds - 1e-3, now)), DispatchTime.now())
+                    case .character("q"), .escape:
+                        quitting = true
+                    case .character("c") where key.modifiers.contains(.control):
+                        quitting = true
+                    case .character("z") where key.modifiers.contains(.control):
+                        condition.unlock()
+                        session.suspend()
+                        condition.lock()
+                    default: break
+                    }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Renders the frame that is due, whenever it changes, until the end or quitting.
+    private func renderLoop(session: TerminalSession, screen: inout ViewerScreen) {
+        var renderer: (size: PixelSize, renderer: WalkRenderer)?
+        var shown: (index: Int, layout: ViewerLayout, paused: Bool)?
+        var endReached: DispatchTime?
+        let fps = timeline.options.framesPerSecond
+        while true {
+            condition.lock()
+            if quitting { condition.unlock(); return }
+            let layout = self.layout, paused = self.paused, full = repaint
+            repaint = false
+            let time = walkTimeLocked()
+            condition.unlock()
+            do {
+                if full { screen.invalidate() }
+                if layout.isTooSmall {
+                    if full || shown?.layout != layout {
+                        try session.write(try screen.bytes(frame: ViewerScreen.tooSmallFrame(columns: layout.columns, rows: layout.rows),
+                                                           picture: nil, layout: layout, pictureChanged: false))
+                    }
+                    shown = (-1, layout, paused)
+                    usleep(50_000)
+                    continue
+                }
+                let index = min(timeline.frames.count - 1, max(0, Int(time * fps)))
+                if let e = endReached, Double(DispatchTime.now().uptimeNanoseconds - e.uptimeNanoseconds) / 1e9 >= Self.holdAtEndSeconds {
+                    condition.lock()
+                    finished = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                if shown?.index != index || shown?.layout != layout || shown?.paused != paused || full {
+                    let size = Self.frameSize(for: layout)
+                    if renderer?.size != size {
+                        var options = self.options
+                        options.size = size
+                        renderer = (size, try WalkRenderer(timeline: timeline, catalog: catalog, mapSnapshotter: mapSnapshotter,
+                                                           options: try options.validated()))
+                        screen.invalidate()
+                    }
+                    var frame = try renderer!.renderer.render(frameAt: index)
+                    let picture = layout.picturePixelSize
+                    if frame.image.width != picture.width || frame.image.height != picture.height {
+                        frame.image = try Resampler.resize(frame.image, to: picture, filter: .area)
+                    }
+                    let info = frame.info
+                    let total = durationSeconds
+                    let status = (left: " walk · \(frame.panoramaID) · \(Self.clock(info.timeSeconds)) / \(Self.clock(total)) · "
+                                      + "\(Int(info.distanceMeters.rounded())) / \(Int(timeline.route.lengthMeters.rounded())) m · "
+                                      + "heading \(Int(info.headingDegrees.rounded()) % 360)°" + (paused ? " · paused" : ""),
+                                  right: "space pause  ← → 5 s  q quit ")
+                    let cells = ViewerScreen.cells(layout: layout, picture: frame.image, status: status, message: nil)
+                    try session.write(try screen.bytes(frame: cells, picture: frame.image, layout: layout, pictureChanged: true))
+                    condition.lock()
+                    framesDrawn += 1
+                    condition.unlock()
+                    shown = (index, layout, paused)
+                    if index == timeline.frames.count - 1, !paused, endReached == nil { endReached = DispatchTime.now() }
+                }
+                // Sleep to the next frame's time (or a little, when paused or at the end).
+                let next = (Double(index + 1) / fps - time)
+                usleep(UInt32(max(5_000, min(100_000, next * 1e6))))
+            } catch {
+                condition.lock()
+                renderError = error
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+        }
+    }
+
+    /// The size frames are rendered at: at least ``minimumFrameWidth`` wide, so the frame's text, map
+    /// and labels (made for previews of a few hundred pixels) keep their proportions when a half-block
+    /// picture of 100-odd pixels is reduced from it; within the renderer's side range.
+    static func frameSize(for layout: ViewerLayout) -> PixelSize {
+        let picture = layout.picturePixelSize
+        let low = WalkRenderOptions.sideRangePixels.lowerBound, high = WalkRenderOptions.sideRangePixels.upperBound
+        let scale = max(1, Double(minimumFrameWidth) / Double(picture.width), Double(low) / Double(min(picture.width, picture.height)))
+        return PixelSize(width: min(high, Int((Double(picture.width) * scale).rounded())),
+                         height: min(high, Int((Double(picture.height) * scale).rounded())))
+    }
+
+    /// The narrowest frame rendered, pixels.
+    static let minimumFrameWidth = 480
+
+    /// "m:ss".
+    static func clock(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded(.down)))
+        return "\(s / 60):" + (s % 60 < 10 ? "0" : "") + "\(s % 60)"
+    }
+}
