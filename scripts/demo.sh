@@ -52,6 +52,9 @@ if [ -t 0 ] && [ -t 1 ]; then
   printf '\n==> A look around Aleksanterinkatu in the terminal (it turns by itself for 6 s)\n'
   sleep 1
   "$lookaround" view --scene aleksanterinkatu-030 --heading-degrees 200 --spin-seconds 6 || true
+  printf '\n==> The first seconds of the walk to Stockmann, played in the terminal\n'
+  sleep 1
+  "$lookaround" walk --from Senaatintori --to Stockmann --speed-mps 4 --first-seconds 8 --play --quiet || true
 else
   printf '\n==> (no terminal here: the scripted look-around with lookaround view is skipped)\n'
 fi
@@ -59,4 +62,5 @@ cat <<TEXT
 
 Look around yourself:  $lookaround view --near Senaatintori
   arrows or h/j/k/l look, +/- zoom, w or Enter walks along the street, m shows a map, ? lists the keys, q quits.
+Watch a walk:          $lookaround walk --from Senaatintori --to Stockmann --play
 TEXT

@@ -59,7 +59,8 @@ enum WalkCommand: Command {
                    defaultValue: "per-frame", allowedValues: GIFAnimationEncoder.Palette.allCases.map(\.rawValue)),
             .value("dither", valueName: "ON|OFF", help: "GIF: Floyd–Steinberg error diffusion (smoother gradients, larger files).", defaultValue: "off", allowedValues: ["on", "off"]),
             .value("first-seconds", valueName: "SECONDS", help: "Render only the first SECONDS of the walk (0.1…86400)."),
-            .flag("play", help: "Play the walk in the terminal instead of writing a file (space pauses, ← → seek, q quits)."),
+            .flag("play", help: "Play the walk in the terminal instead of writing a file (space pauses, ← → seek 5 s, +/- speed, "
+                  + "r reverses, m map, q quits)."),
             .value("protocol", valueName: "NAME", help: "With --play: how to draw (auto, kitty, sixel, truecolor, 256).", defaultValue: "auto",
                    allowedValues: OutputProtocolChoice.allCases.map(\.rawValue)),
             .flag("dry-run", help: "Print the plan; render nothing."),
@@ -122,11 +123,12 @@ enum WalkCommand: Command {
             var snapshotter: MapSnapshotter?
             if case .failed(let code) = try mapSnapshotter(arguments, into: &snapshotter) { return code }
             let player = WalkPlayer(timeline: timeline, catalog: catalog, mapSnapshotter: snapshotter, options: renderOptions,
-                                    protocolChoice: protocolChoice)
+                                    protocolChoice: protocolChoice, maximumSeconds: firstSeconds)
             let outcome = try player.run()
             if !arguments.flag("quiet") {
                 Console.error("walk: \(outcome.finished ? "played to the end" : "stopped") (\(outcome.framesDrawn) of "
-                              + "\(outcome.frameCount) frames drawn, \(outcome.outputProtocol.rawValue))")
+                              + "\(outcome.frameCount) frames drawn, \(outcome.framesDropped) dropped to keep to real time, "
+                              + "\(outcome.outputProtocol.rawValue))")
             }
             return .ok
         }

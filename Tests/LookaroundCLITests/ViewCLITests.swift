@@ -220,12 +220,17 @@ import TestSupport
         _ = try pane.waitFor("the walk playing") { $0.contains("walk · senaatintori-") && $0.contains("space pause") }
         try pane.run(["send-keys", "-t", "t", "Space"])
         let paused = try pane.waitFor("paused") { $0.contains("· paused") }
-        try pane.run(["send-keys", "-t", "t", "Space"])
-        _ = try pane.waitFor("playing again") { !$0.contains("· paused") }
+        try pane.run(["send-keys", "-t", "t", "Space", "+"])
+        _ = try pane.waitFor("playing again, twice as fast") { !$0.contains("· paused") && $0.contains("×2") }
+        try pane.run(["send-keys", "-t", "t", "r"])
+        _ = try pane.waitFor("backwards") { $0.contains("backwards ×2") }
+        try pane.run(["send-keys", "-t", "t", "r"])
+        _ = try pane.waitFor("forwards again") { !$0.contains("backwards") }
         #expect(paused.contains("senaatintori-"))
         let rc = pane.waitForFile("rc", seconds: 30)?.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(rc == "0", "exit status \(rc ?? "none")")
-        #expect(try pane.capture().contains("walk: played to the end"))
+        let report = try pane.capture()
+        #expect(report.contains("walk: played to the end") && report.contains("dropped to keep to real time"), "\(report)")
         #expect(pane.file("before") == pane.file("after"), "stty -g is the same before and after")
     }
 
