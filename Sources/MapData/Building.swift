@@ -5,6 +5,9 @@ public struct Building: Sendable, Hashable, Codable {
     /// True for a `building:part` (a section with its own heights, drawn instead of the outline
     /// where parts exist), false for a `building` outline.
     public var isPart: Bool
+    /// True for an element tagged both `building` and `building:part` (other than `no`): an outline
+    /// for 2D maps that Simple 3D Buildings renderers also draw as a part, never replaced by others.
+    public var isAlsoPart: Bool = false
     /// The `building` value ("yes", "apartments", "church"…), or the `building:part` value for parts.
     public var buildingType: String
     /// Footprint: one polygon for a way; one or more (with holes) for a multipolygon.

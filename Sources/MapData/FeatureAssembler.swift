@@ -206,6 +206,7 @@ struct FeatureAssembler {
             roofOrientation: tags["roof:orientation"],
             material: tags["building:material"] ?? tags["building:facade:material"] ?? tags["building:cladding"],
             roofMaterial: tags["roof:material"]))
+        if !isPart, let part = tags["building:part"], part != "no" { buildings[buildings.count - 1].isAlsoPart = true }
     }
 
     mutating func addPlace(tags: [String: String], source: OSMElementReference, position: OSMCoordinate) {

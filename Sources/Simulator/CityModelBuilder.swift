@@ -91,7 +91,8 @@ struct CityModelBuilder {
     /// by its parts (when every part starts above the ground, the outline fills the gap below them);
     /// parts tagged only `building:part=yes` take the outline's type, colours and materials.
     mutating func addBuildings(_ buildings: [Building]) {
-        let outlines = buildings.indices.filter { !buildings[$0].isPart }
+        // Elements tagged both `building` and `building:part` (the cathedral's dome) are drawn as parts.
+        let outlines = buildings.indices.filter { !buildings[$0].isPart && !buildings[$0].isAlsoPart }
         var outlineRings: [Int: [Point]] = [:]
         for i in outlines { if let f = buildings[i].footprint.first { outlineRings[i] = ring(f.outer) } }
         func containing(_ c: Point) -> Int? {
@@ -105,7 +106,7 @@ struct CityModelBuilder {
         }
         var lowestPart: [Int: Double] = [:]
         var drawn: [Building] = []
-        for building in buildings where building.isPart {
+        for building in buildings where building.isPart || building.isAlsoPart {
             guard let first = building.footprint.first else { continue }
             var part = building
             if let o = containing(project(first.centroid)) {

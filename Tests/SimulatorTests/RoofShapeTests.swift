@@ -158,4 +158,25 @@ struct RoofShapeTests {
         let apex = try #require(Self.traceDown(model, (0, 0)))
         #expect(abs(apex - 30) < 0.05)
     }
+
+    /// An element tagged both `building=church` and `building:part=yes` inside an outline is drawn
+    /// (Helsinki Cathedral's dome is mapped so), not replaced like an outline.
+    @Test func elementThatIsBothOutlineAndPartIsDrawn() throws {
+        var builder = try TestScenes.builder()
+        let frame = builder.frame
+        func polygon(_ h: Double) throws -> [OSMPolygon] {
+            [OSMPolygon(outer: try [(-h, -h), (h, -h), (h, h), (-h, h), (-h, -h)].map { try Self.coordinate(frame, (x: $0.0, y: $0.1)) })]
+        }
+        let outline = Building(source: OSMElementReference(.way, 1), isPart: false, buildingType: "cathedral",
+                               footprint: try polygon(20), heightMeters: 20, minHeightMeters: 0, heightSource: .heightTag)
+        let nave = Building(source: OSMElementReference(.way, 2), isPart: true, buildingType: "yes",
+                            footprint: try polygon(20), heightMeters: 18, minHeightMeters: 0, heightSource: .heightTag)
+        var dome = Building(source: OSMElementReference(.way, 3), isPart: false, buildingType: "church",
+                            footprint: try polygon(6), heightMeters: 38, minHeightMeters: 18, heightSource: .heightTag,
+                            roofShape: "dome", roofHeightMeters: 5.36)
+        dome.isAlsoPart = true
+        builder.addBuildings([outline, nave, dome])
+        let top = try #require(Self.traceDown(CityModel(builder: builder), (0, 0)))
+        #expect(abs(top - 38) < 0.05)
+    }
 }
