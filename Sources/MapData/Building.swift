@@ -5,6 +5,9 @@ public struct Building: Sendable, Hashable, Codable {
     /// True for a `building:part` (a section with its own heights, drawn instead of the outline
     /// where parts exist), false for a `building` outline.
     public var isPart: Bool
+    /// True for an element tagged both `building` and `building:part` (other than `no`): an outline
+    /// for 2D maps that Simple 3D Buildings renderers also draw as a part, never replaced by others.
+    public var isAlsoPart: Bool = false
     /// The `building` value ("yes", "apartments", "church"…), or the `building:part` value for parts.
     public var buildingType: String
     /// Footprint: one polygon for a way; one or more (with holes) for a multipolygon.
@@ -29,13 +32,30 @@ public struct Building: Sendable, Hashable, Codable {
     public var roofColour: String?
     /// `roof:shape` as tagged ("flat", "hipped", "gabled"…).
     public var roofShape: String?
+    /// `roof:height`, meters from the top of the walls to the top of the roof (part of `heightMeters`).
+    public var roofHeightMeters: Double?
+    /// `roof:angle`, degrees from the horizontal (an alternative to `roof:height`).
+    public var roofAngleDegrees: Double?
+    /// `roof:levels`, the storeys inside the roof.
+    public var roofLevels: Double?
+    /// `roof:direction` in degrees clockwise from north (compass letters converted): the direction a
+    /// roof's main face looks towards (downhill for a skillion).
+    public var roofDirectionDegrees: Double?
+    /// `roof:orientation`: "along" (ridge parallel to the longer side) or "across".
+    public var roofOrientation: String?
+    /// `building:material` as tagged ("brick", "glass", "concrete"…).
+    public var material: String?
+    /// `roof:material` as tagged ("copper", "roof_tiles", "metal"…).
+    public var roofMaterial: String?
 
     /// A building from its parts.
     public init(source: OSMElementReference, isPart: Bool, buildingType: String, footprint: [OSMPolygon],
                 heightMeters: Double, minHeightMeters: Double, heightSource: BuildingHeightSource,
                 levels: Double? = nil, name: String? = nil, names: [String: String] = [:],
                 address: PostalAddress? = nil, colour: String? = nil, roofColour: String? = nil,
-                roofShape: String? = nil) {
+                roofShape: String? = nil, roofHeightMeters: Double? = nil, roofAngleDegrees: Double? = nil,
+                roofLevels: Double? = nil, roofDirectionDegrees: Double? = nil, roofOrientation: String? = nil,
+                material: String? = nil, roofMaterial: String? = nil) {
         self.source = source
         self.isPart = isPart
         self.buildingType = buildingType
@@ -50,6 +70,13 @@ public struct Building: Sendable, Hashable, Codable {
         self.colour = colour
         self.roofColour = roofColour
         self.roofShape = roofShape
+        self.roofHeightMeters = roofHeightMeters
+        self.roofAngleDegrees = roofAngleDegrees
+        self.roofLevels = roofLevels
+        self.roofDirectionDegrees = roofDirectionDegrees
+        self.roofOrientation = roofOrientation
+        self.material = material
+        self.roofMaterial = roofMaterial
     }
 
     /// The vertical size, meters: `heightMeters - minHeightMeters`, never negative.

@@ -197,7 +197,16 @@ struct FeatureAssembler {
             heightMeters: heights.heightMeters, minHeightMeters: heights.minHeightMeters,
             heightSource: heights.source, levels: heights.levels, name: tags["name"],
             names: OSMTagParsing.names(from: tags), address: PostalAddress(tags: tags),
-            colour: tags["building:colour"], roofColour: tags["roof:colour"], roofShape: tags["roof:shape"]))
+            colour: tags["building:colour"] ?? tags["building:color"], roofColour: tags["roof:colour"] ?? tags["roof:color"],
+            roofShape: tags["roof:shape"] ?? tags["building:roof:shape"],
+            roofHeightMeters: tags["roof:height"].flatMap(OSMTagParsing.lengthMeters),
+            roofAngleDegrees: tags["roof:angle"].flatMap { OSMTagParsing.number($0) }.flatMap { (0..<90).contains($0) ? $0 : nil },
+            roofLevels: tags["roof:levels"].flatMap(OSMTagParsing.levels),
+            roofDirectionDegrees: tags["roof:direction"].flatMap(OSMTagParsing.compassDegrees),
+            roofOrientation: tags["roof:orientation"],
+            material: tags["building:material"] ?? tags["building:facade:material"] ?? tags["building:cladding"],
+            roofMaterial: tags["roof:material"]))
+        if !isPart, let part = tags["building:part"], part != "no" { buildings[buildings.count - 1].isAlsoPart = true }
     }
 
     mutating func addPlace(tags: [String: String], source: OSMElementReference, position: OSMCoordinate) {

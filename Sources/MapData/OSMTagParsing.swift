@@ -50,6 +50,18 @@ public enum OSMTagParsing {
         return value
     }
 
+    /// A compass direction as tagged in `roof:direction` and `direction`: degrees clockwise from north
+    /// ("135", "22.5") or a compass point ("N", "NE", "SSW"…, 16 points), normalised to 0..<360; nil
+    /// for anything else.
+    public static func compassDegrees(_ text: String) -> Double? {
+        let t = text.trimmingSpaces().uppercased()
+        let points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+        if let k = points.firstIndex(of: t) { return Double(k) * 22.5 }
+        guard let value = number(t), value.isFinite else { return nil }
+        let r = value.truncatingRemainder(dividingBy: 360)
+        return r < 0 ? r + 360 : r
+    }
+
     /// A level count (`building:levels`, `roof:levels`, `building:min_level`): a non-negative number,
     /// fractions allowed ("2.5" occurs for half-sunk or attic floors). Nil otherwise.
     public static func levels(_ text: String) -> Double? {
@@ -89,4 +101,5 @@ extension String {
     }
 
     func replacingComma() -> String { String(map { $0 == "," ? "." : $0 }) }
+
 }

@@ -87,52 +87,111 @@ struct CityModelBuilder {
 
     // MARK: Buildings
 
+    /// Buildings by OSM's Simple 3D Buildings rules: an outline with `building:part`s inside is drawn
+    /// by its parts (when every part starts above the ground, the outline fills the gap below them);
+    /// parts tagged only `building:part=yes` take the outline's type, colours and materials.
     mutating func addBuildings(_ buildings: [Building]) {
-        // Outlines that have building:part pieces inside are drawn by their parts (OSM's Simple 3D
-        // Buildings rule), so the outline itself is skipped.
-        let parts = buildings.filter(\.isPart)
-        let partCentroids = parts.compactMap { part in part.footprint.first.map { (project($0.centroid), part.minHeightMeters) } }
-        for building in buildings {
+        // Elements tagged both `building` and `building:part` (the cathedral's dome) are drawn as parts.
+        let outlines = buildings.indices.filter { !buildings[$0].isPart && !buildings[$0].isAlsoPart }
+        var outlineRings: [Int: [Point]] = [:]
+        for i in outlines { if let f = buildings[i].footprint.first { outlineRings[i] = ring(f.outer) } }
+        func containing(_ c: Point) -> Int? {
+            for i in outlines {
+                guard let r = outlineRings[i], r.count >= 3 else { continue }
+                var lx = Double.infinity, hx = -Double.infinity, ly = Double.infinity, hy = -Double.infinity
+                for p in r { lx = min(lx, p.x); hx = max(hx, p.x); ly = min(ly, p.y); hy = max(hy, p.y) }
+                if c.x >= lx && c.x <= hx && c.y >= ly && c.y <= hy && FootprintIndex.ringContains(r, c) { return i }
+            }
+            return nil
+        }
+        var lowestPart: [Int: Double] = [:]
+        var drawn: [Building] = []
+        for building in buildings where building.isPart || building.isAlsoPart {
             guard let first = building.footprint.first else { continue }
-            let outer0 = ring(first.outer)
-            guard outer0.count >= 3, anyInside(outer0) else { continue }
-            if !building.isPart {
-                let xs = outer0.map(\.x), ys = outer0.map(\.y)
-                let (lx, hx, ly, hy) = (xs.min()!, xs.max()!, ys.min()!, ys.max()!)
-                let bottoms = partCentroids.filter { c, _ in
-                    c.x >= lx && c.x <= hx && c.y >= ly && c.y <= hy && FootprintIndex.ringContains(outer0, c)
-                }.map(\.1)
-                if let lowest = bottoms.min() {
-                    // The outline still counts for planning (nobody stands inside it). When every part
-                    // starts above the ground (parts mapped for the upper floors only), the outline fills
-                    // the gap below them instead of leaving the parts floating.
-                    if lowest > 0.5 {
-                        var base = building
-                        base.heightMeters = lowest
-                        addBuilding(base)
-                    } else {
-                        footprints.add(outer: PolygonTriangulator.ccw(outer0), holes: first.inners.map(ring), heightMeters: building.heightMeters)
-                    }
-                    continue
+            var part = building
+            if let o = containing(project(first.centroid)) {
+                let outline = buildings[o]
+                lowestPart[o] = min(lowestPart[o] ?? .infinity, part.minHeightMeters)
+                if part.buildingType == "yes" { part.buildingType = outline.buildingType }
+                part.colour = part.colour ?? outline.colour
+                part.roofColour = part.roofColour ?? outline.roofColour
+                part.material = part.material ?? outline.material
+                part.roofMaterial = part.roofMaterial ?? outline.roofMaterial
+            }
+            drawn.append(part)
+        }
+        for i in outlines {
+            let building = buildings[i]
+            guard let first = building.footprint.first, let outer0 = outlineRings[i], outer0.count >= 3, anyInside(outer0) else { continue }
+            if let lowest = lowestPart[i] {
+                // The outline still counts for planning (nobody stands inside it).
+                if lowest > 0.5 {
+                    var base = building
+                    base.heightMeters = lowest
+                    base.roofShape = nil
+                    addBuilding(base)
+                } else {
+                    footprints.add(outer: PolygonTriangulator.ccw(outer0), holes: first.inners.map(ring), heightMeters: building.heightMeters)
                 }
+                continue
             }
             addBuilding(building)
         }
+        for part in drawn {
+            guard let first = part.footprint.first else { continue }
+            let outer = ring(first.outer)
+            guard outer.count >= 3, anyInside(outer) else { continue }
+            addBuilding(part)
+        }
+    }
+
+    /// `building` values whose walls get no window grid (worship, sheds, garages, kiosks, industry).
+    static let plainWallTypes: Set<String> = [
+        "church", "cathedral", "chapel", "mosque", "temple", "synagogue", "shrine", "religious", "bell_tower",
+        "garage", "garages", "shed", "hut", "kiosk", "roof", "carport", "bunker", "industrial", "warehouse",
+        "storage_tank", "silo", "transformer_tower", "service", "greenhouse", "glasshouse", "toilets", "ruins",
+    ]
+    /// `building` values with windows on every floor but no shop fronts.
+    static let noShopFrontTypes: Set<String> = [
+        "house", "detached", "semidetached_house", "bungalow", "cabin", "farm", "terrace", "dormitory",
+        "school", "university", "college", "hospital", "tower", "government", "civic", "public", "museum",
+    ]
+
+    /// The roof height above the walls, metres: `roof:height`, else `roof:angle` over the shape's run,
+    /// else `roof:levels` × 3.2 m, else the shape's default (half-sphere for a dome, 1.5 R for onions
+    /// and cones, a 30° pitch for the others); never more than the building's extrusion.
+    static func roofHeightMeters(_ building: Building, shape: RoofShape, frame: RoofFrame, radiusMeters: Double) -> Double {
+        guard shape != .flat else { return 0 }
+        let run = shape.isRadial ? radiusMeters : frame.halfWidth * shape.runFactor
+        let h: Double
+        if let tagged = building.roofHeightMeters { h = tagged }
+        else if let angle = building.roofAngleDegrees { h = tan(angle * .pi / 180) * run }
+        else if let levels = building.roofLevels, levels > 0 { h = levels * BuildingHeightRules.levelHeightMeters }
+        else {
+            switch shape {
+            case .dome, .round: h = run
+            case .onion, .cone: h = 1.5 * run
+            default: h = tan(30 * .pi / 180) * run
+            }
+        }
+        return min(max(h, 0), building.extrusionMeters)
     }
 
     mutating func addBuilding(_ building: Building) {
         // The top two bits of the style are flags (bit 31: no shop fronts, bit 30: plain wall).
         let seed = Self.seed(building.source) & 0x3FFF_FFFF
-        let isChurch = ["church", "cathedral", "chapel", "mosque", "temple", "synagogue"].contains(building.buildingType)
-        let facade = ColorPalette.parse(building.colour)
+        let type = building.buildingType
+        let isChurch = ["church", "cathedral", "chapel", "mosque", "temple", "synagogue"].contains(type)
+        let facade = ColorPalette.parse(building.colour) ?? ColorPalette.wallMaterial(building.material)
             ?? (isChurch ? ColorPalette.linear(236, 234, 226) : ColorPalette.facades[Int(seed % UInt32(ColorPalette.facades.count))])
         let trimBase = facade.x + facade.y + facade.z > 1.6 ? Vec3(0.35, 0.34, 0.32) : Vec3(0.85, 0.84, 0.80)
-        let roofColour = ColorPalette.parse(building.roofColour)
+        let roofColour = ColorPalette.parse(building.roofColour) ?? ColorPalette.roofMaterial(building.roofMaterial)
             ?? ColorPalette.roofs[Int((seed >> 8) % UInt32(ColorPalette.roofs.count))]
         let bottom = Float(building.minHeightMeters), top = Float(max(building.heightMeters, building.minHeightMeters + 0.5))
-        let plain = building.isPart && building.minHeightMeters > 2   // upper parts (towers, domes): no shop fronts
-        let facadeRecord = SurfaceRecord(normal: .zero, material: .facade, albedo: facade, accent: trimBase,
-                                         extentV: top, style: seed | (plain ? 1 << 31 : 0) | (isChurch ? 1 << 30 : 0))
+        // Upper parts (towers, domes) and houses: no shop fronts.
+        let noShops = (building.isPart && building.minHeightMeters > 2) || Self.noShopFrontTypes.contains(type)
+        let plainWall = Self.plainWallTypes.contains(type)
+        let shape = RoofShape(tag: building.roofShape)
         for polygon in building.footprint {
             let outer = PolygonTriangulator.ccw(ring(polygon.outer))
             guard outer.count >= 3 else { continue }
@@ -140,26 +199,33 @@ struct CityModelBuilder {
             if !building.isPart || building.minHeightMeters < 0.5 {
                 footprints.add(outer: outer, holes: holes, heightMeters: building.heightMeters)
             }
+            let frame = RoofFrame.fitting(outer, directionDegrees: building.roofDirectionDegrees,
+                                          across: building.roofOrientation == "across")
+            var radius = 0.0
+            for q in outer { radius = max(radius, hypot(q.x - frame.centerX, q.y - frame.centerY)) }
+            var sized = building
+            sized.heightMeters = Double(top); sized.minHeightMeters = Double(bottom)
+            let roof = RoofGeometry(shape: shape, frame: frame,
+                                    heightMeters: Self.roofHeightMeters(sized, shape: shape, frame: frame, radiusMeters: radius),
+                                    radiusMeters: radius)
+            let wallTop = top - Float(roof.heightMeters)
+            let facadeRecord = SurfaceRecord(normal: .zero, material: .facade, albedo: facade, accent: trimBase,
+                                             extentV: wallTop,
+                                             style: seed | (noShops ? 1 << 31 : 0) | (plainWall ? 1 << 30 : 0))
+            var gableRecord = facadeRecord
+            gableRecord.style |= 1 << 30
             for r in [outer] + holes {
                 for k in 0..<r.count {
-                    scene.addWall(from: r[k], to: r[(k + 1) % r.count], bottom: bottom, top: top, mappingBase: 0, facadeRecord)
+                    let p = r[k], q = r[(k + 1) % r.count]
+                    scene.addWall(from: p, to: q, bottom: bottom, top: wallTop, mappingBase: 0, facadeRecord)
+                    if roof.heightMeters > 0.01 { addGableWall(from: p, to: q, base: wallTop, roof: roof, gableRecord) }
                 }
             }
             let roofRecord = SurfaceRecord(normal: Vec3(0, 0, 1), material: .roof, albedo: roofColour, style: seed)
-            let shape = building.roofShape ?? "flat"
-            let pointed = ["pyramidal", "hipped", "dome", "onion", "gabled", "cone", "round"].contains(shape)
-            if pointed && holes.isEmpty && isConvex(outer) && outer.count <= 64 {
-                let cx = outer.map(\.x).reduce(0, +) / Double(outer.count), cy = outer.map(\.y).reduce(0, +) / Double(outer.count)
-                var radius = Double.infinity
-                for q in outer { radius = min(radius, hypot(q.x - cx, q.y - cy)) }
-                let rise = Float(min(radius * (shape == "dome" || shape == "onion" ? 1.0 : 0.6), 12))
-                let apex = Vec3(Float(cx), Float(cy), top + rise)
-                for k in 0..<outer.count {
-                    let a = outer[k], b = outer[(k + 1) % outer.count]
-                    scene.addTriangle(Vec3(Float(a.x), Float(a.y), top), Vec3(Float(b.x), Float(b.y), top), apex, roofRecord)
-                }
-            } else {
+            if roof.heightMeters <= 0.01 {
                 scene.addPolygon(outer: outer, holes: holes, z: top, roofRecord)
+            } else {
+                addRoof(outer: outer, holes: holes, base: wallTop, roof: roof, roofRecord)
             }
             if bottom > 0.3 {
                 scene.addPolygon(outer: outer, holes: holes, z: bottom, facingDown: true,
@@ -168,11 +234,75 @@ struct CityModelBuilder {
         }
     }
 
-    func isConvex(_ r: [Point]) -> Bool {
-        for k in 0..<r.count where PolygonTriangulator.cross(r[k], r[(k + 1) % r.count], r[(k + 2) % r.count]) < -1e-6 {
-            return false
+    /// The roof over a footprint: each footprint triangle cut by each of the roof's planar facets,
+    /// the pieces lifted to `base` plus the roof's height.
+    mutating func addRoof(outer: [Point], holes: [[Point]], base: Float, roof: RoofGeometry, _ record: SurfaceRecord) {
+        let (points, triangles) = PolygonTriangulator.triangulate(outer: outer, holes: holes)
+        let facets = roof.facets()
+        let boxes = facets.map { f -> (Double, Double, Double, Double) in
+            (f.map(\.u).min()!, f.map(\.u).max()!, f.map(\.v).min()!, f.map(\.v).max()!)
         }
-        return true
+        for (i, j, k) in triangles {
+            let tri = [points[i], points[j], points[k]].map { roof.frame.local($0.x, $0.y) }
+            let lu = min(tri[0].u, tri[1].u, tri[2].u), hu = max(tri[0].u, tri[1].u, tri[2].u)
+            let lv = min(tri[0].v, tri[1].v, tri[2].v), hv = max(tri[0].v, tri[1].v, tri[2].v)
+            for (f, facet) in facets.enumerated() {
+                let b = boxes[f]
+                if b.1 < lu || b.0 > hu || b.3 < lv || b.2 > hv { continue }
+                let piece = RoofGeometry.clip(tri.map { (u: $0.u, v: $0.v) }, by: facet)
+                guard piece.count >= 3 else { continue }
+                let corners = piece.map { c -> Vec3 in
+                    let w = roof.frame.world(c.u, c.v)
+                    return Vec3(Float(w.x), Float(w.y), base + Float(roof.height(x: w.x, y: w.y)))
+                }
+                for m in 1..<(corners.count - 1) { scene.addTriangle(corners[0], corners[m], corners[m + 1], record) }
+            }
+        }
+    }
+
+    /// The wall above the wall top along one footprint edge, up to where the roof meets it (gable
+    /// ends; nothing where the roof starts at the eaves). Split where the roof's slope changes.
+    mutating func addGableWall(from p: Point, to q: Point, base: Float, roof: RoofGeometry, _ record: SurfaceRecord) {
+        let length = hypot(q.x - p.x, q.y - p.y)
+        guard length > 1e-3 else { return }
+        func at(_ t: Double) -> Point { (p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)) }
+        var ts: [Double] = [0, 1]
+        let planes = roof.planes
+        if planes.isEmpty {
+            var highest = 0.0
+            for s in 0...8 { let c = at(Double(s) / 8); highest = max(highest, roof.height(x: c.x, y: c.y)) }
+            if highest < 0.01 { return }
+            let n = max(1, Int((length / 0.5).rounded(.up)))
+            ts = (0...n).map { Double($0) / Double(n) }
+        } else {
+            let a = roof.frame.local(p.x, p.y), b = roof.frame.local(q.x, q.y)
+            // Each plane is linear in t along the edge: f(t) = f0 + (f1 − f0) t; breaks where two meet or
+            // where one crosses the clamps 0 and H.
+            let lines = planes.map { pl in (pl.a * a.u + pl.b * a.v + pl.c, pl.a * b.u + pl.b * b.v + pl.c) }
+            let levels = lines + [(0.0, 0.0), (roof.heightMeters, roof.heightMeters)]
+            for x in 0..<levels.count {
+                for y in (x + 1)..<levels.count {
+                    let d0 = levels[x].0 - levels[y].0, d1 = levels[x].1 - levels[y].1
+                    if (d0 < 0) != (d1 < 0), abs(d0 - d1) > 1e-12 {
+                        let t = d0 / (d0 - d1)
+                        if t > 1e-6 && t < 1 - 1e-6 { ts.append(t) }
+                    }
+                }
+            }
+            ts.sort()
+        }
+        var previous: (Point, Double)?
+        for t in ts {
+            let c = at(t), h = roof.height(x: c.x, y: c.y)
+            if let (c0, h0) = previous, max(h0, h) > 1e-3, hypot(c.x - c0.x, c.y - c0.y) > 1e-4 {
+                var r = record
+                let dx = Float(c.x - c0.x), dy = Float(c.y - c0.y), l = (dx * dx + dy * dy).squareRoot()
+                r.origin = Vec3(Float(c0.x), Float(c0.y), 0); r.axisX = dx / l; r.axisY = dy / l; r.extent = l
+                scene.addQuad(Vec3(Float(c0.x), Float(c0.y), base), Vec3(Float(c.x), Float(c.y), base),
+                              Vec3(Float(c.x), Float(c.y), base + Float(h)), Vec3(Float(c0.x), Float(c0.y), base + Float(h0)), r)
+            }
+            previous = (c, h)
+        }
     }
 
     // MARK: Streets

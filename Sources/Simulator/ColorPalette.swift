@@ -46,4 +46,56 @@ enum ColorPalette {
         guard let c = named[t.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "_", with: "")] else { return nil }
         return linear(c.0, c.1, c.2)
     }
+
+    /// The wall colour of a `building:material` value (used when `building:colour` is not tagged), or nil.
+    ///
+    /// | material | colour (sRGB) |
+    /// |---|---|
+    /// | brick | 160, 82, 60 |
+    /// | concrete, cement_block | 168, 166, 160 |
+    /// | stone, granite, sandstone, limestone | 176, 168, 152 |
+    /// | glass | 70, 96, 112 |
+    /// | metal, steel, aluminium | 150, 154, 158 |
+    /// | wood, timber_framing | 150, 112, 76 |
+    /// | plaster, stucco | 226, 214, 188 |
+    static func wallMaterial(_ text: String?) -> Vec3? {
+        switch text?.lowercased() {
+        case "brick", "bricks": linear(160, 82, 60)
+        case "concrete", "cement_block", "reinforced_concrete": linear(168, 166, 160)
+        case "stone", "granite", "sandstone", "limestone", "marble": linear(176, 168, 152)
+        case "glass", "mirror": linear(70, 96, 112)
+        case "metal", "steel", "aluminium", "metal_plates": linear(150, 154, 158)
+        case "wood", "timber_framing", "timber": linear(150, 112, 76)
+        case "plaster", "stucco": linear(226, 214, 188)
+        default: nil
+        }
+    }
+
+    /// The roof colour of a `roof:material` value (used when `roof:colour` is not tagged), or nil.
+    ///
+    /// | material | colour (sRGB) |
+    /// |---|---|
+    /// | copper | 96, 150, 124 (green patina) |
+    /// | metal, tin, zinc, steel | 84, 88, 94 |
+    /// | roof_tiles, tile, clay | 150, 72, 52 |
+    /// | slate | 62, 64, 70 |
+    /// | concrete | 150, 148, 144 |
+    /// | tar_paper, asphalt_shingle, bitumen | 52, 52, 54 |
+    /// | glass | 60, 84, 100 |
+    /// | grass, plants | 88, 120, 60 |
+    /// | gold | 200, 160, 70 |
+    static func roofMaterial(_ text: String?) -> Vec3? {
+        switch text?.lowercased() {
+        case "copper": linear(96, 150, 124)
+        case "metal", "tin", "zinc", "steel", "metal_sheet": linear(84, 88, 94)
+        case "roof_tiles", "tile", "tiles", "clay": linear(150, 72, 52)
+        case "slate": linear(62, 64, 70)
+        case "concrete": linear(150, 148, 144)
+        case "tar_paper", "asphalt_shingle", "bitumen", "asphalt": linear(52, 52, 54)
+        case "glass": linear(60, 84, 100)
+        case "grass", "plants": linear(88, 120, 60)
+        case "gold": linear(200, 160, 70)
+        default: nil
+        }
+    }
 }
