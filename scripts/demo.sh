@@ -36,14 +36,14 @@ step "A map of the area: simulated aerial imagery with roads and labels, street-
   "$lookaround" map --center 60.1690,24.9480 --span-meters 900 --size 800x600 --type hybrid --coverage \
     --pin "$senaatintori_lat,$senaatintori_lon,Senaatintori" -o "$out/helsinki-map.png"
 "$lookaround" image show "$out/helsinki-map.png" --columns "$columns"
-walk=(--from Senaatintori --to Stockmann --speed-mps 8 --fps 10 --size 480x270 --title "Senaatintori → Stockmann")
+walk=(--from Senaatintori --to Stockmann --speed-mps 8 --size 480x270 --title "Senaatintori → Stockmann")
 step "The walk from Senaatintori to Stockmann as an animated GIF (depth-warped moves, map inset)" \
-  "$lookaround" walk "${walk[@]}" -o "$out/walk-senaatintori-stockmann.gif"
+  "$lookaround" walk "${walk[@]}" --fps 10 -o "$out/walk-senaatintori-stockmann.gif"
 step "The same walk as an animated WebP" \
-  "$lookaround" walk "${walk[@]}" -o "$out/walk-senaatintori-stockmann.webp"
+  "$lookaround" walk "${walk[@]}" --fps 10 -o "$out/walk-senaatintori-stockmann.webp"
 if command -v ffmpeg >/dev/null; then
   step "The same walk as MP4 (H.264, through ffmpeg)" \
-    "$lookaround" walk "${walk[@]}" --fps 30 -o "$out/walk-senaatintori-stockmann.mp4"
+    "$lookaround" walk "${walk[@]}" --fps 15 -o "$out/walk-senaatintori-stockmann.mp4"
 fi
 printf '\nWrote %s\n' "$(ls "$out"/*.png "$out"/walk-* | tr '\n' ' ')"
 
