@@ -100,11 +100,10 @@ public final class LookAroundViewer: @unchecked Sendable {
         let session = try TerminalSession()
         defer { session.restore() }
         let capabilities = Self.detect(input: session.input, output: session.output)
-        let chosen = capabilities.resolve(configuration.protocolChoice).protocol
-        let size = session.size
+        let start = ViewerLayout(session: session, capabilities: capabilities, choice: configuration.protocolChoice)
+        let chosen = start.outputProtocol
         condition.lock()
-        layout = ViewerLayout(columns: size.columns, rows: size.rows, outputProtocol: chosen,
-                              cellPixelSize: capabilities.cellPixelSize)
+        layout = start
         condition.unlock()
 
         let frames = ViewerFrames(catalog: configuration.catalog, language: configuration.language, osmPath: configuration.osmPath,

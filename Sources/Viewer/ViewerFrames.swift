@@ -22,7 +22,8 @@ public final class ViewerFrames: @unchecked Sendable {
     let map: ViewerMap?
     let language: String?
     var screen: ViewerScreen
-    private var streets: [String: String?] = [:]
+    /// The street and sequence position of each panorama shown.
+    private var panoramas: [String: (street: String?, position: String?)] = [:]
 
     /// - Parameters:
     ///   - catalog: links, labels and streets (nil for a single file).
@@ -47,13 +48,16 @@ public final class ViewerFrames: @unchecked Sendable {
     /// Renders `state` for `layout` (the picture, its labels and arrows, the status line).
     public func render(_ state: ViewerState, layout: ViewerLayout) throws -> RenderedView {
         var view = try renderer.render(state, layout: layout)
+        // What the status line says of a panorama (its street, its place in the sequence) takes catalog
+        // queries: asked once per panorama, not once per frame.
         let id = state.scene.panoramaID
-        let street = streets[id] ?? {
-            let name = navigator.streetName(of: state.scene, language: language)
-            streets[id] = name
-            return name
+        let about = panoramas[id] ?? {
+            let found = (street: navigator.streetName(of: state.scene, language: language),
+                         position: navigator.sequencePosition(of: state.scene))
+            panoramas[id] = found
+            return found
         }()
-        view.status = ViewerScreen.statusText(state: state, street: street, sequencePosition: navigator.sequencePosition(of: state.scene),
+        view.status = ViewerScreen.statusText(state: state, street: about.street, sequencePosition: about.position,
                                               mapShown: state.showsMap)
         view.mapStatus = state.showsMap ? map?.statusText : nil
         return view

@@ -67,3 +67,13 @@ public struct ViewerLayout: Sendable, Equatable {
         return ((Double(column) + 0.5) * p.x, (Double(row - pictureTopRow) + 0.5) * p.y)
     }
 }
+
+extension ViewerLayout {
+    /// The layout a session starts with: the window's size, the protocol `choice` resolves to on the
+    /// detected terminal, its cell size.
+    init(session: TerminalSession, capabilities: TerminalCapabilities, choice: OutputProtocolChoice) {
+        let size = session.size
+        self.init(columns: size.columns, rows: size.rows, outputProtocol: capabilities.resolve(choice).protocol,
+                  cellPixelSize: capabilities.cellPixelSize)
+    }
+}

@@ -88,10 +88,10 @@ public final class WalkPlayer: @unchecked Sendable {
         let session = try TerminalSession()
         defer { session.restore() }
         let capabilities = LookAroundViewer.detect(input: session.input, output: session.output)
-        let chosen = capabilities.resolve(protocolChoice).protocol
-        let size = session.size
+        let start = ViewerLayout(session: session, capabilities: capabilities, choice: protocolChoice)
+        let chosen = start.outputProtocol
         condition.lock()
-        layout = ViewerLayout(columns: size.columns, rows: size.rows, outputProtocol: chosen, cellPixelSize: capabilities.cellPixelSize)
+        layout = start
         anchor = (0, DispatchTime.now())
         condition.unlock()
         let thread = Thread { [self] in
