@@ -74,13 +74,16 @@ let package = Package(
                           dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
+                          dependencies: ["CPNG", "ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
 
         // MARK: Tests
+        // Every target names every module it imports (PackageManifestTests): SwiftPM recompiles a
+        // module only when a *declared* dependency changes, so a module reached through another one
+        // goes stale when the imported types change layout (the swift_release crash of 2026-11-29).
         .target(name: "TestSupport", dependencies: ["Imaging", "Terminal"], path: "Tests/TestSupport"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"],
                     resources: [.copy("Fixtures")]),
@@ -88,11 +91,11 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"],
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "LookAround", "TestSupport"]),
-        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "TestSupport"]),
-        .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "TestSupport"],
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LookAroundTests", dependencies: ["LookAround", "Catalog", "Reprojection", "Simulator", "MapData",
                                                            "Imaging", "Geodesy", "TestSupport"]),

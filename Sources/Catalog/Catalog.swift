@@ -29,9 +29,15 @@ public final class Catalog: @unchecked Sendable {
     }
 
     /// Opens the catalog at `path` read-only and loads its query index.
-    /// - Throws: `CatalogError.catalogMissing`, `.notACatalog`, `.schemaTooNew`, `.corruptIndex`.
+    /// - Throws: `CatalogError.catalogMissing`, `.notACatalog`, `.schemaTooNew`, `.corruptIndex`; `.io`
+    ///   for a folder (SQLite would say only "disk I/O error").
     public init(path: String = Catalog.defaultPath) throws(CatalogError) {
-        guard FileManager.default.fileExists(atPath: path) else { throw .catalogMissing(path: path) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .catalogMissing(path: path) }
+        guard !isFolder.boolValue else {
+            throw .io(path: path, detail: "a folder, not a catalog file; pass the catalog file that 'lookaround index' "
+                      + "writes (by default Panoramas/catalog.sqlite, or $LOOKAROUND_CATALOG)")
+        }
         self.path = path
         database = try SQLiteDatabase(path: path, mode: .readOnly)
         let version: Int

@@ -142,7 +142,9 @@ public enum VirtualDisplay {
 
     public static func window(_ title: String, display: String, folder: String) throws -> String? {
         guard let xdotool = which("xdotool") else { return nil }
-        for _ in 0..<200 {
+        // 30 s at most: a terminal starting on a machine busy with a parallel test run can take 10.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
             let id = try output(xdotool, ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display], folder: folder)
                 .split(separator: "\n").first.map(String.init)
             if let id { return id }
@@ -174,7 +176,7 @@ public enum VirtualDisplay {
         if let xdotool = which("xdotool") {
             _ = try output(xdotool, ["mousemove", "50", "50", "key", "q"], environment: ["DISPLAY": display], folder: folder)
         }
-        #expect(exited(terminal, withinSeconds: 5), "the terminal closed after q")
+        #expect(exited(terminal, withinSeconds: 20), "the terminal closed after q")
         stop(terminal)
     }
 
