@@ -18,10 +18,11 @@ public struct WriteFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The system's words for ``code`` ("No space left on device").
     public var reason: String { String(cString: strerror(code)) }
 
-    /// Whether the output could not be created at all (permissions, read-only or missing folder), as
+    /// Whether the output could not be created at all (permissions, read-only or missing folder, a file
+    /// where a folder should be), as
     /// opposed to an I/O error while writing it.
     public var isCannotCreate: Bool {
-        [EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP].contains(code)
+        [EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EISDIR, EEXIST, ENAMETOOLONG, ELOOP].contains(code)
     }
 
     /// What to do about it.

@@ -53,7 +53,7 @@ enum IndexCommand: Command {
     /// Half the machine's physical memory, MiB (at least 256).
     static var defaultMemoryMegabytes: Int {
         let bytes = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE)))
-        return max(256, bytes / 2 >> 20)
+        return max(256, (bytes / 2) >> 20)
     }
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {

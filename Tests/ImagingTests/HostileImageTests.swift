@@ -51,24 +51,41 @@ import Testing
         return bytes
     }
 
-    @Test("a 65535×65535 JPEG header is refused from the header, naming the budget")
+    @Test("a 65535×65535 JPEG header is refused from the header, naming libjpeg's 65500-pixel limit")
     func hugeJPEG() throws {
         let bytes = try Self.jpeg(claiming: 65535, 65535)
-        #expect(try JPEGCodec.readHeader(bytes).width == 65535)
+        let before = Self.peakResidentBytes()
+        for decode in [{ _ = try JPEGCodec.readHeader(bytes) }, { _ = try JPEGCodec.decodeRGB(bytes) },
+                       { _ = try ImageDecoder.decodeRGBA(bytes) }, { _ = try JPEGCodec.decodeGray(bytes) },
+                       { _ = try ImageDecoder.size(of: bytes) }] as [() throws -> Void] {
+            do {
+                try decode()
+                Issue.record("a 65535×65535 JPEG was accepted")
+            } catch let error as ImagingError {
+                #expect(error.description.contains("Maximum supported image dimension is 65500 pixels"), "\(error)")
+            }
+        }
+        // 65535² RGB is 12.9 GB; nothing near that (not even one row band of it) was allocated.
+        #expect(Self.peakResidentBytes() - before < 64 << 20)
+    }
+
+    @Test("a 60000×60000 JPEG header (under libjpeg's limit) is refused by the pixel budget before decoding")
+    func hugeJPEGUnderTheDimensionLimit() throws {
+        let bytes = try Self.jpeg(claiming: 60000, 60000)
+        #expect(try JPEGCodec.readHeader(bytes).width == 60000)
         let before = Self.peakResidentBytes()
         for decode in [{ _ = try JPEGCodec.decodeRGB(bytes) }, { _ = try ImageDecoder.decodeRGBA(bytes) },
                        { _ = try JPEGCodec.decodeGray(bytes) }] as [() throws -> Void] {
             do {
                 try decode()
-                Issue.record("a 65535×65535 JPEG decoded")
+                Issue.record("a 60000×60000 JPEG decoded")
             } catch let error as ImagingError {
-                guard case .exceedsPixelBudget(_, 65535, 65535, defaultPixelBudget) = error else {
+                guard case .exceedsPixelBudget(_, 60000, 60000, defaultPixelBudget) = error else {
                     Issue.record("expected exceedsPixelBudget, got \(error)"); continue
                 }
-                #expect(error.description.contains("\(defaultPixelBudget) pixels"), "\(error)")
+                #expect(error.description.contains("over the budget of \(defaultPixelBudget) pixels"), "\(error)")
             }
         }
-        // 65535² RGB is 12.9 GB; nothing near that (not even one row band of it) was allocated.
         #expect(Self.peakResidentBytes() - before < 64 << 20)
     }
 
