@@ -57,7 +57,9 @@ public struct PanoramaTileFile: Sendable {
         let bytes = [UInt8](fixed)
         tileSize = Int(Self.uint32(bytes, 8))
         let levelCount = Int(Self.uint32(bytes, 12))
-        sourceByteCount = Int(Self.uint64(bytes, 16))
+        // Values a damaged file may hold past Int.max are errors, never traps.
+        guard let byteCount = Int(exactly: Self.uint64(bytes, 16)) else { throw bad("source size out of range") }
+        sourceByteCount = byteCount
         sourceModifiedNanoseconds = Int64(bitPattern: Self.uint64(bytes, 24))
         guard (16...4096).contains(tileSize), (1...16).contains(levelCount) else {
             throw bad("tile size \(tileSize) or level count \(levelCount) out of range")
@@ -81,8 +83,9 @@ public struct PanoramaTileFile: Sendable {
         var entries: [(offset: Int, count: Int)] = []
         entries.reserveCapacity(tileCount)
         for t in 0..<tileCount {
-            let offset = Int(Self.uint64(index, 12 * t)), count = Int(Self.uint32(index, 12 * t + 8))
-            guard offset >= dataStart, count > 0, offset + count <= fileSize else { throw bad("tile \(t) lies outside the file") }
+            let count = Int(Self.uint32(index, 12 * t + 8))
+            guard let offset = Int(exactly: Self.uint64(index, 12 * t)), offset >= dataStart, count > 0,
+                  offset <= fileSize - count else { throw bad("tile \(t) lies outside the file") }
             entries.append((offset, count))
         }
         self.path = path
