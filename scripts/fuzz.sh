@@ -36,8 +36,10 @@ for target in "${TARGETS[@]}"; do
     limit=(-max_total_time="$FUZZ_SECONDS")
     [ -n "$FUZZ_RUNS" ] && limit=(-runs="$FUZZ_RUNS")
     # One process, one core; 2 GB of memory and 10 s per input at most; leaks are findings (ASan's default).
+    # flock -o: the target does not inherit the lock, and no Swift backtracer is spawned on a crash
+    # (it would inherit it and hold it long after the crash; libFuzzer prints the stack itself).
     status=0
-    flock "$LOCK" "$BIN/$target" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    SWIFT_BACKTRACE=enable=no flock -o "$LOCK" "$BIN/$target" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$artifacts" "$corpus" "$seeds" > "$log" 2>&1 || status=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
     seconds=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*' | tail -1)
