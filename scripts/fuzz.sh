@@ -9,7 +9,8 @@
 #
 # New inputs libFuzzer finds go to .build/fuzz/corpus/<target>/ (Fuzz/corpus/<target>/, the committed
 # seeds, is only read); a crash, leak, timeout or out-of-memory input goes to .build/fuzz/artifacts/<target>/
-# and the script exits 1 after the remaining targets ran.
+# and the script exits 1 after the remaining targets ran. Fuzz/lsan-suppressions.txt lists leaks found in
+# code outside this project (Foundation's XMLParser), each with where it was found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -39,7 +40,7 @@ for target in "${TARGETS[@]}"; do
     # flock -o: the target does not inherit the lock, and no Swift backtracer is spawned on a crash
     # (it would inherit it and hold it long after the crash; libFuzzer prints the stack itself).
     status=0
-    SWIFT_BACKTRACE=enable=no flock -o "$LOCK" "$BIN/$target" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    LSAN_OPTIONS=suppressions=$ROOT/Fuzz/lsan-suppressions.txt SWIFT_BACKTRACE=enable=no flock -o "$LOCK" "$BIN/$target" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$artifacts" "$corpus" "$seeds" > "$log" 2>&1 || status=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
     seconds=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*' | tail -1)
