@@ -74,4 +74,18 @@ import Testing
     func shippedExtract() throws {
         try OSMFileFormat.checkPBFBlockSizes(path: Fixtures.helsinkiPath)
     }
+
+    /// crash-70029845…, found by FuzzOSM after 15,016 executions: a block header whose length-delimited
+    /// field claims 2^64 - 1 bytes; `Int(UInt64)` trapped in ProtobufScan.varintField (reached from the
+    /// block check and from the framing explanation after a failed read).
+    static let fieldLengthPastIntMax = "AAAADQoJT1NNSGVhZGVyGEsQPxpHeJxT4vMvzg1OzkjNTdQdzSYzU+JySc0rTvXLT0kt1hIMzi8q0QupLEiNL8lIzYv3dGJpzS/kzs0szdU31DM01TMAAINCFAUAAAAdCgdb0ARMGYyYmhiIzMzMzMzMzMwfHy9fefwd/47Qsx4OAAAAhyN1jBFiUSwL+rdkMFO3bnZBdnZBnxpRGECV9aKZxAEAADFWCEdZ9MYwu6nYWYJe//+MlBgYGBgYndfQjY4Y"
+
+    @Test("a protobuf field length past Int.max is an error, not a trap")
+    func fieldLengthPastIntMax() throws {
+        let bytes = try #require(Data(base64Encoded: Self.fieldLengthPastIntMax))
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("fuzz.osm.pbf")
+        try bytes.write(to: url)
+        #expect(throws: MapDataError.self) { _ = try MapDataset(contentsOfFile: url.path) }
+        #expect(ProtobufScan.varintField(3, in: [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x18, 0x05]) == nil)
+    }
 }
