@@ -6,7 +6,7 @@ RELEASE    := .build/release
 OUT        ?= out
 SECTIONS   ?=
 
-.PHONY: all deps build release test demo bench panoramas clean help
+.PHONY: all deps build release test demo bench fuzz panoramas clean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make test   - install what is missing, run the whole test suite"
 	@echo "make build  - debug build;  make release - release build;  make bench - benchmarks"
 	@echo "make deps   - install missing Debian packages (list: scripts/deb-packages.txt)"
+	@echo "make fuzz   - build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)"
 	@echo "make panoramas - regenerate the shipped simulated imagery in Panoramas/helsinki (minutes, 2 cores)"
 	@echo "make man    - manual pages into .build/man/man1 (MANPATH=.build/man: man lookaround-snapshot)"
 	@echo "make docs   - DocC archives into .build/docs/<Module>.doccarchive (when the toolchain has docc)"
@@ -38,6 +39,12 @@ test: deps
 
 demo: release
 	@scripts/demo.sh $(RELEASE)/lookaround $(OUT)
+
+# libFuzzer targets (a separate package in Fuzz/, built with -sanitize=fuzzer,address): each runs for
+# FUZZ_SECONDS, one after another, each run under the build lock (the script takes it: no outer flock).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 bench: release
 	$(LOCK) $(RELEASE)/Benchmarks $(SECTIONS)

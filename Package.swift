@@ -12,6 +12,14 @@ let package = Package(
         .library(name: "LookAround", targets: ["LookAround"]),
         .library(name: "Terminal", targets: ["Terminal"]),
         .library(name: "Playback", targets: ["Playback"]),
+        // For the fuzz package in Fuzz/ (a separate package so that its sanitizer-only executables never
+        // take part in `swift build`/`swift test` here).
+        .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
+        .library(name: "CommandOptions", targets: ["CommandOptions"]),
+        .library(name: "Catalog", targets: ["Catalog"]),
+        .library(name: "Reprojection", targets: ["Reprojection"]),
+        .library(name: "MapSnapshot", targets: ["MapSnapshot"]),
+        .library(name: "Service", targets: ["Service"]),
     ],
     targets: [
         // MARK: C system libraries (headers and link flags; the code comes from Debian)

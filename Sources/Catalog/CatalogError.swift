@@ -1,3 +1,5 @@
+import Imaging
+
 /// Every error the `Catalog` module throws.
 ///
 /// Each case carries the offending value; ``description`` names it, the allowed range or form, and
@@ -25,6 +27,10 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     case corruptIndex(path: String, detail: String)
     /// A file could not be written.
     case io(path: String, detail: String)
+    /// The catalog could not be written: `failure` names the catalog (not its temporary file) and the
+    /// system's reason (`ENOSPC` for SQLite's "database or disk is full", `EACCES` for a folder it may not
+    /// write). The old catalog is left as it was. The CLI exits 73 or 74 by ``WriteFailure/isCannotCreate``.
+    case cannotWrite(WriteFailure, detail: String)
 
     /// A one-line message naming the bad value, the allowed range and a remedy.
     public var description: String {
@@ -53,6 +59,9 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the query index in \(path) is damaged (\(detail)); rebuild with 'lookaround index --catalog \(path)'"
         case .io(let path, let detail):
             return "\(path): \(detail)"
+        case .cannotWrite(let failure, let detail):
+            return "cannot write the catalog \(failure.path): \(failure.reason)\(detail.isEmpty ? "" : " (\(detail))"); "
+                + "\(failure.remedy); the old catalog is unchanged"
         }
     }
 }

@@ -20,6 +20,11 @@ enum CatalogWriter {
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
             throw CatalogError.io(path: directory, detail: "the catalog's folder does not exist; create it first")
         }
+        // A build killed mid-way (SIGKILL, power) left its temporary file: its process is gone, remove it.
+        removeAbandonedTemporaries(of: path)
+        if access(directory.isEmpty ? "." : directory, W_OK) != 0 {
+            throw CatalogError.cannotWrite(WriteFailure(path: path, code: errno), detail: "the folder \(directory.isEmpty ? "." : directory)")
+        }
         let temporary = path + ".tmp-\(getpid())"
         unlink(temporary)
         var summary = Summary()
@@ -48,19 +53,49 @@ enum CatalogWriter {
                 }
             }
             try database.execute("ANALYZE")
+        } catch CatalogError.sqlite(_, let operation, let code, let message) where Self.writeErrno(sqliteCode: code) != nil {
+            throw CatalogError.cannotWrite(WriteFailure(path: path, code: Self.writeErrno(sqliteCode: code)!),
+                                           detail: "SQLite error \(code) while \(operation): \(message)")
         }
         // Sync, then rename: the new catalog appears whole or not at all.
-        if let handle = FileHandle(forUpdatingAtPath: temporary) {
-            try? handle.synchronize()
-            try? handle.close()
+        let descriptor = open(temporary, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0, fsync(descriptor) == 0 else {
+            let code = errno
+            if descriptor >= 0 { close(descriptor) }
+            throw CatalogError.cannotWrite(WriteFailure(path: path, code: code), detail: "syncing \(temporary)")
         }
+        close(descriptor)
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw CatalogError.io(path: path, detail: "cannot replace the catalog: \(reason)")
+            throw CatalogError.cannotWrite(WriteFailure(path: path, code: code), detail: "renaming \(temporary) over it")
         }
         completed = true
         return summary
+    }
+
+    /// The errno a failed SQLite write stands for, or nil when it is not a write failure: full disk
+    /// (SQLITE_FULL, SQLITE_IOERR and its extended codes), no permission (SQLITE_CANTOPEN, SQLITE_READONLY,
+    /// SQLITE_PERM).
+    static func writeErrno(sqliteCode code: Int32) -> Int32? {
+        switch code & 0xFF {
+        case 13: return ENOSPC          // SQLITE_FULL
+        case 10: return EIO             // SQLITE_IOERR
+        case 14, 8, 3: return EACCES    // SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM
+        default: return nil
+        }
+    }
+
+    /// Deletes `path.tmp-PID` files left beside the catalog by builds whose process is gone.
+    static func removeAbandonedTemporaries(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink((directory.isEmpty ? "" : directory + "/") + name)
+        }
     }
 
     private static func writeSequencesAndPanoramas(_ records: [PanoramaRecord], _ database: SQLiteDatabase) throws -> Int {

@@ -24,7 +24,8 @@ extension CommandGroup {
 }
 
 /// Exit codes (DESIGN §3): 0 ok, 1 "no imagery here", 64 usage, 65 bad data, 66 missing input, 70 internal,
-/// 73 cannot create output.
+/// 73 cannot create output (permission denied, read-only file system, no such folder), 74 I/O error
+/// while writing (disk full, quota, file too large).
 enum ExitCode: Int32 {
     case ok = 0
     case noImagery = 1
@@ -34,6 +35,7 @@ enum ExitCode: Int32 {
     case unavailable = 69
     case internalError = 70
     case cannotCreate = 73
+    case ioError = 74
     /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
     case interrupted = 130
 }

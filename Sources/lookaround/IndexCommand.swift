@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Catalog
 import Foundation
+import Imaging
 import Reprojection
 
 /// `lookaround index [DIR …]`: builds or updates the catalog.
@@ -36,6 +37,9 @@ enum IndexCommand: Command {
                    defaultValue: "30"),
             .flag("full", help: "Re-read every file, even unchanged ones."),
             .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
+            .value("memory-mb", valueName: "MIB", help: "With --tiles: the most memory the tile files being made may hold at once, "
+                   + "64…1048576 MiB; large panoramas are then made fewer at a time, and one that alone needs more is "
+                   + "listed, not decoded (default: half the machine's memory, \(defaultMemoryMegabytes) MiB here)."),
             CommonOptions.quiet,
             .flag("json", help: "Print the report as JSON; see README, 'JSON output'."),
         ],
@@ -46,7 +50,14 @@ enum IndexCommand: Command {
             (command: "lookaround index ~/theta --catalog photos.sqlite --osm city.osm.pbf", comment: "your own photos"),
         ])
 
+    /// Half the machine's physical memory, MiB (at least 256).
+    static var defaultMemoryMegabytes: Int {
+        let bytes = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return max(256, (bytes / 2) >> 20)
+    }
+
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        if arguments.has("memory-mb") && !arguments.flag("tiles") { throw arguments.error("--memory-mb needs --tiles") }
         let catalogPath = arguments.string("catalog") ?? Catalog.defaultPath
         let directories = arguments.positionals.isEmpty ? ["Panoramas"] : arguments.positionals
         var osmFiles = arguments.strings("osm")
@@ -79,8 +90,10 @@ enum IndexCommand: Command {
             let crops = try catalog.partialPanoramaCrops().compactMapValues { crop in
                 try? PanoramaCrop(fullWidth: crop.fullWidth, fullHeight: crop.fullHeight, left: crop.croppedLeft, top: crop.croppedTop)
             }
+            let memoryMegabytes = try arguments.int("memory-mb", in: 64...1_048_576) ?? defaultMemoryMegabytes
             tiles = PanoramaTileStore(catalogPath: report.catalogPath)
-                .update(try catalog.imagePaths(), crops: crops, progress: progress("index --tiles", "tile files"))
+                .update(try catalog.imagePaths(), crops: crops, memoryBudgetBytes: memoryMegabytes << 20,
+                        progress: progress("index --tiles", "tile files"))
         }
         if arguments.flag("json") {
             try Console.json(Report(index: report, tiles: tiles))
@@ -112,6 +125,11 @@ enum IndexCommand: Command {
         if let tiles, !tiles.failures.isEmpty {
             Console.error("error: \(tiles.failures.count) of \(tiles.panoramaCount) panoramas have no tile file (listed above); "
                           + "views of them decode the JPEG directly")
+            // A tile file that could not be written (the disk full, no permission) is the outcome that
+            // matters more than a damaged panorama: 73 or 74, as for any output.
+            if let written = tiles.failures.first(where: { $0.writeErrno != nil }), let code = written.writeErrno {
+                return exitCode(for: WriteFailure(path: tiles.directory, code: code))
+            }
             failed = true
         }
         return failed ? .dataError : .ok
