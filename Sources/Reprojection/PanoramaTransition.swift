@@ -23,10 +23,11 @@ import Imaging
 /// position, blended `1 − t`, `t` — the documented fallback; ``usesDepth`` says which one is used.
 ///
 /// Positions are the camera centres in any local metric frame shared by both ends (east-north-up
-/// metres, e.g. of a ``Geodesy/LocalTangentFrame``). Set up once (O(pixels) per end); each frame
-/// splats only the panorama rows and columns the view can see (its field of view widened by the
-/// parallax of surfaces 3 m or more away), O(visible panorama pixels + view pixels), the two ends on
-/// two cores.
+/// metres, e.g. of a ``Geodesy/LocalTangentFrame``). Set up once (O(pixels) per end, with a bounding
+/// box per 16×16 block of panorama pixels); each frame splats only the panorama rows and columns the
+/// view can see (its field of view widened by the parallax of surfaces 3 m or more away) and, of
+/// those, only the blocks whose boxes meet the view's frustum, O(visible panorama pixels + view
+/// pixels), the two ends on two cores, blend and hole fill split across them.
 public struct PanoramaTransition: Sendable {
     /// One end of a transition.
     public struct Endpoint: Sendable {

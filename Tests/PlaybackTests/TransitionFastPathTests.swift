@@ -51,6 +51,7 @@ import Testing
         let offset = SIMD3<Float>(Float(b.position.east - a.position.east), Float(b.position.north - a.position.north), 0) * 0.5
         visible.withUnsafeMutableBufferPointer { cloud.cull(view: ViewSetup(camera: camera), eyeOffset: offset, into: $0) }
         let share = Double(visible.filter { $0 }.count) / Double(visible.count)
+        print("block culling: \(visible.filter { $0 }.count) of \(visible.count) blocks kept (\(share))")
         #expect(share > 0.02 && share < 0.35, "\(share) of the blocks kept")
     }
 }
