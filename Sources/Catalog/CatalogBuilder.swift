@@ -17,6 +17,7 @@ public enum CatalogBuilder {
     public static func build(_ options: CatalogBuildOptions,
                              progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> IndexReport {
         let start = Date()
+        let location = try CatalogLocation(parsing: options.catalogPath)
         var isDirectory: ObjCBool = false
         for directory in options.directories {
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -109,7 +110,7 @@ public enum CatalogBuilder {
         let summary = try CatalogWriter.write(records: records, places: places, streets: streets, to: options.catalogPath,
                                               proximityLinkMeters: options.proximityLinkMeters,
                                               maximumProximityLinks: options.maximumProximityLinks)
-        return IndexReport(catalogPath: options.catalogPath, filesFound: files.count, filesRead: toRead.count,
+        return IndexReport(catalogPath: location.description, filesFound: files.count, filesRead: toRead.count,
                            filesUnchanged: unchanged, failures: failures, warnings: warnings,
                            panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
                            placeCount: places.count, streetCount: streets.count,
