@@ -183,7 +183,7 @@ private func catalogPad(_ text: String, _ width: Int) -> String {
 }
 
 /// A deterministic generator for the synthetic data.
-private struct BenchmarkRandom {
+struct BenchmarkRandom {
     var state: UInt64
     mutating func next() -> Double {
         state = state &* 6364136223846793005 &+ 1442695040888963407

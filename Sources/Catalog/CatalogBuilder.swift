@@ -134,6 +134,29 @@ public enum CatalogBuilder {
         }
     }
 
+    /// What ``writeMeasured(records:to:)`` wrote and how long it took.
+    public struct WriteMeasurement: Sendable {
+        /// Links written.
+        public var links: Int
+        /// Seconds of the whole write (links computed, rows written, indexes built, committed).
+        public var totalSeconds: Double
+        /// Seconds spent in `COPY` (PostGIS catalogs; nil for SQLite).
+        public var copySeconds: Double?
+    }
+
+    /// ``write(records:places:streets:to:proximityLinkMeters:maximumProximityLinks:)`` with its timings
+    /// (the benchmarks' ingest figures).
+    public static func writeMeasured(records: [PanoramaRecord], to catalogPath: String) throws -> WriteMeasurement {
+        let start = Date()
+        if case .postgres(let url) = try CatalogLocation(parsing: catalogPath) {
+            let summary = try PostGISCatalogWriter.write(records: records, places: [], streets: [], to: url,
+                                                         proximityLinkMeters: 30, maximumProximityLinks: 4)
+            return WriteMeasurement(links: summary.links, totalSeconds: Date().timeIntervalSince(start), copySeconds: summary.copySeconds)
+        }
+        let links = try write(records: records, to: catalogPath)
+        return WriteMeasurement(links: links, totalSeconds: Date().timeIntervalSince(start), copySeconds: nil)
+    }
+
     /// Writes a catalog from records made elsewhere (synthetic data for benchmarks and tests), with the
     /// same links and query index as `build`. Records keep their `sequenceIndex`.
     /// - Returns: the number of links written.
