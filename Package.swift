@@ -35,6 +35,9 @@ let package = Package(
                        providers: [.apt(["libreadosm-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // The PostGIS catalog store's client library (PostgreSQL's libpq).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel",
@@ -54,7 +57,7 @@ let package = Package(
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
         .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
-        .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
+        .target(name: "Catalog", dependencies: ["CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),

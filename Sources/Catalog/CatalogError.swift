@@ -31,12 +31,18 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     /// system's reason (`ENOSPC` for SQLite's "database or disk is full", `EACCES` for a folder it may not
     /// write). The old catalog is left as it was. The CLI exits 73 or 74 by ``WriteFailure/isCannotCreate``.
     case cannotWrite(WriteFailure, detail: String)
+    /// The catalog's database cannot be reached (down, refusing the login, connection lost and not
+    /// back after the retries, every pooled connection busy): try again later (CLI exit 69, HTTP 503).
+    /// `location` is the URL with its password masked.
+    case unavailable(location: String, detail: String)
+    /// PostgreSQL reported an error; `sqlState` is its SQLSTATE code (`42P01`, …).
+    case postgres(location: String, operation: String, sqlState: String, message: String)
 
     /// A one-line message naming the bad value, the allowed range and a remedy.
     public var description: String {
         switch self {
         case .catalogMissing(let path):
-            return "no catalog at \(path); build it with 'lookaround index' (or pass --catalog PATH)"
+            return "no catalog at \(path); build it with 'lookaround index' (or pass --catalog PATH or --catalog postgres://…)"
         case .notACatalog(let path, let detail):
             return "\(path) is not a lookaround catalog (\(detail)); rebuild it with 'lookaround index --catalog \(path)'"
         case .schemaTooNew(let path, let found, let supported):
@@ -62,6 +68,11 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cannotWrite(let failure, let detail):
             return "cannot write the catalog \(failure.path): \(failure.reason)\(detail.isEmpty ? "" : " (\(detail))"); "
                 + "\(failure.remedy); the old catalog is unchanged"
+        case .unavailable(let location, let detail):
+            return "the catalog database \(location) is unavailable: \(detail); check that the server is up "
+                + "(make postgis-up starts a local one) and try again"
+        case .postgres(let location, let operation, let state, let message):
+            return "PostgreSQL error \(state.isEmpty ? "" : state + " ")while \(operation) in \(location): \(message)"
         }
     }
 }

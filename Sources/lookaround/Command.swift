@@ -43,6 +43,12 @@ enum ExitCode: Int32 {
 /// Options several commands share, declared once.
 enum CommonOptions {
     /// No progress or status on stderr (data on stdout and errors still print).
+    /// `--catalog`: an SQLite file or a PostGIS URL, as every command that reads a catalog takes it.
+    static let catalog = OptionSpec.value(
+        "catalog", valueName: "PATH|URL",
+        help: "The catalog: an SQLite file, or postgres://USER@HOST[:PORT]/DATABASE for PostGIS (password from "
+            + "?passfile=, $PGPASSFILE, ~/.pgpass or $PGPASSWORD, never in the URL). Default $LOOKAROUND_CATALOG, "
+            + "else Panoramas/catalog.sqlite.")
     static let quiet = OptionSpec.flag("quiet", short: "q", help: "No progress bar or status lines; data and errors still print.")
 }
 

@@ -31,7 +31,8 @@ func describe(_ error: any Error) -> (ExitCode, String) {
         case .unknownPanorama, .placeNotFound: return (.noImagery, error.description)
         case .notACatalog, .schemaTooNew, .corruptIndex, .badBatchLine: return (.dataError, error.description)
         case .cannotWrite(let failure, _): return (exitCode(for: failure), error.description)
-        case .sqlite, .io: return (.internalError, error.description)
+        case .unavailable: return (.unavailable, error.description)
+        case .sqlite, .io, .postgres: return (.internalError, error.description)
         }
     case let error as MapDataError:
         switch error {

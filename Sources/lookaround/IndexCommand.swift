@@ -24,10 +24,14 @@ enum IndexCommand: Command {
             current (same JPEG size and modification time) are kept, stale ones remade, those of panoramas \
             no longer in the catalog deleted. A JPEG that does not decode cleanly gets no tile file and is \
             listed with its reason (exit code 65); views of it decode the JPEG directly.
-            Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog.
+            Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog \
+            (beside the first folder for a PostGIS catalog). \
+            With --catalog postgres://USER@HOST/DATABASE the catalog is written into PostgreSQL + PostGIS instead: one \
+            transaction (bulk COPY, then the new tables swapped in), so its readers, many 'lookaround serve' processes on \
+            many machines, see the old catalog or the new one, never half; its tile files go to $LOOKAROUND_TILE_DIR.
             """,
         options: [
-            .value("catalog", valueName: "PATH", help: "The catalog file (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .value("osm", valueName: "FILE", help: "An OSM extract (.osm.pbf or .osm) for places and streets.", repeatable: true),
             .flag("no-osm", help: "Index no places or streets."),
             .value("depth-suffix", valueName: "SUFFIX", help: "Depth map name after NAME.", defaultValue: ".depth.png"),
@@ -59,12 +63,15 @@ enum IndexCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         if arguments.has("memory-mb") && !arguments.flag("tiles") { throw arguments.error("--memory-mb needs --tiles") }
         let catalogPath = arguments.string("catalog") ?? Catalog.defaultPath
+        let location = try CatalogLocation(parsing: catalogPath)
         let directories = arguments.positionals.isEmpty ? ["Panoramas"] : arguments.positionals
         var osmFiles = arguments.strings("osm")
         if arguments.flag("no-osm") {
             if !osmFiles.isEmpty { throw arguments.error("give either --osm or --no-osm, not both") }
         } else if osmFiles.isEmpty {
-            let sources = ((catalogPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources")
+            // Beside an SQLite catalog; beside the first folder for a PostGIS one.
+            let sources = location.filePath.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources") }
+                ?? (directories[0] as NSString).appendingPathComponent("sources")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []
             osmFiles = names.filter { $0.hasSuffix(".osm.pbf") || $0.hasSuffix(".osm") }.sorted()
                 .map { (sources as NSString).appendingPathComponent($0) }
@@ -91,14 +98,14 @@ enum IndexCommand: Command {
                 try? PanoramaCrop(fullWidth: crop.fullWidth, fullHeight: crop.fullHeight, left: crop.croppedLeft, top: crop.croppedTop)
             }
             let memoryMegabytes = try arguments.int("memory-mb", in: 64...1_048_576) ?? defaultMemoryMegabytes
-            tiles = PanoramaTileStore(catalogPath: report.catalogPath)
+            tiles = PanoramaTileStore(directory: location.tileDirectory)
                 .update(try catalog.imagePaths(), crops: crops, memoryBudgetBytes: memoryMegabytes << 20,
                         progress: progress("index --tiles", "tile files"))
         }
         if arguments.flag("json") {
             try Console.json(Report(index: report, tiles: tiles))
         } else {
-            Console.out("catalog     \(report.catalogPath)")
+            Console.out("catalog     \(location)")
             Console.out("panoramas   \(report.panoramaCount) (\(report.filesFound) files: \(report.filesRead) read, "
                         + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed)")
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")

@@ -27,7 +27,7 @@ enum WalkCommand: Command {
             "© OpenStreetMap contributors".
             """,
         options: [
-            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .value("from", valueName: "PLACE|LAT,LON", help: "Start: a place name or a coordinate."),
             .value("to", valueName: "PLACE|LAT,LON", help: "End: a place name or a coordinate."),
             .value("waypoints", valueName: "FILE", help: "A GeoJSON LineString/MultiPoint or a GPX track/route to follow."),
