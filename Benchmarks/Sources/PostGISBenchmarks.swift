@@ -148,20 +148,30 @@ func directSceneQueries(_ catalog: Catalog, samples: [GeoCoordinate], threads: I
 /// saying why) when there is none.
 func postgisBenchmarkURL() -> String? {
     if let url = ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_POSTGRES"], !url.isEmpty { return url }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["scripts/postgis.sh", "up"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch {
-        print("   skipped: cannot run scripts/postgis.sh (\(error))")
+    // posix_spawn and waitpid, output through a file: with Foundation's Process the script's exit was
+    // never noticed (waitUntilExit spun on a zombie; 2026-12-01), and a pipe would stay open in the
+    // server that the script leaves running.
+    let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("postgis-up-\(getpid()).out").path
+    defer { unlink(outputPath) }
+    let argv: [UnsafeMutablePointer<CChar>?] = ([String](["/bin/bash", "scripts/postgis.sh", "up"])).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ) == 0 else {
+        print("   skipped: cannot run scripts/postgis.sh (errno \(errno))")
         return nil
     }
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, let url = text.split(separator: "\n").last.map(String.init), url.hasPrefix("postgresql://") else {
-        print("   skipped: no PostGIS server could be started (scripts/postgis.sh up exited \(process.terminationStatus))")
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    guard exitStatus == 0, let url = text.split(separator: "\n").last.map(String.init), url.hasPrefix("postgresql://") else {
+        print("   skipped: no PostGIS server could be started (scripts/postgis.sh up exited \(exitStatus))")
         return nil
     }
     return url
