@@ -42,8 +42,9 @@ for target in "${TARGETS[@]}"; do
     status=0
     LSAN_OPTIONS=suppressions=$ROOT/Fuzz/lsan-suppressions.txt SWIFT_BACKTRACE=enable=no flock -o "$LOCK" "$BIN/$target" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$artifacts" "$corpus" "$seeds" > "$log" 2>&1 || status=$?
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-    seconds=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*' | tail -1)
+    # A crashed run has no "Done" line: || true, or set -e would end the script before its row is printed.
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+    seconds=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*' | tail -1 || true)
     files=$(find "$corpus" -type f | wc -l)
     result="ok"
     if [ "$status" -ne 0 ] || [ -n "$(ls -A "$artifacts")" ]; then
