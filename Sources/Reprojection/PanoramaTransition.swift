@@ -722,6 +722,50 @@ struct PointCloud: Sendable {
         }
     }
 
+    /// Splats point `i` into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as seen
+    /// from `eyeOffset`: the body the culled and the reference loops share.
+    @inline(__always)
+    private static func splatPoint(_ i: Int, _ pts: UnsafeBufferPointer<SIMD3<Float>>, _ cols: UnsafeBufferPointer<UInt32>,
+                                   _ ext: UnsafeBufferPointer<Float>, view: ViewSetup, eyeOffset: SIMD3<Float>,
+                                   depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let width = view.width, height = view.height
+        let fw = Float(width), fh = Float(height)
+        let near = ViewSetup.nearMeters
+        let tolerance = PanoramaTransition.depthToleranceFraction
+        let maxSplat = PanoramaTransition.maximumSplatPixels
+        let p = pts[i] - eyeOffset
+        let z = (p * view.forward).sum()
+        guard z > near else { return }
+        let inverse = view.focal / z
+        let sx = view.centerX + (p * view.right).sum() * inverse
+        let sy = view.centerY - (p * view.up).sum() * inverse
+        let footprint = ext[i] * inverse
+        let n = min(maxSplat, max(1, Int(footprint + 0.75)))
+        let half = Float(n) * 0.5
+        guard sx + half > 0, sx - half < fw, sy + half > 0, sy - half < fh else { return }
+        let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
+        let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
+        guard x0 < x1, y0 < y1 else { return }
+        let c = cols[i]
+        let weight = 1 / Float(n * n)
+        let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
+                                 Float((c >> 16) & 0xFF) * weight, weight)
+        for yy in y0..<y1 {
+            let rowStart = yy * width
+            for xx in x0..<x1 {
+                let k = rowStart + xx
+                let current = depth[k]
+                if z < current * (1 - tolerance) {
+                    depth[k] = z
+                    color[k] = value
+                } else if z <= current * (1 + tolerance) {
+                    if z < current { depth[k] = z }
+                    color[k] += value
+                }
+            }
+        }
+    }
+
     /// ``splatReference(view:eyeOffset:ranges:depth:color:)`` skipping the blocks `visibleBlocks`
     /// (from ``cull(view:eyeOffset:into:)``) rules out; the points left are visited in the same order,
     /// so the result is the same to the bit.
@@ -729,11 +773,6 @@ struct PointCloud: Sendable {
                visibleBlocks: UnsafeBufferPointer<Bool>,
                depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         let cloudWidth = self.width, size = Self.blockSize, blocksAcross = self.blocksAcross
-        let width = view.width, height = view.height
-        let fw = Float(width), fh = Float(height)
-        let near = ViewSetup.nearMeters
-        let tolerance = PanoramaTransition.depthToleranceFraction
-        let maxSplat = PanoramaTransition.maximumSplatPixels
         points.withUnsafeBufferPointer { pts in
             colors.withUnsafeBufferPointer { cols in
                 extents.withUnsafeBufferPointer { ext in
@@ -747,37 +786,7 @@ struct PointCloud: Sendable {
                                 guard visibleBlocks[blockRowStart + blockColumn] else { column = runEnd; continue }
                                 for column in column..<runEnd {
                                     let i = row * cloudWidth + column
-                                    let p = pts[i] - eyeOffset
-                                    let z = (p * view.forward).sum()
-                                    guard z > near else { continue }
-                                    let inverse = view.focal / z
-                                    let sx = view.centerX + (p * view.right).sum() * inverse
-                                    let sy = view.centerY - (p * view.up).sum() * inverse
-                                    let footprint = ext[i] * inverse
-                                    let n = min(maxSplat, max(1, Int(footprint + 0.75)))
-                                    let half = Float(n) * 0.5
-                                    guard sx + half > 0, sx - half < fw, sy + half > 0, sy - half < fh else { continue }
-                                    let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
-                                    let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
-                                    guard x0 < x1, y0 < y1 else { continue }
-                                    let c = cols[i]
-                                    let weight = 1 / Float(n * n)
-                                    let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
-                                                             Float((c >> 16) & 0xFF) * weight, weight)
-                                    for yy in y0..<y1 {
-                                        let rowStart = yy * width
-                                        for xx in x0..<x1 {
-                                            let k = rowStart + xx
-                                            let current = depth[k]
-                                            if z < current * (1 - tolerance) {
-                                                depth[k] = z
-                                                color[k] = value
-                                            } else if z <= current * (1 + tolerance) {
-                                                if z < current { depth[k] = z }
-                                                color[k] += value
-                                            }
-                                        }
-                                    }
+                                    Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, depth: depth, color: color)
                                 }
                                 column = runEnd
                             }
@@ -793,47 +802,12 @@ struct PointCloud: Sendable {
     func splatReference(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
                depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         let cloudWidth = self.width
-        let width = view.width, height = view.height
-        let fw = Float(width), fh = Float(height)
-        let near: Float = 0.05
-        let tolerance = PanoramaTransition.depthToleranceFraction
-        let maxSplat = PanoramaTransition.maximumSplatPixels
         points.withUnsafeBufferPointer { pts in
             colors.withUnsafeBufferPointer { cols in
                 extents.withUnsafeBufferPointer { ext in
                     for row in ranges.rows { for columns in ranges.columns { for column in columns {
                         let i = row * cloudWidth + column
-                        let p = pts[i] - eyeOffset
-                        let z = (p * view.forward).sum()
-                        guard z > near else { continue }
-                        let inverse = view.focal / z
-                        let sx = view.centerX + (p * view.right).sum() * inverse
-                        let sy = view.centerY - (p * view.up).sum() * inverse
-                        let footprint = ext[i] * inverse
-                        let n = min(maxSplat, max(1, Int(footprint + 0.75)))
-                        let half = Float(n) * 0.5
-                        guard sx + half > 0, sx - half < fw, sy + half > 0, sy - half < fh else { continue }
-                        let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
-                        let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
-                        guard x0 < x1, y0 < y1 else { continue }
-                        let c = cols[i]
-                        let weight = 1 / Float(n * n)
-                        let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
-                                                 Float((c >> 16) & 0xFF) * weight, weight)
-                        for yy in y0..<y1 {
-                            let rowStart = yy * width
-                            for xx in x0..<x1 {
-                                let k = rowStart + xx
-                                let current = depth[k]
-                                if z < current * (1 - tolerance) {
-                                    depth[k] = z
-                                    color[k] = value
-                                } else if z <= current * (1 + tolerance) {
-                                    if z < current { depth[k] = z }
-                                    color[k] += value
-                                }
-                            }
-                        }
+                        Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, depth: depth, color: color)
                     } } }
                 }
             }
