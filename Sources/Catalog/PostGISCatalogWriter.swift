@@ -88,16 +88,11 @@ enum PostGISCatalogWriter {
     private static func copySequencesAndPanoramas(_ records: [PanoramaRecord], _ connection: PostgresConnection,
                                                   suffix: String) throws -> Int {
         let (ids, counts, names) = CatalogWriter.sequences(records)
-        var next = 0
-        try connection.copy(into: "sequences\(suffix)", columns: ["id", "name", "panorama_count"]) { buffer in
-            while next < names.count && buffer.bytes.count < 1 << 20 {
-                buffer.field(ids[names[next]] ?? 0)
-                buffer.field(names[next])
-                buffer.field(counts[names[next]] ?? 0)
-                buffer.endRow()
-                next += 1
-            }
-            return next < names.count
+        try copyRows(names, into: "sequences\(suffix)", columns: ["id", "name", "panorama_count"], connection) { name, buffer in
+            buffer.field(ids[name] ?? 0)
+            buffer.field(name)
+            buffer.field(counts[name] ?? 0)
+            buffer.endRow()
         }
         let columns = ["row", "id", "latitude", "longitude", "geog", "latitude_e7", "longitude_e7", "capture_minute", "flags",
                        "ground_elevation_meters", "camera_height_meters", "altitude_meters", "capture_time", "capture_time_source",
@@ -105,142 +100,135 @@ enum PostGISCatalogWriter {
                        "full_width", "full_height", "cropped_left", "cropped_top", "image_path", "depth_path", "labels_path",
                        "sidecar_path", "source", "make", "model", "sequence", "sequence_index", "file_size", "file_mtime", "warnings"]
         let entries = CatalogWriter.queryIndexEntries(records)
-        var i = 0
-        try connection.copy(into: "panoramas\(suffix)", columns: columns) { buffer in
-            while i < records.count && buffer.bytes.count < 1 << 20 {
-                let record = records[i], entry = entries[i]
-                buffer.field(i + 1)
-                buffer.field(record.id)
-                buffer.field(record.coordinate.latitude)
-                buffer.field(record.coordinate.longitude)
-                buffer.raw("SRID=4326;POINT(\(record.coordinate.longitude) \(record.coordinate.latitude))")
-                buffer.field(entry.latitudeE7)
-                buffer.field(entry.longitudeE7)
-                buffer.field(entry.captureMinute)
-                buffer.field(entry.flags)
-                buffer.field(record.groundElevationMeters)
-                buffer.field(record.cameraHeightMeters)
-                buffer.field(record.altitudeMeters)
-                buffer.field(record.captureTime.timeIntervalSince1970)
-                buffer.field(record.captureTimeSource)
-                buffer.field(record.headingDegrees)
-                buffer.field(record.headingSource)
-                buffer.field(record.pitchDegrees)
-                buffer.field(record.rollDegrees)
-                buffer.field(record.imageWidth)
-                buffer.field(record.imageHeight)
-                buffer.field(record.fullWidth)
-                buffer.field(record.fullHeight)
-                buffer.field(record.croppedLeft)
-                buffer.field(record.croppedTop)
-                buffer.field(record.imagePath)
-                buffer.field(record.depthPath)
-                buffer.field(record.labelsPath)
-                buffer.field(record.sidecarPath)
-                buffer.field(record.source.rawValue)
-                buffer.field(record.make)
-                buffer.field(record.model)
-                buffer.field(ids[record.sequenceName] ?? 0)
-                buffer.field(record.sequenceIndex)
-                buffer.field(record.fileSize)
-                buffer.field(record.fileModificationTime)
-                buffer.field(record.warnings.joined(separator: "\n"))
-                buffer.endRow()
-                i += 1
-            }
-            return i < records.count
+        try copyRows(records.indices, into: "panoramas\(suffix)", columns: columns, connection) { i, buffer in
+            let record = records[i], entry = entries[i]
+            buffer.field(i + 1)
+            buffer.field(record.id)
+            buffer.field(record.coordinate.latitude)
+            buffer.field(record.coordinate.longitude)
+            buffer.raw("SRID=4326;POINT(\(record.coordinate.longitude) \(record.coordinate.latitude))")
+            buffer.field(entry.latitudeE7)
+            buffer.field(entry.longitudeE7)
+            buffer.field(entry.captureMinute)
+            buffer.field(entry.flags)
+            buffer.field(record.groundElevationMeters)
+            buffer.field(record.cameraHeightMeters)
+            buffer.field(record.altitudeMeters)
+            buffer.field(record.captureTime.timeIntervalSince1970)
+            buffer.field(record.captureTimeSource)
+            buffer.field(record.headingDegrees)
+            buffer.field(record.headingSource)
+            buffer.field(record.pitchDegrees)
+            buffer.field(record.rollDegrees)
+            buffer.field(record.imageWidth)
+            buffer.field(record.imageHeight)
+            buffer.field(record.fullWidth)
+            buffer.field(record.fullHeight)
+            buffer.field(record.croppedLeft)
+            buffer.field(record.croppedTop)
+            buffer.field(record.imagePath)
+            buffer.field(record.depthPath)
+            buffer.field(record.labelsPath)
+            buffer.field(record.sidecarPath)
+            buffer.field(record.source.rawValue)
+            buffer.field(record.make)
+            buffer.field(record.model)
+            buffer.field(ids[record.sequenceName] ?? 0)
+            buffer.field(record.sequenceIndex)
+            buffer.field(record.fileSize)
+            buffer.field(record.fileModificationTime)
+            buffer.field(record.warnings.joined(separator: "\n"))
+            buffer.endRow()
         }
         return names.count
     }
 
     private static func copyLinks(_ links: [[CatalogWriter.LinkRow]], _ connection: PostgresConnection, suffix: String) throws -> Int {
-        var i = 0, count = 0
-        try connection.copy(into: "links\(suffix)", columns: ["from_row", "to_row", "heading_degrees", "distance_meters", "kind"]) { buffer in
-            while i < links.count && buffer.bytes.count < 1 << 20 {
-                for link in links[i] {
-                    buffer.field(link.from)
-                    buffer.field(link.to)
-                    buffer.field(link.heading)
-                    buffer.field(link.distance)
-                    buffer.field(link.sequence ? PanoramaLink.Kind.sequence.rawValue : PanoramaLink.Kind.proximity.rawValue)
-                    buffer.endRow()
-                    count += 1
-                }
-                i += 1
+        try copyRows(links, into: "links\(suffix)", columns: ["from_row", "to_row", "heading_degrees", "distance_meters", "kind"],
+                     connection) { panoramaLinks, buffer in
+            for link in panoramaLinks {
+                buffer.field(link.from)
+                buffer.field(link.to)
+                buffer.field(link.heading)
+                buffer.field(link.distance)
+                buffer.field(link.sequence ? PanoramaLink.Kind.sequence.rawValue : PanoramaLink.Kind.proximity.rawValue)
+                buffer.endRow()
             }
-            return i < links.count
         }
-        return count
     }
 
     private static func copyNames(_ table: String, owner: String, _ named: [(id: Int, names: [String: String])],
                                   _ connection: PostgresConnection) throws {
-        var i = 0
-        try connection.copy(into: table, columns: [owner, "language", "name"]) { buffer in
-            while i < named.count && buffer.bytes.count < 1 << 20 {
-                for (language, name) in named[i].names.sorted(by: { $0.key < $1.key }) {
-                    buffer.field(named[i].id)
-                    buffer.field(language)
-                    buffer.field(name)
-                    buffer.endRow()
-                }
-                i += 1
+        try copyRows(named, into: table, columns: [owner, "language", "name"], connection) { owned, buffer in
+            for (language, name) in owned.names.sorted(by: { $0.key < $1.key }) {
+                buffer.field(owned.id)
+                buffer.field(language)
+                buffer.field(name)
+                buffer.endRow()
             }
-            return i < named.count
         }
     }
 
     private static func copyPlaces(_ places: [Place], _ connection: PostgresConnection, suffix: String) throws {
         let columns = ["id", "osm", "name", "category", "category_key", "category_value", "category_group", "street",
                        "house_number", "postcode", "city", "phone", "website", "opening_hours", "latitude", "longitude", "geog"]
-        var i = 0
-        try connection.copy(into: "places\(suffix)", columns: columns) { buffer in
-            while i < places.count && buffer.bytes.count < 1 << 20 {
-                let place = places[i]
-                buffer.field(i + 1)
-                buffer.field(place.source.description)
-                buffer.field(place.name)
-                buffer.field(place.category.name)
-                buffer.field(place.category.key)
-                buffer.field(place.category.value)
-                buffer.field(place.category.group.rawValue)
-                buffer.field(place.address?.street)
-                buffer.field(place.address?.houseNumber)
-                buffer.field(place.address?.postcode)
-                buffer.field(place.address?.city)
-                buffer.field(place.phone)
-                buffer.field(place.website)
-                buffer.field(place.openingHours)
-                buffer.field(place.position.latitude)
-                buffer.field(place.position.longitude)
-                buffer.raw("SRID=4326;POINT(\(place.position.longitude) \(place.position.latitude))")
-                buffer.endRow()
-                i += 1
-            }
-            return i < places.count
+        try copyRows(places.enumerated(), into: "places\(suffix)", columns: columns, connection) { numbered, buffer in
+            let (offset, place) = numbered
+            buffer.field(offset + 1)
+            buffer.field(place.source.description)
+            buffer.field(place.name)
+            buffer.field(place.category.name)
+            buffer.field(place.category.key)
+            buffer.field(place.category.value)
+            buffer.field(place.category.group.rawValue)
+            buffer.field(place.address?.street)
+            buffer.field(place.address?.houseNumber)
+            buffer.field(place.address?.postcode)
+            buffer.field(place.address?.city)
+            buffer.field(place.phone)
+            buffer.field(place.website)
+            buffer.field(place.openingHours)
+            buffer.field(place.position.latitude)
+            buffer.field(place.position.longitude)
+            buffer.raw("SRID=4326;POINT(\(place.position.longitude) \(place.position.latitude))")
+            buffer.endRow()
         }
         try copyNames("place_names\(suffix)", owner: "place", places.enumerated().map { ($0.offset + 1, $0.element.names) }, connection)
     }
 
     private static func copyStreets(_ streets: [Street], _ connection: PostgresConnection, suffix: String) throws {
-        var i = 0
         let kept = streets.enumerated().filter { !$0.element.points.isEmpty }
-        try connection.copy(into: "streets\(suffix)", columns: ["id", "osm", "name", "highway_class", "points", "geog"]) { buffer in
-            while i < kept.count && buffer.bytes.count < 1 << 20 {
-                let (offset, street) = kept[i]
-                buffer.field(offset + 1)
-                buffer.field(street.source.description)
-                buffer.field(street.name)
-                buffer.field(street.highwayClass.tagValue)
-                buffer.field("[" + street.points.map { "[\($0.latitude),\($0.longitude)]" }.joined(separator: ",") + "]")
-                let points = street.points.map { "\($0.longitude) \($0.latitude)" }
-                buffer.raw(points.count == 1 ? "SRID=4326;POINT(\(points[0]))"
-                           : "SRID=4326;LINESTRING(\(points.joined(separator: ",")))")
-                buffer.endRow()
-                i += 1
-            }
-            return i < kept.count
+        try copyRows(kept, into: "streets\(suffix)", columns: ["id", "osm", "name", "highway_class", "points", "geog"],
+                     connection) { numbered, buffer in
+            let (offset, street) = numbered
+            buffer.field(offset + 1)
+            buffer.field(street.source.description)
+            buffer.field(street.name)
+            buffer.field(street.highwayClass.tagValue)
+            buffer.field("[" + street.points.map { "[\($0.latitude),\($0.longitude)]" }.joined(separator: ",") + "]")
+            let points = street.points.map { "\($0.longitude) \($0.latitude)" }
+            buffer.raw(points.count == 1 ? "SRID=4326;POINT(\(points[0]))"
+                       : "SRID=4326;LINESTRING(\(points.joined(separator: ",")))")
+            buffer.endRow()
         }
         try copyNames("street_names\(suffix)", owner: "street", kept.map { ($0.offset + 1, $0.element.names) }, connection)
+    }
+
+    /// `COPY table(columns) FROM STDIN` of `rows`: `writeRow` appends an element's row (or rows) to the
+    /// buffer, which is sent whenever it holds 1 MiB. The one loop every table's copy shares.
+    /// - Returns: the number of rows the server took.
+    @discardableResult
+    private static func copyRows<Rows: Sequence>(_ rows: Rows, into table: String, columns: [String],
+                                                 _ connection: PostgresConnection,
+                                                 _ writeRow: (Rows.Element, inout PostgresConnection.CopyBuffer) throws -> Void) throws -> Int {
+        var iterator = rows.makeIterator()
+        var next = iterator.next()
+        return try connection.copy(into: table, columns: columns) { buffer in
+            while let element = next, buffer.bytes.count < 1 << 20 {
+                try writeRow(element, &buffer)
+                next = iterator.next()
+            }
+            return next != nil
+        }
     }
 }
