@@ -86,7 +86,8 @@ let package = Package(
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer"],
+                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer",
+                                         "ProcessRunner"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
@@ -95,7 +96,10 @@ let package = Package(
         // Every target names every module it imports (PackageManifestTests): SwiftPM recompiles a
         // module only when a *declared* dependency changes, so a module reached through another one
         // goes stale when the imported types change layout (the swift_release crash of 2026-11-29).
-        .target(name: "TestSupport", dependencies: ["Imaging", "Terminal"], path: "Tests/TestSupport"),
+        // "Run a program, wait, get its status and output" with posix_spawn + waitpid, for TestSupport and
+        // Benchmarks (developer tooling, not part of the product; Foundation's Process hung on daemons).
+        .target(name: "ProcessRunner", path: "Tests/ProcessRunner"),
+        .target(name: "TestSupport", dependencies: ["Imaging", "Terminal", "ProcessRunner"], path: "Tests/TestSupport"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 
 /// Shared timing and reporting helpers for the benchmark sections.
 enum BenchmarkReport {
@@ -41,23 +42,13 @@ enum BenchmarkReport {
     }
 
     /// Wall milliseconds of one run of the program at `path`, stdout and stderr to /dev/null, including
-    /// process start-up; nil when it is missing or fails. Uses posix_spawn and waitpid directly:
+    /// process start-up; nil when it is missing or fails. posix_spawn and waitpid (``ChildProcess``):
     /// Foundation's `Process.waitUntilExit` polls and rounds times up to ~50 ms steps.
     static func spawnMilliseconds(_ path: String, _ arguments: [String]) -> Double? {
-        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, 0) == pid, status == 0 else { return nil }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        guard FileManager.default.isExecutableFile(atPath: path),
+              let outcome = try? ChildProcess.run(path, arguments, captureOutput: false),
+              outcome.exitStatus == 0 else { return nil }
+        return Double(outcome.wallNanoseconds) / 1e6
     }
 
     /// The full path of an executable on PATH.

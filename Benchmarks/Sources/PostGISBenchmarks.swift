@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Geodesy
+import ProcessRunner
 import Service
 
 // `postgis`: the catalog in PostgreSQL + PostGIS next to the SQLite catalog, on the same 1,000,000
@@ -148,41 +149,25 @@ func directSceneQueries(_ catalog: Catalog, samples: [GeoCoordinate], threads: I
 /// saying why) when there is none.
 func postgisBenchmarkURL() -> String? {
     if let url = ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_POSTGRES"], !url.isEmpty { return url }
-    // posix_spawn and waitpid, output through a file: with Foundation's Process the script's exit was
-    // never noticed (waitUntilExit spun on a zombie; 2026-12-01), and a pipe would stay open in the
-    // server that the script leaves running.
-    let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("postgis-up-\(getpid()).out").path
-    defer { unlink(outputPath) }
-    let argv: [UnsafeMutablePointer<CChar>?] = ([String](["/bin/bash", "scripts/postgis.sh", "up"])).map { strdup($0) } + [nil]
-    defer { for p in argv { free(p) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ) == 0 else {
-        print("   skipped: cannot run scripts/postgis.sh (errno \(errno))")
+    // ChildProcess (posix_spawn and waitpid, output through a file): with Foundation's Process the
+    // script's exit was never noticed (waitUntilExit spun on a zombie; 2026-12-01), and a pipe would
+    // stay open in the server that the script leaves running.
+    let outcome: ChildProcess.Outcome
+    do {
+        outcome = try ChildProcess.run("/bin/bash", ["scripts/postgis.sh", "up"])
+    } catch {
+        print("   skipped: \(error)")
         return nil
     }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    guard exitStatus == 0, let url = text.split(separator: "\n").last.map(String.init), url.hasPrefix("postgresql://") else {
-        print("   skipped: no PostGIS server could be started (scripts/postgis.sh up exited \(exitStatus))")
+    let text = String(decoding: outcome.stdout, as: UTF8.self)
+    guard outcome.exitStatus == 0, let url = text.split(separator: "\n").last.map(String.init), url.hasPrefix("postgresql://") else {
+        print("   skipped: no PostGIS server could be started (scripts/postgis.sh up exited \(outcome.exitStatus))")
         return nil
     }
     return url
 }
 
 private func psql(_ url: String, _ sql: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-    process.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ServiceError.internalError(detail: "psql '\(sql)' failed") }
+    let outcome = try ChildProcess.run("/usr/bin/psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
+    guard outcome.exitStatus == 0 else { throw ServiceError.internalError(detail: "psql '\(sql)' failed") }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 
 /// What a run of an executable produced.
 public struct ProcessResult: Sendable {
@@ -33,38 +34,17 @@ public enum Lookaround {
         try runProcess(executablePath, arguments, stdin: stdin, in: directory, environment: environment)
     }
 
-    /// Runs any program to completion, feeding `stdin`, and returns what it wrote and its exit code.
-    /// Both pipes are read concurrently so neither fills up and blocks the child.
+    /// Runs any program to completion, feeding `stdin`, and returns what it wrote and its exit code
+    /// (``ChildProcess/run(_:_:stdin:directory:environment:captureOutput:)``: posix_spawn + waitpid, output
+    /// through files, so a daemon the program leaves running does not keep the test waiting).
     public static func runProcess(_ executable: String, _ arguments: [String], stdin: [UInt8] = [],
                                   in directory: URL? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin))
-        try input.fileHandleForWriting.close()
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = errors.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return ProcessResult(exitCode: process.terminationStatus,
-                             stdout: String(decoding: outputData, as: UTF8.self),
-                             stderr: String(decoding: errorData, as: UTF8.self),
-                             stdoutBytes: [UInt8](outputData))
+        let outcome = try ChildProcess.run(executable, arguments, stdin: stdin, directory: directory?.path,
+                                           environment: environment)
+        return ProcessResult(exitCode: outcome.exitStatus,
+                             stdout: String(decoding: outcome.stdout, as: UTF8.self),
+                             stderr: String(decoding: outcome.stderr, as: UTF8.self),
+                             stdoutBytes: outcome.stdout)
     }
 
     /// A new empty temporary directory.
