@@ -12,7 +12,9 @@
 # the URL names with `passfile=`: libpq reads it from there, nothing prints it.
 #
 # Environment: LOOKAROUND_POSTGIS_DIR (default .build/postgis in the repository), LOOKAROUND_POSTGIS_PORT
-# (default 55432).
+# (default 55432; the port the cluster is started on, also when it was created with another one).
+# When the port is taken by anything but this cluster (another program, or the cluster of another
+# checkout), `up` names what holds it and exits 69.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -34,6 +36,23 @@ as_owner() {
 url() { echo "postgresql://$role@127.0.0.1:$port/$database?passfile=$passfile"; }
 
 running() { [[ -x $bin/pg_ctl ]] && as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; }
+
+# What listens on 127.0.0.1:$port, or nothing when the port is free: "pid N: its command line".
+port_holder() {
+  local line pid
+  line=$(ss -Hltnp "sport = :$port" 2>/dev/null | head -1 || true)
+  if [[ -z $line ]]; then
+    # No ss (or it sees nothing): try to connect.
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && echo "a process this script cannot name"
+    return 0
+  fi
+  pid=$(grep -o 'pid=[0-9]*' <<<"$line" | head -1 | cut -d= -f2 || true)
+  if [[ -n $pid ]]; then
+    echo "pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || echo unknown)"
+  else
+    echo "a process of another user"
+  fi
+}
 
 admin_psql() { as_owner "$bin/psql" -X -q -h "$dir" -p "$port" -d "${1:-postgres}" -v ON_ERROR_STOP=1 -tA -c "$2"; }
 
@@ -81,12 +100,28 @@ EOF
       rm -f "$data/pg_hba.conf.new"
     fi
     if ! running; then
-      as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 start >/dev/null \
+      holder=$(port_holder)
+      if [[ -n $holder ]]; then
+        echo "postgis: port $port on 127.0.0.1 is taken by $holder" >&2
+        if [[ $holder =~ postgres.*-D\ ([^ ]+)/data ]]; then
+          other=${BASH_REMATCH[1]}
+          echo "postgis: that is the cluster in $other: use its URL (LOOKAROUND_POSTGIS_DIR=$other scripts/postgis.sh url)" >&2
+          echo "postgis: or stop it (LOOKAROUND_POSTGIS_DIR=$other scripts/postgis.sh down)," >&2
+        else
+          echo "postgis: stop that program," >&2
+        fi
+        echo "postgis: or start this cluster on another port: LOOKAROUND_POSTGIS_PORT=55433 scripts/postgis.sh up" >&2
+        exit 69
+      fi
+      as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -o "-p $port" -w -t 30 start >/dev/null \
         || { echo "postgis: the server did not start; see $dir/server.log" >&2; tail -5 "$dir/server.log" >&2; exit 69; }
     fi
+    # Password files of older clusters name the port they were made with.
+    [[ -s $passfile ]] && sed -i -E 's/^([^:]*):[0-9]+:/\1:*:/' "$passfile"
     if [[ ! -s $passfile ]]; then
       password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
-      (umask 077; echo "127.0.0.1:$port:*:$role:$password" >"$passfile"; echo "$dir:$port:*:$role:$password" >>"$passfile")
+      # Any port: LOOKAROUND_POSTGIS_PORT may move the cluster later.
+      (umask 077; echo "127.0.0.1:*:*:$role:$password" >"$passfile"; echo "$dir:*:*:$role:$password" >>"$passfile")
       admin_psql postgres "DROP ROLE IF EXISTS $role" >/dev/null 2>&1 || true
       admin_psql postgres "CREATE ROLE $role LOGIN CREATEDB PASSWORD '$password'" >/dev/null
       unset password
