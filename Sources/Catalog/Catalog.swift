@@ -72,6 +72,8 @@ public final class Catalog: @unchecked Sendable {
     public func scene(for request: SceneRequest, requestID: String? = nil,
                       detailCache: SceneDetailCache? = nil) throws(CatalogError) -> SceneAnswer {
         try request.validate()
+        // Before the search: what the detail cache files this request's reads under.
+        let revision = self.revision
         var answer = SceneAnswer(found: false, latitude: request.coordinate.latitude,
                                  longitude: request.coordinate.longitude, radiusMeters: request.radiusMeters,
                                  requestID: requestID, scene: nil, noCoverage: nil)
@@ -85,7 +87,7 @@ public final class Catalog: @unchecked Sendable {
         if let row = hit.row {
             answer.found = true
             if let detailCache {
-                answer.scene = try detailCache.match(row: row, from: request.coordinate, catalog: self)
+                answer.scene = try detailCache.match(row: row, from: request.coordinate, catalog: self, revision: revision)
             } else {
                 answer.scene = SceneMatch(record: try panorama(row: row), links: try links(row: row),
                                           requestCoordinate: request.coordinate)

@@ -6,11 +6,20 @@ import Synchronization
 /// in-memory query and one geodesic instead of two SQLite reads and formatting the record. Bounded:
 /// when it holds ``capacity`` panoramas it starts again empty (the hot set refills at once).
 ///
-/// Belongs to one ``Catalog``: a new catalog (a rebuilt file) needs a new cache, a new revision of a
-/// PostGIS catalog a ``removeAll()``.
+/// Belongs to one ``Catalog``: a new catalog (a rebuilt file) needs a new cache. Entries carry the
+/// catalog revision they were read under and answer only requests that began under that revision, so
+/// an answer read from the old revision of a PostGIS catalog is never served under the new one, also
+/// when a request straddles the change; ``removeAll()`` on a new revision frees their memory.
 public final class SceneDetailCache: Sendable {
+    private struct Entry {
+        var match: SceneMatch
+        var coordinate: GeoCoordinate
+        /// The catalog revision the request that read it began under.
+        var revision: Int64
+    }
+
     private struct State {
-        var entries: [Int: (match: SceneMatch, coordinate: GeoCoordinate)] = [:]
+        var entries: [Int: Entry] = [:]
         var hits = 0, misses = 0
         /// Bumped by ``removeAll()``: a lookup that began before it does not store its old answer.
         var generation = 0
@@ -24,22 +33,26 @@ public final class SceneDetailCache: Sendable {
     public init(capacity: Int = 65_536) { self.capacity = max(1, capacity) }
 
     /// The match of the panorama at `row` seen from `requestCoordinate`, its record and links read from
-    /// `catalog` on a miss.
-    func match(row: Int, from requestCoordinate: GeoCoordinate, catalog: Catalog) throws(CatalogError) -> SceneMatch {
-        let (hit, generation) = state.withLock { state -> ((match: SceneMatch, coordinate: GeoCoordinate)?, Int) in
-            guard let entry = state.entries[row] else { return (nil, state.generation) }
+    /// `catalog` on a miss. `revision` is `catalog.revision` as read before the search that found `row`:
+    /// only entries of that revision answer, and what is read here is kept only when the catalog's
+    /// revision is still that one afterwards (else it may mix the old and the new catalog).
+    func match(row: Int, from requestCoordinate: GeoCoordinate, catalog: Catalog, revision: Int64) throws(CatalogError) -> SceneMatch {
+        let (hit, generation) = state.withLock { state -> (Entry?, Int) in
+            guard let entry = state.entries[row], entry.revision == revision else { return (nil, state.generation) }
             state.hits += 1
             return (entry, state.generation)
         }
-        let template: (match: SceneMatch, coordinate: GeoCoordinate)
+        let template: Entry
         if let hit {
             template = hit
         } else {
             let record = try catalog.panorama(row: row)
-            template = (SceneMatch(record: record, links: try catalog.links(row: row)), record.coordinate)
+            template = Entry(match: SceneMatch(record: record, links: try catalog.links(row: row)),
+                             coordinate: record.coordinate, revision: revision)
+            let unchanged = catalog.revision == revision
             state.withLock { state in
                 state.misses += 1
-                guard state.generation == generation else { return }
+                guard unchanged, state.generation == generation else { return }
                 if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
                 state.entries[row] = template
             }

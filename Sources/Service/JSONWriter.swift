@@ -170,6 +170,9 @@ extension JSONWriter {
 /// then costs its distance and bearing, the request's numbers and two copies, instead of encoding
 /// some twenty fields and the links each time. Also the whole Street View metadata answer, which
 /// depends on nothing but the panorama. Bounded like ``SceneDetailCache``: full, it starts again.
+/// Kept per catalog revision like it: callers pass `catalog.revision` as read before the query that
+/// found the scene, so fragments of a request that straddled a revision change never answer under the
+/// new revision.
 final class SceneFragments: Sendable {
     struct Fragments: Sendable {
         /// `"capture_time":…,…,"distance_meters":` (between the bearing and the distance).
@@ -186,9 +189,10 @@ final class SceneFragments: Sendable {
         metadata = PanoramaValueCache(capacity: capacity)
     }
 
-    /// The fragments of `scene`'s panorama (made from it on a miss).
-    func fragments(of scene: SceneMatch) -> Fragments {
-        scenes.value(for: scene.panoramaID) { Self.make(scene) }
+    /// The fragments of `scene`'s panorama (made from it on a miss); `revision`: the catalog's, read
+    /// before the query that found `scene`.
+    func fragments(of scene: SceneMatch, revision: Int64) -> Fragments {
+        scenes.value(for: scene.panoramaID, revision: revision) { Self.make(scene) }
     }
 
     /// The constant parts of `scene`'s JSON: every field but the bearing and the distance.
@@ -224,26 +228,29 @@ final class SceneFragments: Sendable {
         metadata.removeAll()
     }
 
-    /// The Street View metadata answer of a panorama, made by `make` on a miss.
-    func metadata(of panoramaID: String, make: () -> [UInt8]) -> [UInt8] {
-        metadata.value(for: panoramaID, make: make)
+    /// The Street View metadata answer of a panorama, made by `make` on a miss; `revision` as above.
+    func metadata(of panoramaID: String, revision: Int64, make: () -> [UInt8]) -> [UInt8] {
+        metadata.value(for: panoramaID, revision: revision, make: make)
     }
 }
 
-/// Values made once per panorama id, at most `capacity` of them (full, it starts again empty). Made
-/// outside the lock: two threads missing the same id at once both make it, and one is kept.
+/// Values made once per panorama id and catalog revision, at most `capacity` of them (full, it starts
+/// again empty). Made outside the lock: two threads missing the same id at once both make it, and one
+/// is kept. A value answers only a lookup of the revision it was made under, and never replaces one of
+/// a newer revision.
 final class PanoramaValueCache<Value: Sendable>: Sendable {
-    private let entries = Mutex<[String: Value]>([:])
+    private let entries = Mutex<[String: (value: Value, revision: Int64)]>([:])
     private let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
 
-    func value(for panoramaID: String, make: () -> Value) -> Value {
-        if let hit = entries.withLock({ $0[panoramaID] }) { return hit }
+    func value(for panoramaID: String, revision: Int64, make: () -> Value) -> Value {
+        if let hit = entries.withLock({ $0[panoramaID] }), hit.revision == revision { return hit.value }
         let value = make()
         entries.withLock { entries in
+            if let kept = entries[panoramaID], kept.revision > revision { return }
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[panoramaID] = value
+            entries[panoramaID] = (value, revision)
         }
         return value
     }
@@ -254,8 +261,8 @@ final class PanoramaValueCache<Value: Sendable>: Sendable {
 
 extension JSONWriter {
     /// A scene answer as ``write(_:)-(SceneAnswer)`` writes it, byte for byte, with the panorama's
-    /// constant parts from `fragments`.
-    mutating func write(_ answer: SceneAnswer, fragments: SceneFragments) {
+    /// constant parts from `fragments` (`revision`: the catalog's, read before the query that answered).
+    mutating func write(_ answer: SceneAnswer, fragments: SceneFragments, revision: Int64) {
         guard let scene = answer.scene, answer.noCoverage == nil else { return write(answer) }
         beginObject()
         field("found", answer.found)
@@ -264,7 +271,7 @@ extension JSONWriter {
         field("radius_meters", answer.radiusMeters)
         field("request_id", answer.requestID)
         key("scene")
-        write(scene, parts: fragments.fragments(of: scene))
+        write(scene, parts: fragments.fragments(of: scene, revision: revision))
         endObject()
     }
 }

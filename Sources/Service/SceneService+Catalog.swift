@@ -48,12 +48,13 @@ extension SceneService {
     /// `GET /v1/scene`: the scene, or 404 with `no_coverage.reason`.
     func scene(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let (sceneRequest, requestID) = try sceneRequest(QueryParameters(request: request))
+        let revision = catalog.revision
         let answer: SceneAnswer
         do { answer = try catalog.scene(for: sceneRequest, requestID: requestID, detailCache: details) } catch {
             throw QueryParameters.translate(error)
         }
         var writer = JSONWriter(capacity: 1536)
-        writer.write(answer, fragments: fragments)
+        writer.write(answer, fragments: fragments, revision: revision)
         return .json(writer.bytes, status: answer.found ? 200 : 404)
     }
 
@@ -94,15 +95,16 @@ extension SceneService {
         var body: [UInt8] = []
         if isArray { writer.beginArray() }
         for (sceneRequest, id) in requests {
+            let revision = catalog.revision
             let answer: SceneAnswer
             do { answer = try catalog.scene(for: sceneRequest, requestID: id, detailCache: details) } catch {
                 throw QueryParameters.translate(error)
             }
             if isArray {
-                writer.write(answer, fragments: fragments)
+                writer.write(answer, fragments: fragments, revision: revision)
             } else {
                 var line = JSONWriter(capacity: 1536)
-                line.write(answer, fragments: fragments)
+                line.write(answer, fragments: fragments, revision: revision)
                 body += line.bytes
                 body.append(0x0A)
             }

@@ -28,6 +28,9 @@ extension SceneService {
     /// Images and tiles: validated here on the network thread (errors answer at once), answered from
     /// the response cache when they can be, otherwise made by a render worker and cached.
     func rendered(_ route: Route, _ request: HTTPRequest) -> HTTPDisposition {
+        // Before the catalog is asked anything: answers are cached per catalog revision, and one made
+        // while the revision changed is not kept (it may come from the old catalog).
+        let revision = catalog.revision
         let job: RenderJob
         do {
             switch route {
@@ -39,7 +42,8 @@ extension SceneService {
         } catch {
             return .respond(self.error(QueryParameters.translate(error), streetView: route == .streetViewImage))
         }
-        if let cached = responses.response(for: job.key) {
+        let key = "\(revision)|" + job.key
+        if let cached = responses.response(for: key) {
             metrics.recordResponseCache(hit: true)
             return .respond(conditional(cached.response, etag: cached.etag, request: request))
         }
@@ -50,7 +54,7 @@ extension SceneService {
                 guard response.status == 200 else { return response }
                 let etag = entityTag(of: response.body)
                 response.headers += [("ETag", etag), ("Cache-Control", job.cacheControl)]
-                responses.insert(response, etag: etag, for: job.key)
+                if catalog.revision == revision { responses.insert(response, etag: etag, for: key) }
                 return conditional(response, etag: etag, request: request)
             } catch {
                 return self.error(QueryParameters.translate(error), streetView: job.streetView)

@@ -59,10 +59,11 @@ extension SceneService {
     /// `copyright`, `date` (`YYYY-MM`), `location` and `pano_id`.
     func streetViewMetadata(_ request: HTTPRequest) -> HTTPResponse {
         do {
+            let revision = catalog.revision
             let lookup = try streetViewLookup(request)
             guard let scene = lookup.scene else { return streetViewStatus("ZERO_RESULTS", message: nil) }
             let match = scene.match
-            return .json(fragments.metadata(of: match.panoramaID) {
+            return .json(fragments.metadata(of: match.panoramaID, revision: revision) {
                 var writer = JSONWriter(capacity: 256)
                 writer.beginObject()
                 writer.field("copyright", match.source == .simulated

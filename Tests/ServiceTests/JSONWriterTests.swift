@@ -37,9 +37,30 @@ import Testing
         for answer in try Self.answers() + Self.answers() {
             var plain = JSONWriter(), fast = JSONWriter()
             plain.write(answer)
-            fast.write(answer, fragments: fragments)
+            fast.write(answer, fragments: fragments, revision: 0)
             #expect(plain.bytes == fast.bytes, "\(String(decoding: fast.bytes, as: UTF8.self))")
         }
+    }
+
+    /// A request that began under revision 1 writes its (old) scene after a poll saw revision 2 and
+    /// dropped the caches: the next request, under revision 2, must get its own scene's bytes, not the
+    /// old fragments the straddling request left (same panorama id, another heading).
+    @Test func fragmentsOfARequestThatStraddledARevisionChangeDoNotAnswerUnderTheNewOne() throws {
+        let fragments = SceneFragments()
+        let old = try Self.answers()[0]
+        var new = old
+        new.scene?.headingDegrees += 10
+        fragments.removeAll()
+        var straddler = JSONWriter()
+        straddler.write(old, fragments: fragments, revision: 1)
+        var plain = JSONWriter(), fast = JSONWriter()
+        plain.write(new)
+        fast.write(new, fragments: fragments, revision: 2)
+        #expect(plain.bytes == fast.bytes, "\(String(decoding: fast.bytes, as: UTF8.self))")
+        // Under one revision the fragments are reused.
+        var again = JSONWriter()
+        again.write(new, fragments: fragments, revision: 2)
+        #expect(again.bytes == plain.bytes)
     }
 
     @Test func stringsAreEscaped() throws {
