@@ -5,6 +5,8 @@ import Foundation
 /// The server is `$LOOKAROUND_TEST_POSTGRES` (a catalog URL; `make test` starts the local cluster with
 /// `scripts/postgis.sh up` and sets it), else the local cluster started now by `scripts/postgis.sh up`.
 /// When neither works, ``unavailableReason`` says why, and the tests report themselves skipped with it.
+/// The script runs through ``Lookaround/runProcess(_:_:stdin:in:environment:)`` (posix_spawn + waitpid,
+/// output through files): it leaves the server running, which Foundation's `Process` waited on forever.
 public enum PostGISTestServer {
     private static let state: Result<String, SetupFailure> = {
         if let url = ProcessInfo.processInfo.environment["LOOKAROUND_TEST_POSTGRES"], !url.isEmpty { return .success(url) }
