@@ -6,7 +6,7 @@ RELEASE    := .build/release
 OUT        ?= out
 SECTIONS   ?=
 
-.PHONY: all deps build release test demo bench panoramas clean help
+.PHONY: all deps build release test demo bench fuzz panoramas clean help postgis-up postgis-down
 
 all: build
 
@@ -15,6 +15,9 @@ help:
 	@echo "make test   - install what is missing, run the whole test suite"
 	@echo "make build  - debug build;  make release - release build;  make bench - benchmarks"
 	@echo "make deps   - install missing Debian packages (list: scripts/deb-packages.txt)"
+	@echo "make fuzz   - build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)"
+	@echo "make postgis-up - install what is missing, start a local PostgreSQL + PostGIS, print its catalog URL (last line)"
+	@echo "make postgis-down - stop it"
 	@echo "make panoramas - regenerate the shipped simulated imagery in Panoramas/helsinki (minutes, 2 cores)"
 	@echo "make man    - manual pages into .build/man/man1 (MANPATH=.build/man: man lookaround-snapshot)"
 	@echo "make docs   - DocC archives into .build/docs/<Module>.doccarchive (when the toolchain has docc)"
@@ -28,16 +31,33 @@ build: deps
 release: deps
 	$(LOCK) $(SWIFT) build -c release
 
-# Suites run one after another (--no-parallel): with Swift Testing's default parallel run, one full
-# run in four crashed in swift_release while MapSnapshotGoldenTests.flightContactSheet ended
-# (2026-11-29); AddressSanitizer and ThreadSanitizer runs of the whole suite report nothing. Until it
-# is understood, the serial run is the one CI trusts.
+# Suites still run one after another (--no-parallel). The swift_release crash of parallel runs
+# (2026-11-29) was stale objects of test targets that imported modules they did not declare (fixed;
+# PackageManifestTests keeps it fixed); parallel runs then showed timing races in the terminal tests
+# (fixed 2026-12-01). The switch to parallel waits for 20 consecutive clean parallel runs.
+# The PostGIS conformance tests need a server: the local cluster is started for the run and stopped
+# after it (whatever the result); when none can start, those tests say they were skipped and why.
 test: deps
 	@scripts/install-test-tools.sh
-	$(LOCK) $(SWIFT) test --no-parallel
+	@url=$$(scripts/postgis.sh up) || { echo "make test: no PostGIS server; its tests will be skipped" >&2; url=; }; \
+	  LOOKAROUND_TEST_POSTGRES="$$url" $(LOCK) $(SWIFT) test --no-parallel; status=$$?; \
+	  [ -z "$$url" ] || scripts/postgis.sh down; exit $$status
+
+# A local PostgreSQL + PostGIS cluster (.build/postgis, 127.0.0.1:55432): the last line is the catalog URL.
+postgis-up:
+	@scripts/postgis.sh up
+
+postgis-down:
+	@scripts/postgis.sh down
 
 demo: release
 	@scripts/demo.sh $(RELEASE)/lookaround $(OUT)
+
+# libFuzzer targets (a separate package in Fuzz/, built with -sanitize=fuzzer,address): each runs for
+# FUZZ_SECONDS, one after another, each run under the build lock (the script takes it: no outer flock).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 bench: release
 	$(LOCK) $(RELEASE)/Benchmarks $(SECTIONS)

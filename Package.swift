@@ -12,6 +12,14 @@ let package = Package(
         .library(name: "LookAround", targets: ["LookAround"]),
         .library(name: "Terminal", targets: ["Terminal"]),
         .library(name: "Playback", targets: ["Playback"]),
+        // For the fuzz package in Fuzz/ (a separate package so that its sanitizer-only executables never
+        // take part in `swift build`/`swift test` here).
+        .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
+        .library(name: "CommandOptions", targets: ["CommandOptions"]),
+        .library(name: "Catalog", targets: ["Catalog"]),
+        .library(name: "Reprojection", targets: ["Reprojection"]),
+        .library(name: "MapSnapshot", targets: ["MapSnapshot"]),
+        .library(name: "Service", targets: ["Service"]),
     ],
     targets: [
         // MARK: C system libraries (headers and link flags; the code comes from Debian)
@@ -27,6 +35,9 @@ let package = Package(
                        providers: [.apt(["libreadosm-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // The PostGIS catalog store's client library (PostgreSQL's libpq).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel",
@@ -48,7 +59,7 @@ let package = Package(
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
         .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData", "CEmbree3"]),
-        .target(name: "Catalog", dependencies: ["CSQLite", "Geodesy", "Imaging", "MapData"]),
+        .target(name: "Catalog", dependencies: ["CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
@@ -76,7 +87,7 @@ let package = Package(
                           dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
+                          dependencies: ["CPNG", "ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer",
                                          "CEmbree3"],
                           path: "Benchmarks/Sources"),
@@ -84,6 +95,9 @@ let package = Package(
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
 
         // MARK: Tests
+        // Every target names every module it imports (PackageManifestTests): SwiftPM recompiles a
+        // module only when a *declared* dependency changes, so a module reached through another one
+        // goes stale when the imported types change layout (the swift_release crash of 2026-11-29).
         .target(name: "TestSupport", dependencies: ["Imaging", "Terminal"], path: "Tests/TestSupport"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"],
                     resources: [.copy("Fixtures")]),
@@ -91,11 +105,11 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"],
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "LookAround", "TestSupport"]),
-        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "TestSupport"]),
-        .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "TestSupport"],
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LookAroundTests", dependencies: ["LookAround", "Catalog", "Reprojection", "Simulator", "MapData",
                                                            "Imaging", "Geodesy", "TestSupport"]),

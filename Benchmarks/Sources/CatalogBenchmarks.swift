@@ -54,9 +54,9 @@ func runCatalogBenchmarks() throws {
     // 2. Open time (median of 5 opens; the page cache is warm after the build).
     var catalog: Catalog?
     let openMs = try BenchmarkReport.medianMilliseconds(runs: 5) { catalog = try Catalog(path: catalogPath) }
-    guard let catalog else { return }
+    guard let catalog, let queryIndex = catalog.queryIndex else { return }
     table.append(("catalog open, 1M panoramas", String(format: "%.0f ms", openMs), openMs < 1000 ? "< 1 s: met" : "< 1 s: MISSED"))
-    let bytesPerPanorama = Double(catalog.queryIndex.byteCount) / Double(catalog.panoramaCount)
+    let bytesPerPanorama = Double(queryIndex.byteCount) / Double(catalog.panoramaCount)
     table.append(("query index memory", String(format: "%.1f B/panorama", bytesPerPanorama),
                   bytesPerPanorama < 150 ? "< 150 B: met" : "< 150 B: MISSED"))
 
@@ -152,8 +152,8 @@ func runCatalogBenchmarks() throws {
         table.append(("shipped set: index \(shippedReport.filesRead) files",
                       String(format: "%.0f files/s", Double(shippedReport.filesRead) / max(shippedReport.seconds, 1e-9)),
                       "\(shippedReport.failures.count) failed"))
-        if opened.panoramaCount > 0 {
-            let sample = (0..<opened.panoramaCount).map { opened.queryIndex.coordinate(at: $0) }
+        if opened.panoramaCount > 0, let openedIndex = opened.queryIndex {
+            let sample = (0..<opened.panoramaCount).map { openedIndex.coordinate(at: $0) }
             var shippedQueries: [SceneQueryIndex.Query] = []
             for i in 0..<200_000 {
                 let base = sample[i % sample.count]
@@ -183,7 +183,7 @@ private func catalogPad(_ text: String, _ width: Int) -> String {
 }
 
 /// A deterministic generator for the synthetic data.
-private struct BenchmarkRandom {
+struct BenchmarkRandom {
     var state: UInt64
     mutating func next() -> Double {
         state = state &* 6364136223846793005 &+ 1442695040888963407

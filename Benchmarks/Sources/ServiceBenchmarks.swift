@@ -23,14 +23,14 @@ struct WrkResult {
 
 enum Wrk {
     /// Runs `wrk -t2 -cCONNECTIONS -dSECONDS --latency URL [-s SCRIPT]`; nil (after saying why) when wrk is missing or fails.
-    static func run(_ url: String, seconds: Int, connections: Int = 64, script: String? = nil) -> WrkResult? {
+    static func run(_ url: String, seconds: Int, connections: Int = 64, script: String? = nil, threads: Int = 2) -> WrkResult? {
         guard let wrk = BenchmarkReport.which("wrk") else {
             print("   skipped: wrk is not installed (apt-get install wrk)")
             return nil
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "5s", "--latency"]
+        process.arguments = ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--timeout", "5s", "--latency"]
             + (script.map { ["-s", $0] } ?? []) + [url]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -265,12 +265,12 @@ final class ServedProcess {
     let process = Process()
     private(set) var port: UInt16 = 0
 
-    init(catalog: String) throws {
+    init(catalog: String, extra: [String] = []) throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("lookaround").path
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--catalog", catalog,
-                             "--osm", "Panoramas/sources/helsinki-centre.osm.pbf", "--max-queue", "256"]
+                             "--osm", "Panoramas/sources/helsinki-centre.osm.pbf", "--max-queue", "256"] + extra
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

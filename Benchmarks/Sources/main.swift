@@ -7,6 +7,7 @@ import Foundation
 let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("codecs", "JPEG decode/encode vs djpeg/cjpeg, PNG encode of a 1920×1080 view", runCodecBenchmarks),
     ("catalog", "scene queries on 1M panoramas vs SQLite R*Tree, catalog open, index memory, ingest", runCatalogBenchmarks),
+    ("postgis", "the catalog in PostGIS vs SQLite on 1M panoramas: COPY ingest, nearest-50 m scenes directly and via 1/2/4 serve processes", runPostGISBenchmarks),
     ("map", "1024×1024 map snapshot of the Helsinki extract, flat and pitched, one core, vs Mapnik", runMapBenchmarks),
     ("reprojection", "1920×1080 views of an 8192×4096 panorama vs OpenCV remap and ffmpeg v360; snapshots", runReprojectionBenchmarks),
     ("service", "lookaround serve under wrk on loopback vs nginx (scenes, Street View metadata, snapshots)", runServiceBenchmarks),

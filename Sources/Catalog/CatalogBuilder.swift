@@ -17,6 +17,7 @@ public enum CatalogBuilder {
     public static func build(_ options: CatalogBuildOptions,
                              progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> IndexReport {
         let start = Date()
+        let location = try CatalogLocation(parsing: options.catalogPath)
         var isDirectory: ObjCBool = false
         for directory in options.directories {
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -109,7 +110,7 @@ public enum CatalogBuilder {
         let summary = try CatalogWriter.write(records: records, places: places, streets: streets, to: options.catalogPath,
                                               proximityLinkMeters: options.proximityLinkMeters,
                                               maximumProximityLinks: options.maximumProximityLinks)
-        return IndexReport(catalogPath: options.catalogPath, filesFound: files.count, filesRead: toRead.count,
+        return IndexReport(catalogPath: location.description, filesFound: files.count, filesRead: toRead.count,
                            filesUnchanged: unchanged, failures: failures, warnings: warnings,
                            panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
                            placeCount: places.count, streetCount: streets.count,
@@ -131,6 +132,29 @@ public enum CatalogBuilder {
                 nextIndex += 1
             }
         }
+    }
+
+    /// What ``writeMeasured(records:to:)`` wrote and how long it took.
+    public struct WriteMeasurement: Sendable {
+        /// Links written.
+        public var links: Int
+        /// Seconds of the whole write (links computed, rows written, indexes built, committed).
+        public var totalSeconds: Double
+        /// Seconds spent in `COPY` (PostGIS catalogs; nil for SQLite).
+        public var copySeconds: Double?
+    }
+
+    /// ``write(records:places:streets:to:proximityLinkMeters:maximumProximityLinks:)`` with its timings
+    /// (the benchmarks' ingest figures).
+    public static func writeMeasured(records: [PanoramaRecord], to catalogPath: String) throws -> WriteMeasurement {
+        let start = Date()
+        if case .postgres(let url) = try CatalogLocation(parsing: catalogPath) {
+            let summary = try PostGISCatalogWriter.write(records: records, places: [], streets: [], to: url,
+                                                         proximityLinkMeters: 30, maximumProximityLinks: 4)
+            return WriteMeasurement(links: summary.links, totalSeconds: Date().timeIntervalSince(start), copySeconds: summary.copySeconds)
+        }
+        let links = try write(records: records, to: catalogPath)
+        return WriteMeasurement(links: links, totalSeconds: Date().timeIntervalSince(start), copySeconds: nil)
     }
 
     /// Writes a catalog from records made elsewhere (synthetic data for benchmarks and tests), with the

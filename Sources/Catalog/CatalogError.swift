@@ -1,3 +1,5 @@
+import Imaging
+
 /// Every error the `Catalog` module throws.
 ///
 /// Each case carries the offending value; ``description`` names it, the allowed range or form, and
@@ -25,12 +27,22 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     case corruptIndex(path: String, detail: String)
     /// A file could not be written.
     case io(path: String, detail: String)
+    /// The catalog could not be written: `failure` names the catalog (not its temporary file) and the
+    /// system's reason (`ENOSPC` for SQLite's "database or disk is full", `EACCES` for a folder it may not
+    /// write). The old catalog is left as it was. The CLI exits 73 or 74 by ``WriteFailure/isCannotCreate``.
+    case cannotWrite(WriteFailure, detail: String)
+    /// The catalog's database cannot be reached (down, refusing the login, connection lost and not
+    /// back after the retries, every pooled connection busy): try again later (CLI exit 69, HTTP 503).
+    /// `location` is the URL with its password masked.
+    case unavailable(location: String, detail: String)
+    /// PostgreSQL reported an error; `sqlState` is its SQLSTATE code (`42P01`, …).
+    case postgres(location: String, operation: String, sqlState: String, message: String)
 
     /// A one-line message naming the bad value, the allowed range and a remedy.
     public var description: String {
         switch self {
         case .catalogMissing(let path):
-            return "no catalog at \(path); build it with 'lookaround index' (or pass --catalog PATH)"
+            return "no catalog at \(path); build it with 'lookaround index' (or pass --catalog PATH or --catalog postgres://…)"
         case .notACatalog(let path, let detail):
             return "\(path) is not a lookaround catalog (\(detail)); rebuild it with 'lookaround index --catalog \(path)'"
         case .schemaTooNew(let path, let found, let supported):
@@ -53,6 +65,14 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the query index in \(path) is damaged (\(detail)); rebuild with 'lookaround index --catalog \(path)'"
         case .io(let path, let detail):
             return "\(path): \(detail)"
+        case .cannotWrite(let failure, let detail):
+            return "cannot write the catalog \(failure.path): \(failure.reason)\(detail.isEmpty ? "" : " (\(detail))"); "
+                + "\(failure.remedy); the old catalog is unchanged"
+        case .unavailable(let location, let detail):
+            return "the catalog database \(location) is unavailable: \(detail); check that the server is up "
+                + "(make postgis-up starts a local one) and try again"
+        case .postgres(let location, let operation, let state, let message):
+            return "PostgreSQL error \(state.isEmpty ? "" : state + " ")while \(operation) in \(location): \(message)"
         }
     }
 }

@@ -16,9 +16,20 @@ enum CatalogWriter {
     /// Writes `records` (their order becomes `row` 1…n), links, places and streets to `path` atomically.
     static func write(records: [PanoramaRecord], places: [Place], streets: [Street], to path: String,
                       proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Summary {
+        if case .postgres(let url) = try CatalogLocation(parsing: path) {
+            let written = try PostGISCatalogWriter.write(records: records, places: places, streets: streets, to: url,
+                                                         proximityLinkMeters: proximityLinkMeters,
+                                                         maximumProximityLinks: maximumProximityLinks)
+            return Summary(sequences: written.sequences, links: written.links)
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
             throw CatalogError.io(path: directory, detail: "the catalog's folder does not exist; create it first")
+        }
+        // A build killed mid-way (SIGKILL, power) left its temporary file: its process is gone, remove it.
+        removeAbandonedTemporaries(of: path)
+        if access(directory.isEmpty ? "." : directory, W_OK) != 0 {
+            throw CatalogError.cannotWrite(WriteFailure(path: path, code: errno), detail: "the folder \(directory.isEmpty ? "." : directory)")
         }
         let temporary = path + ".tmp-\(getpid())"
         unlink(temporary)
@@ -48,29 +59,56 @@ enum CatalogWriter {
                 }
             }
             try database.execute("ANALYZE")
+        } catch CatalogError.sqlite(_, let operation, let code, let message) where Self.writeErrno(sqliteCode: code) != nil {
+            throw CatalogError.cannotWrite(WriteFailure(path: path, code: Self.writeErrno(sqliteCode: code)!),
+                                           detail: "SQLite error \(code) while \(operation): \(message)")
         }
         // Sync, then rename: the new catalog appears whole or not at all.
-        if let handle = FileHandle(forUpdatingAtPath: temporary) {
-            try? handle.synchronize()
-            try? handle.close()
+        let descriptor = open(temporary, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0, fsync(descriptor) == 0 else {
+            let code = errno
+            if descriptor >= 0 { close(descriptor) }
+            throw CatalogError.cannotWrite(WriteFailure(path: path, code: code), detail: "syncing \(temporary)")
         }
+        close(descriptor)
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw CatalogError.io(path: path, detail: "cannot replace the catalog: \(reason)")
+            throw CatalogError.cannotWrite(WriteFailure(path: path, code: code), detail: "renaming \(temporary) over it")
         }
         completed = true
         return summary
     }
 
+    /// The errno a failed SQLite write stands for, or nil when it is not a write failure: full disk
+    /// (SQLITE_FULL, SQLITE_IOERR and its extended codes), no permission (SQLITE_CANTOPEN, SQLITE_READONLY,
+    /// SQLITE_PERM).
+    static func writeErrno(sqliteCode code: Int32) -> Int32? {
+        switch code & 0xFF {
+        case 13: return ENOSPC          // SQLITE_FULL
+        case 10: return EIO             // SQLITE_IOERR
+        case 14, 8, 3: return EACCES    // SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM
+        default: return nil
+        }
+    }
+
+    /// Deletes `path.tmp-PID` files left beside the catalog by builds whose process is gone.
+    static func removeAbandonedTemporaries(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink((directory.isEmpty ? "" : directory + "/") + name)
+        }
+    }
+
     private static func writeSequencesAndPanoramas(_ records: [PanoramaRecord], _ database: SQLiteDatabase) throws -> Int {
-        var sequenceIDs: [String: Int] = [:]
-        var counts: [String: Int] = [:]
-        for record in records { counts[record.sequenceName, default: 0] += 1 }
+        let (sequenceIDs, counts, names) = sequences(records)
         let insertSequence = try database.prepare("INSERT INTO sequences(id, name, panorama_count) VALUES (?1, ?2, ?3)")
-        for name in counts.keys.sorted() {
-            let id = sequenceIDs.count + 1
-            sequenceIDs[name] = id
+        for name in names {
+            let id = sequenceIDs[name] ?? 0
             try insertSequence.bind(1, id)
             try insertSequence.bind(2, name)
             try insertSequence.bind(3, counts[name] ?? 0)
@@ -94,7 +132,12 @@ enum CatalogWriter {
 
     /// The query index over `records` (row = position + 1).
     static func queryIndex(_ records: [PanoramaRecord]) -> SceneQueryIndex {
-        SceneQueryIndex(entries: records.enumerated().map { i, record in
+        SceneQueryIndex(entries: queryIndexEntries(records))
+    }
+
+    /// Each record's query-index entry (row = position + 1): 1e-7° position, capture minute, flags.
+    static func queryIndexEntries(_ records: [PanoramaRecord]) -> [SceneQueryIndex.Entry] {
+        records.enumerated().map { i, record in
             var flags: UInt8 = record.source == .simulated ? SceneQueryIndex.simulatedFlag : 0
             if record.isCropped { flags |= SceneQueryIndex.croppedFlag }
             if record.depthPath != nil { flags |= SceneQueryIndex.depthFlag }
@@ -103,7 +146,7 @@ enum CatalogWriter {
                                          row: UInt32(i + 1),
                                          captureMinute: SceneQueryIndex.minute(record.captureTime, roundingUp: false),
                                          flags: flags)
-        })
+        }
     }
 
     private static func writeQueryIndex(_ records: [PanoramaRecord], _ database: SQLiteDatabase) throws {
@@ -113,12 +156,15 @@ enum CatalogWriter {
         try statement.step()
     }
 
+    /// One link to write: rows (1-based), Karney heading and distance, sequence or proximity.
+    struct LinkRow { var from: Int32; var to: Int32; var heading: Double; var distance: Double; var sequence: Bool }
+
     /// Sequence links (previous and next in a sequence) and proximity links (the nearest others within
-    /// `proximityLinkMeters`), with Karney's geodesic heading and distance. Computed on all cores.
-    private static func writeLinks(_ records: [PanoramaRecord], _ database: SQLiteDatabase,
-                                   proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Int {
+    /// `proximityLinkMeters`), with Karney's geodesic heading and distance, per record. Computed on all
+    /// cores; both stores write these.
+    static func links(_ records: [PanoramaRecord], proximityLinkMeters: Double, maximumProximityLinks: Int) -> [[LinkRow]] {
         let n = records.count
-        guard n > 0 else { return 0 }
+        guard n > 0 else { return [] }
         // Sequence neighbours.
         var previous = [Int](repeating: -1, count: n), next = [Int](repeating: -1, count: n)
         var bySequence: [String: [Int]] = [:]
@@ -131,7 +177,6 @@ enum CatalogWriter {
             }
         }
         let index = queryIndex(records)
-        struct LinkRow { var from: Int32; var to: Int32; var heading: Double; var distance: Double; var sequence: Bool }
         var perRecord = [[LinkRow]](repeating: [], count: n)
         perRecord.withUnsafeMutableBufferPointer { output in
             nonisolated(unsafe) let output = output
@@ -159,6 +204,12 @@ enum CatalogWriter {
                 }
             }
         }
+        return perRecord
+    }
+
+    private static func writeLinks(_ records: [PanoramaRecord], _ database: SQLiteDatabase,
+                                   proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Int {
+        let perRecord = links(records, proximityLinkMeters: proximityLinkMeters, maximumProximityLinks: maximumProximityLinks)
         let insert = try database.prepare(
             "INSERT OR IGNORE INTO links(from_row, to_row, heading_degrees, distance_meters, kind) VALUES (?1, ?2, ?3, ?4, ?5)")
         var count = 0
@@ -175,6 +226,16 @@ enum CatalogWriter {
             }
         }
         return count
+    }
+
+    /// Sequence ids by name (1…, in name order) and each sequence's panorama count.
+    static func sequences(_ records: [PanoramaRecord]) -> (ids: [String: Int], counts: [String: Int], names: [String]) {
+        var counts: [String: Int] = [:]
+        for record in records { counts[record.sequenceName, default: 0] += 1 }
+        let names = counts.keys.sorted()
+        var ids: [String: Int] = [:]
+        for (i, name) in names.enumerated() { ids[name] = i + 1 }
+        return (ids, counts, names)
     }
 
     private static func writePlaces(_ places: [Place], _ database: SQLiteDatabase) throws {
@@ -254,6 +315,11 @@ enum CatalogWriter {
     /// The panoramas of an existing catalog by image path, for incremental updates; empty when there is
     /// no catalog or it cannot be read (then everything is read again).
     static func previousRecords(at path: String) -> [String: PanoramaRecord] {
+        if case .postgres(let url)? = try? CatalogLocation(parsing: path) {
+            guard let store = try? PostGISCatalogStore(url: url, maximumConnections: 1),
+                  let records = try? store.allRecords() else { return [:] }
+            return Dictionary(records.map { ($0.imagePath, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         guard FileManager.default.fileExists(atPath: path),
               let database = try? SQLiteDatabase(path: path, mode: .readOnly),
               let version = try? database.userVersion, version >= 1, version <= CatalogSchema.currentVersion,

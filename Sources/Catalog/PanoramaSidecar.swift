@@ -83,13 +83,21 @@ public struct PanoramaSidecar: Sendable, Hashable, Codable {
     /// A sidecar that could not be read (becomes an ingest failure with this message).
     struct Problem: Error { var message: String }
 
-    /// Parses `captureTime`.
+    /// Parses `captureTime`: `YYYY-MM-DDTHH:MM:SS`, up to 9 digits of fractional seconds, `Z` or `±HH:MM`.
+    /// Checked before ICU sees it: ICU's date parser dies of SIGFPE on a long run of fraction digits
+    /// (FuzzSidecar, 2026-12-01: `…T09:15:00.2888…850+03:00` with 45 digits killed `index`).
     var parsedCaptureTime: Date? {
-        guard let captureTime else { return nil }
+        guard let captureTime, Self.isInternetDateTime(captureTime) else { return nil }
         let formatter = ISO8601DateFormatter()
         if let date = formatter.date(from: captureTime) { return date }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.date(from: captureTime)
+    }
+
+    /// Whether `text` has the shape of an RFC 3339 date-time with at most 9 fraction digits.
+    static func isInternetDateTime(_ text: String) -> Bool {
+        text.utf8.count <= 35
+            && text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$"#, options: .regularExpression) != nil
     }
 }
 

@@ -6,11 +6,14 @@ import Synchronization
 /// in-memory query and one geodesic instead of two SQLite reads and formatting the record. Bounded:
 /// when it holds ``capacity`` panoramas it starts again empty (the hot set refills at once).
 ///
-/// Belongs to one ``Catalog``: a new catalog (a rebuilt file) needs a new cache.
+/// Belongs to one ``Catalog``: a new catalog (a rebuilt file) needs a new cache, a new revision of a
+/// PostGIS catalog a ``removeAll()``.
 public final class SceneDetailCache: Sendable {
     private struct State {
         var entries: [Int: (match: SceneMatch, coordinate: GeoCoordinate)] = [:]
         var hits = 0, misses = 0
+        /// Bumped by ``removeAll()``: a lookup that began before it does not store its old answer.
+        var generation = 0
     }
 
     /// Panoramas kept at most.
@@ -23,10 +26,10 @@ public final class SceneDetailCache: Sendable {
     /// The match of the panorama at `row` seen from `requestCoordinate`, its record and links read from
     /// `catalog` on a miss.
     func match(row: Int, from requestCoordinate: GeoCoordinate, catalog: Catalog) throws(CatalogError) -> SceneMatch {
-        let hit = state.withLock { state -> (match: SceneMatch, coordinate: GeoCoordinate)? in
-            guard let entry = state.entries[row] else { return nil }
+        let (hit, generation) = state.withLock { state -> ((match: SceneMatch, coordinate: GeoCoordinate)?, Int) in
+            guard let entry = state.entries[row] else { return (nil, state.generation) }
             state.hits += 1
-            return entry
+            return (entry, state.generation)
         }
         let template: (match: SceneMatch, coordinate: GeoCoordinate)
         if let hit {
@@ -36,6 +39,7 @@ public final class SceneDetailCache: Sendable {
             template = (SceneMatch(record: record, links: try catalog.links(row: row)), record.coordinate)
             state.withLock { state in
                 state.misses += 1
+                guard state.generation == generation else { return }
                 if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
                 state.entries[row] = template
             }
@@ -43,6 +47,14 @@ public final class SceneDetailCache: Sendable {
         var match = template.match
         match.locate(from: requestCoordinate, panorama: template.coordinate)
         return match
+    }
+
+    /// Forgets every panorama: the catalog's revision changed, so rows may name other panoramas now.
+    public func removeAll() {
+        state.withLock { state in
+            state.entries.removeAll(keepingCapacity: true)
+            state.generation += 1
+        }
     }
 
     /// Lookups answered from the cache and from SQLite so far.

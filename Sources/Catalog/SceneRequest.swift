@@ -50,6 +50,8 @@ public struct SceneRequest: Sendable, Hashable {
     /// A capture-date bound as the CLI and the service take it: `YYYY-MM-DD` (the start of that UTC day,
     /// or with `endOfDay` its last second) or full ISO 8601; nil when `text` is neither.
     public static func captureDate(parsing text: String, endOfDay: Bool) -> Date? {
+        // Checked before ICU sees it (its parser dies of SIGFPE on long digit runs; see PanoramaSidecar).
+        guard text.utf8.count == 10 || PanoramaSidecar.isInternetDateTime(text) else { return nil }
         if let date = ISO8601DateFormatter().date(from: text) { return date }
         let day = ISO8601DateFormatter()
         day.formatOptions = [.withFullDate]

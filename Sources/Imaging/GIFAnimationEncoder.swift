@@ -63,6 +63,11 @@ public final class GIFAnimationEncoder {
     private func check(_ status: Int32, _ what: String) throws(ImagingError) {
         guard status == GIF_OK else {
             let code = file?.pointee.Error ?? 0
+            // giflib's "Write failed (disk full?)" (E_GIF_ERR_DISK_IS_FULL) and "Failed to write to given
+            // file": errno still holds the system's reason.
+            if code == E_GIF_ERR_DISK_IS_FULL || code == E_GIF_ERR_WRITE_FAILED {
+                throw .cannotWrite(WriteFailure(path: path, code: errno == 0 ? EIO : errno))
+            }
             let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
             throw .io(path: path, detail: "giflib failed to \(what): \(message)")
         }
@@ -122,6 +127,9 @@ public final class GIFAnimationEncoder {
         var error: Int32 = 0
         let status = EGifCloseFile(file, &error)
         guard frameCount > 0 else { throw .io(path: path, detail: "a GIF needs at least one frame") }
+        if status != GIF_OK && (error == E_GIF_ERR_WRITE_FAILED || error == E_GIF_ERR_DISK_IS_FULL || error == E_GIF_ERR_CLOSE_FAILED) {
+            throw .cannotWrite(WriteFailure(path: path, code: errno == 0 ? EIO : errno))
+        }
         guard status == GIF_OK else { throw .io(path: path, detail: "giflib failed to close the file (error \(error))") }
     }
 

@@ -12,13 +12,24 @@ public enum ImageFile {
         return [UInt8](data)
     }
 
+    /// Reads at most the first `maximumBytes` of a file (enough for an image's headers).
+    public static func readPrefix(_ path: String, maximumBytes: Int) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImagingError.io(path: path, detail: FileManager.default.fileExists(atPath: path)
+                                  ? "cannot be read (check its permissions)" : "no such file")
+        }
+        defer { try? handle.close() }
+        do {
+            return [UInt8](try handle.read(upToCount: maximumBytes) ?? Data())
+        } catch {
+            throw ImagingError.io(path: path, detail: "cannot be read: \(error.localizedDescription)")
+        }
+    }
+
     /// Writes bytes atomically: to a temporary file beside `path`, then renamed over it,
     /// so a reader never sees a half-written image and a failure leaves the old file intact.
+    /// - Throws: `WriteFailure` naming the path and the system's reason (disk full, permission denied).
     public static func write(_ bytes: [UInt8], to path: String) throws {
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ImagingError.io(path: path, detail: "cannot be written: \(error.localizedDescription)")
-        }
+        try WriteFailure.writeAtomically(bytes, to: path)
     }
 }

@@ -25,6 +25,8 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case font(path: String, detail: String)
     /// Reading or writing a file failed.
     case io(path: String, detail: String)
+    /// A file could not be written, with the system's reason (the disk full, no permission).
+    case cannotWrite(WriteFailure)
 
     public var description: String {
         func where_(_ file: String?) -> String { file.map { "\($0): " } ?? "" }
@@ -54,6 +56,8 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
             return "font \(path): \(detail)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
+        case .cannotWrite(let failure):
+            return failure.description
         }
     }
 }

@@ -19,7 +19,7 @@ extension LookAroundSnapshotter {
     func panoramaLevel(for camera: ViewCamera, catalog: Catalog?) throws -> (image: PanoramaImage, level: Int) {
         let match = scene.match
         let crop = try panoramaCrop(catalog: catalog)
-        if let catalog, let tiles = PanoramaTileStore(catalogPath: catalog.path)
+        if let catalog, let tiles = PanoramaTileStore(directory: catalog.location.tileDirectory)
             .fileForView(panoramaID: match.panoramaID, source: match.imagePath, crop: crop) {
             let level = tiles.level(for: camera)
             let needed = tiles.tiles(for: camera, pose: pose, level: level)

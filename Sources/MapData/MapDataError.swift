@@ -15,6 +15,10 @@ public enum MapDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedPBFCompression(path: String, compression: String)
     /// A PBF with ways but no nodes: libreadosm silently skips plain (non-dense) `Node` messages.
     case pbfWithoutDenseNodes(path: String, wayCount: Int)
+    /// A PBF block claims more bytes than the format allows (`what`: "block header", "block",
+    /// "uncompressed block"), refused before libreadosm allocates them: a decompression bomb or a
+    /// corrupt file.
+    case pbfBlockTooLarge(path: String, offset: UInt64, what: String, claimedBytes: UInt64, limitBytes: UInt64)
     /// libreadosm reported error `code` (a `READOSM_*` value) while opening or parsing.
     case readFailed(path: String, code: Int32, meaning: String)
     /// The world basemap file is not one `scripts/make-world-basemap.py` wrote (or is truncated).
@@ -46,6 +50,9 @@ public enum MapDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): the PBF has \(wayCount) way\(wayCount == 1 ? "" : "s") but libreadosm found 0 nodes: the nodes are stored "
                 + "as plain (non-dense) Node messages, which libreadosm silently skips. Re-write it with "
                 + "`osmium cat \(path) -o out.osm.pbf` (dense nodes are osmium's default)."
+        case .pbfBlockTooLarge(let path, let offset, let what, let claimed, let limit):
+            return "\(path): the \(what) at byte \(offset) claims \(claimed) bytes, over the OSM PBF limit of \(limit) bytes; "
+                + "the file is corrupt or hostile: download or export the extract again"
         case .readFailed(let path, let code, let meaning):
             return "\(path): libreadosm error \(code) (\(meaning)). Check that the file is a complete, "
                 + "uncorrupted extract; re-export it if needed."

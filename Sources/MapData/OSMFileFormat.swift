@@ -122,4 +122,58 @@ enum OSMFileFormat: Equatable {
         }
         return nil
     }
+
+    /// The OSM PBF format's limits (wiki "PBF Format"): a BlobHeader under 64 KiB, a Blob and its
+    /// uncompressed data at most 32 MiB.
+    static let maximumPBFBlockHeaderBytes: UInt64 = 64 * 1024
+    static let maximumPBFBlobBytes: UInt64 = 32 * 1024 * 1024
+
+    /// Checks every block's claimed sizes against the format's limits without reading block data
+    /// (field keys and lengths only), so libreadosm never allocates what a hostile header claims.
+    /// A framing break (truncation) is left to libreadosm and ``pbfFramingProblem(path:)``.
+    /// - Throws: `MapDataError.pbfBlockTooLarge` naming the block, the claim and the limit.
+    static func checkPBFBlockSizes(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path), let size = try? handle.seekToEnd() else { return }
+        defer { try? handle.close() }
+        func bytes(at offset: UInt64, _ count: Int) -> [UInt8] {
+            guard (try? handle.seek(toOffset: offset)) != nil else { return [] }
+            return [UInt8]((try? handle.read(upToCount: count)) ?? Data())
+        }
+        func tooLarge(_ offset: UInt64, _ what: String, _ claimed: UInt64, _ limit: UInt64) -> MapDataError {
+            .pbfBlockTooLarge(path: path, offset: offset, what: what, claimedBytes: claimed, limitBytes: limit)
+        }
+        var offset: UInt64 = 0
+        while offset + 4 <= size {
+            let lengthBytes = bytes(at: offset, 4)
+            guard lengthBytes.count == 4 else { return }
+            let headerLength = lengthBytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            guard headerLength <= maximumPBFBlockHeaderBytes else {
+                throw tooLarge(offset, "block header", headerLength, maximumPBFBlockHeaderBytes)
+            }
+            let header = bytes(at: offset + 4, Int(headerLength))
+            guard header.count == Int(headerLength), let dataSize = ProtobufScan.varintField(3, in: header) else { return }
+            guard dataSize <= maximumPBFBlobBytes else { throw tooLarge(offset, "block", dataSize, maximumPBFBlobBytes) }
+            // The Blob's fields: raw_size (2, varint) is what libreadosm allocates for inflating.
+            let blobStart = offset + 4 + headerLength, blobEnd = blobStart + dataSize
+            var field = blobStart
+            for _ in 0..<16 where field < blobEnd {
+                let head = bytes(at: field, 20)
+                var i = 0
+                guard let key = ProtobufScan.varint(head, &i) else { break }
+                if key & 7 == 0 {
+                    guard let value = ProtobufScan.varint(head, &i) else { break }
+                    if key >> 3 == 2, value > maximumPBFBlobBytes {
+                        throw tooLarge(offset, "uncompressed block", value, maximumPBFBlobBytes)
+                    }
+                    field += UInt64(i)
+                } else if key & 7 == 2 {
+                    guard let length = ProtobufScan.varint(head, &i) else { break }
+                    field += UInt64(i) &+ length
+                } else {
+                    break
+                }
+            }
+            offset = blobEnd
+        }
+    }
 }

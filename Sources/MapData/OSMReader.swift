@@ -30,6 +30,7 @@ enum OSMReader {
             throw MapDataError.unsupportedSuffix(path: path, detectedFormat: "OSM XML data")
         case .pbf, .xml: break
         }
+        if format == .pbf { try OSMFileFormat.checkPBFBlockSizes(path: path) }
 
         parseLock.lock()
         defer { parseLock.unlock() }

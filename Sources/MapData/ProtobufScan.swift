@@ -21,7 +21,8 @@ enum ProtobufScan {
                 guard let v = varint(bytes, &i) else { return nil }
                 if key >> 3 == number { return v }
             case 2:
-                guard let n = varint(bytes, &i) else { return nil }
+                // A length past the end (up to 2^64 - 1 in a damaged file) ends the scan, not the process.
+                guard let n = varint(bytes, &i), n <= UInt64(bytes.count - i) else { return nil }
                 i += Int(n)
             default: return nil
             }

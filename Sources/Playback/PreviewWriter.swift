@@ -132,7 +132,7 @@ final class PNGFramesWriter: PreviewWriter {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         struct Document: Encodable { var frames: [Entry] }
-        try encoder.encode(Document(frames: entries)).write(to: URL(fileURLWithPath: "\(temporary)/frames.json"))
+        try WriteFailure.writeAtomically(try encoder.encode(Document(frames: entries)), to: "\(temporary)/frames.json")
         try moveIntoPlace(temporary, path)
     }
 

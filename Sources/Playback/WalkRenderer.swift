@@ -157,8 +157,7 @@ public final class WalkRenderer: @unchecked Sendable {
     /// The view, the map, the heads-up line, the title and the attribution in one frame.
     func compose(view: RGB8Image, info: WalkTimeline.Frame, panoramaID: String) throws -> RGB8Image {
         let size = options.size
-        var canvas = Canvas(width: size.width, height: size.height, background: .black)
-        canvas.draw(view.withAlpha(), x: 0, y: 0)
+        var canvas = Canvas(image: Self.opaqueFrame(view, width: size.width, height: size.height))
         if let inset {
             let map = inset.render(coordinate: info.coordinate, distanceMeters: info.distanceMeters,
                                    headingDegrees: info.headingDegrees, fieldOfViewDegrees: info.fieldOfViewDegrees)
@@ -182,6 +181,26 @@ public final class WalkRenderer: @unchecked Sendable {
     }
 
     static func hudHeight(frameHeight: Int) -> Int { max(16, frameHeight / 16) }
+
+    /// A `width`×`height` opaque black frame with `view` copied into its top-left corner: what a black
+    /// canvas with the opaque view composited over it holds, without the float blend of every pixel
+    /// (the profile of a composed frame showed that blend at about a tenth of the non-warp time).
+    static func opaqueFrame(_ view: RGB8Image, width: Int, height: Int) -> RGBA8Image {
+        var components = [UInt8](repeating: 0, count: width * height * 4)
+        let w = min(width, view.width), h = min(height, view.height), viewWidth = view.width
+        components.withUnsafeMutableBufferPointer { dst in
+            view.components.withUnsafeBufferPointer { src in
+                for i in 0..<(width * height) { dst[4 * i + 3] = 255 }
+                for y in 0..<h {
+                    let from = y * viewWidth * 3, to = y * width * 4
+                    for x in 0..<w {
+                        dst[to + 4 * x] = src[from + 3 * x]; dst[to + 4 * x + 1] = src[from + 3 * x + 1]; dst[to + 4 * x + 2] = src[from + 3 * x + 2]
+                    }
+                }
+            }
+        }
+        return RGBA8Image(width: width, height: height, components: components)
+    }
 
     func drawHeadsUp(on canvas: inout Canvas, info: WalkTimeline.Frame, panoramaID: String) throws {
         let size = options.size, band = Self.hudHeight(frameHeight: size.height)

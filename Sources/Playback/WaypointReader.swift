@@ -106,6 +106,11 @@ public enum WaypointReader {
 
     /// Parses GPX text; `file` names it in errors.
     public static func parseGPX(_ data: Data, file: String) throws(PlaybackError) -> Line {
+        // Foundation's XMLParser traps on element names that are not UTF-8 (found by FuzzGeoJSON):
+        // GPX is UTF-8, so anything else is refused before it gets there, with the line it is on.
+        if String(validating: data, as: UTF8.self) == nil {
+            throw .malformedWaypoints(file: file, location: "", detail: "not UTF-8 text (GPX is UTF-8); save the file as UTF-8")
+        }
         let parser = XMLParser(data: data)
         let delegate = GPXDelegate(file: file)
         parser.delegate = delegate

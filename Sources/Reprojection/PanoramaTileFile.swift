@@ -57,7 +57,9 @@ public struct PanoramaTileFile: Sendable {
         let bytes = [UInt8](fixed)
         tileSize = Int(Self.uint32(bytes, 8))
         let levelCount = Int(Self.uint32(bytes, 12))
-        sourceByteCount = Int(Self.uint64(bytes, 16))
+        // Values a damaged file may hold past Int.max are errors, never traps.
+        guard let byteCount = Int(exactly: Self.uint64(bytes, 16)) else { throw bad("source size out of range") }
+        sourceByteCount = byteCount
         sourceModifiedNanoseconds = Int64(bitPattern: Self.uint64(bytes, 24))
         guard (16...4096).contains(tileSize), (1...16).contains(levelCount) else {
             throw bad("tile size \(tileSize) or level count \(levelCount) out of range")
@@ -81,8 +83,9 @@ public struct PanoramaTileFile: Sendable {
         var entries: [(offset: Int, count: Int)] = []
         entries.reserveCapacity(tileCount)
         for t in 0..<tileCount {
-            let offset = Int(Self.uint64(index, 12 * t)), count = Int(Self.uint32(index, 12 * t + 8))
-            guard offset >= dataStart, count > 0, offset + count <= fileSize else { throw bad("tile \(t) lies outside the file") }
+            let count = Int(Self.uint32(index, 12 * t + 8))
+            guard let offset = Int(exactly: Self.uint64(index, 12 * t)), offset >= dataStart, count > 0,
+                  offset <= fileSize - count else { throw bad("tile \(t) lies outside the file") }
             entries.append((offset, count))
         }
         self.path = path
@@ -182,10 +185,11 @@ public struct PanoramaTileFile: Sendable {
     /// `sourcePath`'s size and modification time. Tiles are encoded on up to `maximumThreads` cores
     /// (`nil` = all; 1 when the caller already writes several files at once).
     /// - Returns: the opened file.
-    /// - Throws: `ReprojectionError.unreadablePanorama` when the source cannot be stat'ed or the file
-    ///   cannot be written, `.invalidParameter` for a tile size outside 16…4096.
+    /// - Throws: `ReprojectionError.unreadablePanorama` when the source cannot be stat'ed,
+    ///   `.cannotWrite` when the file cannot be written (the disk full, no permission; the old file stays),
+    ///   `.invalidParameter` for a tile size outside 16…4096.
     @discardableResult
-    public static func write(_ panorama: PanoramaImage, source sourcePath: String, to path: String,
+    public static func write(_ panorama: consuming PanoramaImage, source sourcePath: String, to path: String,
                              tileSize: Int = defaultTileSize, maximumThreads: Int? = nil) throws(ReprojectionError) -> PanoramaTileFile {
         guard (16...4096).contains(tileSize) else {
             throw .invalidParameter(name: "tile size", value: "\(tileSize)", allowed: "16…4096 pixels")
@@ -193,34 +197,52 @@ public struct PanoramaTileFile: Sendable {
         guard let stamp = stamp(ofSource: sourcePath) else {
             throw .unreadablePanorama(file: sourcePath, reason: "cannot read its size and modification time")
         }
-        var images = [panorama]
-        while let last = images.last, last.height > tileSize, let next = last.halved() { images.append(next) }
+        // Level sizes as ``PanoramaImage/halved()`` makes them; each level is made from the one before
+        // and that one is dropped once its tiles are encoded, so at most two levels are held at once.
+        var sizes = [(width: panorama.width, height: panorama.height)]
+        while let last = sizes.last, last.height > tileSize, last.height % 2 == 0, last.height >= 4 {
+            sizes.append((last.width / 2, last.height / 2))
+        }
         var tiles: [[UInt8]] = []
         var header = magic
-        append32(&header, tileSize); append32(&header, images.count)
+        append32(&header, tileSize); append32(&header, sizes.count)
         append64(&header, UInt64(stamp.byteCount)); append64(&header, UInt64(bitPattern: stamp.modifiedNanoseconds))
-        for image in images { append32(&header, image.width); append32(&header, image.height) }
-        for image in images {
-            let rgb = image.rgbImage()
+        for size in sizes { append32(&header, size.width); append32(&header, size.height) }
+        var image = consume panorama
+        for level in sizes.indices {
+            if level > 0 {
+                guard let next = image.halved() else { preconditionFailure("level \(level) of \(sizes) cannot be made") }
+                image = next
+            }
             let columns = (image.width + tileSize - 1) / tileSize, rows = (image.height + tileSize - 1) / tileSize
             var levelTiles = [[UInt8]](repeating: [], count: columns * rows)
             var failure: String?
             let lock = NSLock()
-            Parallel.forEachRowRange(columns * rows, minimumRowsPerChunk: 1, maximumThreads: maximumThreads) { range in
-                for t in range {
-                    let x0 = (t % columns) * tileSize, y0 = (t / columns) * tileSize
-                    let w = min(tileSize, image.width - x0), h = min(tileSize, image.height - y0)
-                    var crop = [UInt8](repeating: 0, count: w * h * 3)
-                    for y in 0..<h {
-                        let from = ((y0 + y) * image.width + x0) * 3
-                        crop.replaceSubrange((y * w * 3)..<((y + 1) * w * 3), with: rgb.components[from..<(from + w * 3)])
-                    }
-                    do {
-                        let jpeg = try JPEGCodec.encode(RGB8Image(width: w, height: h, components: crop), quality: jpegQuality,
-                                                        subsampling: .chroma444)
-                        lock.withLock { levelTiles[t] = jpeg }
-                    } catch {
-                        lock.withLock { failure = "\(error)" }
+            let width = image.width, height = image.height
+            image.pixels.withUnsafeBufferPointer { pixels in
+                Parallel.forEachRowRange(columns * rows, minimumRowsPerChunk: 1, maximumThreads: maximumThreads) { range in
+                    for t in range {
+                        let x0 = (t % columns) * tileSize, y0 = (t / columns) * tileSize
+                        let w = min(tileSize, width - x0), h = min(tileSize, height - y0)
+                        var crop = [UInt8](repeating: 0, count: w * h * 3)
+                        crop.withUnsafeMutableBufferPointer { out in
+                            for y in 0..<h {
+                                let row = (y0 + y) * width + x0, base = y * w * 3
+                                for x in 0..<w {
+                                    let p = pixels[row + x]
+                                    out[base + 3 * x] = UInt8(truncatingIfNeeded: p)
+                                    out[base + 3 * x + 1] = UInt8(truncatingIfNeeded: p >> 8)
+                                    out[base + 3 * x + 2] = UInt8(truncatingIfNeeded: p >> 16)
+                                }
+                            }
+                        }
+                        do {
+                            let jpeg = try JPEGCodec.encode(RGB8Image(width: w, height: h, components: crop), quality: jpegQuality,
+                                                            subsampling: .chroma444)
+                            lock.withLock { levelTiles[t] = jpeg }
+                        } catch {
+                            lock.withLock { failure = "\(error)" }
+                        }
                     }
                 }
             }
@@ -230,19 +252,18 @@ public struct PanoramaTileFile: Sendable {
         var offset = header.count + 12 * tiles.count
         for tile in tiles { append64(&header, UInt64(offset)); append32(&header, tile.count); offset += tile.count }
         var data = Data(header)
+        data.reserveCapacity(offset)
         for tile in tiles { data.append(contentsOf: tile) }
+        tiles = []
         let directory = (path as NSString).deletingLastPathComponent
-        // Unique per write, so two threads making the same file do not rename each other's half-written one.
-        let temporary = (directory.isEmpty ? "." : directory)
-            + "/.\((path as NSString).lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
-        do {
-            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-            try data.write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .unreadablePanorama(file: path, reason: "cannot write the tile file: \(error)")
+        if !directory.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+                throw .cannotWrite(WriteFailure(path: path, code: (error as NSError).underlyingPOSIXCode ?? EACCES))
+            }
         }
+        // A temporary file beside it, synced and renamed; unique per write, so two threads making the
+        // same file do not rename each other's half-written one.
+        do throws(WriteFailure) { try WriteFailure.writeAtomically(data, to: path) } catch { throw .cannotWrite(error) }
         return try PanoramaTileFile(path: path)
     }
 
@@ -266,5 +287,13 @@ public struct PanoramaTileFile: Sendable {
 
     private static func append64(_ b: inout [UInt8], _ v: UInt64) {
         for k in 0..<8 { b.append(UInt8(truncatingIfNeeded: v >> (8 * k))) }
+    }
+}
+
+extension NSError {
+    /// The POSIX errno underneath a Foundation file error, when there is one.
+    var underlyingPOSIXCode: Int32? {
+        if domain == NSPOSIXErrorDomain { return Int32(code) }
+        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.underlyingPOSIXCode
     }
 }

@@ -12,6 +12,9 @@ public struct PanoramaTileReport: Sendable, Hashable, Codable {
         public var path: String
         /// The reason.
         public var message: String
+        /// The `errno` when the tile file could not be written (disk full, no permission), nil when the
+        /// panorama could not be read.
+        public var writeErrno: Int32?
     }
 
     /// The folder of the tile files.
@@ -43,10 +46,18 @@ extension PanoramaTileStore {
     /// per core, each file's tiles encoded on its own thread: decoding and halving a panorama is mostly
     /// serial, so panoramas in parallel keep every core busy where one panorama's tiles in parallel
     /// would not. A panorama that fails is listed with its reason; the rest continue.
+    ///
+    /// Memory: each panorama reserves ``estimatedPeakBytes(width:height:fileBytes:)`` (from its JPEG
+    /// header) out of `memoryBudgetBytes` before it is decoded, and waits while the others in progress
+    /// hold too much, so a folder of large panoramas is made fewer at a time instead of one per core;
+    /// a panorama that alone needs more than the budget is refused before anything is allocated, with
+    /// the figure and the limit.
     /// - Parameters:
     ///   - crops: where partial panoramas lie in their full sphere, by panorama id.
+    ///   - memoryBudgetBytes: the most the files in progress may hold at once (nil: no limit).
     ///   - progress: called with (done, total) about every 1 %, from any thread.
     public func update(_ panoramas: [(panoramaID: String, imagePath: String)], crops: [String: PanoramaCrop] = [:],
+                       memoryBudgetBytes: Int? = nil,
                        progress: (@Sendable (Int, Int) -> Void)? = nil) -> PanoramaTileReport {
         let start = DispatchTime.now()
         let total = panoramas.count
@@ -60,10 +71,13 @@ extension PanoramaTileStore {
             return true
         }
         let outcomes = Outcomes(count: stale.count)
+        let budget = memoryBudgetBytes.map(MemoryBudget.init(limitBytes:))
         DispatchQueue.concurrentPerform(iterations: stale.count) { k in
             let panorama = panoramas[stale[k]]
             let outcome: Result<Int, ReprojectionError>
             do throws(ReprojectionError) {
+                let reserved = try budget?.reserve(for: panorama.imagePath) ?? 0
+                defer { budget?.release(reserved) }
                 let made = try file(panoramaID: panorama.panoramaID, source: panorama.imagePath,
                                     crop: crops[panorama.panoramaID], maximumThreads: 1)
                 outcome = .success(Self.byteCount(made.file.path))
@@ -81,8 +95,10 @@ extension PanoramaTileStore {
             switch outcomes.value(k) {
             case .success(let bytes): bytesWritten += bytes
             case .failure(let error):
+                var writeErrno: Int32?
+                if case .cannotWrite(let failure) = error { writeErrno = failure.code }
                 failures.append(.init(panoramaID: panoramas[index].panoramaID, path: panoramas[index].imagePath,
-                                      message: "\(error)"))
+                                      message: "\(error)", writeErrno: writeErrno))
             case nil: break
             }
         }
@@ -111,6 +127,9 @@ extension PanoramaTileStore {
             let path = directory + "/" + name
             if name.hasSuffix("." + Self.fileExtension) && !name.hasPrefix(".") && !keep.contains(name) {
                 if unlink(path) == 0 { removed += 1 }
+            } else if name.contains("." + Self.fileExtension + "."), WriteFailure.isAbandonedTemporary(name) {
+                // A write killed mid-way (its process is gone).
+                unlink(path)
             } else if name.hasPrefix("."), name.hasSuffix(".tmp"), name.contains("." + Self.fileExtension + "."),
                       let modified = PanoramaTileFile.stamp(ofSource: path)?.modifiedNanoseconds,
                       now - Double(modified) / 1e9 > Self.abandonedTemporaryFileAgeSeconds {
@@ -123,6 +142,44 @@ extension PanoramaTileStore {
     static func byteCount(_ path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Bytes reserved by the tile files in progress, under a limit.
+    final class MemoryBudget: @unchecked Sendable {
+        let limitBytes: Int
+        private let condition = NSCondition()
+        private var inUse = 0
+
+        init(limitBytes: Int) { self.limitBytes = limitBytes }
+
+        /// Reserves what making `imagePath`'s tile file needs (from its JPEG header), waiting while the
+        /// others hold too much; returns the bytes reserved (0 when the header cannot be read: the
+        /// decode then fails and reports why).
+        /// - Throws: `ReprojectionError.exceedsMemoryBudget` when it alone needs more than the limit.
+        func reserve(for imagePath: String) throws(ReprojectionError) -> Int {
+            // The headers are in the first MiB unless the metadata is unusually large.
+            guard let header = (try? JPEGCodec.readHeader(try ImageFile.readPrefix(imagePath, maximumBytes: 1 << 20)))
+                    ?? (try? JPEGCodec.readHeader(try ImageFile.read(imagePath))) else { return 0 }
+            let fileBytes = PanoramaTileStore.byteCount(imagePath)
+            let need = PanoramaTileStore.estimatedPeakBytes(width: header.width, height: header.height, fileBytes: fileBytes)
+            guard need <= limitBytes else {
+                throw .exceedsMemoryBudget(file: imagePath, width: header.width, height: header.height,
+                                           neededBytes: need, limitBytes: limitBytes)
+            }
+            condition.lock()
+            defer { condition.unlock() }
+            while inUse > 0 && inUse + need > limitBytes { condition.wait() }
+            inUse += need
+            return need
+        }
+
+        func release(_ bytes: Int) {
+            guard bytes > 0 else { return }
+            condition.lock()
+            inUse -= bytes
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 
     /// Results written by worker threads, each to its own slot.

@@ -70,24 +70,60 @@ public struct PanoramaTileStore: Sendable {
     public func file(panoramaID: String, source sourcePath: String, crop: PanoramaCrop? = nil,
                      maximumThreads: Int? = nil) throws(ReprojectionError) -> (file: PanoramaTileFile, made: Bool) {
         if let file = currentFile(panoramaID: panoramaID, source: sourcePath) { return (file, false) }
-        let decoded: RGB8Image
+        let bytes: [UInt8]
+        let header: JPEGHeader
         do {
-            // Strict: a damaged JPEG is reported, not baked into the tiles with libjpeg's grey fill (views
-            // then decode it directly, as they would without tiles).
-            // No file name in the codec's message: the error below names it.
-            decoded = try JPEGCodec.decodeRGB(try ImageFile.read(sourcePath), file: nil,
-                                              options: JPEGDecodeOptions(strict: true)).image
+            bytes = try ImageFile.read(sourcePath)
+            header = try JPEGCodec.readHeader(bytes)
         } catch {
             throw .unreadablePanorama(file: sourcePath, reason: "\(error)")
         }
-        let full = if let crop, !crop.isFull(width: decoded.width, height: decoded.height) {
-            try crop.embed(decoded, level: 0)
+        var full: PanoramaImage
+        if let crop, !crop.isFull(width: header.width, height: header.height) {
+            let decoded: RGB8Image
+            do {
+                // Strict: a damaged JPEG is reported, not baked into the tiles with libjpeg's grey fill (views
+                // then decode it directly, as they would without tiles).
+                // No file name in the codec's message: the error below names it.
+                decoded = try JPEGCodec.decodeRGB(bytes, file: nil, options: JPEGDecodeOptions(strict: true)).image
+            } catch {
+                throw .unreadablePanorama(file: sourcePath, reason: "\(error)")
+            }
+            full = try crop.embed(decoded, level: 0)
         } else {
-            try PanoramaImage(decoded)
+            // Decoded straight into the panorama's 4-byte pixels (strict: warnings are errors), so no RGB
+            // copy of the whole image is ever held beside it.
+            guard header.width == 2 * header.height, header.height >= 2 else {
+                throw .notEquirectangular(width: header.width, height: header.height)
+            }
+            guard header.width * header.height <= defaultPixelBudget else {
+                throw .unreadablePanorama(file: sourcePath, reason: "\(ImagingError.exceedsPixelBudget(file: nil, width: header.width, height: header.height, budget: defaultPixelBudget))")
+            }
+            var pixels = [UInt32](repeating: 0, count: header.width * header.height)
+            do {
+                try bytes.withUnsafeBytes { jpeg in
+                    try pixels.withUnsafeMutableBytes { destination in
+                        try JPEGCodec.decodeRGBX(jpeg, into: destination.baseAddress!, rowBytes: header.width * 4,
+                                                 width: header.width, height: header.height)
+                    }
+                }
+            } catch {
+                throw .unreadablePanorama(file: sourcePath, reason: "\(error)")
+            }
+            full = PanoramaImage(width: header.width, height: header.height, pixels: pixels)
         }
-        let file = try PanoramaTileFile.write(full, source: sourcePath, to: path(panoramaID: panoramaID),
+        let file = try PanoramaTileFile.write(consume full, source: sourcePath, to: path(panoramaID: panoramaID),
                                               maximumThreads: maximumThreads)
         return (file, true)
+    }
+
+    /// About how many bytes making the tile file of a `width`×`height` panorama from a JPEG of
+    /// `fileBytes` holds at its peak: the file read whole, the panorama's 4-byte pixels and its first
+    /// halving (alive together while it is made), and the encoded tiles (about the file's size again at
+    /// quality 92, 4:4:4, twice while they are assembled). What ``update(_:crops:memoryBudgetBytes:progress:)``
+    /// reserves per panorama.
+    public static func estimatedPeakBytes(width: Int, height: Int, fileBytes: Int) -> Int {
+        width * height * 5 + fileBytes * 6 + 16 << 20
     }
 
     // MARK: The lazy path

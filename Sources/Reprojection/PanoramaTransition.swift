@@ -23,10 +23,11 @@ import Imaging
 /// position, blended `1 − t`, `t` — the documented fallback; ``usesDepth`` says which one is used.
 ///
 /// Positions are the camera centres in any local metric frame shared by both ends (east-north-up
-/// metres, e.g. of a ``Geodesy/LocalTangentFrame``). Set up once (O(pixels) per end); each frame
-/// splats only the panorama rows and columns the view can see (its field of view widened by the
-/// parallax of surfaces 3 m or more away), O(visible panorama pixels + view pixels), the two ends on
-/// two cores.
+/// metres, e.g. of a ``Geodesy/LocalTangentFrame``). Set up once (O(pixels) per end, with a bounding
+/// box per 16×16 block of panorama pixels); each frame splats only the panorama rows and columns the
+/// view can see (its field of view widened by the parallax of surfaces 3 m or more away) and, of
+/// those, only the blocks whose boxes meet the view's frustum, O(visible panorama pixels + view
+/// pixels), the two ends on two cores, blend and hole fill split across them.
 public struct PanoramaTransition: Sendable {
     /// One end of a transition.
     public struct Endpoint: Sendable {
@@ -128,6 +129,15 @@ public struct PanoramaTransition: Sendable {
         }
     }
 
+    /// The warp through the serial reference kernels (``warpReference(_:_:fraction:camera:into:)``),
+    /// for tests comparing it with the fast path; nil without depth.
+    mutating func renderReference(fraction: Double, camera: ViewCamera) -> RGB8Image? {
+        guard let a = fromCloud, let b = toCloud else { return nil }
+        var out = RGB8Image(width: camera.width, height: camera.height)
+        warpReference(a, b, fraction: Float(fraction), camera: camera, into: &out)
+        return out
+    }
+
     /// The plain crossfade at `fraction` (each end's view from its own position, blended), whatever
     /// the depth maps: the fallback, and the baseline the warp is measured against.
     public mutating func crossfade(fraction: Double, camera: ViewCamera, into output: inout RGB8Image) throws(ReprojectionError) {
@@ -146,33 +156,229 @@ public struct PanoramaTransition: Sendable {
 
     // MARK: Warp
 
-    /// Per-end buffers of one view, reused between frames.
+    /// Per-end buffers of one view, reused between frames (allocated when the view size changes;
+    /// each end clears its own on its core).
     struct Scratch {
         var width = 0, height = 0
         var depthA: [Float] = [], depthB: [Float] = []
         var colorA: [SIMD4<Float>] = [], colorB: [SIMD4<Float>] = []
+        /// Pixels the leak filter empties, per end.
+        var leaksA: [Int32] = [], leaksB: [Int32] = []
+        /// Which panorama blocks can reach the view, per end (see ``PointCloud/blockSize``).
+        var visibleA: [Bool] = [], visibleB: [Bool] = []
+        /// Per column, the last pixel above with data (the column pass of the hole fill).
+        var lastFilled: [Int] = []
 
-        mutating func prepare(width: Int, height: Int) {
-            let count = width * height
+        mutating func prepare(width: Int, height: Int, blocksA: Int, blocksB: Int) {
             if width != self.width || height != self.height {
                 self.width = width
                 self.height = height
+                let count = width * height
                 depthA = [Float](repeating: .infinity, count: count)
                 depthB = depthA
                 colorA = [SIMD4<Float>](repeating: .zero, count: count)
                 colorB = colorA
-            } else {
-                depthA.withUnsafeMutableBufferPointer { $0.update(repeating: .infinity) }
-                depthB.withUnsafeMutableBufferPointer { $0.update(repeating: .infinity) }
-                colorA.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
-                colorB.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+                leaksA = [Int32](repeating: 0, count: count)
+                leaksB = leaksA
+                lastFilled = [Int](repeating: -1, count: width)
+            }
+            if visibleA.count != blocksA { visibleA = [Bool](repeating: false, count: blocksA) }
+            if visibleB.count != blocksB { visibleB = [Bool](repeating: false, count: blocksB) }
+        }
+
+        /// Clears for the serial reference path.
+        mutating func clear() {
+            depthA.withUnsafeMutableBufferPointer { $0.update(repeating: .infinity) }
+            depthB.withUnsafeMutableBufferPointer { $0.update(repeating: .infinity) }
+            colorA.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+            colorB.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+        }
+    }
+
+    /// One frame of the depth warp: per end (one core each) clear, cull the panorama's blocks to the
+    /// view, splat, filter leaks; then blend and fill the holes along rows (rows split across cores),
+    /// then fill what rows could not reach down the columns and write the output (columns split).
+    /// The same bytes as ``warpReference(_:_:fraction:camera:into:)``.
+    private mutating func warp(_ a: PointCloud, _ b: PointCloud, fraction t: Float, camera: ViewCamera, into output: inout RGB8Image) {
+        let width = camera.width, height = camera.height
+        scratch.prepare(width: width, height: height, blocksA: a.blockCount, blocksB: b.blockCount)
+        let eye = position(at: Double(t))
+        let view = ViewSetup(camera: camera)
+        func offset(_ origin: EastNorthUp) -> SIMD3<Float> {
+            SIMD3<Float>(Float(eye.east - origin.east), Float(eye.north - origin.north), Float(eye.up - origin.up))
+        }
+        let offsetA = offset(from.position), offsetB = offset(to.position)
+        func length(_ v: SIMD3<Float>) -> Double { Double((v * v).sum().squareRoot()) }
+        let rangesA = a.visibleRanges(camera: camera, baselineMeters: length(offsetA))
+        let rangesB = b.visibleRanges(camera: camera, baselineMeters: length(offsetB))
+        withScratch { s in
+            nonisolated(unsafe) let s = s
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                let cloud = k == 0 ? a : b, eyeOffset = k == 0 ? offsetA : offsetB
+                let depth = k == 0 ? s.depthA : s.depthB, color = k == 0 ? s.colorA : s.colorB
+                depth.update(repeating: .infinity)
+                color.update(repeating: .zero)
+                let visible = k == 0 ? s.visibleA : s.visibleB
+                cloud.cull(view: view, eyeOffset: eyeOffset, into: visible)
+                cloud.splat(view: view, eyeOffset: eyeOffset, ranges: k == 0 ? rangesA : rangesB, visibleBlocks: UnsafeBufferPointer(visible),
+                            depth: depth, color: color)
+                Self.removeLeaks(depth: depth, color: color, width: width, height: height, scratch: k == 0 ? s.leaksA : s.leaksB)
+            }
+            let tolerance = Self.occlusionToleranceFraction
+            nonisolated(unsafe) let ca = s.colorA, cb = s.colorB, za = s.depthA, zb = s.depthB
+            Parallel.forEachRowRange(height) { rows in
+                for i in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                    let va = ca[i].w > 0, vb = cb[i].w > 0
+                    var rgb: SIMD4<Float>, z: Float
+                    if va && vb {
+                        let pa = ca[i] / ca[i].w, pb = cb[i] / cb[i].w
+                        if za[i] < zb[i] * (1 - tolerance) {
+                            rgb = pa; z = za[i]
+                        } else if zb[i] < za[i] * (1 - tolerance) {
+                            rgb = pb; z = zb[i]
+                        } else {
+                            rgb = pa * (1 - t) + pb * t; z = min(za[i], zb[i])
+                        }
+                    } else if va {
+                        rgb = ca[i] / ca[i].w; z = za[i]
+                    } else if vb {
+                        rgb = cb[i] / cb[i].w; z = zb[i]
+                    } else {
+                        rgb = .zero; z = .infinity
+                    }
+                    rgb.w = va || vb ? 1 : 0
+                    ca[i] = rgb
+                    za[i] = z
+                }
+                Self.fillHoleRows(rows, color: ca, depth: za, width: width)
+            }
+            nonisolated(unsafe) let last = s.lastFilled
+            output.components.withUnsafeMutableBufferPointer { out in
+                nonisolated(unsafe) let out = out
+                // Columns split across cores; each walks its columns top to bottom, row by row.
+                let chunks = min(4, max(1, width / 64))
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    let x0 = chunk * width / chunks, x1 = (chunk + 1) * width / chunks
+                    for x in x0..<x1 { last[x] = -1 }
+                    for y in 0..<height {
+                        let row = y * width
+                        for x in x0..<x1 {
+                            let i = row + x
+                            var p = ca[i]
+                            if p.w != 0 {
+                                last[x] = i
+                            } else {
+                                let from = last[x]
+                                p = from >= 0 ? SIMD4(ca[from].x, ca[from].y, ca[from].z, -1) : SIMD4(128, 128, 128, -1)
+                                ca[i] = p
+                            }
+                            out[3 * i] = UInt8(max(0, min(255, p.x + 0.5)))
+                            out[3 * i + 1] = UInt8(max(0, min(255, p.y + 0.5)))
+                            out[3 * i + 2] = UInt8(max(0, min(255, p.z + 0.5)))
+                        }
+                    }
+                }
             }
         }
     }
 
-    private mutating func warp(_ a: PointCloud, _ b: PointCloud, fraction t: Float, camera: ViewCamera, into output: inout RGB8Image) {
+    /// The scratch buffers as unsafe pointers, for the parallel parts of a frame (each part writes
+    /// only its own end's buffers, rows or columns).
+    struct ScratchPointers {
+        let depthA, depthB: UnsafeMutableBufferPointer<Float>
+        let colorA, colorB: UnsafeMutableBufferPointer<SIMD4<Float>>
+        let leaksA, leaksB: UnsafeMutableBufferPointer<Int32>
+        let visibleA, visibleB: UnsafeMutableBufferPointer<Bool>
+        let lastFilled: UnsafeMutableBufferPointer<Int>
+    }
+
+    private mutating func withScratch(_ body: (ScratchPointers) -> Void) {
+        scratch.depthA.withUnsafeMutableBufferPointer { depthA in
+        scratch.depthB.withUnsafeMutableBufferPointer { depthB in
+        scratch.colorA.withUnsafeMutableBufferPointer { colorA in
+        scratch.colorB.withUnsafeMutableBufferPointer { colorB in
+        scratch.leaksA.withUnsafeMutableBufferPointer { leaksA in
+        scratch.leaksB.withUnsafeMutableBufferPointer { leaksB in
+        scratch.visibleA.withUnsafeMutableBufferPointer { visibleA in
+        scratch.visibleB.withUnsafeMutableBufferPointer { visibleB in
+        scratch.lastFilled.withUnsafeMutableBufferPointer { lastFilled in
+            body(ScratchPointers(depthA: depthA, depthB: depthB, colorA: colorA, colorB: colorB, leaksA: leaksA, leaksB: leaksB,
+                                 visibleA: visibleA, visibleB: visibleB, lastFilled: lastFilled))
+        } } } } } } } } }
+    }
+
+    /// ``removeLeaksReference(depth:color:width:height:)`` reading only the depth buffer (a pixel has
+    /// data exactly when its depth is finite: the splat writes both together) and keeping the pixels
+    /// to empty in `scratch` (at least `width × height` long) instead of a new array.
+    static func removeLeaks(depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>,
+                            width: Int, height: Int, scratch: UnsafeMutableBufferPointer<Int32>) {
+        guard width >= 3, height >= 3 else { return }
+        let factor = leakDepthFactor
+        var marked = 0
+        for y in 1..<(height - 1) {
+            let above = (y - 1) * width, row = y * width, below = (y + 1) * width
+            for x in 1..<(width - 1) {
+                let z = depth[row + x]
+                guard z < .infinity else { continue }
+                // Infinite depth (no data) is never nearer.
+                var nearer = 0
+                if depth[above + x - 1] * factor < z { nearer += 1 }
+                if depth[above + x] * factor < z { nearer += 1 }
+                if depth[above + x + 1] * factor < z { nearer += 1 }
+                if depth[row + x - 1] * factor < z { nearer += 1 }
+                if depth[row + x + 1] * factor < z { nearer += 1 }
+                if depth[below + x - 1] * factor < z { nearer += 1 }
+                if depth[below + x] * factor < z { nearer += 1 }
+                if depth[below + x + 1] * factor < z { nearer += 1 }
+                if nearer >= 5 { scratch[marked] = Int32(row + x); marked += 1 }
+            }
+        }
+        for k in 0..<marked {
+            let i = Int(scratch[k])
+            color[i] = .zero
+            depth[i] = .infinity
+        }
+    }
+
+    /// The row pass of ``fillHolesReference(color:depth:width:height:)`` over `rows` only.
+    static func fillHoleRows(_ rows: Range<Int>, color: UnsafeMutableBufferPointer<SIMD4<Float>>, depth: UnsafeMutableBufferPointer<Float>,
+                             width: Int) {
+        let reach = maximumFillPixels
+        for y in rows {
+            let row = y * width
+            var x = 0
+            while x < width {
+                guard color[row + x].w == 0 else { x += 1; continue }
+                var end = x
+                while end < width, color[row + end].w == 0 { end += 1 }
+                let left = x > 0 ? row + x - 1 : -1
+                let right = end < width ? row + end : -1
+                for k in x..<end {
+                    var pick = -1
+                    let dl = left >= 0 ? k - x + 1 : Int.max, dr = right >= 0 ? end - k : Int.max
+                    if dl <= reach, dr <= reach {
+                        pick = depth[left] >= depth[right] ? left : right
+                    } else if dl <= reach {
+                        pick = left
+                    } else if dr <= reach {
+                        pick = right
+                    }
+                    if pick >= 0 {
+                        color[row + k] = SIMD4(color[pick].x, color[pick].y, color[pick].z, -1)
+                        depth[row + k] = depth[pick]
+                    }
+                }
+                x = end
+            }
+        }
+    }
+
+    /// The warp as first written, serial where it can be and without block culling: the reference
+    /// ``warp(_:_:fraction:camera:into:)`` must match byte for byte (tests compare the two).
+    mutating func warpReference(_ a: PointCloud, _ b: PointCloud, fraction t: Float, camera: ViewCamera, into output: inout RGB8Image) {
         let width = camera.width, height = camera.height
-        scratch.prepare(width: width, height: height)
+        scratch.prepare(width: width, height: height, blocksA: a.blockCount, blocksB: b.blockCount)
+        scratch.clear()
         let eye = position(at: Double(t))
         let view = ViewSetup(camera: camera)
         func offset(_ origin: EastNorthUp) -> SIMD3<Float> {
@@ -191,11 +397,11 @@ public struct PanoramaTransition: Sendable {
                         nonisolated(unsafe) let za = za, zb = zb, ca = ca, cb = cb
                         DispatchQueue.concurrentPerform(iterations: 2) { k in
                             if k == 0 {
-                                a.splat(view: view, eyeOffset: offsetA, ranges: rangesA, depth: za, color: ca)
-                                Self.removeLeaks(depth: za, color: ca, width: width, height: height)
+                                a.splatReference(view: view, eyeOffset: offsetA, ranges: rangesA, depth: za, color: ca)
+                                Self.removeLeaksReference(depth: za, color: ca, width: width, height: height)
                             } else {
-                                b.splat(view: view, eyeOffset: offsetB, ranges: rangesB, depth: zb, color: cb)
-                                Self.removeLeaks(depth: zb, color: cb, width: width, height: height)
+                                b.splatReference(view: view, eyeOffset: offsetB, ranges: rangesB, depth: zb, color: cb)
+                                Self.removeLeaksReference(depth: zb, color: cb, width: width, height: height)
                             }
                         }
                         for i in 0..<(width * height) {
@@ -221,7 +427,7 @@ public struct PanoramaTransition: Sendable {
                             ca[i] = rgb
                             za[i] = z
                         }
-                        Self.fillHoles(color: ca, depth: za, width: width, height: height)
+                        Self.fillHolesReference(color: ca, depth: za, width: width, height: height)
                         output.components.withUnsafeMutableBufferPointer { out in
                             for i in 0..<(width * height) {
                                 let p = ca[i]
@@ -243,7 +449,7 @@ public struct PanoramaTransition: Sendable {
     /// Empties pixels (w = 0) where a farther surface shows through a gap in a nearer one: at least 5
     /// of the 8 neighbours are nearer by ``leakDepthFactor``. Splats of a surface seen much more
     /// obliquely than it was captured leave such gaps; the other end or the fill covers them.
-    static func removeLeaks(depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>,
+    static func removeLeaksReference(depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>,
                             width: Int, height: Int) {
         guard width >= 3, height >= 3 else { return }
         let factor = leakDepthFactor
@@ -269,7 +475,7 @@ public struct PanoramaTransition: Sendable {
 
     /// Fills pixels without data (w = 0) from the farther of the nearest filled neighbours along the
     /// row (disocclusions show what is behind), then along the column, then leaves grey.
-    static func fillHoles(color: UnsafeMutableBufferPointer<SIMD4<Float>>, depth: UnsafeMutableBufferPointer<Float>,
+    static func fillHolesReference(color: UnsafeMutableBufferPointer<SIMD4<Float>>, depth: UnsafeMutableBufferPointer<Float>,
                           width: Int, height: Int) {
         let reach = maximumFillPixels
         for y in 0..<height {
@@ -327,6 +533,34 @@ struct ViewSetup {
         centerY = Float(camera.height) / 2
         width = camera.width
         height = camera.height
+        // A point q (relative to the eye) can touch the view only if z = q·forward > near and its
+        // splat (half-width ≤ maximumSplatPixels / 2) overlaps the image: sx + half > 0 ⇔
+        // q·(focal·right + (centerX + half)·forward) > 0, and likewise for the other three edges.
+        // The margin is two pixels wider than the widest half-splat, so float rounding in the
+        // box test cannot cull a point the splat would have drawn.
+        let margin = Float(PanoramaTransition.maximumSplatPixels) / 2 + 2
+        let fw = Float(width), fh = Float(height)
+        edgeNormals = (focal * right + (centerX + margin) * forward,
+                       -focal * right + (fw - centerX + margin) * forward,
+                       -focal * up + (centerY + margin) * forward,
+                       focal * up + (fh - centerY + margin) * forward)
+    }
+
+    /// The normals of the four side planes of the view's frustum (through the eye, widened by the
+    /// largest splat), pointing inwards.
+    let edgeNormals: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+    /// Nothing nearer than this along `forward` is splatted, metres.
+    static let nearMeters: Float = 0.05
+
+    /// Whether any point of the box `lower…upper` (relative to the eye) can be splatted into the view:
+    /// false only when the whole box lies behind the near plane or outside one side plane.
+    @inline(__always) func mayReach(lower: SIMD3<Float>, upper: SIMD3<Float>) -> Bool {
+        // The box's corner farthest along a normal (the "positive vertex").
+        @inline(__always) func farthest(_ n: SIMD3<Float>) -> Float {
+            (n * lower.replacing(with: upper, where: n .>= 0)).sum()
+        }
+        return farthest(forward) > Self.nearMeters && farthest(edgeNormals.0) > 0 && farthest(edgeNormals.1) > 0
+            && farthest(edgeNormals.2) > 0 && farthest(edgeNormals.3) > 0
     }
 }
 
@@ -344,6 +578,22 @@ struct PointCloud: Sendable {
     /// The capture heading, degrees, and whether the pose is level (pitch and roll 0: culling by
     /// panorama rows and columns applies).
     let headingDegrees: Double, isLevel: Bool
+
+    /// The side of the square blocks of panorama pixels whose bounds are tested against the view
+    /// each frame, pixels.
+    static let blockSize = 16
+    /// Blocks across and down (the last ones may be partial).
+    let blocksAcross: Int, blocksDown: Int
+    var blockCount: Int { blocksAcross * blocksDown }
+    /// Per block, row-major: the bounding box of its surface points and that of its sky points
+    /// (empty: lower > upper). Apart, because one box round a façade and the sky behind it would
+    /// reach kilometres and be in every view.
+    let blockBounds: [BlockBounds]
+
+    struct BlockBounds: Sendable {
+        var surfaceLower = SIMD3<Float>(repeating: .infinity), surfaceUpper = SIMD3<Float>(repeating: -.infinity)
+        var skyLower = SIMD3<Float>(repeating: .infinity), skyUpper = SIMD3<Float>(repeating: -.infinity)
+    }
 
     /// Surfaces nearer than this are assumed out of a level view's sight when culling (only the street
     /// right below the camera is that near), metres. With 8 m the midpoints of 12 m steps lost 2–5 dB
@@ -417,54 +667,147 @@ struct PointCloud: Sendable {
         self.points = points
         self.extents = extents
         colors = image.pixels
+        let size = Self.blockSize
+        blocksAcross = (width + size - 1) / size
+        blocksDown = (height + size - 1) / size
+        blockBounds = Self.bounds(points: points, width: width, height: height, blocksAcross: blocksAcross, blocksDown: blocksDown)
+    }
+
+    /// The bounds of each block's surface and sky points (a point is sky beyond half the sky distance).
+    static func bounds(points: [SIMD3<Float>], width: Int, height: Int, blocksAcross: Int, blocksDown: Int) -> [BlockBounds] {
+        var bounds = [BlockBounds](repeating: BlockBounds(), count: blocksAcross * blocksDown)
+        let size = blockSize
+        let skySquared = (PanoramaTransition.skyDistanceMeters / 2) * (PanoramaTransition.skyDistanceMeters / 2)
+        points.withUnsafeBufferPointer { pts in
+            bounds.withUnsafeMutableBufferPointer { out in
+                nonisolated(unsafe) let out = out
+                Parallel.forEachRowRange(blocksDown, minimumRowsPerChunk: 2) { blockRows in
+                    for blockRow in blockRows {
+                        for blockColumn in 0..<blocksAcross {
+                            var b = BlockBounds()
+                            for y in (blockRow * size)..<min(height, (blockRow + 1) * size) {
+                                for x in (blockColumn * size)..<min(width, (blockColumn + 1) * size) {
+                                    let p = pts[y * width + x]
+                                    if (p * p).sum() > skySquared {
+                                        b.skyLower = pointwiseMin(b.skyLower, p); b.skyUpper = pointwiseMax(b.skyUpper, p)
+                                    } else {
+                                        b.surfaceLower = pointwiseMin(b.surfaceLower, p); b.surfaceUpper = pointwiseMax(b.surfaceUpper, p)
+                                    }
+                                }
+                            }
+                            out[blockRow * blocksAcross + blockColumn] = b
+                        }
+                    }
+                }
+            }
+        }
+        return bounds
+    }
+
+    /// Marks in `visible` (``blockCount`` long) the blocks with a point that may land in `view` seen
+    /// from `eyeOffset`: a conservative test of each block's boxes against the view's frustum.
+    func cull(view: ViewSetup, eyeOffset: SIMD3<Float>, into visible: UnsafeMutableBufferPointer<Bool>) {
+        blockBounds.withUnsafeBufferPointer { bounds in
+            for k in 0..<bounds.count {
+                let b = bounds[k]
+                var reach = false
+                if b.surfaceLower.x <= b.surfaceUpper.x {
+                    reach = view.mayReach(lower: b.surfaceLower - eyeOffset, upper: b.surfaceUpper - eyeOffset)
+                }
+                if !reach, b.skyLower.x <= b.skyUpper.x {
+                    reach = view.mayReach(lower: b.skyLower - eyeOffset, upper: b.skyUpper - eyeOffset)
+                }
+                visible[k] = reach
+            }
+        }
+    }
+
+    /// Splats point `i` into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as seen
+    /// from `eyeOffset`: the body the culled and the reference loops share.
+    @inline(__always)
+    private static func splatPoint(_ i: Int, _ pts: UnsafeBufferPointer<SIMD3<Float>>, _ cols: UnsafeBufferPointer<UInt32>,
+                                   _ ext: UnsafeBufferPointer<Float>, view: ViewSetup, eyeOffset: SIMD3<Float>,
+                                   depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let width = view.width, height = view.height
+        let fw = Float(width), fh = Float(height)
+        let near = ViewSetup.nearMeters
+        let tolerance = PanoramaTransition.depthToleranceFraction
+        let maxSplat = PanoramaTransition.maximumSplatPixels
+        let p = pts[i] - eyeOffset
+        let z = (p * view.forward).sum()
+        guard z > near else { return }
+        let inverse = view.focal / z
+        let sx = view.centerX + (p * view.right).sum() * inverse
+        let sy = view.centerY - (p * view.up).sum() * inverse
+        let footprint = ext[i] * inverse
+        let n = min(maxSplat, max(1, Int(footprint + 0.75)))
+        let half = Float(n) * 0.5
+        guard sx + half > 0, sx - half < fw, sy + half > 0, sy - half < fh else { return }
+        let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
+        let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
+        guard x0 < x1, y0 < y1 else { return }
+        let c = cols[i]
+        let weight = 1 / Float(n * n)
+        let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
+                                 Float((c >> 16) & 0xFF) * weight, weight)
+        for yy in y0..<y1 {
+            let rowStart = yy * width
+            for xx in x0..<x1 {
+                let k = rowStart + xx
+                let current = depth[k]
+                if z < current * (1 - tolerance) {
+                    depth[k] = z
+                    color[k] = value
+                } else if z <= current * (1 + tolerance) {
+                    if z < current { depth[k] = z }
+                    color[k] += value
+                }
+            }
+        }
+    }
+
+    /// ``splatReference(view:eyeOffset:ranges:depth:color:)`` skipping the blocks `visibleBlocks`
+    /// (from ``cull(view:eyeOffset:into:)``) rules out; the points left are visited in the same order,
+    /// so the result is the same to the bit.
+    func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
+               visibleBlocks: UnsafeBufferPointer<Bool>,
+               depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let cloudWidth = self.width, size = Self.blockSize, blocksAcross = self.blocksAcross
+        points.withUnsafeBufferPointer { pts in
+            colors.withUnsafeBufferPointer { cols in
+                extents.withUnsafeBufferPointer { ext in
+                    for row in ranges.rows {
+                        let blockRowStart = (row / size) * blocksAcross
+                        for columns in ranges.columns {
+                            var column = columns.lowerBound
+                            while column < columns.upperBound {
+                                let blockColumn = column / size
+                                let runEnd = min(columns.upperBound, (blockColumn + 1) * size)
+                                guard visibleBlocks[blockRowStart + blockColumn] else { column = runEnd; continue }
+                                for column in column..<runEnd {
+                                    let i = row * cloudWidth + column
+                                    Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, depth: depth, color: color)
+                                }
+                                column = runEnd
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Splats every point into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as
     /// seen from `eyeOffset` (the virtual camera's centre relative to this cloud's camera).
-    func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
+    func splatReference(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
                depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         let cloudWidth = self.width
-        let width = view.width, height = view.height
-        let fw = Float(width), fh = Float(height)
-        let near: Float = 0.05
-        let tolerance = PanoramaTransition.depthToleranceFraction
-        let maxSplat = PanoramaTransition.maximumSplatPixels
         points.withUnsafeBufferPointer { pts in
             colors.withUnsafeBufferPointer { cols in
                 extents.withUnsafeBufferPointer { ext in
                     for row in ranges.rows { for columns in ranges.columns { for column in columns {
                         let i = row * cloudWidth + column
-                        let p = pts[i] - eyeOffset
-                        let z = (p * view.forward).sum()
-                        guard z > near else { continue }
-                        let inverse = view.focal / z
-                        let sx = view.centerX + (p * view.right).sum() * inverse
-                        let sy = view.centerY - (p * view.up).sum() * inverse
-                        let footprint = ext[i] * inverse
-                        let n = min(maxSplat, max(1, Int(footprint + 0.75)))
-                        let half = Float(n) * 0.5
-                        guard sx + half > 0, sx - half < fw, sy + half > 0, sy - half < fh else { continue }
-                        let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
-                        let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
-                        guard x0 < x1, y0 < y1 else { continue }
-                        let c = cols[i]
-                        let weight = 1 / Float(n * n)
-                        let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
-                                                 Float((c >> 16) & 0xFF) * weight, weight)
-                        for yy in y0..<y1 {
-                            let rowStart = yy * width
-                            for xx in x0..<x1 {
-                                let k = rowStart + xx
-                                let current = depth[k]
-                                if z < current * (1 - tolerance) {
-                                    depth[k] = z
-                                    color[k] = value
-                                } else if z <= current * (1 + tolerance) {
-                                    if z < current { depth[k] = z }
-                                    color[k] += value
-                                }
-                            }
-                        }
+                        Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, depth: depth, color: color)
                     } } }
                 }
             }

@@ -1,3 +1,5 @@
+import Imaging
+
 /// Every error the Reprojection module throws. Each case names the bad value, the allowed range and
 /// what to do about it.
 public enum ReprojectionError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -11,6 +13,11 @@ public enum ReprojectionError: Error, Sendable, Equatable, CustomStringConvertib
     case unreadablePanorama(file: String?, reason: String)
     /// The output image passed in has a different size from the camera's.
     case outputSizeMismatch(expectedWidth: Int, expectedHeight: Int, actualWidth: Int, actualHeight: Int)
+    /// Making `file`'s tile file would hold about `neededBytes`, over the `limitBytes` allowed
+    /// (`index --tiles --memory-mb`); refused before decoding.
+    case exceedsMemoryBudget(file: String, width: Int, height: Int, neededBytes: Int, limitBytes: Int)
+    /// A tile file could not be written (the disk full, no permission); the old file, if any, is unchanged.
+    case cannotWrite(WriteFailure)
 
     /// A message naming the value, the allowed range and a remedy.
     public var description: String {
@@ -27,6 +34,11 @@ public enum ReprojectionError: Error, Sendable, Equatable, CustomStringConvertib
             return "cannot read panorama\(file.map { " \($0)" } ?? ""): \(reason)"
         case .outputSizeMismatch(let ew, let eh, let aw, let ah):
             return "output image is \(aw)x\(ah) but the camera renders \(ew)x\(eh); allocate the output with the camera's size"
+        case .cannotWrite(let failure):
+            return failure.description
+        case .exceedsMemoryBudget(let file, let width, let height, let needed, let limit):
+            return "\(file) (\(width)x\(height)) needs about \(needed >> 20) MiB to cut into tiles, over the memory limit of "
+                + "\(limit >> 20) MiB; raise --memory-mb to at least \((needed >> 20) + 1)"
         }
     }
 }

@@ -218,6 +218,12 @@ final class SceneFragments: Sendable {
         return Fragments(head: head.bytes, tail: tail.bytes)
     }
 
+    /// Forgets every fragment (the catalog changed).
+    func removeAll() {
+        scenes.removeAll()
+        metadata.removeAll()
+    }
+
     /// The Street View metadata answer of a panorama, made by `make` on a miss.
     func metadata(of panoramaID: String, make: () -> [UInt8]) -> [UInt8] {
         metadata.value(for: panoramaID, make: make)
@@ -241,6 +247,9 @@ final class PanoramaValueCache<Value: Sendable>: Sendable {
         }
         return value
     }
+
+    /// Forgets every value.
+    func removeAll() { entries.withLock { $0.removeAll(keepingCapacity: true) } }
 }
 
 extension JSONWriter {

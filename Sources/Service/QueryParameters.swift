@@ -141,6 +141,7 @@ struct QueryParameters {
                 return .invalidParameter(parameter: snakeCaseName(name), message: error.description)
             case .unknownPanorama(let id): return .unknownPanorama(id: id)
             case .placeNotFound(let name): return .placeNotFound(name: name)
+            case .unavailable: return .catalogUnavailable(detail: error.description)
             default: return .catalogFailed(detail: error.description)
             }
         case let error as ReprojectionError:

@@ -20,6 +20,14 @@ final class ResponseCache: Sendable {
 
     init(capacityBytes: Int) { self.capacityBytes = capacityBytes }
 
+    /// Forgets every answer (the catalog changed under them).
+    func removeAll() {
+        state.withLock { state in
+            state.entries.removeAll(keepingCapacity: true)
+            state.bytes = 0
+        }
+    }
+
     /// The cached answer for `key`, marked as used.
     func response(for key: String) -> Entry? {
         state.withLock { state in

@@ -39,12 +39,13 @@ public final class SceneService: HTTPHandler {
     ///   when the access log cannot be opened.
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
-        catalog = try Catalog(path: configuration.catalogPath)
+        catalog = try Catalog(location: CatalogLocation(parsing: configuration.catalogPath),
+                              connections: configuration.catalogConnections)
         keys = APIKeys(configuration.apiKeys)
         let cacheBytes = max(16, configuration.cacheMegabytes) << 20
         responses = ResponseCache(capacityBytes: cacheBytes / 4)
         panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4)
-        tileStore = PanoramaTileStore(catalogPath: configuration.catalogPath)
+        tileStore = PanoramaTileStore(directory: catalog.location.tileDirectory)
         accessLog = try configuration.accessLogPath.map { path throws(ServiceError) in try AccessLog(path: path) }
     }
 
@@ -53,11 +54,49 @@ public final class SceneService: HTTPHandler {
     public func start() throws(ServiceError) -> HTTPServer {
         let server = try HTTPServer(configuration: configuration.http, handler: self)
         serverBox.withLock { $0.server = server }
+        startPollingRevisions()
         return server
     }
 
-    /// Flushes the access log (call after the server stopped).
-    public func close() { accessLog?.close() }
+    /// Flushes the access log (call after the server stopped) and stops polling the catalog.
+    public func close() {
+        polling.withLock { $0 = false }
+        accessLog?.close()
+    }
+
+    private let polling = Mutex(false)
+
+    /// A PostGIS catalog is shared: another machine's index run may replace it at any time. A thread
+    /// asks for its revision every ``ServiceConfiguration/catalogPollSeconds``; a new one drops every
+    /// cached answer (scene details, JSON fragments, rendered responses). A failed poll changes
+    /// nothing (requests meanwhile get 503 from their own queries).
+    private func startPollingRevisions() {
+        guard catalog.location.isPostgres, configuration.catalogPollSeconds > 0 else { return }
+        polling.withLock { $0 = true }
+        let interval = configuration.catalogPollSeconds
+        Thread.detachNewThread { [weak self] in
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                guard let self, self.polling.withLock({ $0 }) else { return }
+                self.pollRevision()
+            }
+        }
+    }
+
+    /// One poll: true when the revision changed and the caches were dropped.
+    @discardableResult
+    func pollRevision() -> Bool {
+        guard (try? catalog.checkForNewRevision()) == true else { return false }
+        dropCachedAnswers()
+        return true
+    }
+
+    /// Forgets every answer made from the catalog.
+    func dropCachedAnswers() {
+        details.removeAll()
+        fragments.removeAll()
+        responses.removeAll()
+    }
 
     // MARK: HTTPHandler
 
@@ -173,6 +212,12 @@ public final class SceneService: HTTPHandler {
 
     /// The error answer: native JSON, or Google's shape on the Street View routes.
     func error(_ error: ServiceError, streetView: Bool) -> HTTPResponse {
+        var response = errorBody(error, streetView: streetView)
+        if case .catalogUnavailable = error { response.headers.append(("Retry-After", "2")) }
+        return response
+    }
+
+    private func errorBody(_ error: ServiceError, streetView: Bool) -> HTTPResponse {
         if streetView {
             return HTTPResponse(status: error.httpStatus, contentType: "text/plain; charset=utf-8",
                                 body: Array((error.description + "\n").utf8))
@@ -190,14 +235,26 @@ public final class SceneService: HTTPHandler {
         return .json(writer.bytes, status: error.httpStatus)
     }
 
+    /// `{"catalog", "panoramas", "revision", "status"}`; for a PostGIS catalog it asks the database, and
+    /// answers 503 with `"status": "catalog_unavailable"` when that fails (what a load balancer checks).
     func health() -> HTTPResponse {
+        var status = "ok", code = 200
+        if catalog.location.isPostgres {
+            do {
+                if try catalog.checkForNewRevision() { dropCachedAnswers() }
+            } catch {
+                status = "catalog_unavailable"
+                code = 503
+            }
+        }
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
-        writer.field("catalog", catalog.path)
+        writer.field("catalog", catalog.location.description)
         writer.field("panoramas", catalog.panoramaCount)
-        writer.field("status", "ok")
+        writer.field("revision", Int(catalog.revision))
+        writer.field("status", status)
         writer.endObject()
-        var response = HTTPResponse.json(writer.bytes)
+        var response = HTTPResponse.json(writer.bytes, status: code)
         response.headers.append(("Cache-Control", "no-store"))
         return response
     }
@@ -210,6 +267,8 @@ public final class SceneService: HTTPHandler {
             ("lookaround_render_queue", "Render jobs queued or running.", server?.rendersQueued ?? 0),
             ("lookaround_response_cache_bytes", "Bytes of cached answers.", responses.byteCount),
             ("lookaround_catalog_panoramas", "Panoramas in the catalog.", catalog.panoramaCount),
+            ("lookaround_catalog_revision", "The catalog revision answers come from (PostGIS catalogs change it per index run).",
+             Int(catalog.revision)),
         ]
         let text = metrics.prometheusText(gauges: gauges, sceneDetailCache: details.statistics)
         return HTTPResponse(contentType: "text/plain; version=0.0.4; charset=utf-8",

@@ -3,8 +3,14 @@ import Foundation
 
 /// What `lookaround serve` serves and its limits.
 public struct ServiceConfiguration: Sendable {
-    /// The catalog file (default `$LOOKAROUND_CATALOG`, else `Panoramas/catalog.sqlite`).
+    /// The catalog: a file or a `postgres://` URL (default `$LOOKAROUND_CATALOG`, else `Panoramas/catalog.sqlite`).
     public var catalogPath = Catalog.defaultPath
+    /// How often a PostGIS catalog's revision is polled, seconds: a new revision (an index run
+    /// finished) drops every cached answer. 0 = never. SQLite catalogs are not polled (an open file
+    /// never changes).
+    public var catalogPollSeconds = 2.0
+    /// Connections to a PostGIS catalog this process keeps at most.
+    public var catalogConnections = 8
     /// The OSM extract `/v1/map` draws (default the shipped Helsinki extract beside the catalog).
     public var osmPath: String?
     /// Accepted API keys; empty = no key needed.
@@ -27,7 +33,8 @@ public struct ServiceConfiguration: Sendable {
     /// `sources/` beside the catalog (where `lookaround index` looks for it).
     public var resolvedOSMPath: String? {
         if let osmPath { return osmPath }
-        let sources = ((catalogPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources")
+        guard let catalogFile = (try? CatalogLocation(parsing: catalogPath))?.filePath else { return nil }
+        let sources = ((catalogFile as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []).sorted()
         return names.first { $0.hasSuffix(".osm.pbf") || $0.hasSuffix(".osm") }
             .map { (sources as NSString).appendingPathComponent($0) }

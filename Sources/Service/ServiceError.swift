@@ -28,8 +28,11 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case overloaded(retryAfterSeconds: Int)
     /// A panorama or tile file that cannot be read (damaged, missing on disk).
     case unreadableImagery(panoramaID: String, detail: String)
-    /// The catalog failed (SQLite).
+    /// The catalog failed (SQLite, PostgreSQL).
     case catalogFailed(detail: String)
+    /// The catalog's database cannot be reached (down, failing over, every connection busy): 503 with
+    /// `Retry-After`, so a load balancer sends the request to another process or the client retries.
+    case catalogUnavailable(detail: String)
     /// Anything else that went wrong inside.
     case internalError(detail: String)
     /// The server could not listen (bad address, port in use).
@@ -46,7 +49,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .methodNotAllowed: 405
         case .bodyTooLarge: 413
         case .unreadableImagery, .catalogFailed, .internalError, .cannotListen, .badConfiguration: 500
-        case .overloaded: 503
+        case .overloaded, .catalogUnavailable: 503
         }
     }
 
@@ -65,6 +68,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .overloaded: "overloaded"
         case .unreadableImagery: "unreadable_imagery"
         case .catalogFailed: "catalog_failed"
+        case .catalogUnavailable: "catalog_unavailable"
         case .internalError, .cannotListen, .badConfiguration: "internal_error"
         }
     }
@@ -76,7 +80,8 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownPanorama: "ZERO_RESULTS"
         case .placeNotFound: "NOT_FOUND"
         case .forbidden: "REQUEST_DENIED"
-        case .overloaded, .unreadableImagery, .catalogFailed, .internalError, .cannotListen, .badConfiguration: "UNKNOWN_ERROR"
+        case .overloaded, .unreadableImagery, .catalogFailed, .catalogUnavailable, .internalError, .cannotListen, .badConfiguration:
+            "UNKNOWN_ERROR"
         }
     }
 
@@ -108,6 +113,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .overloaded(let seconds): "the server is busy or stopping; retry in \(seconds) s"
         case .unreadableImagery(let id, let detail): "the imagery of panorama '\(id)' cannot be read: \(detail)"
         case .catalogFailed(let detail): "the catalog failed: \(detail)"
+        case .catalogUnavailable(let detail): "\(detail)"
         case .internalError(let detail): "internal error: \(detail)"
         case .cannotListen(let address, let detail): "cannot listen on \(address): \(detail)"
         case .badConfiguration(let file, let detail): "\(file): \(detail)"

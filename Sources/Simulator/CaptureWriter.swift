@@ -93,7 +93,9 @@ public struct CaptureWriter: Sendable {
         ]
         for (name, bytes) in files {
             let path = (directory as NSString).appendingPathComponent(name)
-            do { try ImageFile.write(bytes, to: path) } catch {
+            do { try ImageFile.write(bytes, to: path) } catch let failure as WriteFailure {
+                throw SimulatorError.cannotWrite(failure)
+            } catch {
                 throw SimulatorError.output(path: path, detail: "\(error)")
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Every error the Simulator module throws. Each message names the bad value, the allowed range or
 /// form, and what to do about it.
@@ -13,6 +14,8 @@ public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible 
     case noCaptures(detail: String)
     /// Writing an output failed (path, reason).
     case output(path: String, detail: String)
+    /// A capture's file could not be written (disk full, no permission): the system's reason.
+    case cannotWrite(WriteFailure)
 
     /// A message naming the value, the allowed range and a remedy.
     public var description: String {
@@ -30,6 +33,8 @@ public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible 
             return "no capture positions: \(detail). Choose other --streets, a larger --bbox or a smaller --spacing-meters."
         case let .output(path, detail):
             return "cannot write \(path): \(detail). Check that the folder exists and is writable."
+        case let .cannotWrite(failure):
+            return failure.description
         }
     }
 }

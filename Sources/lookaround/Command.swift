@@ -24,7 +24,8 @@ extension CommandGroup {
 }
 
 /// Exit codes (DESIGN §3): 0 ok, 1 "no imagery here", 64 usage, 65 bad data, 66 missing input, 70 internal,
-/// 73 cannot create output.
+/// 73 cannot create output (permission denied, read-only file system, no such folder), 74 I/O error
+/// while writing (disk full, quota, file too large).
 enum ExitCode: Int32 {
     case ok = 0
     case noImagery = 1
@@ -34,6 +35,7 @@ enum ExitCode: Int32 {
     case unavailable = 69
     case internalError = 70
     case cannotCreate = 73
+    case ioError = 74
     /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
     case interrupted = 130
 }
@@ -41,6 +43,12 @@ enum ExitCode: Int32 {
 /// Options several commands share, declared once.
 enum CommonOptions {
     /// No progress or status on stderr (data on stdout and errors still print).
+    /// `--catalog`: an SQLite file or a PostGIS URL, as every command that reads a catalog takes it.
+    static let catalog = OptionSpec.value(
+        "catalog", valueName: "PATH|URL",
+        help: "The catalog: an SQLite file, or postgres://USER@HOST[:PORT]/DATABASE for PostGIS (password from "
+            + "?passfile=, $PGPASSFILE, ~/.pgpass or $PGPASSWORD, never in the URL). Default $LOOKAROUND_CATALOG, "
+            + "else Panoramas/catalog.sqlite.")
     static let quiet = OptionSpec.flag("quiet", short: "q", help: "No progress bar or status lines; data and errors still print.")
 }
 

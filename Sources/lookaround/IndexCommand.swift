@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Catalog
 import Foundation
+import Imaging
 import Reprojection
 
 /// `lookaround index [DIR …]`: builds or updates the catalog.
@@ -23,10 +24,14 @@ enum IndexCommand: Command {
             current (same JPEG size and modification time) are kept, stale ones remade, those of panoramas \
             no longer in the catalog deleted. A JPEG that does not decode cleanly gets no tile file and is \
             listed with its reason (exit code 65); views of it decode the JPEG directly.
-            Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog.
+            Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog \
+            (beside the first folder for a PostGIS catalog). \
+            With --catalog postgres://USER@HOST/DATABASE the catalog is written into PostgreSQL + PostGIS instead: one \
+            transaction (bulk COPY, then the new tables swapped in), so its readers, many 'lookaround serve' processes on \
+            many machines, see the old catalog or the new one, never half; its tile files go to $LOOKAROUND_TILE_DIR.
             """,
         options: [
-            .value("catalog", valueName: "PATH", help: "The catalog file (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .value("osm", valueName: "FILE", help: "An OSM extract (.osm.pbf or .osm) for places and streets.", repeatable: true),
             .flag("no-osm", help: "Index no places or streets."),
             .value("depth-suffix", valueName: "SUFFIX", help: "Depth map name after NAME.", defaultValue: ".depth.png"),
@@ -36,6 +41,9 @@ enum IndexCommand: Command {
                    defaultValue: "30"),
             .flag("full", help: "Re-read every file, even unchanged ones."),
             .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
+            .value("memory-mb", valueName: "MIB", help: "With --tiles: the most memory the tile files being made may hold at once, "
+                   + "64…1048576 MiB; large panoramas are then made fewer at a time, and one that alone needs more is "
+                   + "listed, not decoded (default: half the machine's memory, \(defaultMemoryMegabytes) MiB here)."),
             CommonOptions.quiet,
             .flag("json", help: "Print the report as JSON; see README, 'JSON output'."),
         ],
@@ -46,14 +54,24 @@ enum IndexCommand: Command {
             (command: "lookaround index ~/theta --catalog photos.sqlite --osm city.osm.pbf", comment: "your own photos"),
         ])
 
+    /// Half the machine's physical memory, MiB (at least 256).
+    static var defaultMemoryMegabytes: Int {
+        let bytes = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return max(256, (bytes / 2) >> 20)
+    }
+
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        if arguments.has("memory-mb") && !arguments.flag("tiles") { throw arguments.error("--memory-mb needs --tiles") }
         let catalogPath = arguments.string("catalog") ?? Catalog.defaultPath
+        let location = try CatalogLocation(parsing: catalogPath)
         let directories = arguments.positionals.isEmpty ? ["Panoramas"] : arguments.positionals
         var osmFiles = arguments.strings("osm")
         if arguments.flag("no-osm") {
             if !osmFiles.isEmpty { throw arguments.error("give either --osm or --no-osm, not both") }
         } else if osmFiles.isEmpty {
-            let sources = ((catalogPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources")
+            // Beside an SQLite catalog; beside the first folder for a PostGIS one.
+            let sources = location.filePath.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources") }
+                ?? (directories[0] as NSString).appendingPathComponent("sources")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []
             osmFiles = names.filter { $0.hasSuffix(".osm.pbf") || $0.hasSuffix(".osm") }.sorted()
                 .map { (sources as NSString).appendingPathComponent($0) }
@@ -79,13 +97,15 @@ enum IndexCommand: Command {
             let crops = try catalog.partialPanoramaCrops().compactMapValues { crop in
                 try? PanoramaCrop(fullWidth: crop.fullWidth, fullHeight: crop.fullHeight, left: crop.croppedLeft, top: crop.croppedTop)
             }
-            tiles = PanoramaTileStore(catalogPath: report.catalogPath)
-                .update(try catalog.imagePaths(), crops: crops, progress: progress("index --tiles", "tile files"))
+            let memoryMegabytes = try arguments.int("memory-mb", in: 64...1_048_576) ?? defaultMemoryMegabytes
+            tiles = PanoramaTileStore(directory: location.tileDirectory)
+                .update(try catalog.imagePaths(), crops: crops, memoryBudgetBytes: memoryMegabytes << 20,
+                        progress: progress("index --tiles", "tile files"))
         }
         if arguments.flag("json") {
             try Console.json(Report(index: report, tiles: tiles))
         } else {
-            Console.out("catalog     \(report.catalogPath)")
+            Console.out("catalog     \(location)")
             Console.out("panoramas   \(report.panoramaCount) (\(report.filesFound) files: \(report.filesRead) read, "
                         + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed)")
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")
@@ -112,6 +132,11 @@ enum IndexCommand: Command {
         if let tiles, !tiles.failures.isEmpty {
             Console.error("error: \(tiles.failures.count) of \(tiles.panoramaCount) panoramas have no tile file (listed above); "
                           + "views of them decode the JPEG directly")
+            // A tile file that could not be written (the disk full, no permission) is the outcome that
+            // matters more than a damaged panorama: 73 or 74, as for any output.
+            if let written = tiles.failures.first(where: { $0.writeErrno != nil }), let code = written.writeErrno {
+                return exitCode(for: WriteFailure(path: tiles.directory, code: code))
+            }
             failed = true
         }
         return failed ? .dataError : .ok

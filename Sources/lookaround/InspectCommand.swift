@@ -27,7 +27,7 @@ enum InspectCommand: Command {
             .value("y", valueName: "PX", help: "Row, 0…height (continuous; pixel centres at i + 0.5).", required: true),
             .value("language", valueName: "CODE", help: "Name language (OSM code such as sv); default the local name."),
             .flag("json", help: "Print JSON (snake_case keys) instead of text."),
-            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
         ],
         examples: [
             (command: "lookaround inspect --lat 60.1699 --lon 24.9523 --x 640.5 --y 500.5",

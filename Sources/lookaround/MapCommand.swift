@@ -35,7 +35,7 @@ enum MapCommand: Command {
             .value("save-camera", valueName: "FILE", help: "Write the camera used as JSON (restores the view exactly with --camera FILE)."),
             .value("route", valueName: "FILE", help: "A route as GeoJSON lines, drawn in route blue."),
             .value("overlay", valueName: "FILE", help: "GeoJSON overlays and pins with styling properties (repeatable).", repeatable: true),
-            .value("catalog", valueName: "PATH", help: "The catalog for --coverage (built by 'lookaround index').",
+            .value("catalog", valueName: "PATH|URL", help: "The catalog for --coverage (built by 'lookaround index'): a file or a postgres:// URL.",
                    defaultValue: Catalog.defaultPath),
             .value("coverage-file", valueName: "FILE", help: "Draw the coverage layer from panorama positions given as GeoJSON points instead."),
             .value("fly-from", valueName: "LAT,LON", help: "Start of a camera flight."),

@@ -33,7 +33,7 @@ enum SceneCommand: Command {
             .value("after", valueName: "DATE", help: "Captured on or after (YYYY-MM-DD or ISO 8601, UTC)."),
             .value("before", valueName: "DATE", help: "Captured on or before (YYYY-MM-DD: through that day, UTC)."),
             .value("language", valueName: "CODE", help: "Language for --near names (e.g. sv)."),
-            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .flag("json", help: "Print JSON (snake_case): found, scene or no_coverage with reason."),
         ],
         examples: [

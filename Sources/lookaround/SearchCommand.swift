@@ -20,7 +20,7 @@ enum SearchCommand: Command {
             .value("category", valueName: "NAME", help: "Only this category (cafe, museum…) or group (food, shop…)."),
             .value("language", valueName: "CODE", help: "Show names in this language (sv, en…), else the local name."),
             .value("limit", valueName: "N", help: "At most N results, 1…1000.", defaultValue: "10"),
-            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .flag("json", help: "Print JSON: a list of matches with place, display_name, kind, score, distance_meters."),
         ],
         positionals: [PositionalSpec("QUERY", help: "The name to look for.")],

@@ -21,7 +21,7 @@ enum ServeCommand: Command {
         options: [
             .value("listen", valueName: "HOST:PORT", help: "Address to listen on (port 0: any free port; IPv6 as [::1]:8080).",
                    defaultValue: "127.0.0.1:8080"),
-            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .value("osm", valueName: "FILE", help: "OSM extract for /v1/map (default: sources/*.osm.pbf beside the catalog)."),
             .value("api-key-file", valueName: "FILE", help: "Require one of the keys in FILE (one per line) as key=… or X-API-Key."),
             .value("threads", valueName: "N", help: "Network threads, 1…64 (default: one more than the cores; they also answer scene requests)."),
@@ -35,6 +35,11 @@ enum ServeCommand: Command {
                    defaultValue: "10"),
             .value("cache-mb", valueName: "N", help: "Memory for decoded tiles and cached answers, 16…65536 MiB.", defaultValue: "256"),
             .value("access-log", valueName: "FILE|-", help: "Write one line per request to FILE ('-' = stdout)."),
+            .value("catalog-connections", valueName: "N", help: "PostGIS catalog: connections this process keeps at most, 1…256.",
+                   defaultValue: "8"),
+            .value("catalog-poll-seconds", valueName: "S",
+                   help: "PostGIS catalog: ask for its revision every S seconds and drop cached answers when an index run replaced it, 0…3600 (0 = never).",
+                   defaultValue: "2"),
         ],
         examples: [
             (command: "lookaround index && lookaround serve", comment: "index the shipped panoramas and serve them"),
@@ -64,6 +69,8 @@ enum ServeCommand: Command {
         configuration.cacheMegabytes = try arguments.int("cache-mb", in: 16...65_536) ?? 256
         let drainSeconds = try arguments.double("drain-seconds", in: 0...600) ?? 10
         configuration.catalogPath = arguments.string("catalog") ?? Catalog.defaultPath
+        configuration.catalogConnections = try arguments.int("catalog-connections", in: 1...256) ?? 8
+        configuration.catalogPollSeconds = try arguments.double("catalog-poll-seconds", in: 0...3600) ?? 2
         configuration.osmPath = arguments.string("osm")
         configuration.accessLogPath = arguments.string("access-log")
         if let file = arguments.string("api-key-file") {
@@ -89,7 +96,7 @@ enum ServeCommand: Command {
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let base = "http://\(shownHost):\(server.port)"
-        Console.out("lookaround serve: \(service.catalog.panoramaCount) panoramas from \(configuration.catalogPath)")
+        Console.out("lookaround serve: \(service.catalog.panoramaCount) panoramas from \(service.catalog.location)")
         Console.out("listening on \(base)")
         Console.out("try: curl '\(base)/v1/scene?lat=60.1699&lon=24.9523'"
                     + (configuration.apiKeys.isEmpty ? "" : " -H 'X-API-Key: …'"))

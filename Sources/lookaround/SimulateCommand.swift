@@ -160,7 +160,8 @@ enum SimulateCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
-            throw SimulatorError.output(path: out, detail: "cannot create the folder: \(error.localizedDescription)")
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EACCES
+            throw SimulatorError.cannotWrite(WriteFailure(path: out, code: code))
         }
         let writer = try CaptureWriter(model: model, directory: out, samplesPerPixel: samples, seed: seed, jpegQuality: quality)
         if !quiet {

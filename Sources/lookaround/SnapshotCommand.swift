@@ -27,7 +27,7 @@ enum SnapshotCommand: Command {
             code 1 with the reason.
             """,
         options: SceneSelection.sceneOptions + SceneSelection.cameraOptions + SnapshotOptions.options + [
-            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .value("output", short: "o", valueName: "FILE", help: "Output image ('-' = stdout).", required: true),
             .flag("json", help: "Print the report as JSON (on stderr with -o -); see README, 'JSON output'."),
             CommonOptions.quiet,

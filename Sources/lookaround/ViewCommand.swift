@@ -35,7 +35,7 @@ enum ViewCommand: Command {
             .value("protocol", valueName: "NAME", help: "How to draw: auto, kitty, sixel, truecolor or 256.", defaultValue: "auto",
                    allowedValues: OutputProtocolChoice.allCases.map(\.rawValue)),
             .flag("diagnose", help: "Print what the terminal supports and which protocol would be used, and exit."),
-            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .value("osm", valueName: "FILE", help: "OSM extract the map inset (m) draws.", defaultValue: MapCommand.defaultData),
             .value("spin-seconds", valueName: "SECONDS", help: "Turn by itself for this long (0.5…600), then exit: a demo."),
         ],

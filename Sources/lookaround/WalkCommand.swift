@@ -27,7 +27,7 @@ enum WalkCommand: Command {
             "© OpenStreetMap contributors".
             """,
         options: [
-            .value("catalog", valueName: "PATH", help: "The catalog (default $LOOKAROUND_CATALOG, else Panoramas/catalog.sqlite)."),
+            CommonOptions.catalog,
             .value("from", valueName: "PLACE|LAT,LON", help: "Start: a place name or a coordinate."),
             .value("to", valueName: "PLACE|LAT,LON", help: "End: a place name or a coordinate."),
             .value("waypoints", valueName: "FILE", help: "A GeoJSON LineString/MultiPoint or a GPX track/route to follow."),
@@ -210,6 +210,10 @@ enum WalkCommand: Command {
                 Console.error("walk: cancelled after \(written) of \(count) frames; \(output) was not written")
                 return .interrupted
             }
+            // A write that failed under the temporary name is reported for the output the user named.
+            if let failure = writeFailure(in: error) {
+                throw WriteFailure(path: output, code: failure.code)
+            }
             throw error
         }
         let seconds = Date().timeIntervalSince(start)
@@ -236,6 +240,13 @@ enum WalkCommand: Command {
         if !isDirectory.boolValue { return ((try? FileManager.default.attributesOfItem(atPath: trimmed)[.size]) as? Int) ?? 0 }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: trimmed)) ?? []
         return names.reduce(0) { $0 + (((try? FileManager.default.attributesOfItem(atPath: "\(trimmed)/\($1)")[.size]) as? Int) ?? 0) }
+    }
+
+    /// The write failure behind `error` (a frame, the GIF or WebP file, frames.json), if that is what it is.
+    static func writeFailure(in error: any Error) -> WriteFailure? {
+        if let failure = error as? WriteFailure { return failure }
+        if case .cannotWrite(let failure)? = error as? ImagingError { return failure }
+        return nil
     }
 
     /// The exit code of a playback error (DESIGN §3).

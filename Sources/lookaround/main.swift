@@ -31,4 +31,7 @@ func main() -> Int32 {
     }
 }
 
+// A file-size limit (`ulimit -f`) makes a write fail with EFBIG, reported with the path like a full
+// disk (exit 74), instead of killing the process half-way with SIGXFSZ.
+signal(SIGXFSZ, SIG_IGN)
 exit(main())

@@ -90,6 +90,13 @@ import TestSupport
         let foreign = root.appendingPathComponent("foreign.sqlite").path
         try Data("hello, not a database at all, just some text to fill a page".utf8).write(to: URL(fileURLWithPath: foreign))
         #expect(throws: CatalogError.self) { try Catalog(path: foreign) }
+        // A folder (the panoramas' own, say) is named as one, not left to SQLite's "disk I/O error".
+        do {
+            _ = try Catalog(path: root.path)
+            Issue.record("a folder opened as a catalog")
+        } catch {
+            #expect(error.description.contains("\(root.path): a folder, not a catalog file"), "\(error)")
+        }
     }
 
     @Test func batchParserReadsCSVAndJSONLines() throws {

@@ -259,3 +259,25 @@ import TestSupport
         #expect(none.stdout == "no place matches 'Qwertyuiop'\n")
     }
 }
+
+/// `--catalog postgres://…` on the command line: a database that is down is exit 69 with the reason, a
+/// password in the URL is refused (64) and never printed.
+@Suite struct PostGISCLITests {
+    @Test func aDatabaseThatIsDownIsExit69() throws {
+        let start = Date()
+        let result = try Lookaround.run(["scene", "--lat", "60.17", "--lon", "24.95", "--catalog",
+                                         "postgresql://lookaround@127.0.0.1:9/lookaround"])
+        #expect(result.exitCode == 69)
+        #expect(result.stderr.contains("is unavailable") && result.stderr.contains("127.0.0.1:9"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(start) < 15)
+    }
+
+    @Test func aPasswordInTheURLIsRefusedAndMasked() throws {
+        for command in [["scene", "--lat", "60.17", "--lon", "24.95"], ["search", "Stockmann"], ["index", "--no-osm"]] {
+            let result = try Lookaround.run(command + ["--catalog", "postgres://lookaround:hunter2@127.0.0.1/lookaround"])
+            #expect(result.exitCode == 64, "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("hunter2") && !result.stdout.contains("hunter2"))
+            #expect(result.stderr.contains("lookaround:****@127.0.0.1"))
+        }
+    }
+}

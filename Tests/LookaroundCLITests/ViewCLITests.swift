@@ -112,7 +112,7 @@ import TestSupport
         _ = try pane.waitFor("fov 72°, heading 87°") { $0.contains("fov 72°") && $0.contains("heading 87°") }
         try pane.run(["send-keys", "-t", "t", "q"])
         #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(pane.file("before") == pane.file("after"), "stty -g is the same before and after")
+        #expect(pane.file("before") == pane.waitForFile("after"), "stty -g is the same before and after")
     }
 
     @Test func forwardKeepsTheHeadingAndReachesTheLinkedPanorama() throws {
@@ -132,7 +132,7 @@ import TestSupport
         _ = try pane.waitFor("the reason") { $0.contains("no panorama ahead") }
         try pane.run(["send-keys", "-t", "t", "Escape"])
         #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(pane.file("before") == pane.file("after"))
+        #expect(pane.file("before") == pane.waitForFile("after"))
     }
 
     @Test func aResizeRelaysOutAndATinyWindowSaysSo() throws {
@@ -154,7 +154,7 @@ import TestSupport
         _ = try pane.waitFor("the help closed") { !$0.contains("go to the linked panorama") }
         try pane.run(["send-keys", "-t", "t", "q"])
         #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(pane.file("before") == pane.file("after"))
+        #expect(pane.file("before") == pane.waitForFile("after"))
     }
 
     /// Sends an SGR (mode 1006) mouse report: `code` 0 press, 32 drag, 64 wheel up; cells 0-based.
@@ -216,7 +216,7 @@ import TestSupport
         #expect(both.exitCode == 64 && both.stderr.contains("not both"), "\(both.stderr)")
         guard let tmux = which("tmux") else { return }
         let pane = try TmuxPane(tmux: tmux, columns: 100, rows: 30, command: "\(Lookaround.executablePath) walk --catalog \(catalog) "
-                                + "--sequence senaatintori --speed-mps 25 --pause-seconds 0 --osm none --play")
+                                + "--sequence senaatintori --speed-mps 6 --pause-seconds 0 --osm none --play")
         _ = try pane.waitFor("the walk playing") { $0.contains("walk · senaatintori-") && $0.contains("space pause") }
         try pane.run(["send-keys", "-t", "t", "Space"])
         let paused = try pane.waitFor("paused") { $0.contains("· paused") }
@@ -227,11 +227,11 @@ import TestSupport
         try pane.run(["send-keys", "-t", "t", "r"])
         _ = try pane.waitFor("forwards again") { !$0.contains("backwards") }
         #expect(paused.contains("senaatintori-"))
-        let rc = pane.waitForFile("rc", seconds: 30)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rc = pane.waitForFile("rc", seconds: 60)?.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(rc == "0", "exit status \(rc ?? "none")")
         let report = try pane.capture()
         #expect(report.contains("walk: played to the end") && report.contains("dropped to keep to real time"), "\(report)")
-        #expect(pane.file("before") == pane.file("after"), "stty -g is the same before and after")
+        #expect(pane.file("before") == pane.waitForFile("after"), "stty -g is the same before and after")
     }
 
     @Test func aSignalRestoresTheTerminal() throws {
@@ -241,6 +241,6 @@ import TestSupport
         kill(pid, SIGTERM)
         let rc = pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(rc == "143", "killed by SIGTERM: \(rc ?? "none")")
-        #expect(pane.file("before") == pane.file("after"), "stty -g is the same after SIGTERM")
+        #expect(pane.file("before") == pane.waitForFile("after"), "stty -g is the same after SIGTERM")
     }
 }

@@ -26,7 +26,7 @@ public final class TmuxPane {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let f = folder.path
-        let wrapper = "stty -g > \(f)/before; \(command); echo $? > \(f)/rc.tmp; mv \(f)/rc.tmp \(f)/rc; stty -g > \(f)/after; sleep 60"
+        let wrapper = "stty -g > \(f)/before; \(command); echo $? > \(f)/rc.tmp; mv \(f)/rc.tmp \(f)/rc; stty -g > \(f)/after.tmp; mv \(f)/after.tmp \(f)/after; sleep 60"
         try spawn(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)",
                    "-e", "COLORTERM=truecolor", wrapper])
     }
@@ -68,9 +68,10 @@ public final class TmuxPane {
         try run(["display", "-p", "-t", "t", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Polls the pane until `condition` holds on its capture (5 s at most).
-    public func waitFor(_ what: String, _ condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(5)
+    /// Polls the pane until `condition` holds on its capture (`seconds` at most: an upper bound that
+    /// costs nothing when the program is quick, and room for a machine busy with a parallel test run).
+    public func waitFor(_ what: String, seconds: Double = 20, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
             last = try capture()
@@ -91,8 +92,14 @@ public final class TmuxPane {
         try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
     }
 
-    public func waitForFile(_ name: String, seconds: Double = 5) -> String? {
-        for _ in 0..<Int(seconds * 20) { if let s = file(name) { return s }; usleep(50_000) }
+    /// The file the pane's wrapper writes (`rc`, `before`, `after`: each appears whole, by rename),
+    /// once it is there (`seconds` at most).
+    public func waitForFile(_ name: String, seconds: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let s = file(name) { return s }
+            usleep(50_000)
+        }
         return nil
     }
 

@@ -7,7 +7,9 @@ import Testing
 /// cleared signal mask, find their windows, take screenshots with xwd and compare them with a picture.
 public enum VirtualDisplay {
     /// Starts a program (signal mask cleared, output to `log` or /dev/null); returns its pid.
-    public static func start(_ path: String, _ arguments: [String], environment: [String: String] = [:], log: String? = nil) throws -> pid_t {
+    /// `passing` is a descriptor of ours the program gets as its descriptor 3.
+    public static func start(_ path: String, _ arguments: [String], environment: [String: String] = [:], log: String? = nil,
+                             passing descriptor: Int32? = nil) throws -> pid_t {
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
@@ -18,6 +20,7 @@ public enum VirtualDisplay {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -99,35 +102,49 @@ public enum VirtualDisplay {
     }
 
 
-    /// One virtual X server per test, on a display number no other server uses.
+    /// One virtual X server per test. Xvfb picks a free display itself (`-displayfd`) and writes its
+    /// number once it accepts clients: choosing the number here raced when two suites of one test
+    /// process (one pid) started servers at the same moment, and the second test's terminal then
+    /// lived on the first test's server and died with it.
     public static func withXvfb(_ body: (_ display: String, _ folder: String) throws -> Void) throws {
         guard let xvfb = which("Xvfb") else { print("skipped: Xvfb is not installed (apt install xvfb)"); return }
         let folder = NSTemporaryDirectory() + "lookaround-xvfb-\(getpid())-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var number = 140 + Int(getpid() % 200)
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
-        let server = try start(xvfb, [":\(number)", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
-        defer { stop(server) }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { usleep(20_000) }
-        // The socket appears before the server accepts clients: wait until xdpyinfo connects.
-        if let xdpyinfo = which("xdpyinfo") {
-            for _ in 0..<50 {
-                let pid = try start(xdpyinfo, [], environment: ["DISPLAY": ":\(number)"])
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                if status == 0 { break }
-                usleep(100_000)
-            }
-        } else {
-            usleep(500_000)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw TerminalError.systemCall("pipe", errno: errno) }
+        defer { close(ends[0]) }
+        let server: pid_t
+        do {
+            defer { close(ends[1]) }
+            server = try start(xvfb, ["-displayfd", "3", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], passing: ends[1])
         }
+        defer { stop(server) }
+        let number = try #require(readLine(ends[0], withinSeconds: 20), "Xvfb did not report a display within 20 s")
         try body(":\(number)", folder)
+    }
+
+    /// The first line written to `descriptor`, or nil when it closes or nothing comes within `seconds`.
+    private static func readLine(_ descriptor: Int32, withinSeconds seconds: Double) -> String? {
+        var text = ""
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) >= 0 || errno == EINTR else { return nil }
+            guard poller.revents != 0 else { continue }
+            var byte: UInt8 = 0
+            guard read(descriptor, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return text.isEmpty ? nil : text }
+            text.append(Character(UnicodeScalar(byte)))
+        }
+        return nil
     }
 
     public static func window(_ title: String, display: String, folder: String) throws -> String? {
         guard let xdotool = which("xdotool") else { return nil }
-        for _ in 0..<200 {
+        // 30 s at most: a terminal starting on a machine busy with a parallel test run can take 10.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
             let id = try output(xdotool, ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display], folder: folder)
                 .split(separator: "\n").first.map(String.init)
             if let id { return id }
@@ -159,7 +176,7 @@ public enum VirtualDisplay {
         if let xdotool = which("xdotool") {
             _ = try output(xdotool, ["mousemove", "50", "50", "key", "q"], environment: ["DISPLAY": display], folder: folder)
         }
-        #expect(exited(terminal, withinSeconds: 5), "the terminal closed after q")
+        #expect(exited(terminal, withinSeconds: 20), "the terminal closed after q")
         stop(terminal)
     }
 

@@ -1,0 +1,2 @@
+// Declarations only (include/CLibFuzzer.h); libFuzzer itself comes from compiler-rt.
+#include "CLibFuzzer.h"

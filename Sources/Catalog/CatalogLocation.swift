@@ -1,0 +1,91 @@
+import Foundation
+
+/// Where a catalog lives: an SQLite file (the embedded default) or a PostgreSQL + PostGIS database
+/// named by a `postgres://` or `postgresql://` URL, shared by many machines.
+///
+/// A URL never carries its password: libpq takes it from the password file (`?passfile=FILE`,
+/// `$PGPASSFILE`, `~/.pgpass`) or `$PGPASSWORD`. ``description`` is what is printed; it masks a
+/// password if one slipped into a URL (which ``init(parsing:)`` refuses anyway).
+public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
+    /// An SQLite catalog file.
+    case file(path: String)
+    /// A PostGIS catalog: the libpq connection URL (no password in it).
+    case postgres(url: String)
+
+    /// `--catalog VALUE` (or `$LOOKAROUND_CATALOG`): a URL starting `postgres://` or `postgresql://`
+    /// is a PostGIS catalog, anything else a file path.
+    /// - Throws: `CatalogError.invalidParameter` for a URL with a password in it, without a host or
+    ///   database, or with a scheme close to but not `postgres`/`postgresql`.
+    public init(parsing text: String) throws(CatalogError) {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") else {
+            for near in ["postgis://", "pg://", "psql://", "postgre://", "postgress://"] where lower.hasPrefix(near) {
+                throw .invalidParameter(name: "catalog", value: Self.masked(text),
+                                        allowed: "a file path, or a URL postgres://USER@HOST[:PORT]/DATABASE (or postgresql://)")
+            }
+            self = .file(path: text)
+            return
+        }
+        let rest = text[text.range(of: "://")!.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
+            throw .invalidParameter(name: "catalog", value: Self.masked(text),
+                                    allowed: "a URL without a password: put it in a password file (?passfile=FILE, "
+                                        + "$PGPASSFILE or ~/.pgpass) or $PGPASSWORD, never on the command line")
+        }
+        let afterAuthority = rest.dropFirst(authority.count)
+        let database = afterAuthority.hasPrefix("/") ? afterAuthority.dropFirst().prefix { $0 != "?" } : ""
+        guard !database.isEmpty else {
+            throw .invalidParameter(name: "catalog", value: Self.masked(text),
+                                    allowed: "a URL naming its database: postgres://USER@HOST[:PORT]/DATABASE")
+        }
+        self = .postgres(url: text)
+    }
+
+    /// The catalog `--catalog` names when it is not given: `$LOOKAROUND_CATALOG`, else
+    /// `Panoramas/catalog.sqlite`.
+    public static var defaultText: String {
+        ProcessInfo.processInfo.environment["LOOKAROUND_CATALOG"] ?? "Panoramas/catalog.sqlite"
+    }
+
+    /// The path or the URL with any password replaced by `****`: what messages and `/v1/health` show.
+    public var description: String {
+        switch self {
+        case .file(let path): path
+        case .postgres(let url): Self.masked(url)
+        }
+    }
+
+    /// Where the panoramas' tile files are: beside an SQLite catalog, named like it
+    /// (`Panoramas/catalog.sqlite` → `Panoramas/catalog.tiles`); for a PostGIS catalog
+    /// `$LOOKAROUND_TILE_DIR` (shared storage every machine mounts), else `Panoramas/catalog.tiles`.
+    public var tileDirectory: String {
+        switch self {
+        case .file(let path): return (path as NSString).deletingPathExtension + ".tiles"
+        case .postgres: return ProcessInfo.processInfo.environment["LOOKAROUND_TILE_DIR"] ?? "Panoramas/catalog.tiles"
+        }
+    }
+
+    /// Whether this is a PostGIS catalog.
+    public var isPostgres: Bool { if case .postgres = self { true } else { false } }
+
+    /// The file path (nil for a PostGIS catalog).
+    public var filePath: String? { if case .file(let path) = self { path } else { nil } }
+
+    /// `text` with the password of a URL's `user:password@` and of `password=` query values masked.
+    public static func masked(_ text: String) -> String {
+        var result = text
+        if let scheme = result.range(of: "://") {
+            let authorityEnd = result[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? result.endIndex
+            let authority = result[scheme.upperBound..<authorityEnd]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                result.replaceSubrange(result.index(after: colon)..<at, with: "****")
+            }
+        }
+        if let range = result.range(of: "password=", options: .caseInsensitive) {
+            let end = result[range.upperBound...].firstIndex(of: "&") ?? result.endIndex
+            result.replaceSubrange(range.upperBound..<end, with: "****")
+        }
+        return result
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import Geodesy
+import MapData
+
+/// Writes a complete catalog into PostgreSQL + PostGIS: one writer per index run, one transaction.
+///
+/// Inside the transaction: an advisory lock (a second index run on the same catalog fails at once
+/// instead of interleaving), the schema migrated, the data tables created anew with a `_next` suffix
+/// and filled with `COPY … FROM STDIN`, their GiST indexes built, then the old tables dropped and the
+/// new ones renamed over them and the revision bumped. Readers keep seeing the old catalog until the
+/// commit and the new one after it, never a half; a failed run rolls back and changes nothing.
+enum PostGISCatalogWriter {
+    /// Counts of what was written, and the COPY's share of the time.
+    struct Summary {
+        var sequences = 0
+        var links = 0
+        /// Seconds spent in COPY (all tables).
+        var copySeconds = 0.0
+        /// Seconds from BEGIN to COMMIT.
+        var totalSeconds = 0.0
+    }
+
+    /// The advisory lock key of "an index run writes this catalog".
+    static let writerLockKey = 0x4C4B_4152_4F55_4E44 as Int64  // "LKAROUND"
+
+    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], to url: String,
+                      proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Summary {
+        let location = CatalogLocation.postgres(url: url)
+        let links = CatalogWriter.links(records, proximityLinkMeters: proximityLinkMeters, maximumProximityLinks: maximumProximityLinks)
+        let connection = try PostgresConnection(location: location, url: url,
+                                                settings: .init(connectTimeoutSeconds: 10, statementTimeoutMilliseconds: 0))
+        var summary = Summary()
+        let start = Date()
+        try connection.executeScript("BEGIN")
+        do {
+            try connection.executeScript("SET LOCAL lock_timeout = '60s'")
+            let locked = try connection.execute("SELECT pg_try_advisory_xact_lock($1)", ["\(writerLockKey)"])
+            guard locked.string(0, 0) == "t" else {
+                throw CatalogError.unavailable(location: location.description,
+                                               detail: "another 'lookaround index' is writing this catalog now; wait for it to finish")
+            }
+            try PostGISSchema.migrate(connection)
+            let suffix = "_next"
+            try connection.executeScript(PostGISSchema.dataTableNames.map { "DROP TABLE IF EXISTS \($0)\(suffix);" }.joined())
+            try connection.executeScript(PostGISSchema.dataTables(suffix: suffix))
+            let copyStart = Date()
+            summary.sequences = try copySequencesAndPanoramas(records, connection, suffix: suffix)
+            summary.links = try copyLinks(links, connection, suffix: suffix)
+            try copyPlaces(places, connection, suffix: suffix)
+            try copyStreets(streets, connection, suffix: suffix)
+            try connection.copy(into: "catalog_info\(suffix)", columns: ["key", "value"]) { buffer in
+                for (key, value) in [("built_at", ISO8601DateFormatter().string(from: Date())),
+                                     ("panorama_count", "\(records.count)"), ("generator", "lookaround index")] {
+                    buffer.field(key)
+                    buffer.field(value)
+                    buffer.endRow()
+                }
+                return false
+            }
+            summary.copySeconds = Date().timeIntervalSince(copyStart)
+            try connection.executeScript(PostGISSchema.dataIndexes(suffix: suffix))
+            for table in PostGISSchema.dataTableNames { try connection.executeScript("ANALYZE \(table)\(suffix)") }
+            // The swap: drop the old tables, rename the new ones and their indexes over them.
+            try connection.executeScript(PostGISSchema.dataTableNames.map { "DROP TABLE IF EXISTS \($0);" }.joined())
+            for table in PostGISSchema.dataTableNames {
+                try connection.executeScript("ALTER TABLE \(table)\(suffix) RENAME TO \(table)")
+            }
+            let indexes = try connection.execute("""
+                SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ANY($1::text[])
+                  AND indexname LIKE '%\\_next%'
+                """, ["{" + PostGISSchema.dataTableNames.joined(separator: ",") + "}"])
+            for r in 0..<indexes.rowCount {
+                let name = indexes.string(r, 0)
+                guard let range = name.range(of: suffix) else { continue }
+                try connection.executeScript("ALTER INDEX \"\(name)\" RENAME TO \"\(name.replacingCharacters(in: range, with: ""))\"")
+            }
+            try connection.execute("UPDATE catalog_revision SET revision = revision + 1, panorama_count = $1, built_at = now() WHERE id = 1",
+                                   ["\(records.count)"])
+            try connection.executeScript("COMMIT")
+        } catch {
+            try? connection.executeScript("ROLLBACK")
+            throw error
+        }
+        summary.totalSeconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    private static func copySequencesAndPanoramas(_ records: [PanoramaRecord], _ connection: PostgresConnection,
+                                                  suffix: String) throws -> Int {
+        let (ids, counts, names) = CatalogWriter.sequences(records)
+        var next = 0
+        try connection.copy(into: "sequences\(suffix)", columns: ["id", "name", "panorama_count"]) { buffer in
+            while next < names.count && buffer.bytes.count < 1 << 20 {
+                buffer.field(ids[names[next]] ?? 0)
+                buffer.field(names[next])
+                buffer.field(counts[names[next]] ?? 0)
+                buffer.endRow()
+                next += 1
+            }
+            return next < names.count
+        }
+        let columns = ["row", "id", "latitude", "longitude", "geog", "latitude_e7", "longitude_e7", "capture_minute", "flags",
+                       "ground_elevation_meters", "camera_height_meters", "altitude_meters", "capture_time", "capture_time_source",
+                       "heading_degrees", "heading_source", "pitch_degrees", "roll_degrees", "image_width", "image_height",
+                       "full_width", "full_height", "cropped_left", "cropped_top", "image_path", "depth_path", "labels_path",
+                       "sidecar_path", "source", "make", "model", "sequence", "sequence_index", "file_size", "file_mtime", "warnings"]
+        let entries = CatalogWriter.queryIndexEntries(records)
+        var i = 0
+        try connection.copy(into: "panoramas\(suffix)", columns: columns) { buffer in
+            while i < records.count && buffer.bytes.count < 1 << 20 {
+                let record = records[i], entry = entries[i]
+                buffer.field(i + 1)
+                buffer.field(record.id)
+                buffer.field(record.coordinate.latitude)
+                buffer.field(record.coordinate.longitude)
+                buffer.raw("SRID=4326;POINT(\(record.coordinate.longitude) \(record.coordinate.latitude))")
+                buffer.field(entry.latitudeE7)
+                buffer.field(entry.longitudeE7)
+                buffer.field(entry.captureMinute)
+                buffer.field(entry.flags)
+                buffer.field(record.groundElevationMeters)
+                buffer.field(record.cameraHeightMeters)
+                buffer.field(record.altitudeMeters)
+                buffer.field(record.captureTime.timeIntervalSince1970)
+                buffer.field(record.captureTimeSource)
+                buffer.field(record.headingDegrees)
+                buffer.field(record.headingSource)
+                buffer.field(record.pitchDegrees)
+                buffer.field(record.rollDegrees)
+                buffer.field(record.imageWidth)
+                buffer.field(record.imageHeight)
+                buffer.field(record.fullWidth)
+                buffer.field(record.fullHeight)
+                buffer.field(record.croppedLeft)
+                buffer.field(record.croppedTop)
+                buffer.field(record.imagePath)
+                buffer.field(record.depthPath)
+                buffer.field(record.labelsPath)
+                buffer.field(record.sidecarPath)
+                buffer.field(record.source.rawValue)
+                buffer.field(record.make)
+                buffer.field(record.model)
+                buffer.field(ids[record.sequenceName] ?? 0)
+                buffer.field(record.sequenceIndex)
+                buffer.field(record.fileSize)
+                buffer.field(record.fileModificationTime)
+                buffer.field(record.warnings.joined(separator: "\n"))
+                buffer.endRow()
+                i += 1
+            }
+            return i < records.count
+        }
+        return names.count
+    }
+
+    private static func copyLinks(_ links: [[CatalogWriter.LinkRow]], _ connection: PostgresConnection, suffix: String) throws -> Int {
+        var i = 0, count = 0
+        try connection.copy(into: "links\(suffix)", columns: ["from_row", "to_row", "heading_degrees", "distance_meters", "kind"]) { buffer in
+            while i < links.count && buffer.bytes.count < 1 << 20 {
+                for link in links[i] {
+                    buffer.field(link.from)
+                    buffer.field(link.to)
+                    buffer.field(link.heading)
+                    buffer.field(link.distance)
+                    buffer.field(link.sequence ? PanoramaLink.Kind.sequence.rawValue : PanoramaLink.Kind.proximity.rawValue)
+                    buffer.endRow()
+                    count += 1
+                }
+                i += 1
+            }
+            return i < links.count
+        }
+        return count
+    }
+
+    private static func copyNames(_ table: String, owner: String, _ named: [(id: Int, names: [String: String])],
+                                  _ connection: PostgresConnection) throws {
+        var i = 0
+        try connection.copy(into: table, columns: [owner, "language", "name"]) { buffer in
+            while i < named.count && buffer.bytes.count < 1 << 20 {
+                for (language, name) in named[i].names.sorted(by: { $0.key < $1.key }) {
+                    buffer.field(named[i].id)
+                    buffer.field(language)
+                    buffer.field(name)
+                    buffer.endRow()
+                }
+                i += 1
+            }
+            return i < named.count
+        }
+    }
+
+    private static func copyPlaces(_ places: [Place], _ connection: PostgresConnection, suffix: String) throws {
+        let columns = ["id", "osm", "name", "category", "category_key", "category_value", "category_group", "street",
+                       "house_number", "postcode", "city", "phone", "website", "opening_hours", "latitude", "longitude", "geog"]
+        var i = 0
+        try connection.copy(into: "places\(suffix)", columns: columns) { buffer in
+            while i < places.count && buffer.bytes.count < 1 << 20 {
+                let place = places[i]
+                buffer.field(i + 1)
+                buffer.field(place.source.description)
+                buffer.field(place.name)
+                buffer.field(place.category.name)
+                buffer.field(place.category.key)
+                buffer.field(place.category.value)
+                buffer.field(place.category.group.rawValue)
+                buffer.field(place.address?.street)
+                buffer.field(place.address?.houseNumber)
+                buffer.field(place.address?.postcode)
+                buffer.field(place.address?.city)
+                buffer.field(place.phone)
+                buffer.field(place.website)
+                buffer.field(place.openingHours)
+                buffer.field(place.position.latitude)
+                buffer.field(place.position.longitude)
+                buffer.raw("SRID=4326;POINT(\(place.position.longitude) \(place.position.latitude))")
+                buffer.endRow()
+                i += 1
+            }
+            return i < places.count
+        }
+        try copyNames("place_names\(suffix)", owner: "place", places.enumerated().map { ($0.offset + 1, $0.element.names) }, connection)
+    }
+
+    private static func copyStreets(_ streets: [Street], _ connection: PostgresConnection, suffix: String) throws {
+        var i = 0
+        let kept = streets.enumerated().filter { !$0.element.points.isEmpty }
+        try connection.copy(into: "streets\(suffix)", columns: ["id", "osm", "name", "highway_class", "points", "geog"]) { buffer in
+            while i < kept.count && buffer.bytes.count < 1 << 20 {
+                let (offset, street) = kept[i]
+                buffer.field(offset + 1)
+                buffer.field(street.source.description)
+                buffer.field(street.name)
+                buffer.field(street.highwayClass.tagValue)
+                buffer.field("[" + street.points.map { "[\($0.latitude),\($0.longitude)]" }.joined(separator: ",") + "]")
+                let points = street.points.map { "\($0.longitude) \($0.latitude)" }
+                buffer.raw(points.count == 1 ? "SRID=4326;POINT(\(points[0]))"
+                           : "SRID=4326;LINESTRING(\(points.joined(separator: ",")))")
+                buffer.endRow()
+                i += 1
+            }
+            return i < kept.count
+        }
+        try copyNames("street_names\(suffix)", owner: "street", kept.map { ($0.offset + 1, $0.element.names) }, connection)
+    }
+}

@@ -1,0 +1,306 @@
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+
+/// The SQLite catalog store: a file written by `lookaround index`, opened read-only; scene requests
+/// are answered from the packed ``SceneQueryIndex`` loaded at open (17 bytes per panorama; about
+/// 0.1 s per million panoramas), details, links, coverage and places from the file through its R*Trees.
+///
+/// A rebuild that replaces the file does not disturb an open store (it keeps the old file). SQLite
+/// access is serialised by a lock; index queries need none.
+final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
+    let path: String
+    let location: CatalogLocation
+    let index: SceneQueryIndex
+    private let database: SQLiteDatabase
+    private let lock = NSLock()
+    private var detailStatement: SQLiteDatabase.Statement?
+    private var linksStatement: SQLiteDatabase.Statement?
+    private var baselineStatement: SQLiteDatabase.Statement?
+
+    /// Opens the catalog file at `path` read-only and loads its query index.
+    /// - Throws: `CatalogError.catalogMissing`, `.notACatalog`, `.schemaTooNew`, `.corruptIndex`.
+    init(path: String) throws(CatalogError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .catalogMissing(path: path) }
+        // SQLite would say only "disk I/O error".
+        guard !isFolder.boolValue else {
+            throw .io(path: path, detail: "a folder, not a catalog file; pass the catalog file that 'lookaround index' "
+                      + "writes (by default Panoramas/catalog.sqlite, or $LOOKAROUND_CATALOG)")
+        }
+        self.path = path
+        location = .file(path: path)
+        database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let version: Int
+        do { version = try database.userVersion } catch { throw .notACatalog(path: path, detail: "not an SQLite database") }
+        guard version <= CatalogSchema.currentVersion else {
+            throw .schemaTooNew(path: path, found: version, supported: CatalogSchema.currentVersion)
+        }
+        guard version == CatalogSchema.currentVersion, try database.hasTable("query_index") else {
+            throw .notACatalog(path: path, detail: version == 0 ? "no catalog tables"
+                               : "schema version \(version) without a query index")
+        }
+        let statement = try database.prepare("SELECT data, panorama_count FROM query_index WHERE id = 1")
+        guard try statement.step() else { throw .corruptIndex(path: path, detail: "no stored index") }
+        let path = path
+        let index = try statement.withBlob(0) { blob throws(CatalogError) in try SceneQueryIndex(serialized: blob, path: path) }
+        let count = try database.prepare("SELECT count(*) FROM panoramas")
+        guard try count.step(), count.int(0) == index.count, statement.int(1) == index.count else {
+            throw .corruptIndex(path: path, detail: "the index holds \(index.count) panoramas, the table \(count.int(0))")
+        }
+        self.index = index
+    }
+
+    var panoramaCount: Int { index.count }
+    var queryIndex: SceneQueryIndex? { index }
+
+    func search(_ query: SceneQueryIndex.Query) throws(CatalogError) -> CatalogStoreHit {
+        let hit = index.search(query)
+        return CatalogStoreHit(row: hit.found ? Int(index.rows[hit.position]) : nil,
+                               approximateDistanceMeters: hit.approximateDistanceMeters, withinRadius: hit.withinRadius)
+    }
+
+    /// An open file never changes under its reader: its revision is fixed (a rebuild is a new file).
+    func revision() throws(CatalogError) -> Int64 { 0 }
+    func refresh() throws(CatalogError) {}
+
+    private func withLock<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// The R*Tree reference query (see ``Catalog/nearestByRTreeQuery(_:)``).
+    func nearestByRTreeQuery(_ query: SceneQueryIndex.Query) throws(CatalogError) -> (row: Int, distanceMeters: Double)? {
+        let scale = SceneQueryIndex.metersPerE7(atLatitude: query.coordinate.latitude)
+        let metersPerDegreeLatitude = scale.latitude * 1e7, metersPerDegreeLongitude = scale.longitude * 1e7
+        let latitudeSpan = query.radiusMeters / metersPerDegreeLatitude
+        let longitudeSpan = query.radiusMeters / max(metersPerDegreeLongitude, 1e-9)
+        return try withLock { () throws(CatalogError) -> (row: Int, distanceMeters: Double)? in
+            if baselineStatement == nil {
+                baselineStatement = try database.prepare("""
+                    SELECT p.row, ((p.latitude - ?1) * ?3) * ((p.latitude - ?1) * ?3)
+                                  + ((p.longitude - ?2) * ?4) * ((p.longitude - ?2) * ?4) AS d2
+                    FROM panorama_rtree r JOIN panoramas p ON p.row = r.row
+                    WHERE r.min_lat <= ?1 + ?5 AND r.max_lat >= ?1 - ?5 AND r.min_lon <= ?2 + ?6 AND r.max_lon >= ?2 - ?6
+                      AND d2 <= ?7
+                    ORDER BY d2, p.row LIMIT 1
+                    """)
+            }
+            guard let statement = baselineStatement else { return nil }
+            defer { statement.reset() }
+            try statement.bind(1, query.coordinate.latitude)
+            try statement.bind(2, query.coordinate.longitude)
+            try statement.bind(3, metersPerDegreeLatitude)
+            try statement.bind(4, metersPerDegreeLongitude)
+            try statement.bind(5, latitudeSpan)
+            try statement.bind(6, longitudeSpan)
+            try statement.bind(7, query.radiusMeters * query.radiusMeters)
+            guard try statement.step() else { return nil }
+            return (statement.int(0), statement.double(1).squareRoot())
+        }
+    }
+    /// The panorama stored at `row`.
+    func panorama(row: Int) throws(CatalogError) -> PanoramaRecord {
+        try withLock { () throws(CatalogError) -> PanoramaRecord in
+            if detailStatement == nil {
+                detailStatement = try database.prepare(
+                    "SELECT \(PanoramaRecord.selectColumns) FROM panoramas p JOIN sequences s ON s.id = p.sequence WHERE p.row = ?1")
+            }
+            guard let statement = detailStatement else { throw .corruptIndex(path: path, detail: "no statement") }
+            defer { statement.reset() }
+            try statement.bind(1, row)
+            guard try statement.step() else {
+                throw .corruptIndex(path: path, detail: "the index names row \(row), which the panorama table lacks")
+            }
+            return try PanoramaRecord(reading: statement, path: path)
+        }
+    }
+
+    /// Links of the panorama at `row`, nearest first.
+    func links(row: Int) throws(CatalogError) -> [PanoramaLink] {
+        try withLock { () throws(CatalogError) -> [PanoramaLink] in
+            if linksStatement == nil {
+                linksStatement = try database.prepare("""
+                    SELECT p.id, l.heading_degrees, l.distance_meters, l.kind FROM links l JOIN panoramas p ON p.row = l.to_row
+                    WHERE l.from_row = ?1 ORDER BY l.distance_meters, p.id
+                    """)
+            }
+            guard let statement = linksStatement else { throw .corruptIndex(path: path, detail: "no statement") }
+            defer { statement.reset() }
+            try statement.bind(1, row)
+            var links: [PanoramaLink] = []
+            while try statement.step() {
+                links.append(PanoramaLink(panoramaID: statement.string(0), headingDegrees: statement.double(1),
+                                          distanceMeters: statement.double(2),
+                                          kind: PanoramaLink.Kind(rawValue: statement.string(3)) ?? .proximity))
+            }
+            return links
+        }
+    }
+
+    func row(ofPanoramaID id: String) throws(CatalogError) -> Int {
+        try withLock { () throws(CatalogError) -> Int in
+            let statement = try database.prepare("SELECT row FROM panoramas WHERE id = ?1")
+            try statement.bind(1, id)
+            guard try statement.step() else { throw .unknownPanorama(id: id) }
+            return statement.int(0)
+        }
+    }
+
+    /// How many panoramas the sequence `name` holds; nil when there is no such sequence.
+    func sequenceLength(named name: String) throws(CatalogError) -> Int? {
+        try withLock { () throws(CatalogError) -> Int? in
+            let statement = try database.prepare("SELECT panorama_count FROM sequences WHERE name = ?1")
+            try statement.bind(1, name)
+            return try statement.step() ? statement.int(0) : nil
+        }
+    }
+
+    /// Every panorama's id and image file, ordered by id (what `lookaround index --tiles` makes tile
+    /// files of). One table scan.
+    func imagePaths() throws(CatalogError) -> [(panoramaID: String, imagePath: String)] {
+        try withLock { () throws(CatalogError) -> [(panoramaID: String, imagePath: String)] in
+            let statement = try database.prepare("SELECT id, image_path FROM panoramas ORDER BY id")
+            var paths: [(panoramaID: String, imagePath: String)] = []
+            while try statement.step() { paths.append((statement.string(0), statement.string(1))) }
+            return paths
+        }
+    }
+
+    /// Where each partial panorama (GPano crop: an image smaller than its full sphere) lies in its full
+    /// panorama, by panorama id: full size and the image's top-left corner, pixels. Full panoramas are
+    /// not listed. One table scan.
+    func partialPanoramaCrops() throws(CatalogError)
+        -> [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)] {
+        try withLock { () throws(CatalogError) -> [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)] in
+            let statement = try database.prepare("""
+                SELECT id, full_width, full_height, cropped_left, cropped_top FROM panoramas
+                WHERE cropped_left != 0 OR cropped_top != 0 OR image_width != full_width OR image_height != full_height
+                """)
+            var crops: [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)] = [:]
+            while try statement.step() {
+                crops[statement.string(0)] = (statement.int(1), statement.int(2), statement.int(3), statement.int(4))
+            }
+            return crops
+        }
+    }
+
+
+    func coverage(south: Double, north: Double, west: Double, east: Double,
+                  orderedByID: Bool) throws(CatalogError) -> [CoverageEntry] {
+        try withLock { () throws(CatalogError) -> [CoverageEntry] in
+            let statement = try database.prepare("""
+                SELECT p.id, p.latitude, p.longitude, p.heading_degrees, p.capture_time, p.source
+                FROM panorama_rtree r JOIN panoramas p ON p.row = r.row
+                WHERE r.max_lat >= ?1 AND r.min_lat < ?2 AND r.max_lon >= ?3 AND r.min_lon < ?4
+                  AND p.latitude > ?1 AND p.latitude <= ?2 AND p.longitude >= ?3 AND p.longitude < ?4
+                ORDER BY \(orderedByID ? "p.id" : "p.sequence, p.sequence_index")
+                """)
+            try statement.bind(1, south)
+            try statement.bind(2, north)
+            try statement.bind(3, west)
+            try statement.bind(4, east)
+            var entries: [CoverageEntry] = []
+            while try statement.step() {
+                entries.append(CoverageEntry(panoramaID: statement.string(0), latitude: statement.double(1),
+                                             longitude: statement.double(2), headingDegrees: statement.double(3),
+                                             captureTime: Catalog.iso8601(Date(timeIntervalSince1970: statement.double(4))),
+                                             source: PanoramaSource(rawValue: statement.string(5)) ?? .photo))
+            }
+            return entries
+        }
+    }
+
+    /// Streets whose bounding box meets the query circle's (the street R*Tree).
+    func streetCandidates(near coordinate: GeoCoordinate, radiusMeters: Double) throws(CatalogError) -> [CatalogStreet] {
+        let scale = SceneQueryIndex.metersPerE7(atLatitude: coordinate.latitude)
+        let perDegreeLatitude = scale.latitude * 1e7, perDegreeLongitude = max(scale.longitude * 1e7, 1e-9)
+        return try withLock { () throws(CatalogError) -> [CatalogStreet] in
+            let statement = try database.prepare("""
+                SELECT s.id, s.osm, s.name, s.highway_class, s.points FROM street_rtree r JOIN streets s ON s.id = r.id
+                WHERE r.min_lat <= ?1 AND r.max_lat >= ?2 AND r.min_lon <= ?3 AND r.max_lon >= ?4
+                """)
+            try statement.bind(1, coordinate.latitude + radiusMeters / perDegreeLatitude)
+            try statement.bind(2, coordinate.latitude - radiusMeters / perDegreeLatitude)
+            try statement.bind(3, coordinate.longitude + radiusMeters / perDegreeLongitude)
+            try statement.bind(4, coordinate.longitude - radiusMeters / perDegreeLongitude)
+            var streets: [CatalogStreet] = []
+            while try statement.step() {
+                streets.append(CatalogStreet(id: statement.int(0), osm: statement.string(1), name: statement.optionalString(2),
+                                             names: [:], highwayClass: statement.string(3),
+                                             points: CatalogStreet.points(decoding: statement.string(4))))
+            }
+            let names = try database.prepare("SELECT language, name FROM street_names WHERE street = ?1")
+            for i in streets.indices {
+                try names.bind(1, streets[i].id)
+                while try names.step() { streets[i].names[names.string(0)] = names.string(1) }
+                names.reset()
+            }
+            return streets
+        }
+    }
+
+    /// Places inside the query circle's bounding box (the places R*Tree).
+    func placeCandidateIDs(near coordinate: GeoCoordinate, radiusMeters: Double) throws(CatalogError) -> Set<Int> {
+        let scale = SceneQueryIndex.metersPerE7(atLatitude: coordinate.latitude)
+        let latitudeSpan = radiusMeters / (scale.latitude * 1e7), longitudeSpan = radiusMeters / max(scale.longitude * 1e7, 1e-9)
+        return try withLock { () throws(CatalogError) -> Set<Int> in
+            let statement = try database.prepare(
+                "SELECT id FROM place_rtree WHERE min_lat <= ?1 AND max_lat >= ?2 AND min_lon <= ?3 AND max_lon >= ?4")
+            try statement.bind(1, coordinate.latitude + latitudeSpan)
+            try statement.bind(2, coordinate.latitude - latitudeSpan)
+            try statement.bind(3, coordinate.longitude + longitudeSpan)
+            try statement.bind(4, coordinate.longitude - longitudeSpan)
+            var ids = Set<Int>()
+            while try statement.step() { ids.insert(statement.int(0)) }
+            return ids
+        }
+    }
+
+    func placeCount() throws(CatalogError) -> Int {
+        try withLock { () throws(CatalogError) -> Int in
+            let statement = try database.prepare("SELECT count(*) FROM places")
+            return try statement.step() ? statement.int(0) : 0
+        }
+    }
+
+    func places() throws(CatalogError) -> [CatalogPlace] {
+        try withLock { () throws(CatalogError) -> [CatalogPlace] in
+            var names: [Int: [String: String]] = [:]
+            let nameStatement = try database.prepare("SELECT place, language, name FROM place_names")
+            while try nameStatement.step() { names[nameStatement.int(0), default: [:]][nameStatement.string(1)] = nameStatement.string(2) }
+            let statement = try database.prepare("""
+                SELECT id, osm, name, category, category_group, street, house_number, postcode, city, phone, website,
+                       opening_hours, latitude, longitude FROM places ORDER BY id
+                """)
+            var places: [CatalogPlace] = []
+            while try statement.step() {
+                let id = statement.int(0)
+                let address = PostalAddress(street: statement.optionalString(5), houseNumber: statement.optionalString(6),
+                                            postcode: statement.optionalString(7), city: statement.optionalString(8))
+                guard let coordinate = try? GeoCoordinate(latitude: statement.double(12),
+                                                          normalizingLongitude: statement.double(13)) else { continue }
+                places.append(CatalogPlace(id: id, osm: statement.string(1), name: statement.string(2), names: names[id] ?? [:],
+                                           category: statement.string(3), categoryGroup: statement.string(4),
+                                           address: address.isEmpty ? nil : address, phone: statement.optionalString(9),
+                                           website: statement.optionalString(10), openingHours: statement.optionalString(11),
+                                           coordinate: coordinate))
+            }
+            return places
+        }
+    }
+}
+
+extension CatalogStreet {
+    /// The points of a street as both stores keep them: `[[lat,lon],…]`.
+    static func points(decoding text: String) -> [GeoCoordinate] {
+        let numbers = text.split { "[], ".contains($0) }.compactMap { Double($0) }
+        var points: [GeoCoordinate] = []
+        for k in stride(from: 0, to: numbers.count - 1, by: 2) {
+            if let point = try? GeoCoordinate(latitude: numbers[k], normalizingLongitude: numbers[k + 1]) { points.append(point) }
+        }
+        return points
+    }
+}

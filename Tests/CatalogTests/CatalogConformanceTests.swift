@@ -1,0 +1,295 @@
+import Catalog
+import Foundation
+import Geodesy
+import Testing
+import TestSupport
+
+/// The conformance suite: the same panoramas, places and streets indexed into both stores (SQLite and
+/// PostGIS) must give the same answers to every scene, search, coverage, link and ingest question:
+/// the same panorama, distances within 1 cm, the same no-coverage reason and counts.
+///
+/// Runs against the PostGIS server of ``PostGISTestServer``; skipped, saying why, only when none can
+/// be started.
+@Suite(.serialized, .enabled(if: PostGISTestServer.url != nil, "\(PostGISTestServer.unavailableReason ?? "")"))
+struct CatalogConformanceTests {
+    /// The two stores of the standard fixture set (built with `CatalogBuilder.build`, the ingest path).
+    struct Pair: Sendable {
+        var sqlite: Catalog
+        var postgis: Catalog
+        var sqliteReport: IndexReport
+        var postgisReport: IndexReport
+        var root: URL
+        var url: String
+    }
+
+    static let standard = Result { () throws -> Pair in
+        let set = try Fixtures.standardSet()
+        let path = set.root.appendingPathComponent("catalog.sqlite").path
+        let url = try PostGISTestServer.freshDatabase("standard")
+        let sqliteReport = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [set.osm]))
+        let postgisReport = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
+        return Pair(sqlite: try Catalog(path: path), postgis: try Catalog(path: url), sqliteReport: sqliteReport,
+                    postgisReport: postgisReport, root: set.root, url: url)
+    }
+
+    /// 4,000 synthetic panoramas in clusters around Helsinki (both sources, dates over ten years, crops,
+    /// depth maps, shared positions), a few across the 180th meridian and above 80° N, written to both
+    /// stores with `CatalogBuilder.write`.
+    static let synthetic = Result { () throws -> (sqlite: Catalog, postgis: Catalog) in
+        var generator = SeededGenerator(seed: 16)
+        var records: [PanoramaRecord] = []
+        func add(_ latitude: Double, _ longitude: Double, _ i: Int) throws {
+            let coordinate = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
+            let cropped = Int.random(in: 0..<5, using: &generator) == 0
+            records.append(PanoramaRecord(
+                id: "synthetic/\(i)", coordinate: coordinate,
+                captureTime: Date(timeIntervalSince1970: 1.4e9 + Double(Int.random(in: 0..<3650, using: &generator)) * 86_400),
+                headingDegrees: Double.random(in: 0..<360, using: &generator), imageWidth: 64, imageHeight: cropped ? 24 : 32,
+                imagePath: "/data/synthetic/\(i).jpg", fullWidth: 64, fullHeight: 32, croppedTop: cropped ? 4 : 0,
+                depthPath: Bool.random(using: &generator) ? "/data/synthetic/\(i).depth.png" : nil,
+                source: Bool.random(using: &generator) ? .simulated : .photo,
+                sequenceName: "walk-\(i / 50)", sequenceIndex: i % 50))
+        }
+        for i in 0..<3_900 {
+            let cluster = i / 300
+            try add(60.16 + Double(cluster % 4) * 0.004 + Double.random(in: 0..<0.003, using: &generator),
+                    24.93 + Double(cluster / 4) * 0.008 + Double.random(in: 0..<0.006, using: &generator), i)
+        }
+        for i in 3_900..<3_930 { try add(records[i - 3_900].coordinate.latitude, records[i - 3_900].coordinate.longitude, i) }
+        for i in 3_930..<3_960 { try add(-16.5 + Double.random(in: 0..<0.001, using: &generator),
+                                         179.9995 + Double.random(in: 0..<0.001, using: &generator), i) }
+        for i in 3_960..<4_000 { try add(81.2 + Double.random(in: 0..<0.002, using: &generator),
+                                         20 + Double.random(in: 0..<0.01, using: &generator), i) }
+        let root = try Lookaround.temporaryDirectory()
+        let path = root.appendingPathComponent("synthetic.sqlite").path
+        let url = try PostGISTestServer.freshDatabase("synthetic")
+        _ = try CatalogBuilder.write(records: records, to: path)
+        _ = try CatalogBuilder.write(records: records, to: url)
+        return (try Catalog(path: path), try Catalog(path: url))
+    }
+
+    /// Both answers name the same panorama with distances and bearings within 1 cm / 0.001°, or the
+    /// same no-coverage reason, counts and nearest panorama.
+    static func expectSame(_ a: SceneAnswer, _ b: SceneAnswer, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(a.found == b.found, "\(label): found", sourceLocation: sourceLocation)
+        #expect(a.scene?.panoramaID == b.scene?.panoramaID, "\(label): panorama", sourceLocation: sourceLocation)
+        if let x = a.scene, let y = b.scene {
+            #expect(abs(x.distanceMeters - y.distanceMeters) < 0.01, "\(label): distance", sourceLocation: sourceLocation)
+            #expect(x.links == y.links, "\(label): links", sourceLocation: sourceLocation)
+            #expect(x.captureTime == y.captureTime && x.headingDegrees == y.headingDegrees && x.sequence == y.sequence
+                    && x.sequenceIndex == y.sequenceIndex, "\(label): record", sourceLocation: sourceLocation)
+        }
+        #expect(a.noCoverage?.reason == b.noCoverage?.reason, "\(label): reason", sourceLocation: sourceLocation)
+        #expect(a.noCoverage?.filteredOutCount == b.noCoverage?.filteredOutCount, "\(label): filtered", sourceLocation: sourceLocation)
+        #expect(a.noCoverage?.nearestPanoramaID == b.noCoverage?.nearestPanoramaID, "\(label): nearest id", sourceLocation: sourceLocation)
+        if let x = a.noCoverage?.nearestDistanceMeters, let y = b.noCoverage?.nearestDistanceMeters {
+            #expect(abs(x - y) < 0.01, "\(label): nearest distance", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func ingestReportsTheSameCounts() throws {
+        let pair = try Self.standard.get()
+        for key in [\IndexReport.panoramaCount, \.sequenceCount, \.linkCount, \.placeCount, \.streetCount, \.filesFound] {
+            #expect(pair.sqliteReport[keyPath: key] == pair.postgisReport[keyPath: key])
+        }
+        #expect(pair.postgisReport.failures == pair.sqliteReport.failures)
+        #expect(pair.postgis.panoramaCount == 5 && pair.sqlite.panoramaCount == 5)
+        #expect(try pair.postgis.placeCount() == pair.sqlite.placeCount())
+    }
+
+    @Test func standardScenesAreTheSame() throws {
+        let pair = try Self.standard.get()
+        let origin = try GeoCoordinate(latitude: Fixtures.senaatintori.latitude, longitude: Fixtures.senaatintori.longitude)
+        var requests: [(String, SceneRequest)] = []
+        for radius in [0.5, 6, 12, 50, 250] {
+            requests.append(("nearest r=\(radius)", SceneRequest(coordinate: origin, radiusMeters: radius)))
+            requests.append(("best r=\(radius)", SceneRequest(coordinate: origin, radiusMeters: radius, preference: .best)))
+            requests.append(("photo r=\(radius)", SceneRequest(coordinate: origin, radiusMeters: radius, source: .photo)))
+            requests.append(("simulated r=\(radius)", SceneRequest(coordinate: origin, radiusMeters: radius, source: .simulated)))
+        }
+        let after = try #require(SceneRequest.captureDate(parsing: "2024-05-12", endOfDay: false))
+        requests.append(("after", SceneRequest(coordinate: origin, radiusMeters: 50, capturedAfter: after)))
+        requests.append(("window excluding all", SceneRequest(coordinate: origin, radiusMeters: 50,
+                                                              capturedAfter: Date(timeIntervalSince1970: 0),
+                                                              capturedBefore: Date(timeIntervalSince1970: 86_400))))
+        requests.append(("3 km away", SceneRequest(coordinate: try Fixtures.offset(3_000, bearing: 45), radiusMeters: 50)))
+        requests.append(("far away", SceneRequest(coordinate: try GeoCoordinate(latitude: 10, longitude: 10))))
+        for (label, request) in requests {
+            Self.expectSame(try pair.sqlite.scene(for: request), try pair.postgis.scene(for: request), label)
+        }
+    }
+
+    @Test func syntheticScenesAreTheSame() throws {
+        let (sqlite, postgis) = try Self.synthetic.get()
+        var generator = SeededGenerator(seed: 61)
+        var checked = 0, found = 0
+        for i in 0..<400 {
+            let latitude: Double, longitude: Double
+            switch i % 10 {
+            case 8: (latitude, longitude) = (-16.5 + Double.random(in: -0.001..<0.002, using: &generator),
+                                             i % 20 == 8 ? -179.9995 : 179.9999)
+            case 9: (latitude, longitude) = (81.2 + Double.random(in: 0..<0.002, using: &generator), 20.005)
+            default: (latitude, longitude) = (60.16 + Double.random(in: 0..<0.015, using: &generator),
+                                              24.93 + Double.random(in: 0..<0.03, using: &generator))
+            }
+            let coordinate = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
+            let radius = [5.0, 20, 50, 50, 120][i % 5]
+            let preference: ScenePreference = i % 3 == 0 ? .best : .nearest
+            let source: SourceFilter = [.any, .any, .simulated, .photo][i % 4]
+            let before = i % 7 == 0 ? Date(timeIntervalSince1970: 1.5e9) : nil
+            let request = SceneRequest(coordinate: coordinate, radiusMeters: radius, preference: preference, source: source,
+                                       capturedBefore: before)
+            let a = try sqlite.scene(for: request), b = try postgis.scene(for: request)
+            Self.expectSame(a, b, "query \(i) at \(latitude),\(longitude) r=\(radius) \(preference) \(source)")
+            checked += 1
+            if a.found { found += 1 }
+        }
+        #expect(checked == 400 && found > 100, "found \(found) of \(checked): the queries should mostly hit")
+    }
+
+    @Test func coverageLinksAndDetailsAreTheSame() throws {
+        let pair = try Self.standard.get()
+        let tile = try SlippyTile(containing: try GeoCoordinate(latitude: Fixtures.senaatintori.latitude,
+                                                                longitude: Fixtures.senaatintori.longitude), zoom: 15)
+        #expect(try pair.sqlite.coverage(tile: tile) == pair.postgis.coverage(tile: tile))
+        #expect(try pair.sqlite.coverage(tile: tile).count == 5)
+        let box = (south: 60.1690, north: 60.1720, west: 24.9500, east: 24.9560)
+        #expect(try pair.sqlite.coverage(south: box.south, north: box.north, west: box.west, east: box.east)
+                == pair.postgis.coverage(south: box.south, north: box.north, west: box.west, east: box.east))
+        for entry in try pair.sqlite.coverage(tile: tile) {
+            #expect(try pair.sqlite.panorama(id: entry.panoramaID) == pair.postgis.panorama(id: entry.panoramaID))
+            #expect(try pair.sqlite.links(ofPanoramaID: entry.panoramaID) == pair.postgis.links(ofPanoramaID: entry.panoramaID))
+        }
+        #expect(throws: CatalogError.unknownPanorama(id: "nope")) { try pair.postgis.panorama(id: "nope") }
+        #expect(try pair.sqlite.sequenceLength(named: "walk") == pair.postgis.sequenceLength(named: "walk"))
+        #expect(try pair.postgis.sequenceLength(named: "no such sequence") == nil)
+        let a = try pair.sqlite.imagePaths(), b = try pair.postgis.imagePaths()
+        #expect(a.map(\.panoramaID) == b.map(\.panoramaID) && a.map(\.imagePath) == b.map(\.imagePath))
+        let cropsA = try pair.sqlite.partialPanoramaCrops(), cropsB = try pair.postgis.partialPanoramaCrops()
+        #expect(cropsA.keys.sorted() == cropsB.keys.sorted() && cropsA.count == 1)
+    }
+
+    @Test func syntheticCoverageIsTheSame() throws {
+        let (sqlite, postgis) = try Self.synthetic.get()
+        for (south, north, west, east) in [(60.16, 60.17, 24.93, 24.95), (60.155, 60.185, 24.92, 24.99), (-16.6, -16.4, 179.9, 180.0),
+                                           (81.0, 81.5, 19.0, 21.0)] {
+            let a = try sqlite.coverage(south: south, north: north, west: west, east: east)
+            let b = try postgis.coverage(south: south, north: north, west: west, east: east)
+            #expect(a == b, "box \(south)…\(north), \(west)…\(east): \(a.count) vs \(b.count)")
+        }
+        #expect(try sqlite.coverage(south: 60.155, north: 60.185, west: 24.92, east: 24.99).count == 3_930)
+    }
+
+    @Test func placeSearchStreetsAndPlacesNearAreTheSame() throws {
+        let pair = try Self.standard.get()
+        let near = try GeoCoordinate(latitude: 60.1687, longitude: 24.9416)
+        for text in ["Stockmann", "stokman", "Senatstorget", "cafe", "Helsinki Cathedral", "zzzz"] {
+            for query in [PlaceSearchQuery(text: text, near: near), PlaceSearchQuery(text: text, language: "sv", limit: 3)] {
+                let a = try pair.sqlite.searchPlaces(query), b = try pair.postgis.searchPlaces(query)
+                #expect(a == b, "search '\(text)'")
+            }
+        }
+        let origin = try GeoCoordinate(latitude: Fixtures.senaatintori.latitude, longitude: Fixtures.senaatintori.longitude)
+        for radius in [5.0, 30, 100, 600, 3000] {
+            let streetsA = try pair.sqlite.streets(near: origin, radiusMeters: radius)
+            let streetsB = try pair.postgis.streets(near: origin, radiusMeters: radius)
+            #expect(streetsA.map(\.street) == streetsB.map(\.street), "streets within \(radius) m")
+            #expect(zip(streetsA, streetsB).allSatisfy { abs($0.distanceMeters - $1.distanceMeters) < 0.01 })
+            let placesA = try pair.sqlite.places(near: origin, radiusMeters: radius)
+            let placesB = try pair.postgis.places(near: origin, radiusMeters: radius)
+            #expect(placesA.map(\.place) == placesB.map(\.place), "places within \(radius) m")
+        }
+        #expect(try pair.postgis.streets(near: origin, radiusMeters: 150).count == 1)
+        #expect(throws: CatalogError.self) { try pair.postgis.streets(near: origin, radiusMeters: -1) }
+    }
+
+    /// An index run replaces the catalog in one transaction: an open reader answers from the old one
+    /// until it sees the new revision, then from the new one; an incremental run reuses unchanged files.
+    @Test func reindexBumpsTheRevisionAndReadersSeeTheNewCatalog() throws {
+        let set = try Fixtures.standardSet()
+        let url = try PostGISTestServer.freshDatabase("reindex")
+        defer { PostGISTestServer.drop(url) }
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
+        let reader = try Catalog(path: url)
+        let revision = reader.revision
+        #expect(reader.panoramaCount == 5)
+        #expect(try reader.checkForNewRevision() == false)
+        try Fixtures.bare(in: set.panoramas, name: "sim_0003", at: try Fixtures.offset(1, bearing: 0))
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
+        #expect(report.filesUnchanged == 5 && report.filesRead == 1, "incremental: \(report.filesRead) read")
+        #expect(reader.panoramaCount == 5, "the reader keeps its count until it polls")
+        #expect(try reader.checkForNewRevision() == true)
+        #expect(reader.revision == revision + 1 && reader.panoramaCount == 6)
+        let origin = try GeoCoordinate(latitude: Fixtures.senaatintori.latitude, longitude: Fixtures.senaatintori.longitude)
+        #expect(try reader.scene(for: SceneRequest(coordinate: origin)).scene?.panoramaID == "helsinki/sim_0003")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "1")
+        #expect(try PostGISTestServer.psql(url, "SELECT count(*) FROM pg_indexes WHERE schemaname = 'public' AND indexdef LIKE '%USING gist%'") == "4")
+    }
+
+    /// A failed index run (here: a second writer holding the lock) changes nothing.
+    @Test func aSecondWriterFailsAndTheCatalogStaysWhole() throws {
+        let set = try Fixtures.standardSet()
+        let url = try PostGISTestServer.freshDatabase("writers")
+        defer { PostGISTestServer.drop(url) }
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
+        // Hold the writer's advisory lock from another session for 3 s while a second index run starts.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        holder.arguments = ["-X", "-q", url, "-c", "BEGIN; SELECT pg_advisory_xact_lock(\(0x4C4B_4152_4F55_4E44)); SELECT pg_sleep(3); COMMIT;"]
+        try holder.run()
+        defer { holder.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 0.8)
+        try Fixtures.bare(in: set.panoramas, name: "sim_0004", at: try Fixtures.offset(2, bearing: 0))
+        do {
+            _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
+            Issue.record("a second writer was let in")
+        } catch {
+            #expect("\(error)".contains("is unavailable") && "\(error)".contains("another 'lookaround index'"), "\(error)")
+        }
+        #expect(try Catalog(path: url).panoramaCount == 5)
+    }
+}
+
+/// URLs, masking, and a database that is not there: errors, never a hang.
+@Suite struct CatalogLocationTests {
+    @Test func urlsAndPathsAreTold() throws {
+        #expect(try CatalogLocation(parsing: "Panoramas/catalog.sqlite") == .file(path: "Panoramas/catalog.sqlite"))
+        #expect(try CatalogLocation(parsing: "postgres://u@db.example/lookaround").isPostgres)
+        #expect(try CatalogLocation(parsing: "postgresql://u@127.0.0.1:5432/lookaround?passfile=/x/pgpass").isPostgres)
+        #expect(throws: CatalogError.self) { try CatalogLocation(parsing: "postgres://u@host") }
+        #expect(throws: CatalogError.self) { try CatalogLocation(parsing: "postgis://u@host/db") }
+    }
+
+    @Test func aPasswordInTheURLIsRefusedAndNeverPrinted() throws {
+        do {
+            _ = try CatalogLocation(parsing: "postgres://lookaround:s3cret@127.0.0.1/lookaround")
+            Issue.record("a URL with a password was accepted")
+        } catch {
+            let text = "\(error)"
+            #expect(!text.contains("s3cret"), "\(text)")
+            #expect(text.contains("postgres://lookaround:****@127.0.0.1/lookaround") && text.contains("PGPASSFILE"))
+        }
+        #expect(CatalogLocation.masked("postgresql://a:b@h/d?password=zz&x=1") == "postgresql://a:****@h/d?password=****&x=1")
+    }
+
+    @Test func aServerThatIsDownIsUnavailableWithinSeconds() throws {
+        let start = Date()
+        var message = "opened a catalog on a closed port"
+        do { _ = try Catalog(path: "postgresql://lookaround@127.0.0.1:9/lookaround?connect_timeout=2") } catch {
+            message = error.description
+        }
+        #expect(message.hasPrefix("the catalog database postgresql://lookaround@127.0.0.1:9/") && message.contains("is unavailable"),
+                "\(message)")
+        #expect(Date().timeIntervalSince(start) < 10, "retries are bounded")
+    }
+
+    @Test(.enabled(if: PostGISTestServer.url != nil, "\(PostGISTestServer.unavailableReason ?? "")"))
+    func anEmptyDatabaseIsNotACatalog() throws {
+        let url = try PostGISTestServer.freshDatabase("empty")
+        defer { PostGISTestServer.drop(url) }
+        #expect { try Catalog(path: url) } throws: { error in
+            guard case CatalogError.notACatalog(_, let detail) = error else { return false }
+            return detail.contains("lookaround index")
+        }
+    }
+}
