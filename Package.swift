@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel",
                        providers: [.apt(["libsixel-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // Intel Embree 3, measured against our BVH in Benchmarks (no .pc file in Debian's package).
+        .systemLibrary(name: "CEmbree3", providers: [.apt(["libembree-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
@@ -56,7 +58,7 @@ let package = Package(
                 dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
         .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
-        .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData"]),
+        .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),
         .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
@@ -87,7 +89,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "ProcessRunner"],
+                                         "CEmbree3", "ProcessRunner"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),

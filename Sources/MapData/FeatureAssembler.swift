@@ -9,6 +9,8 @@ struct FeatureAssembler {
     var trees: [Tree] = []
     var treeRows: [TreeRow] = []
     var coastlines: [Coastline] = []
+    var furniture: [StreetFurniture] = []
+    var hedges: [Hedge] = []
     var places: [Place] = []
     var diagnostics: [MapDataDiagnostic] = []
 
@@ -41,6 +43,14 @@ struct FeatureAssembler {
             trees.append(Tree(source: element, position: node.coordinate,
                               heightMeters: node.tags["height"].flatMap(OSMTagParsing.lengthMeters),
                               species: species, leafType: node.tags["leaf_type"]))
+        }
+        if let kind = StreetFurnitureKind.classify(node.tags) {
+            let tags = node.tags
+            furniture.append(StreetFurniture(
+                source: element, kind: kind, position: node.coordinate, name: tags["name"],
+                heightMeters: tags["height"].flatMap(OSMTagParsing.lengthMeters),
+                directionDegrees: tags["direction"].flatMap(OSMTagParsing.compassDegrees),
+                hasShelter: tags["shelter"] == "yes" || tags["covered"] == "yes", hasBench: tags["bench"] == "yes"))
         }
         addPlace(tags: node.tags, source: element, position: node.coordinate)
     }
@@ -107,6 +117,10 @@ struct FeatureAssembler {
         }
         if tags["natural"] == "tree_row" {
             for points in lines(way) { treeRows.append(TreeRow(source: element, points: points)) }
+        }
+        if tags["barrier"] == "hedge" {
+            let height = tags["height"].flatMap(OSMTagParsing.lengthMeters)
+            for points in lines(way) { hedges.append(Hedge(source: element, points: points, heightMeters: height)) }
         }
         if tags["natural"] == "coastline" {
             for points in lines(way) { coastlines.append(Coastline(source: element, points: points)) }

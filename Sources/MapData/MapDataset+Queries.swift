@@ -21,7 +21,7 @@ extension MapDataset {
     public var featureCounts: [String: Int] {
         ["buildings": buildings.count, "streets": streets.count, "railways": railways.count, "areas": areas.count,
          "trees": trees.count, "treeRows": treeRows.count, "coastlines": coastlines.count, "places": places.count,
-         "diagnostics": diagnostics.count]
+         "furniture": furniture.count, "hedges": hedges.count, "diagnostics": diagnostics.count]
     }
 
     /// A few lines for logs and the CLI: file, box, raw counts, feature counts, attribution.

@@ -28,6 +28,11 @@ public struct MapDataset: Sendable, Hashable, Codable {
     public var treeRows: [TreeRow]
     /// Coastline pieces (`natural=coastline` ways).
     public var coastlines: [Coastline]
+    /// Street lamps, benches, stops, signals, bollards, waste baskets, statues, memorials, artworks and
+    /// fountains mapped as nodes.
+    public var furniture: [StreetFurniture]
+    /// Hedges (`barrier=hedge` ways).
+    public var hedges: [Hedge]
     /// Named points of interest.
     public var places: [Place]
     /// The sea (assembled from ``coastlines``, closed along ``boundingBox``) and the inland water areas:
@@ -43,7 +48,8 @@ public struct MapDataset: Sendable, Hashable, Codable {
     /// from `coastlines` and `areas` within `boundingBox`.
     public init(sourcePath: String, boundingBox: OSMBoundingBox?, counts: OSMElementCounts, buildings: [Building],
                 streets: [Street], railways: [RailwayLine], areas: [AreaFeature], trees: [Tree],
-                treeRows: [TreeRow], coastlines: [Coastline], places: [Place], diagnostics: [MapDataDiagnostic]) {
+                treeRows: [TreeRow], coastlines: [Coastline], places: [Place], diagnostics: [MapDataDiagnostic],
+                furniture: [StreetFurniture] = [], hedges: [Hedge] = []) {
         self.sourcePath = sourcePath
         self.boundingBox = boundingBox
         self.counts = counts
@@ -55,6 +61,8 @@ public struct MapDataset: Sendable, Hashable, Codable {
         self.treeRows = treeRows
         self.coastlines = coastlines
         self.places = places
+        self.furniture = furniture
+        self.hedges = hedges
         self.diagnostics = diagnostics
         water = WaterModel(coastlines: coastlines, areas: areas, bounds: boundingBox)
     }
@@ -72,7 +80,8 @@ public struct MapDataset: Sendable, Hashable, Codable {
         self.init(sourcePath: path, boundingBox: data.boundingBox, counts: data.counts,
                   buildings: assembler.buildings, streets: assembler.streets, railways: assembler.railways,
                   areas: assembler.areas, trees: assembler.trees, treeRows: assembler.treeRows,
-                  coastlines: assembler.coastlines, places: assembler.places, diagnostics: assembler.diagnostics)
+                  coastlines: assembler.coastlines, places: assembler.places, diagnostics: assembler.diagnostics,
+                  furniture: assembler.furniture, hedges: assembler.hedges)
         diagnostics += water.diagnostics
     }
 }

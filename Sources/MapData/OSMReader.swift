@@ -104,9 +104,9 @@ private let onNode: readosm_node_callback = { userData, nodePointer in
     let tags = CTagList(node.tags, node.tag_count)
     let isTree = tags.value("natural", is: "tree")
     if isTree { data.counts.treeNodes += 1 }
-    // Only named nodes (candidate places) and trees are kept with tags: their dictionaries are the only
-    // per-tag String allocations on the node path.
-    if isTree || tags.has("name") {
+    // Only named nodes (candidate places), trees and candidate street furniture are kept with tags:
+    // their dictionaries are the only per-tag String allocations on the node path.
+    if isTree || tags.has("name") || StreetFurnitureKind.candidateKeys.contains(where: { tags.has($0) }) {
         let dictionary = tags.dictionary()
         if dictionary["name"] != nil, PlaceCategory.classify(dictionary) != nil { data.counts.namedPlaceNodes += 1 }
         data.taggedNodes.append(RawNode(id: node.id, coordinate: coordinate, tags: dictionary))

@@ -12,7 +12,13 @@ extension CityModel {
     public static let depthMetersPerUnit = 0.01
 
     /// Pointers into this model's storage; valid while the model lives.
-    var query: SceneQuery { SceneQuery(bvh: bvh.view, records: UnsafePointer(records.baseAddress!), ground: ground) }
+    var query: SceneQuery {
+        SceneQuery(bvh: bvh.view, records: UnsafePointer(records.baseAddress!), ground: ground, embree: embree?.view)
+    }
+    /// The same queries through our BVH only, whatever ``rayEngine`` is: the reference for tests.
+    var referenceQuery: SceneQuery {
+        SceneQuery(bvh: bvh.view, records: UnsafePointer(records.baseAddress!), ground: ground, embree: nil)
+    }
 
     /// Renders the scene through `camera`: stratified anti-aliasing, hard sun shadows, sky ambient,
     /// tone-mapped to sRGB. Deterministic for a given camera, settings and seed.

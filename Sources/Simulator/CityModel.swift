@@ -17,10 +17,18 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
     public let bounds: (minEast: Double, minNorth: Double, maxEast: Double, maxNorth: Double)
     /// Seconds spent building the BVH.
     public let bvhBuildSeconds: Double
+    /// The street furniture built from OSM nodes, in the dataset's order.
+    public let furniture: [FurniturePlacement]
     /// Number of triangles.
     public var triangleCount: Int { bvh.triangleCount }
 
     let bvh: BoundingVolumeHierarchy
+    /// Embree over the BVH's triangles when ``rayEngine`` is `.embree`.
+    let embree: EmbreeEngine?
+    /// The engine the model traces with (`.bvh` when Embree was asked for but could not be set up).
+    public var rayEngine: RayEngine { embree == nil ? .bvh : .embree }
+    /// Seconds spent building the Embree scene (0 without it).
+    public let embreeBuildSeconds: Double
     /// Surface records in BVH leaf order.
     let records: UnsafeMutableBufferPointer<SurfaceRecord>
     let atlas: SignAtlas
@@ -52,9 +60,16 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
                                        maxX: max(sw.east, ne.east) + m, maxY: max(sw.north, ne.north) + m)
         builder.addGround()
         builder.addAreas(dataset.areas)
+        builder.addWater(dataset.water)
         builder.addBuildings(dataset.buildings)
         builder.addStreets(dataset.streets)
-        if options.includeTrees { builder.addTrees(dataset.trees, rows: dataset.treeRows) }
+        builder.addTramTracks(dataset.railways)
+        if options.includeTrees {
+            builder.addTrees(dataset.trees, rows: dataset.treeRows)
+            builder.addGreenery(dataset.areas)
+            builder.addHedges(dataset.hedges)
+        }
+        if options.includeFurniture { builder.addFurniture(dataset.furniture) }
         if options.includeSigns || options.includeStreetPlates {
             let renderer = TextRenderer(fonts: try FontLibrary())
             if options.includeSigns { try builder.addSigns(dataset.places, renderer: renderer) }
@@ -63,17 +78,21 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         if builder.footprints.footprints.isEmpty && builder.streets.isEmpty {
             throw SimulatorError.emptyScene(detail: "no buildings or streets inside the region \(box.minLatitude),\(box.minLongitude) – \(box.maxLatitude),\(box.maxLongitude)")
         }
-        self.init(builder: builder)
+        self.init(builder: builder, engine: options.engine)
     }
 
     /// A scene from collected triangles (also used by tests with hand-made scenes).
-    init(builder: CityModelBuilder) {
+    init(builder: CityModelBuilder, engine: RayEngine = .bvh) {
         frame = builder.frame
         signs = builder.signs
+        furniture = builder.furniture
         bounds = (builder.minX, builder.minY, builder.maxX, builder.maxY)
         let start = DispatchTime.now().uptimeNanoseconds
         bvh = BoundingVolumeHierarchy(vertices: builder.scene.vertices)
         bvhBuildSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let embreeStart = DispatchTime.now().uptimeNanoseconds
+        embree = engine == .embree ? EmbreeEngine(bvh: bvh) : nil
+        embreeBuildSeconds = embree == nil ? 0 : Double(DispatchTime.now().uptimeNanoseconds - embreeStart) / 1e9
         records = .allocate(capacity: max(1, bvh.triangleCount))
         for k in 0..<bvh.triangleCount { (records.baseAddress! + k).initialize(to: builder.scene.records[Int(bvh.triangleIDs[k])]) }
         atlas = builder.atlas

@@ -22,11 +22,21 @@ struct CityModelBuilder {
     var squares: [(name: String, ring: [Point])] = []
     /// The ground plane's surface, when the scene has one.
     var ground: SurfaceRecord?
+    /// Every street strip drawn (for keeping greenery off paths and turning furniture to the street).
+    var roadSegments = SegmentGrid()
+    /// Tram tracks above ground.
+    var tramSegments = SegmentGrid()
+    /// Water surfaces: outer ring, holes, bounding box (west, south, east, north).
+    var waterRings: [(outer: [Point], holes: [[Point]], box: (Double, Double, Double, Double))] = []
+    /// Mapped single trees and tree-row trees, for keeping scattered ones away from them.
+    var mappedTrees = SegmentGrid()
+    /// Street furniture as placed.
+    var furniture: [FurniturePlacement] = []
 
     // Heights of the layered ground surfaces (metres); each sits above the one before so that
     // overlapping polygons never fight.
     static let pavingZ: Float = 0.004, grassZ: Float = 0.008, waterZ: Float = 0.012, roadZ: Float = 0.016
-    static let cyclewayZ: Float = 0.022, markingZ: Float = 0.03, sidewalkZ: Float = 0.12
+    static let cyclewayZ: Float = 0.022, markingZ: Float = 0.03, railZ: Float = 0.036, sidewalkZ: Float = 0.12
 
     init(frame: LocalTangentFrame, minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.frame = frame
@@ -71,7 +81,7 @@ struct CityModelBuilder {
             let material: MaterialKind, z: Float, albedo: Vec3
             switch area.kind {
             case .square, .pavedArea: material = .paving; z = Self.pavingZ; albedo = ColorPalette.linear(150, 146, 138)
-            case .water: material = .water; z = Self.waterZ; albedo = ColorPalette.linear(30, 60, 80)
+            case .water: continue   // drawn from the dataset's water model (addWater)
             case .park, .grass, .wood, .scrub: material = .grass; z = Self.grassZ; albedo = ColorPalette.linear(88, 128, 56)
             }
             for polygon in area.polygons {
@@ -336,6 +346,13 @@ struct CityModelBuilder {
             let line = street.points.map(project)
             guard line.count >= 2, anyInside(line) else { continue }
             let width = Self.roadWidth(street)
+            switch street.highwayClass {
+            case .motorway, .trunk, .primary, .secondary, .tertiary, .unclassified, .residential, .livingStreet, .service:
+                roadSegments.add(line, halfWidthMeters: width / 2, carriesTraffic: true)
+            case .pedestrian, .cycleway, .footway, .path, .steps, .platform:
+                roadSegments.add(line, halfWidthMeters: min(width, 3) / 2, carriesTraffic: false)
+            default: break
+            }
             if let name = street.name {
                 let isOneway = street.oneway == .forward || street.oneway == .backward
                 streets.append((name, street.highwayClass, isOneway, width, street.oneway == .backward ? line.reversed() : line))
@@ -447,17 +464,23 @@ struct CityModelBuilder {
                 }
             }
         }
-        let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
         for (p, tagged, seed) in positions where inside(p) {
             if footprints.isInside(p) { continue }
-            let variation = Double(seed % 1000) / 1000
-            let h = min(max(tagged ?? (9 + 5 * variation), 4), 25)
-            scene.addCylinder(center: p, radius: 0.18 + 0.1 * variation, bottom: 0, top: Float(h * 0.45), sides: 7, bark)
-            let green = ColorPalette.linear(58 + Int(seed >> 10 & 15), 92 + Int(seed >> 14 & 31), 40)
-            let crown = SurfaceRecord(normal: .zero, material: .foliage, albedo: green, style: seed)
-            let rx = Float(h * (0.28 + 0.08 * variation))
-            scene.addEllipsoid(center: Vec3(Float(p.x), Float(p.y), Float(h * 0.64)), radiusX: rx, radiusY: rx * 0.95,
-                               radiusZ: Float(h * 0.36), rings: 6, segments: 10, crown)
+            mappedTrees.add([p, (p.x + 1e-3, p.y)], halfWidthMeters: 0, carriesTraffic: false)
+            addTree(at: p, heightMeters: tagged, seed: seed)
         }
+    }
+
+    /// A tree: a trunk and an ellipsoid crown, `heightMeters` tall (9–14 m from the seed when untagged).
+    mutating func addTree(at p: Point, heightMeters tagged: Double?, seed: UInt32) {
+        let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
+        let variation = Double(seed % 1000) / 1000
+        let h = min(max(tagged ?? (9 + 5 * variation), 4), 25)
+        scene.addCylinder(center: p, radius: 0.18 + 0.1 * variation, bottom: 0, top: Float(h * 0.45), sides: 7, bark)
+        let green = ColorPalette.linear(58 + Int(seed >> 10 & 15), 92 + Int(seed >> 14 & 31), 40)
+        let crown = SurfaceRecord(normal: .zero, material: .foliage, albedo: green, style: seed)
+        let rx = Float(h * (0.28 + 0.08 * variation))
+        scene.addEllipsoid(center: Vec3(Float(p.x), Float(p.y), Float(h * 0.64)), radiusX: rx, radiusY: rx * 0.95,
+                           radiusZ: Float(h * 0.36), rings: 6, segments: 10, crown)
     }
 }

@@ -6,15 +6,25 @@ public struct CityModelOptions: Sendable, Hashable {
     public var includeSigns: Bool
     /// Whether to put street-name plates on corner buildings.
     public var includeStreetPlates: Bool
-    /// Whether to add trees from tree nodes and tree rows.
+    /// Whether to add trees from tree nodes and tree rows, trees and shrubs scattered over green areas
+    /// where no trees are mapped, and hedges.
     public var includeTrees: Bool
+    /// Whether to add street furniture from OSM nodes (lamps, benches, stops, signals, bollards, waste
+    /// baskets, statues, memorials, artworks, fountains).
+    public var includeFurniture: Bool
+    /// The ray engine: Embree by default (faster on the Helsinki scene, see Benchmarks), our BVH as the
+    /// reference.
+    public var engine: RayEngine
 
     /// Everything on, 250 m of margin.
     public init(marginMeters: Double = 250, includeSigns: Bool = true, includeStreetPlates: Bool = true,
-                includeTrees: Bool = true) {
+                includeTrees: Bool = true, includeFurniture: Bool = true,
+                engine: RayEngine = .embree) {
         self.marginMeters = marginMeters
         self.includeSigns = includeSigns
         self.includeStreetPlates = includeStreetPlates
         self.includeTrees = includeTrees
+        self.includeFurniture = includeFurniture
+        self.engine = engine
     }
 }

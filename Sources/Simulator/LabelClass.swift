@@ -13,6 +13,15 @@
 /// | 8 | vegetation (trees, grass, parks) |
 /// | 9 | water |
 /// | 10 | ground (other terrain) |
+/// | 11 | pole (street lamps, stop-sign and signal poles) |
+/// | 12 | traffic light (signal heads) |
+/// | 13 | street furniture (benches, waste baskets, bollards, stop shelters) |
+/// | 14 | monument (statues, memorials, artworks, fountain basins) |
+/// | 15 | rail track (tram rails) |
+/// | 16 | shrub (hedges, shrubs) |
+///
+/// Values are stable: new classes get new values, existing ones are never renumbered. Sea, lakes,
+/// ponds and the water in fountains are all `water` (9); trees scattered in parks are `vegetation` (8).
 public enum LabelClass: UInt8, Sendable, Hashable, CaseIterable, Codable {
     /// Nothing hit: sky.
     case sky = 0
@@ -36,6 +45,18 @@ public enum LabelClass: UInt8, Sendable, Hashable, CaseIterable, Codable {
     case water = 9
     /// Other ground.
     case ground = 10
+    /// Street-lamp posts and lanterns, the poles of stop signs and traffic signals.
+    case pole = 11
+    /// Traffic-signal heads.
+    case trafficLight = 12
+    /// Benches, waste baskets, bollards, stop shelters and stop signs.
+    case streetFurniture = 13
+    /// Statues, memorials, artworks and fountain basins.
+    case monument = 14
+    /// Tram rails.
+    case railTrack = 15
+    /// Hedges and shrubs.
+    case shrub = 16
 
     /// A lower-case name for tables and JSON ("road_marking").
     public var name: String {
@@ -51,6 +72,12 @@ public enum LabelClass: UInt8, Sendable, Hashable, CaseIterable, Codable {
         case .vegetation: "vegetation"
         case .water: "water"
         case .ground: "ground"
+        case .pole: "pole"
+        case .trafficLight: "traffic_light"
+        case .streetFurniture: "street_furniture"
+        case .monument: "monument"
+        case .railTrack: "rail_track"
+        case .shrub: "shrub"
         }
     }
 

@@ -1,6 +1,20 @@
 /// How a surface is shaded (the procedural pattern), chosen per triangle.
 enum MaterialKind: UInt8, Sendable {
     case facade, roof, asphalt, marking, sidewalk, curb, paving, grass, water, bark, foliage, sign, plate, ground
+    /// Painted metal of lamp posts and sign poles.
+    case pole
+    /// Traffic-signal housings with their three lamps.
+    case signal
+    /// Benches, waste baskets, bollards, shelter frames (matte).
+    case furniture
+    /// Glass panes of stop shelters.
+    case shelterGlass
+    /// Stone and bronze of statues, memorials, artworks and fountain basins.
+    case monument
+    /// Steel of tram rails.
+    case rail
+    /// Hedges and shrubs (foliage pattern).
+    case shrub
 
     /// The label class of surfaces of this kind.
     var label: LabelClass {
@@ -15,6 +29,12 @@ enum MaterialKind: UInt8, Sendable {
         case .sign: .sign
         case .plate: .streetPlate
         case .ground: .ground
+        case .pole: .pole
+        case .signal: .trafficLight
+        case .furniture, .shelterGlass: .streetFurniture
+        case .monument: .monument
+        case .rail: .railTrack
+        case .shrub: .shrub
         }
     }
 }

@@ -129,16 +129,59 @@ struct SceneBuilder {
         }
     }
 
-    /// An upright cylinder without caps (tree trunks).
+    /// An upright cylinder without caps (tree trunks), facing outwards (or inwards: a basin's inner wall).
     mutating func addCylinder(center: (x: Double, y: Double), radius: Double, bottom: Float, top: Float, sides: Int,
-                              _ record: SurfaceRecord) {
+                              inward: Bool = false, _ record: SurfaceRecord) {
         for k in 0..<sides {
             let a0 = Double(k) / Double(sides) * 2 * .pi, a1 = Double(k + 1) / Double(sides) * 2 * .pi
             let p0 = (center.x + radius * cos(a0), center.y + radius * sin(a0))
             let p1 = (center.x + radius * cos(a1), center.y + radius * sin(a1))
             // Counter-clockwise around the axis: outward is to the right of p0 → p1.
-            addWall(from: p0, to: p1, bottom: bottom, top: top, mappingBase: bottom, record)
+            if inward {
+                addWall(from: p1, to: p0, bottom: bottom, top: top, mappingBase: bottom, record)
+            } else {
+                addWall(from: p0, to: p1, bottom: bottom, top: top, mappingBase: bottom, record)
+            }
         }
+    }
+
+    /// The top of an upright cylinder: a disc facing up.
+    mutating func addCap(center: (x: Double, y: Double), radius: Double, z: Float, sides: Int, _ record: SurfaceRecord) {
+        addDisc(center: center, radius: radius, z: z, sides: sides, record)
+    }
+
+    /// A flat annulus facing up (a basin's rim).
+    mutating func addRing(center: (x: Double, y: Double), outerRadius: Double, innerRadius: Double, z: Float, sides: Int,
+                          _ record: SurfaceRecord) {
+        for k in 0..<sides {
+            let a0 = Double(k) / Double(sides) * 2 * .pi, a1 = Double(k + 1) / Double(sides) * 2 * .pi
+            func at(_ r: Double, _ a: Double) -> Vec3 { Vec3(Float(center.x + r * cos(a)), Float(center.y + r * sin(a)), z) }
+            addQuad(at(innerRadius, a0), at(outerRadius, a0), at(outerRadius, a1), at(innerRadius, a1), record)
+        }
+    }
+
+    /// A box standing upright, turned by `angle` (radians counter-clockwise from east): `halfLength`
+    /// along that direction, `halfWidth` across it, from `bottom` to `top`.
+    mutating func addOrientedBox(center: (x: Double, y: Double), angle: Double, halfLength: Double, halfWidth: Double,
+                                 bottom: Float, top: Float, _ record: SurfaceRecord) {
+        let ux = cos(angle), uy = sin(angle), vx = -uy, vy = ux
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map { (s, t) in
+            (center.x + s * halfLength * ux + t * halfWidth * vx, center.y + s * halfLength * uy + t * halfWidth * vy)
+        }
+        // The corners run counter-clockwise, so each wall faces outwards.
+        for k in 0..<4 { addWall(from: corners[k], to: corners[(k + 1) % 4], bottom: bottom, top: top, mappingBase: bottom, record) }
+        func v(_ c: (Double, Double), _ z: Float) -> Vec3 { Vec3(Float(c.0), Float(c.1), z) }
+        addQuad(v(corners[0], top), v(corners[1], top), v(corners[2], top), v(corners[3], top), record)
+        if bottom > 0.01 { addQuad(v(corners[0], bottom), v(corners[3], bottom), v(corners[2], bottom), v(corners[1], bottom), record) }
+    }
+
+    /// A box from `a` to `b` (its long axis), `halfWidth` to each side (hedges).
+    mutating func addOrientedBox(from a: (Double, Double), to b: (Double, Double), halfWidth: Double, bottom: Float, top: Float,
+                                 _ record: SurfaceRecord) {
+        let dx = b.0 - a.0, dy = b.1 - a.1, l = (dx * dx + dy * dy).squareRoot()
+        guard l > 1e-4 else { return }
+        addOrientedBox(center: ((a.0 + b.0) / 2, (a.1 + b.1) / 2), angle: atan2(dy, dx), halfLength: l / 2, halfWidth: halfWidth,
+                       bottom: bottom, top: top, record)
     }
 
     /// An ellipsoid (tree crowns) as a UV sphere scaled by the radii.

@@ -33,7 +33,7 @@ struct SurfaceShader: @unchecked Sendable {
             return (r.albedo, 0.35)
         case .bark:
             return (r.albedo * (0.8 + 0.3 * PatternNoise.cell(p.z, p.x + p.y, size: 0.25, seed: 19)), 0)
-        case .foliage:
+        case .foliage, .shrub:
             let n = PatternNoise.unit(Int32((p.x * 2.5).rounded(.down)), Int32((p.y * 2.5).rounded(.down)) &+ Int32((p.z * 2.5).rounded(.down)) &* 7919, r.style)
             return (r.albedo * (0.55 + 0.9 * n), 0)
         case .sign, .plate:
@@ -44,6 +44,24 @@ struct SurfaceShader: @unchecked Sendable {
             return (r.albedo * (1 - coverage) + r.accent * coverage, 0.05)
         case .ground:
             return (r.albedo * (0.93 + 0.14 * PatternNoise.cell(p.x, p.y, size: 1.7, seed: 20)), 0)
+        case .pole, .furniture:
+            return (r.albedo * (0.9 + 0.15 * PatternNoise.cell(p.z, p.x + p.y, size: 0.3, seed: 21)), 0.04)
+        case .signal:
+            // Three lamps (red, amber, green from the top) on the housing's faces, 0.25 m apart.
+            let v = p.z - r.origin.z
+            let slot = (v / 0.28).rounded(.down)
+            let inSlot = v - slot * 0.28
+            if slot >= 0 && slot < 3 && inSlot > 0.05 && inSlot < 0.23 {
+                let lamp: Vec3 = slot == 2 ? Vec3(0.9, 0.08, 0.05) : slot == 1 ? Vec3(0.35, 0.22, 0.02) : Vec3(0.05, 0.25, 0.1)
+                return (lamp, 0.3)
+            }
+            return (r.albedo, 0.05)
+        case .shelterGlass:
+            return (r.albedo, 0.5)
+        case .monument:
+            return (r.albedo * (0.85 + 0.25 * PatternNoise.cell(p.z, p.x + p.y, size: 0.12, seed: 22)), 0.05)
+        case .rail:
+            return (r.albedo, 0.25)
         }
     }
 

@@ -43,6 +43,16 @@ struct HelsinkiExtractTests {
         #expect(data.areas.contains { $0.kind == .grass })
         #expect(data.coastlines.count >= 1, "the harbour's coastline pieces")
         #expect(data.places.count > 1000)
+        // Street furniture nodes, counted with `osmium tags-filter … n/highway=street_lamp` (and so on).
+        func count(_ kind: StreetFurnitureKind) -> Int { data.furniture.filter { $0.kind == kind }.count }
+        #expect(count(.streetLamp) == 586)
+        #expect(count(.bench) >= 162)
+        // 92 bus_stop nodes, 4 of them also railway=tram_stop (tram stops come first), 40 tram stops.
+        #expect(count(.busStop) == 88 && count(.tramStop) == 40)
+        #expect(count(.bollard) == 125 && count(.wasteBasket) == 36 && count(.fountain) == 8)
+        #expect(data.furniture.contains { $0.kind == .busStop && $0.hasShelter })
+        // 29 hedge ways, one with a single node inside the extract.
+        #expect(Set(data.hedges.map(\.source)).count == 28)
         for building in data.buildings {
             #expect(building.heightMeters > 0 && building.heightMeters < 200, "\(building.source)")
             #expect(building.footprint.allSatisfy { $0.outer.count >= 4 && $0.outer.first == $0.outer.last })

@@ -1,0 +1,86 @@
+import CEmbree3
+import Foundation
+
+/// Intel Embree 3 over a triangle soup, single rays on the calling thread: the peer our BVH is measured
+/// against (`rtcIntersect1` / `rtcOccluded1`, MEDIUM build quality, `threads=1` so the build and the
+/// traces stay on one core). See ../shared/notes/embree-and-s3db.md for the interop facts used here.
+final class EmbreeScene {
+    /// `RTC_INVALID_GEOMETRY_ID`: the C macro is not imported.
+    static let invalidGeometryID = UInt32.max
+    let device: OpaquePointer
+    let scene: OpaquePointer
+    /// Seconds to commit (build) the scene.
+    let commitSeconds: Double
+
+    /// The scene from 9 floats per triangle; nil when Embree cannot make a device.
+    init?(triangles: [Float]) {
+        guard let device = rtcNewDevice("threads=1") else { return nil }
+        self.device = device
+        rtcSetDeviceErrorFunction(device, { _, code, message in
+            FileHandle.standardError.write("embree error \(code.rawValue): \(message.map { String(cString: $0) } ?? "")\n".data(using: .utf8)!)
+        }, nil)
+        scene = rtcNewScene(device)
+        rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_MEDIUM)
+        let count = triangles.count / 9
+        let geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE)
+        let vertices = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 12, count * 3)!
+            .bindMemory(to: Float.self, capacity: count * 9)
+        let indices = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 12, count)!
+            .bindMemory(to: UInt32.self, capacity: count * 3)
+        triangles.withUnsafeBufferPointer { t in
+            for i in 0..<(count * 9) { vertices[i] = t[i] }
+        }
+        for i in 0..<(count * 3) { indices[i] = UInt32(i) }
+        rtcCommitGeometry(geometry)
+        rtcAttachGeometry(scene, geometry)
+        rtcReleaseGeometry(geometry)
+        let start = DispatchTime.now().uptimeNanoseconds
+        rtcCommitScene(scene)
+        commitSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    deinit {
+        rtcReleaseScene(scene)
+        rtcReleaseDevice(device)
+    }
+
+    /// The closest-hit distance of each ray, `.infinity` for a miss.
+    func closestHitDistances(origins: [Float], directions: [Float]) -> [Float] {
+        let count = origins.count / 3
+        var out = [Float](repeating: .infinity, count: count)
+        var context = RTCIntersectContext()
+        rtcInitIntersectContext(&context)
+        var rayHit = RTCRayHit()
+        origins.withUnsafeBufferPointer { origins in directions.withUnsafeBufferPointer { directions in
+        for i in 0..<count {
+            rayHit.ray = RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
+                                dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
+                                time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
+            rayHit.hit.geomID = Self.invalidGeometryID
+            rayHit.hit.instID = Self.invalidGeometryID
+            rtcIntersect1(scene, &context, &rayHit)
+            if rayHit.hit.geomID != Self.invalidGeometryID { out[i] = rayHit.ray.tfar }
+        }
+        } }
+        return out
+    }
+
+    /// Whether each ray is blocked anywhere along it.
+    func occlusions(origins: [Float], directions: [Float]) -> [Bool] {
+        let count = origins.count / 3
+        var out = [Bool](repeating: false, count: count)
+        var context = RTCIntersectContext()
+        rtcInitIntersectContext(&context)
+        var ray = RTCRay()
+        origins.withUnsafeBufferPointer { origins in directions.withUnsafeBufferPointer { directions in
+        for i in 0..<count {
+            ray = RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
+                         dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
+                         time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
+            rtcOccluded1(scene, &context, &ray)
+            out[i] = ray.tfar < 0    // Embree sets tfar to −∞ when the ray is occluded
+        }
+        } }
+        return out
+    }
+}

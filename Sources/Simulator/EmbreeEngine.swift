@@ -1,0 +1,94 @@
+import CEmbree3
+import Foundation
+
+/// Intel Embree 3 (Debian's libembree3) over the city's triangles: the default ray engine where it is
+/// faster than our BVH (see Benchmarks, `simulator`). Triangles go in in the BVH's leaf order, so
+/// Embree's `primID` indexes the same surface records. The device has `threads=1` (the scene builds on
+/// the calling thread; no TBB worker stays behind) and MEDIUM build quality (HIGH was never faster in
+/// the measurements of ../shared/notes/embree-and-s3db.md). Immutable after init.
+final class EmbreeEngine: @unchecked Sendable {
+    /// `RTC_INVALID_GEOMETRY_ID` (the C macro is not imported).
+    static let invalidGeometryID = UInt32.max
+    let device: OpaquePointer
+    let scene: OpaquePointer
+
+    /// The scene over `bvh`'s triangles; nil when Embree cannot create a device or the scene fails.
+    init?(bvh: BoundingVolumeHierarchy) {
+        guard bvh.triangleCount > 0, let device = rtcNewDevice("threads=1") else { return nil }
+        let scene = rtcNewScene(device)!
+        rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_MEDIUM)
+        let count = bvh.triangleCount
+        let geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE)
+        guard let vertexBuffer = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 12, count * 3),
+              let indexBuffer = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 12, count) else {
+            rtcReleaseGeometry(geometry); rtcReleaseScene(scene); rtcReleaseDevice(device)
+            return nil
+        }
+        let vertices = vertexBuffer.bindMemory(to: Float.self, capacity: count * 9)
+        let indices = indexBuffer.bindMemory(to: UInt32.self, capacity: count * 3)
+        let t = bvh.triangles
+        for k in 0..<count {
+            for c in 0..<3 {
+                let v0 = t[9 * k + c], e1 = t[9 * k + 3 + c], e2 = t[9 * k + 6 + c]
+                // The same sums the BVH's Möller–Trumbore test sees: v0, v0 + e1, v0 + e2.
+                vertices[9 * k + c] = v0; vertices[9 * k + 3 + c] = v0 + e1; vertices[9 * k + 6 + c] = v0 + e2
+            }
+            indices[3 * k] = UInt32(3 * k); indices[3 * k + 1] = UInt32(3 * k + 1); indices[3 * k + 2] = UInt32(3 * k + 2)
+        }
+        rtcCommitGeometry(geometry)
+        rtcAttachGeometry(scene, geometry)
+        rtcReleaseGeometry(geometry)
+        rtcCommitScene(scene)
+        guard rtcGetDeviceError(device).rawValue == RTC_ERROR_NONE.rawValue else { rtcReleaseScene(scene); rtcReleaseDevice(device); return nil }
+        self.device = device
+        self.scene = scene
+    }
+
+    deinit {
+        rtcReleaseScene(scene)
+        rtcReleaseDevice(device)
+    }
+
+    var view: EmbreeView { EmbreeView(scene: scene) }
+}
+
+/// The Embree scene as a plain value for the tracing loops, valid while its ``EmbreeEngine`` lives.
+struct EmbreeView: @unchecked Sendable {
+    let scene: OpaquePointer
+
+    /// The closest hit in [`tMin`, `tMax`]: stored triangle index and `t`. Rays must be finite (the
+    /// Debian build asserts on NaN directions); camera and shadow rays always are.
+    @inline(__always)
+    func closestHit(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float) -> (index: Int, t: Float)? {
+        var context = RTCIntersectContext()
+        rtcInitIntersectContext(&context)
+        var rayHit = RTCRayHit()
+        rayHit.ray = RTCRay(org_x: origin.x, org_y: origin.y, org_z: origin.z, tnear: tMin,
+                            dir_x: direction.x, dir_y: direction.y, dir_z: direction.z,
+                            time: 0, tfar: tMax, mask: .max, id: 0, flags: 0)
+        rayHit.hit.geomID = EmbreeEngine.invalidGeometryID
+        rayHit.hit.instID = EmbreeEngine.invalidGeometryID
+        rtcIntersect1(scene, &context, &rayHit)
+        return rayHit.hit.geomID == EmbreeEngine.invalidGeometryID ? nil : (Int(rayHit.hit.primID), rayHit.ray.tfar)
+    }
+
+    /// Whether anything blocks the ray in [`tMin`, `tMax`].
+    @inline(__always)
+    func isOccluded(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float) -> Bool {
+        var context = RTCIntersectContext()
+        rtcInitIntersectContext(&context)
+        var ray = RTCRay(org_x: origin.x, org_y: origin.y, org_z: origin.z, tnear: tMin,
+                         dir_x: direction.x, dir_y: direction.y, dir_z: direction.z,
+                         time: 0, tfar: tMax, mask: .max, id: 0, flags: 0)
+        rtcOccluded1(scene, &context, &ray)
+        return ray.tfar < 0    // −∞ when occluded
+    }
+}
+
+/// Which ray engine a ``CityModel`` traces with.
+public enum RayEngine: String, Sendable, Hashable, CaseIterable {
+    /// Intel Embree 3 through libembree3 (falls back to ``bvh`` when no Embree device can be made).
+    case embree
+    /// Our own BVH: the reference the tests compare Embree with.
+    case bvh
+}
