@@ -31,9 +31,7 @@ import Testing
         #expect(throws: PlaybackError.malformedWaypoints(file: "walk.gpx", location: "line 6", detail: detail)) {
             _ = try WaypointReader.parseGPX(input.dropFirst(), file: "walk.gpx")
         }
-        let small = #"<gpx><trk><trkseg><trkpt lat="60.17" lon="24.95"/>"# + "
-<?a?>
-" + #"<trkpt lat="60.171" lon="24.951"/></trkseg></trk></gpx>"#
+        let small = #"<gpx><trk><trkseg><trkpt lat="60.17" lon="24.95"/>"# + "\n<?a?>\n" + #"<trkpt lat="60.171" lon="24.951"/></trkseg></trk></gpx>"#
         #expect(throws: PlaybackError.malformedWaypoints(file: "walk.gpx", location: "line 2", detail: detail)) {
             _ = try WaypointReader.parseGPX(Data(small.utf8), file: "walk.gpx")
         }
