@@ -88,8 +88,9 @@ enum ViewCommand: Command {
             return .usage
         }
         // On the terminal the line would be drawn over the picture: only when stderr goes elsewhere.
-        let firstFrame: (@Sendable (ViewerLayout) -> Void)? = isatty(STDERR_FILENO) == 1 ? nil : { layout in
-            Console.error("first frame drawn: \(describe(layout))")
+        var firstFrame: (@Sendable (ViewerLayout) -> Void)?
+        if isatty(STDERR_FILENO) != 1 {
+            firstFrame = { layout in Console.error("first frame drawn: " + ViewCommand.describe(layout)) }
         }
         let viewer = LookAroundViewer(configuration: .init(
             scene: scene, catalog: catalog, headingDegrees: heading, pitchDegrees: pitch, fieldOfViewDegrees: fov, labels: labels,
