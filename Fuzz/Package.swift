@@ -21,6 +21,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzOSM", ["MapData"]),
     ("FuzzArguments", ["ArgumentParsing", "CommandOptions"]),
     ("FuzzGeoJSON", ["MapSnapshot", "Playback"]),
+    ("FuzzGPX", ["Playback"]),
     ("FuzzSidecar", ["Catalog"]),
     ("FuzzTileFile", ["Reprojection"]),
     ("FuzzHTTP", ["Service", "Catalog"]),

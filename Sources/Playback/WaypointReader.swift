@@ -111,6 +111,10 @@ public enum WaypointReader {
         if String(validating: data, as: UTF8.self) == nil {
             throw .malformedWaypoints(file: file, location: "", detail: "not UTF-8 text (GPX is UTF-8); save the file as UTF-8")
         }
+        if let line = emptyProcessingInstructionLine(data) {
+            throw .malformedWaypoints(file: file, location: "line \(line)",
+                                      detail: "a processing instruction without data (<?name?>) cannot be read; remove it or give it data (<?name data?>)")
+        }
         let parser = XMLParser(data: data)
         let delegate = GPXDelegate(file: file)
         parser.delegate = delegate
@@ -126,6 +130,39 @@ public enum WaypointReader {
             throw .malformedWaypoints(file: file, location: "", detail: "\(points.count) point(s) in its tracks, routes and waypoints; a walk needs at least 2")
         }
         return Line(points: points, pausesAtVertices: delegate.track.isEmpty)
+    }
+
+    /// The line of the first `<?` followed by a name and `?>` (a processing instruction with a target
+    /// and no data, `<?a?>`); nil when there is none.
+    ///
+    /// libxml2 reports such an instruction with a NULL data pointer, and Foundation's XMLParser (Swift
+    /// 6.3) passes that to `strlen`: a segmentation fault, whatever the delegate does (found by
+    /// FuzzGeoJSON, now FuzzGPX). XMLParser parses in libxml2's recovery mode, which goes on after
+    /// errors and may see an instruction where a well-formed reading sees a comment or an attribute
+    /// value, so every `<?` is checked, in comments and CDATA sections too (those are refused as
+    /// well: an error, never a crash). O(n): the name after one `<?` ends at the next `?`.
+    static func emptyProcessingInstructionLine(_ data: Data) -> Int? {
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int? in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            let n = bytes.count
+            let question = UInt8(ascii: "?"), newline = UInt8(ascii: "\n")
+            var line = 1, i = 0
+            while i + 1 < n {
+                if bytes[i] == newline { line += 1 }
+                guard bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == question else { i += 1; continue }
+                // The target: up to white space or a question mark; then "?>" directly means no data.
+                var j = i + 2
+                targetLoop: while j < n {
+                    switch bytes[j] {
+                    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), newline, question: break targetLoop
+                    default: j += 1
+                    }
+                }
+                if j > i + 2, j + 1 < n, bytes[j] == question, bytes[j + 1] == UInt8(ascii: ">") { return line }
+                i += 2
+            }
+            return nil
+        }
     }
 
     private final class GPXDelegate: NSObject, XMLParserDelegate {

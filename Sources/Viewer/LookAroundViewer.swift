@@ -29,10 +29,15 @@ public final class LookAroundViewer: @unchecked Sendable {
         public var osmPath: String?
         /// Turn by itself for this long, then quit (a demo); nil: interactive until q.
         public var spinSeconds: Double?
+        /// Called once, on the render thread, when the first frame's bytes have been written to the
+        /// terminal, with the layout it was drawn in: a point scripts and tests can wait for
+        /// instead of guessing from the screen (an empty terminal is as still as a drawn one).
+        public var onFirstFrame: (@Sendable (ViewerLayout) -> Void)?
 
         public init(scene: LookAroundScene, catalog: Catalog?, headingDegrees: Double? = nil, pitchDegrees: Double = 0,
                     fieldOfViewDegrees: Double = 90, labels: ViewerLabels = .all, language: String? = nil,
-                    protocolChoice: OutputProtocolChoice = .auto, osmPath: String? = nil, spinSeconds: Double? = nil) {
+                    protocolChoice: OutputProtocolChoice = .auto, osmPath: String? = nil, spinSeconds: Double? = nil,
+                    onFirstFrame: (@Sendable (ViewerLayout) -> Void)? = nil) {
             self.scene = scene
             self.catalog = catalog
             self.headingDegrees = headingDegrees
@@ -43,6 +48,7 @@ public final class LookAroundViewer: @unchecked Sendable {
             self.protocolChoice = protocolChoice
             self.osmPath = osmPath
             self.spinSeconds = spinSeconds
+            self.onFirstFrame = onFirstFrame
         }
     }
 
@@ -344,7 +350,9 @@ public final class LookAroundViewer: @unchecked Sendable {
                     try session.write(try frames.bytes(for: view, picture: picture, pictureChanged: changed))
                     condition.lock()
                     framesDrawn += 1
+                    let first = framesDrawn == 1
                     condition.unlock()
+                    if first { configuration.onFirstFrame?(layout) }
                 }
                 // A move: the street moves past (the depth-warped transition of the walkthroughs; a
                 // crossfade of the two pictures when it cannot be made), unless newer input arrives.

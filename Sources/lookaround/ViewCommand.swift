@@ -22,7 +22,9 @@ enum ViewCommand: Command {
             Keys:
             \(ViewerKeys.helpLines.map { "  " + $0 }.joined(separator: "\n"))
             Standard output must be a terminal (exit 64 otherwise: use 'lookaround snapshot' for an image). \
-            No coverage is exit code 1 with the reason, as for snapshot.
+            No coverage is exit code 1 with the reason, as for snapshot. With standard error \
+            redirected away from the terminal, a line there says when the first frame has been drawn \
+            and where (picture size, first row, cell size), for scripts that wait for the screen.
             """,
         options: SceneSelection.sceneOptions + [
             .value("panorama", valueName: "FILE", help: "A local equirectangular JPEG or PNG to look around in (no catalog)."),
@@ -85,18 +87,28 @@ enum ViewCommand: Command {
                           + "for an image use 'lookaround snapshot … -o view.png'")
             return .usage
         }
+        // On the terminal the line would be drawn over the picture: only when stderr goes elsewhere.
+        var firstFrame: (@Sendable (ViewerLayout) -> Void)?
+        if isatty(STDERR_FILENO) != 1 {
+            firstFrame = { layout in Console.error("first frame drawn: " + ViewCommand.describe(layout)) }
+        }
         let viewer = LookAroundViewer(configuration: .init(
             scene: scene, catalog: catalog, headingDegrees: heading, pitchDegrees: pitch, fieldOfViewDegrees: fov, labels: labels,
-            language: language, protocolChoice: choice, osmPath: catalog == nil ? nil : arguments.string("osm"), spinSeconds: spin))
+            language: language, protocolChoice: choice, osmPath: catalog == nil ? nil : arguments.string("osm"), spinSeconds: spin,
+            onFirstFrame: firstFrame))
         let outcome = try viewer.run()
         if spin == nil {
-            let picture = outcome.layout.picturePixelSize
             Console.error("left at \(outcome.panoramaID), heading \(Int(outcome.headingDegrees.rounded()))° "
-                          + "(\(outcome.frames) frames, \(outcome.outputProtocol.rawValue), "
-                          + "picture \(picture.width)x\(picture.height) px from row \(outcome.layout.pictureTopRow), "
-                          + "cells \(outcome.layout.cellPixelSize.width)x\(outcome.layout.cellPixelSize.height) px)")
+                          + "(\(outcome.frames) frames, \(outcome.outputProtocol.rawValue), \(describe(outcome.layout)))")
         }
         return .ok
+    }
+
+    /// "picture 800x450 px from row 1, cells 9x20 px": what the reports on stderr say of a layout.
+    static func describe(_ layout: ViewerLayout) -> String {
+        let picture = layout.picturePixelSize
+        return "picture \(picture.width)x\(picture.height) px from row \(layout.pictureTopRow), "
+            + "cells \(layout.cellPixelSize.width)x\(layout.cellPixelSize.height) px"
     }
 
     /// `--diagnose`: the environment, and the terminal's answers when stdin and stdout are one.

@@ -153,23 +153,38 @@ public enum VirtualDisplay {
         return nil
     }
 
+    /// What ``compare(_:_:xOffsets:yOffsets:)`` finds: PSNR (dB), the share of identical pixels, the offset.
+    public typealias Comparison = (psnr: Double, identical: Double, offset: (Int, Int))
+
     /// Screenshots until `good` holds or 6 s pass; the last comparison.
     public static func screenshot(_ window: String, display: String, folder: String, expected: RGB8Image,
-                            good: ((psnr: Double, identical: Double, offset: (Int, Int))) -> Bool) throws
-        -> (psnr: Double, identical: Double, offset: (Int, Int)) {
+                                  good: (Comparison) -> Bool) throws -> Comparison {
+        var last: Comparison = (0, 0, (0, 0))
+        _ = try screenshot(window, display: display, folder: folder, attempts: 12) { shot in
+            last = compare(shot, expected)
+            return last
+        } good: { good($0) }
+        return last
+    }
+
+    /// Screenshots every 0.5 s, each compared by `compare`, until `good` holds or `attempts` were
+    /// taken; the comparison with the best PSNR.
+    public static func screenshot(_ window: String, display: String, folder: String, attempts: Int,
+                                  compare: (RGB8Image) -> Comparison, good: (Comparison) -> Bool) throws -> Comparison {
         let xwd = try #require(which("xwd"))
-        var result = (psnr: 0.0, identical: 0.0, offset: (0, 0))
+        var best: Comparison = (0, 0, (0, 0))
         let path = folder + "/shot.xwd"
-        for _ in 0..<12 {
+        for _ in 0..<attempts {
             let pid = try start(xwd, ["-id", window, "-silent", "-out", path], environment: ["DISPLAY": display])
             _ = exited(pid, withinSeconds: 5)
             if let data = FileManager.default.contents(atPath: path), data.count > 100 {
-                result = compare(try decodeXWD([UInt8](data)), expected)
+                let result = compare(try decodeXWD([UInt8](data)))
+                if result.psnr >= best.psnr { best = result }
                 if good(result) { return result }
             }
             usleep(500_000)
         }
-        return result
+        return best
     }
 
     public static func quit(_ terminal: pid_t, display: String, folder: String) throws {
