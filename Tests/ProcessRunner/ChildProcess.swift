@@ -79,6 +79,14 @@ public enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, input, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, errors, 2)
+        // Nothing else is inherited: a descriptor this process got without close-on-exec (the build
+        // lock's, which `flock … swift test` passes down) would otherwise live on in a daemon the
+        // child starts (PostgreSQL from scripts/postgis.sh) and hold the lock until it stops (seen
+        // 2026-12-01: a test cluster kept /tmp/lookaround-build.lock for minutes after its tests).
+        if let addClosefromAction = addClosefrom {
+            let code = addClosefromAction(&actions, 3)
+            guard code == 0 else { throw failure("closing inherited descriptors", code) }
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -127,8 +135,15 @@ public enum ChildProcess {
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), looked up at run time: Swift's Glibc
     /// module does not declare the GNU extensions.
     private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-    nonisolated(unsafe) private static let addChdir: AddChdir? = {
+    private static let addChdir: AddChdir? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
         return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+; Debian 12 has 2.36), the same way.
+    private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addClosefrom: AddClosefrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddClosefrom.self)
     }()
 }
