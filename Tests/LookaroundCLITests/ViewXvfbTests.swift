@@ -40,7 +40,7 @@ import TestSupport
         chmod(script, 0o755)
         let terminal = try launch([script])
         defer { VirtualDisplay.stop(terminal) }
-        let window = try #require(try VirtualDisplay.window(title, display: display, folder: folder), "no \(title) window")
+        let window = try VirtualDisplay.window(title, display: display, folder: folder, process: terminal, errorLog: folder + "/terminal.err").id()
         // 60 s: the catalog, the panorama and the first render on a machine busy with a parallel test run.
         var drawn: ReportedLayout?
         let deadline = Date().addingTimeInterval(60)
@@ -88,7 +88,8 @@ import TestSupport
                 return VirtualDisplay.compare(shot, expected, xOffsets: 1...5, yOffsets: top - 2...top + 2)
             }, good: { $0.psnr >= Self.sixelMinimumPSNR }, launch: { command in
                 try VirtualDisplay.start(xterm, ["-ti", "vt340", "-xrm", "XTerm*maxGraphicSize: 2000x2000", "-xrm", "XTerm*allowWindowOps: true",
-                                                 "-T", title, "-geometry", "100x30+0+0", "-e"] + command, environment: ["DISPLAY": display])
+                                                 "-T", title, "-geometry", "100x30+0+0", "-e"] + command, environment: ["DISPLAY": display],
+                                         errorLog: folder + "/terminal.err")
             }) else { return }
             let (result, width, height) = view
             print("lookaround view in xterm -ti vt340 (sixel, \(width)×\(height) px): PSNR "
@@ -112,7 +113,8 @@ import TestSupport
                 try VirtualDisplay.start(kitty, ["--config", "NONE", "-T", title, "-o", "remember_window_size=no", "-o", "initial_window_width=900",
                                                  "-o", "initial_window_height=560", "-o", "close_on_child_death=yes"] + command,
                                          environment: ["DISPLAY": display, "KITTY_CONFIG_DIRECTORY": folder + "/conf",
-                                                       "KITTY_CACHE_DIRECTORY": folder + "/cache", "MESA_SHADER_CACHE_DIR": folder + "/mesa"])
+                                                       "KITTY_CACHE_DIRECTORY": folder + "/cache", "MESA_SHADER_CACHE_DIR": folder + "/mesa"],
+                                         errorLog: folder + "/terminal.err")
             }) else { return }
             let (result, width, height) = view
             print("lookaround view in kitty (graphics protocol, \(width)×\(height) px): PSNR "

@@ -23,9 +23,10 @@ private var probePath: String {
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-sixel-\(getpid())"
             let terminal = try VirtualDisplay.start(xterm, ["-ti", "vt340", "-xrm", "XTerm*maxGraphicSize: 2000x2000", "-xrm", "XTerm*allowWindowOps: true",
-                                             "-T", title, "-geometry", "60x20+0+0", "-e", probePath, "show"], environment: ["DISPLAY": display])
+                                             "-T", title, "-geometry", "60x20+0+0", "-e", probePath, "show"], environment: ["DISPLAY": display],
+                                                    errorLog: folder + "/xterm.err")
             defer { VirtualDisplay.stop(terminal) }
-            let id = try #require(try VirtualDisplay.window(title, display: display, folder: folder), "no xterm window")
+            let id = try VirtualDisplay.window(title, display: display, folder: folder, process: terminal, errorLog: folder + "/xterm.err").id()
             let expected = TerminalTestPattern.image(width: 60 * 6, height: 19 * 13, shift: 0)
             let result = try VirtualDisplay.screenshot(id, display: display, folder: folder, expected: expected) { $0.psnr >= 25 }
             print("xterm -ti vt340 sixel: PSNR \(String(format: "%.1f", result.psnr)) dB at offset \(result.offset)")
@@ -33,6 +34,21 @@ private var probePath: String {
             // xwd -id includes the window's 1 px X border; xterm's 2 px internal border comes next.
             #expect(result.offset == (3, 3), "the first cell at (3, 3)")
             try VirtualDisplay.quit(terminal, display: display, folder: folder)
+        }
+    }
+
+    /// A terminal that ends before its window shows is reported with its status and errors at once,
+    /// not waited for: the message a failed start of xterm or kitty gives.
+    @Test func aTerminalThatEndsIsReportedWithItsErrors() throws {
+        guard which("xdotool") != nil else { print("XvfbProbeTests skipped: xdotool is not installed"); return }
+        try VirtualDisplay.withXvfb { display, folder in
+            let errors = folder + "/fake.err"
+            let fake = try VirtualDisplay.start("/bin/sh", ["-c", "echo 'cannot open font' >&2; exit 3"], environment: ["DISPLAY": display],
+                                                errorLog: errors)
+            let search = try VirtualDisplay.window("never-shown", display: display, folder: folder, process: fake, errorLog: errors)
+            guard case .failed(let reason) = search else { Issue.record("a window was found: \(search)"); return }
+            #expect(reason.contains("the terminal ended before its window never-shown showed"), "\(reason)")
+            #expect(reason.contains("wait status 768") && reason.contains("cannot open font"), "\(reason)")
         }
     }
 
@@ -50,9 +66,9 @@ private var probePath: String {
                                              "-o", "initial_window_height=340", "-o", "close_on_child_death=yes", probePath, "show"],
                                      environment: ["DISPLAY": display, "KITTY_CONFIG_DIRECTORY": folder + "/conf",
                                                    "KITTY_CACHE_DIRECTORY": folder + "/cache", "MESA_SHADER_CACHE_DIR": folder + "/mesa",
-                                                   "LOOKAROUND_KITTY_SHM": "1"])
+                                                   "LOOKAROUND_KITTY_SHM": "1"], errorLog: folder + "/kitty.err")
             defer { VirtualDisplay.stop(terminal) }
-            let id = try #require(try VirtualDisplay.window(title, display: display, folder: folder), "no kitty window")
+            let id = try VirtualDisplay.window(title, display: display, folder: folder, process: terminal, errorLog: folder + "/kitty.err").id()
             // 560 px / 9 px cells = 62 columns, 340 px / 20 px = 17 rows (the probe's picture: 16 rows).
             let expected = TerminalTestPattern.image(width: 62 * 9, height: 16 * 20, shift: 0)
             let result = try VirtualDisplay.screenshot(id, display: display, folder: folder, expected: expected) { $0.identical == 1 }

@@ -6,10 +6,10 @@ import Testing
 /// Programs on a virtual X server (Xvfb) for tests of graphical terminals: start and stop them with a
 /// cleared signal mask, find their windows, take screenshots with xwd and compare them with a picture.
 public enum VirtualDisplay {
-    /// Starts a program (signal mask cleared, output to `log` or /dev/null); returns its pid.
-    /// `passing` is a descriptor of ours the program gets as its descriptor 3.
+    /// Starts a program (signal mask cleared, output to `log` or /dev/null, errors to `errorLog` or
+    /// /dev/null); returns its pid. `passing` is a descriptor of ours the program gets as its descriptor 3.
     public static func start(_ path: String, _ arguments: [String], environment: [String: String] = [:], log: String? = nil,
-                             passing descriptor: Int32? = nil) throws -> pid_t {
+                             errorLog: String? = nil, passing descriptor: Int32? = nil) throws -> pid_t {
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
@@ -19,7 +19,7 @@ public enum VirtualDisplay {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorLog ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -140,17 +140,51 @@ public enum VirtualDisplay {
         return nil
     }
 
-    public static func window(_ title: String, display: String, folder: String) throws -> String? {
-        guard let xdotool = which("xdotool") else { return nil }
-        // 30 s at most: a terminal starting on a machine busy with a parallel test run can take 10.
-        let deadline = Date().addingTimeInterval(30)
+    /// The window titled `title` that the terminal `process` opens, or why there is none: the
+    /// process ended (its status, and what it wrote to `errorLog`), or `seconds` passed while it ran
+    /// (the windows the display has then). Waits as long as the process lives, up to `seconds`: a
+    /// terminal starting on a machine busy with a parallel test run can take ten.
+    public static func window(_ title: String, display: String, folder: String, process: pid_t, errorLog: String? = nil,
+                              withinSeconds seconds: Double = 60) throws -> WindowSearch {
+        guard let xdotool = which("xdotool") else { return .failed("xdotool is not installed") }
+        let start = Date(), deadline = start.addingTimeInterval(seconds)
+        func errors() -> String { errorLog.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "" }
         while Date() < deadline {
             let id = try output(xdotool, ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display], folder: folder)
                 .split(separator: "\n").first.map(String.init)
-            if let id { return id }
+            if let id { return .found(id) }
+            var status: Int32 = 0
+            if waitpid(process, &status, WNOHANG) == process {
+                return .failed("the terminal ended before its window \(title) showed (wait status \(status), after "
+                               + "\(String(format: "%.1f", Date().timeIntervalSince(start))) s); its errors: \(errors())")
+            }
             usleep(50_000)
         }
-        return nil
+        let windows = (try? output(xdotool, ["search", "--name", "."], environment: ["DISPLAY": display], folder: folder)) ?? ""
+        return .failed("no window \(title) within \(Int(seconds)) s while the terminal ran; windows on \(display): "
+                       + "[\(windows.split(separator: "\n").joined(separator: ", "))]; its errors: \(errors())")
+    }
+
+    /// What ``window(_:display:folder:process:errorLog:withinSeconds:)`` found.
+    public enum WindowSearch {
+        /// The window's id.
+        case found(String)
+        /// Why there is none.
+        case failed(String)
+
+        /// The id, or a test failure with the reason.
+        public func id() throws -> String {
+            switch self {
+            case .found(let id): return id
+            case .failed(let reason): throw WindowMissing(reason: reason)
+            }
+        }
+    }
+
+    /// No terminal window: the reason.
+    public struct WindowMissing: Error, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
     }
 
     /// What ``compare(_:_:xOffsets:yOffsets:)`` finds: PSNR (dB), the share of identical pixels, the offset.
