@@ -126,6 +126,12 @@ EOF
       admin_psql postgres "CREATE ROLE $role LOGIN CREATEDB PASSWORD '$password'" >/dev/null
       unset password
     fi
+    # DROP DATABASE … WITH (FORCE) of a test database fails for a role without pg_signal_backend when an
+    # autovacuum worker is in that database ("must be a member of the role whose process is being
+    # terminated"): seen after COPY filled a fresh test database, 2026-12-01.
+    [[ $(admin_psql postgres "SELECT 1 FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid JOIN pg_roles u ON u.oid = m.member
+                              WHERE g.rolname = 'pg_signal_backend' AND u.rolname = '$role'") == 1 ]] \
+      || admin_psql postgres "GRANT pg_signal_backend TO $role" >/dev/null
     [[ $(admin_psql postgres "SELECT 1 FROM pg_database WHERE datname = '$database'") == 1 ]] \
       || admin_psql postgres "CREATE DATABASE $database OWNER $role" >/dev/null
     admin_psql "$database" "CREATE EXTENSION IF NOT EXISTS postgis" >/dev/null

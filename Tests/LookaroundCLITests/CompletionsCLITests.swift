@@ -34,7 +34,7 @@ import TestSupport
             // An option entry starts "  -o, --output FILE" or "      --lat DEGREES"; its label ends at
             // the first run of two spaces, where the text column begins.
             var options: [String] = []
-            for line in section("Options:") where [2, 6].contains(indent(line)) && line.drop { $0 == " " }.hasPrefix("-") {
+            for line in section("Options:") where [2, 6].contains(indent(line)) && line.drop(while: { $0 == " " }).hasPrefix("-") {
                 let label = line.drop { $0 == " " }.components(separatedBy: "  ")[0]
                 for word in label.split(separator: " ") where word.hasPrefix("-") {
                     options.append(String(word.hasSuffix(",") ? word.dropLast() : word[...]))

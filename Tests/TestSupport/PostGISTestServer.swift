@@ -56,10 +56,19 @@ public enum PostGISTestServer {
         return url(base, database: name)
     }
 
-    /// Drops a database made by ``freshDatabase(_:)`` (best effort).
+    /// Drops a database made by ``freshDatabase(_:)`` (best effort: for clean-up).
     public static func drop(_ databaseURL: String) {
-        guard let base = url, let name = databaseURL.split(separator: "?").first?.split(separator: "/").last else { return }
-        _ = try? psql(base, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        try? dropDatabase(databaseURL)
+    }
+
+    /// Drops a database made by ``freshDatabase(_:)``, closing its connections.
+    /// - Throws: ``SetupFailure`` with psql's reason when it could not be dropped.
+    public static func dropDatabase(_ databaseURL: String) throws {
+        guard let base = url else { throw SetupFailure(reason: unavailableReason ?? "no server") }
+        guard let name = databaseURL.split(separator: "?").first?.split(separator: "/").last else {
+            throw SetupFailure(reason: "no database name in \(databaseURL)")
+        }
+        try psql(base, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
     /// Runs one SQL command with psql against `databaseURL`; returns its unaligned output.
