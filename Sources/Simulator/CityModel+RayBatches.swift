@@ -20,40 +20,33 @@ extension CityModel {
     /// The closest-hit distance of each ray (origins and directions as x y z triples), `.infinity` for
     /// a miss, traced one by one on the calling thread with our BVH.
     package func closestHitDistances(origins: [Float], directions: [Float]) -> [Float] {
-        let count = origins.count / 3
-        var out = [Float](repeating: .infinity, count: count)
-        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: bvh.stackCapacity)
-        defer { stack.deallocate() }
-        let view = bvh.view
-        origins.withUnsafeBufferPointer { o in
-            directions.withUnsafeBufferPointer { d in
-                out.withUnsafeMutableBufferPointer { t in
-                    for i in 0..<count {
-                        let origin = Vec3(o[3 * i], o[3 * i + 1], o[3 * i + 2]), direction = Vec3(d[3 * i], d[3 * i + 1], d[3 * i + 2])
-                        if let hit = view.closestHit(origin: origin, direction: direction, tMin: 0, tMax: .infinity, stack: stack) {
-                            t[i] = hit.t
-                        }
-                    }
-                }
-            }
+        traceEach(origins: origins, directions: directions, initial: Float.infinity) { view, origin, direction, stack in
+            view.closestHit(origin: origin, direction: direction, tMin: 0, tMax: .infinity, stack: stack)?.t ?? .infinity
         }
-        withExtendedLifetime(self) {}
-        return out
     }
 
     /// Whether each ray is blocked anywhere along it (any-hit), traced one by one with our BVH.
     package func occlusions(origins: [Float], directions: [Float]) -> [Bool] {
+        traceEach(origins: origins, directions: directions, initial: false) { view, origin, direction, stack in
+            view.isOccluded(origin: origin, direction: direction, tMin: 0, tMax: .infinity, stack: stack)
+        }
+    }
+
+    /// `trace` for each ray (origins and directions as x y z triples), one by one on the calling thread,
+    /// with one traversal stack for all.
+    @inline(__always)
+    private func traceEach<Result>(origins: [Float], directions: [Float], initial: Result,
+                                   _ trace: (BVHView, Vec3, Vec3, UnsafeMutablePointer<UInt32>) -> Result) -> [Result] {
         let count = origins.count / 3
-        var out = [Bool](repeating: false, count: count)
+        var out = [Result](repeating: initial, count: count)
         let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: bvh.stackCapacity)
         defer { stack.deallocate() }
         let view = bvh.view
         origins.withUnsafeBufferPointer { o in
             directions.withUnsafeBufferPointer { d in
-                out.withUnsafeMutableBufferPointer { b in
+                out.withUnsafeMutableBufferPointer { r in
                     for i in 0..<count {
-                        let origin = Vec3(o[3 * i], o[3 * i + 1], o[3 * i + 2]), direction = Vec3(d[3 * i], d[3 * i + 1], d[3 * i + 2])
-                        b[i] = view.isOccluded(origin: origin, direction: direction, tMin: 0, tMax: .infinity, stack: stack)
+                        r[i] = trace(view, Vec3(o[3 * i], o[3 * i + 1], o[3 * i + 2]), Vec3(d[3 * i], d[3 * i + 1], d[3 * i + 2]), stack)
                     }
                 }
             }
