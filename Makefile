@@ -31,12 +31,12 @@ build: deps
 release: deps
 	$(LOCK) $(SWIFT) build -c release
 
-# Suites run one after another by default (TEST_FLAGS=--no-parallel); `make test TEST_FLAGS=` runs
-# them in parallel. Parallel runs used to crash in swift_release (2026-11-29): stale objects of test
-# targets that imported modules they did not declare (fixed; PackageManifestTests keeps it fixed).
-# Parallel runs since showed timing races in the terminal tests and a PostGIS drop refused while
-# autovacuum worked (fixed); the default switches once 20 consecutive parallel runs are clean.
-TEST_FLAGS ?= --no-parallel
+# Suites run in parallel (swift test's default). Parallel runs used to crash in swift_release
+# (2026-11-29): stale objects of test targets that imported modules they did not declare (fixed;
+# PackageManifestTests keeps it fixed); later ones showed timing races in the terminal tests and a
+# PostGIS drop refused while autovacuum worked (fixed). `make test TEST_FLAGS=--no-parallel` runs
+# the suites one after another, for reading a failure's output in order.
+TEST_FLAGS ?=
 # The PostGIS conformance tests need a server: the local cluster is started for the run and stopped
 # after it (whatever the result); when none can start, those tests say they were skipped and why.
 test: deps
