@@ -1,9 +1,10 @@
 import CEmbree3
 import Foundation
 
-/// Intel Embree 3 over a triangle soup, single rays on the calling thread: the peer our BVH is measured
-/// against (`rtcIntersect1` / `rtcOccluded1`, MEDIUM build quality, `threads=1` so the build and the
-/// traces stay on one core). See ../shared/notes/embree-and-s3db.md for the interop facts used here.
+/// Intel Embree 3 over a triangle soup, on the calling thread: the peer our BVH is measured against,
+/// with single rays (`rtcIntersect1` / `rtcOccluded1`) or coherent streams (`rtcIntersect1M` /
+/// `rtcOccluded1M`, as the renderer traces), MEDIUM build quality, `threads=1` so the build and the
+/// traces stay on one core. See ../shared/notes/embree-and-s3db.md for the interop facts used here.
 final class EmbreeScene {
     /// `RTC_INVALID_GEOMETRY_ID`: the C macro is not imported.
     static let invalidGeometryID = UInt32.max
@@ -44,41 +45,56 @@ final class EmbreeScene {
         rtcReleaseDevice(device)
     }
 
-    /// The closest-hit distance of each ray, `.infinity` for a miss.
-    func closestHitDistances(origins: [Float], directions: [Float]) -> [Float] {
+    /// The closest-hit distance of each ray, `.infinity` for a miss: one ray per call, or `streamSize`
+    /// rays per coherent stream call.
+    func closestHitDistances(origins: [Float], directions: [Float], streamSize: Int = 1) -> [Float] {
         let count = origins.count / 3
         var out = [Float](repeating: .infinity, count: count)
         var context = RTCIntersectContext()
         rtcInitIntersectContext(&context)
-        var rayHit = RTCRayHit()
+        if streamSize > 1 { context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT }
+        let rays = UnsafeMutablePointer<RTCRayHit>.allocate(capacity: streamSize)
+        defer { rays.deallocate() }
         origins.withUnsafeBufferPointer { origins in directions.withUnsafeBufferPointer { directions in
-        for i in 0..<count {
-            rayHit.ray = RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
-                                dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
-                                time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
-            rayHit.hit.geomID = Self.invalidGeometryID
-            rayHit.hit.instID = Self.invalidGeometryID
-            rtcIntersect1(scene, &context, &rayHit)
-            if rayHit.hit.geomID != Self.invalidGeometryID { out[i] = rayHit.ray.tfar }
+        for first in stride(from: 0, to: count, by: streamSize) {
+            let n = min(streamSize, count - first)
+            for k in 0..<n {
+                let i = first + k
+                rays[k].ray = RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
+                                     dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
+                                     time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
+                rays[k].hit.geomID = Self.invalidGeometryID
+                rays[k].hit.instID = Self.invalidGeometryID
+            }
+            if streamSize == 1 { rtcIntersect1(scene, &context, rays) }
+            else { rtcIntersect1M(scene, &context, rays, UInt32(n), MemoryLayout<RTCRayHit>.stride) }
+            for k in 0..<n where rays[k].hit.geomID != Self.invalidGeometryID { out[first + k] = rays[k].ray.tfar }
         }
         } }
         return out
     }
 
-    /// Whether each ray is blocked anywhere along it.
-    func occlusions(origins: [Float], directions: [Float]) -> [Bool] {
+    /// Whether each ray is blocked anywhere along it: one ray per call, or `streamSize` per stream call.
+    func occlusions(origins: [Float], directions: [Float], streamSize: Int = 1) -> [Bool] {
         let count = origins.count / 3
         var out = [Bool](repeating: false, count: count)
         var context = RTCIntersectContext()
         rtcInitIntersectContext(&context)
-        var ray = RTCRay()
+        if streamSize > 1 { context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT }
+        let rays = UnsafeMutablePointer<RTCRay>.allocate(capacity: streamSize)
+        defer { rays.deallocate() }
         origins.withUnsafeBufferPointer { origins in directions.withUnsafeBufferPointer { directions in
-        for i in 0..<count {
-            ray = RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
-                         dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
-                         time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
-            rtcOccluded1(scene, &context, &ray)
-            out[i] = ray.tfar < 0    // Embree sets tfar to −∞ when the ray is occluded
+        for first in stride(from: 0, to: count, by: streamSize) {
+            let n = min(streamSize, count - first)
+            for k in 0..<n {
+                let i = first + k
+                rays[k] = RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
+                                 dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
+                                 time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
+            }
+            if streamSize == 1 { rtcOccluded1(scene, &context, rays) }
+            else { rtcOccluded1M(scene, &context, rays, UInt32(n), MemoryLayout<RTCRay>.stride) }
+            for k in 0..<n { out[first + k] = rays[k].tfar < 0 }   // Embree sets tfar to −∞ when the ray is occluded
         }
         } }
         return out

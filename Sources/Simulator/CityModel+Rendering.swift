@@ -54,28 +54,41 @@ extension CityModel {
                                                shader: SurfaceShader(atlasPixels: atlasPixels.baseAddress!, atlasWidth: atlas.width,
                                                                      atlasEntries: entryPointer.baseAddress!))
                     let outBase = out.baseAddress!
+                    // Camera rays go to the engine in batches of about 256 (a run of pixels along a row,
+                    // all their samples), the stream size at which Embree's packets paid off most.
+                    let pixelsPerBatch = max(1, 256 / spp)
                     Parallel.forEachRowRange(height, minimumRowsPerChunk: 2, maximumThreads: settings.maximumThreads) { range in
                         let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: bvh.stackCapacity)
-                        defer { stack.deallocate() }
+                        let batch = RayBatch(capacity: pixelsPerBatch * spp)
+                        defer { stack.deallocate(); batch.deallocate() }
                         var rays = 0
                         let inverseSamples = 1 / Float(spp)
                         for y in range {
-                            for x in 0..<width {
-                                var sum = Vec3.zero
-                                for s in 0..<spp {
-                                    let sx = s % columns, sy = s / columns
-                                    let h = PatternNoise.hash(Int32(x), Int32(y), seed &+ UInt32(s) &* 0x9E37_79B9)
-                                    let jx = Float(h & 0xFFFF) * (1 / 65_536), jy = Float(h >> 16) * (1 / 65_536)
-                                    let px = Float(x) + (Float(sx) + jx) / Float(columns)
-                                    let py = Float(y) + (Float(sy) + jy) / Float(rows)
-                                    let ray = camera.sceneRay(x: px, y: py)
-                                    sum += context.shade(origin: ray.origin.vec3, direction: ray.direction.vec3,
-                                                         stack: stack, rays: &rays)
+                            for x0 in stride(from: 0, to: width, by: pixelsPerBatch) {
+                                let pixels = x0..<min(width, x0 + pixelsPerBatch)
+                                var lane = 0
+                                for x in pixels {
+                                    for s in 0..<spp {
+                                        let sx = s % columns, sy = s / columns
+                                        let h = PatternNoise.hash(Int32(x), Int32(y), seed &+ UInt32(s) &* 0x9E37_79B9)
+                                        let jx = Float(h & 0xFFFF) * (1 / 65_536), jy = Float(h >> 16) * (1 / 65_536)
+                                        let px = Float(x) + (Float(sx) + jx) / Float(columns)
+                                        let py = Float(y) + (Float(sy) + jy) / Float(rows)
+                                        let ray = camera.sceneRay(x: px, y: py)
+                                        context.query.prepare(batch.primary + lane, origin: ray.origin.vec3, direction: ray.direction.vec3)
+                                        lane += 1
+                                    }
                                 }
-                                let o = outBase + (y * width + x) * 3
-                                o[0] = tone.map(sum.x * inverseSamples, toneTable.baseAddress!)
-                                o[1] = tone.map(sum.y * inverseSamples, toneTable.baseAddress!)
-                                o[2] = tone.map(sum.z * inverseSamples, toneTable.baseAddress!)
+                                context.shade(batch, count: lane, stack: stack, rays: &rays)
+                                lane = 0
+                                for x in pixels {
+                                    var sum = Vec3.zero
+                                    for _ in 0..<spp { sum += batch.radiance[lane]; lane += 1 }
+                                    let o = outBase + (y * width + x) * 3
+                                    o[0] = tone.map(sum.x * inverseSamples, toneTable.baseAddress!)
+                                    o[1] = tone.map(sum.y * inverseSamples, toneTable.baseAddress!)
+                                    o[2] = tone.map(sum.z * inverseSamples, toneTable.baseAddress!)
+                                }
                             }
                         }
                         lock.withLock { totalRays += rays }

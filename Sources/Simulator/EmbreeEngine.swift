@@ -83,6 +83,28 @@ struct EmbreeView: @unchecked Sendable {
         rtcOccluded1(scene, &context, &ray)
         return ray.tfar < 0    // −∞ when occluded
     }
+
+    /// Closest hits of `count` rays in one call, a coherent stream (`rtcIntersect1M`): Embree regroups
+    /// neighbouring rays into packets, about twice the rate of single rays for camera rays (see
+    /// ../shared/notes/embree-and-s3db.md). Hits as in ``closestHit``: `geomID` 0, `primID` the
+    /// stored triangle, `tfar` the distance; misses keep `geomID` invalid and their `tfar`.
+    @inline(__always)
+    func intersect(_ rays: UnsafeMutablePointer<RTCRayHit>, count: Int) {
+        var context = RTCIntersectContext()
+        rtcInitIntersectContext(&context)
+        context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT
+        rtcIntersect1M(scene, &context, rays, UInt32(count), MemoryLayout<RTCRayHit>.stride)
+    }
+
+    /// Any-hit tests of `count` rays in one coherent stream (`rtcOccluded1M`): an occluded ray's `tfar`
+    /// becomes −∞.
+    @inline(__always)
+    func occlude(_ rays: UnsafeMutablePointer<RTCRay>, count: Int) {
+        var context = RTCIntersectContext()
+        rtcInitIntersectContext(&context)
+        context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT
+        rtcOccluded1M(scene, &context, rays, UInt32(count), MemoryLayout<RTCRay>.stride)
+    }
 }
 
 /// Which ray engine a ``CityModel`` traces with.

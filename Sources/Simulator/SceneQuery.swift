@@ -1,3 +1,5 @@
+import CEmbree3
+
 /// Closest-hit queries against the scene's triangles and its ground plane, through plain pointers.
 struct SceneQuery: @unchecked Sendable {
     let bvh: BVHView
@@ -23,6 +25,58 @@ struct SceneQuery: @unchecked Sendable {
         }
         if tGround < 1e30, let ground { return (ground, tGround) }
         return nil
+    }
+
+    /// Sets `ray` up as ``closest(origin:direction:stack:)`` traces it, for the batch query
+    /// ``closest(_:count:stack:)``: t in [1e-4, the ground plane's t, or 1e30 when the ray never meets it].
+    @inline(__always)
+    func prepare(_ ray: UnsafeMutablePointer<RTCRayHit>, origin: Vec3, direction: Vec3) {
+        var tGround: Float = 1e30
+        if ground != nil && direction.z < 0 && origin.z > 0 { tGround = -origin.z / direction.z }
+        ray.pointee.ray = RTCRay(org_x: origin.x, org_y: origin.y, org_z: origin.z, tnear: 1e-4,
+                                 dir_x: direction.x, dir_y: direction.y, dir_z: direction.z,
+                                 time: 0, tfar: tGround, mask: .max, id: 0, flags: 0)
+        ray.pointee.hit.geomID = EmbreeEngine.invalidGeometryID
+        ray.pointee.hit.instID = EmbreeEngine.invalidGeometryID
+    }
+
+    /// Closest hits of `count` rays set up by ``prepare(_:origin:direction:)``: one coherent Embree
+    /// stream, or our BVH ray by ray. Read each answer with ``surface(of:)``.
+    @inline(__always)
+    func closest(_ rays: UnsafeMutablePointer<RTCRayHit>, count: Int, stack: UnsafeMutablePointer<UInt32>) {
+        if let embree { embree.intersect(rays, count: count); return }
+        for i in 0..<count {
+            let r = rays[i].ray
+            if let hit = bvh.closestHit(origin: Vec3(r.org_x, r.org_y, r.org_z), direction: Vec3(r.dir_x, r.dir_y, r.dir_z),
+                                        tMin: r.tnear, tMax: r.tfar, stack: stack) {
+                rays[i].ray.tfar = hit.t
+                rays[i].hit.geomID = 0
+                rays[i].hit.primID = UInt32(hit.index)
+            }
+        }
+    }
+
+    /// What a ray traced by ``closest(_:count:stack:)`` met, as ``closest(origin:direction:stack:)``
+    /// answers: a triangle's record, else the ground plane, else nil (sky); and `t`.
+    @inline(__always)
+    func surface(of ray: RTCRayHit) -> (record: SurfaceRecord, t: Float)? {
+        if ray.hit.geomID != EmbreeEngine.invalidGeometryID { return (records[Int(ray.hit.primID)], ray.ray.tfar) }
+        if ray.ray.tfar < 1e30, let ground { return (ground, ray.ray.tfar) }
+        return nil
+    }
+
+    /// Any-hit tests of `count` rays that all point along `direction` (shadow rays towards the sun),
+    /// whose reciprocal our BVH takes: an occluded ray's `tfar` becomes −∞, as Embree marks it.
+    @inline(__always)
+    func occlude(_ rays: UnsafeMutablePointer<RTCRay>, count: Int, inverseDirection: Vec3, stack: UnsafeMutablePointer<UInt32>) {
+        if let embree { embree.occlude(rays, count: count); return }
+        for i in 0..<count {
+            let r = rays[i]
+            if bvh.isOccluded(origin: Vec3(r.org_x, r.org_y, r.org_z), direction: Vec3(r.dir_x, r.dir_y, r.dir_z),
+                              inverseDirection: inverseDirection, tMin: r.tnear, tMax: r.tfar, stack: stack) {
+                rays[i].tfar = -.infinity
+            }
+        }
     }
 
     /// Whether any triangle blocks the ray (shadow rays; the ground plane never does: they go up).

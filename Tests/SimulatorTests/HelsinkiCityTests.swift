@@ -158,4 +158,63 @@ import Testing
         #expect(Double(sameSurface) >= 0.999 * Double(hits), "same surface and t on \(sameSurface) of \(hits) hits")
         #expect(Double(sameShadow) >= 0.999 * Double(rays), "shadow rays agree on \(sameShadow) of \(rays)")
     }
+    /// The renderer's batches: camera rays of a panorama on Aleksanterinkatu traced 256 at a time as one
+    /// Embree stream (`rtcIntersect1M`), and their shadow rays as another (`rtcOccluded1M`), give the
+    /// answers each ray gets alone from Embree and from our BVH, in every batch position: all but a
+    /// few rays that graze an edge or fall between two coplanar surfaces (road markings on asphalt).
+    @Test func streamedBatchesAgreeWithSingleRays() throws {
+        let (_, model) = try Self.city.get()
+        #expect(model.rayEngine == .embree)
+        let fast = model.query, reference = model.referenceQuery
+        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: model.bvh.stackCapacity)
+        let batch = RayBatch(capacity: 256), referenceBatch = RayBatch(capacity: 256)
+        defer { stack.deallocate(); batch.deallocate(); referenceBatch.deallocate() }
+        let eye = model.position(of: try GeoCoordinate(latitude: 60.16905, longitude: 24.9515), heightMeters: 2.5)
+        let camera = try EquirectangularCamera(position: eye, headingDegrees: 80, width: 512)
+        let sun = Vec3(0.48, 0.62, 0.62).normalized, inverse = RayIntersection.safeReciprocal(sun)
+        var rays = 0, hits = 0, sameAsSingle = 0, sameAsReference = 0, shadows = 0, sameShadow = 0
+        func same(_ a: (record: SurfaceRecord, t: Float)?, _ b: (record: SurfaceRecord, t: Float)?) -> Bool {
+            guard let a, let b else { return (a == nil) == (b == nil) }
+            return a.record.material.label == b.record.material.label && abs(a.t - b.t) <= 1e-3 + 1e-4 * b.t
+        }
+        for y in stride(from: 0, to: camera.height, by: 2) {
+            for x0 in stride(from: 0, to: camera.width, by: 256) {
+                var cameraRays: [(origin: Vec3, direction: Vec3)] = [], shadowOrigins: [Vec3] = []
+                for lane in 0..<256 {
+                    let ray = camera.sceneRay(x: Float(x0 + lane) + 0.5, y: Float(y) + 0.5)
+                    cameraRays.append((ray.origin.vec3, ray.direction.vec3))
+                    fast.prepare(batch.primary + lane, origin: ray.origin.vec3, direction: ray.direction.vec3)
+                    reference.prepare(referenceBatch.primary + lane, origin: ray.origin.vec3, direction: ray.direction.vec3)
+                }
+                fast.closest(batch.primary, count: 256, stack: stack)
+                reference.closest(referenceBatch.primary, count: 256, stack: stack)
+                var count = 0
+                for lane in 0..<256 {
+                    let (origin, direction) = cameraRays[lane]
+                    let streamed = fast.surface(of: batch.primary[lane])
+                    rays += 1
+                    if same(streamed, fast.closest(origin: origin, direction: direction, stack: stack)) { sameAsSingle += 1 }
+                    if same(streamed, reference.surface(of: referenceBatch.primary[lane])) { sameAsReference += 1 }
+                    guard let hit = streamed else { continue }
+                    hits += 1
+                    let p = origin + direction * (hit.t - 2e-3)
+                    batch.setShadowRay(count, origin: p, direction: sun)
+                    shadowOrigins.append(p)
+                    count += 1
+                }
+                fast.occlude(batch.shadow, count: count, inverseDirection: inverse, stack: stack)
+                for j in 0..<count {
+                    shadows += 1
+                    let alone = reference.isOccluded(origin: shadowOrigins[j], direction: sun, inverseDirection: inverse,
+                                                     tMin: 0, tMax: 1e30, stack: stack)
+                    if batch.isShadowRayOccluded(j) == alone { sameShadow += 1 }
+                }
+            }
+        }
+        withExtendedLifetime(model) {}
+        #expect(hits > rays / 3, "\(hits) hits of \(rays) rays")
+        #expect(Double(sameAsSingle) >= 0.999 * Double(rays), "stream and single Embree rays agree on \(sameAsSingle) of \(rays)")
+        #expect(Double(sameAsReference) >= 0.999 * Double(rays), "stream and our BVH agree on \(sameAsReference) of \(rays)")
+        #expect(shadows > 10_000 && Double(sameShadow) >= 0.999 * Double(shadows), "shadow streams agree on \(sameShadow) of \(shadows)")
+    }
 }
