@@ -31,7 +31,7 @@ import TestSupport
     private func session(display: String, folder: String, title: String,
                          compare: (_ shot: RGB8Image, _ expected: RGB8Image, _ layout: ReportedLayout) -> VirtualDisplay.Comparison,
                          good: (VirtualDisplay.Comparison) -> Bool,
-                         launch: (_ command: [String]) throws -> pid_t) throws -> (result: VirtualDisplay.Comparison, width: Int, height: Int)? {
+                         launch: (_ command: [String]) throws -> VirtualDisplay.SpawnedProgram) throws -> (result: VirtualDisplay.Comparison, width: Int, height: Int)? {
         let log = folder + "/view.log"
         let script = folder + "/view.sh"
         let command = ([Lookaround.executablePath, "view", "--catalog", try ViewCLITests.catalog] + Self.arguments)
@@ -39,7 +39,7 @@ import TestSupport
         try "#!/bin/sh\n\(command) 2> '\(log)'\necho $? > '\(folder)/rc'\n".write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
         let terminal = try launch([script])
-        defer { VirtualDisplay.stop(terminal) }
+        defer { terminal.stop() }
         let window = try VirtualDisplay.window(title, display: display, folder: folder, process: terminal, errorLog: folder + "/terminal.err").id()
         // 60 s: the catalog, the panorama and the first render on a machine busy with a parallel test run.
         var drawn: ReportedLayout?

@@ -13,6 +13,23 @@ private var probePath: String {
 }
 
 @Suite(.serialized) struct XvfbProbeTests {
+    /// A program is signalled only while it runs: `stop` after it ended (and was reaped) returns at
+    /// once and keeps its exit status; before, it sent SIGTERM and, 2 s later, SIGKILL to the pid,
+    /// which by then can be another process's. `stop` of a running program ends it with SIGTERM.
+    @Test func aProgramIsSignalledOnlyWhileItRuns() throws {
+        let done = try VirtualDisplay.start("/bin/sh", ["-c", "exit 3"])
+        #expect(done.exited(withinSeconds: 10))
+        let start = Date()
+        done.stop()
+        done.stop()
+        #expect(Date().timeIntervalSince(start) < 1, "stop of an ended program waits for nothing")
+        #expect(done.status.map { ($0 >> 8) & 0xFF } == 3, "exit status \(String(describing: done.status))")
+        let running = try VirtualDisplay.start("/bin/sleep", ["30"])
+        #expect(running.poll() == nil)
+        running.stop()
+        #expect(running.status.map { $0 & 0x7F } == SIGTERM, "ended by SIGTERM: \(String(describing: running.status))")
+    }
+
     /// xterm -ti vt340: the probe detects sixel (DA1 attribute 4) and the 6×13 cells (CSI 16 t);
     /// the screenshot at (3, 3) matches the pattern within palette quantisation (PSNR ≥ 25 dB).
     @Test func sixelInXterm() throws {
@@ -25,7 +42,7 @@ private var probePath: String {
             let terminal = try VirtualDisplay.start(xterm, ["-ti", "vt340", "-xrm", "XTerm*maxGraphicSize: 2000x2000", "-xrm", "XTerm*allowWindowOps: true",
                                              "-T", title, "-geometry", "60x20+0+0", "-e", probePath, "show"], environment: ["DISPLAY": display],
                                                     errorLog: folder + "/xterm.err")
-            defer { VirtualDisplay.stop(terminal) }
+            defer { terminal.stop() }
             let id = try VirtualDisplay.window(title, display: display, folder: folder, process: terminal, errorLog: folder + "/xterm.err").id()
             let expected = TerminalTestPattern.image(width: 60 * 6, height: 19 * 13, shift: 0)
             let result = try VirtualDisplay.screenshot(id, display: display, folder: folder, expected: expected) { $0.psnr >= 25 }
@@ -67,7 +84,7 @@ private var probePath: String {
                                      environment: ["DISPLAY": display, "KITTY_CONFIG_DIRECTORY": folder + "/conf",
                                                    "KITTY_CACHE_DIRECTORY": folder + "/cache", "MESA_SHADER_CACHE_DIR": folder + "/mesa",
                                                    "LOOKAROUND_KITTY_SHM": "1"], errorLog: folder + "/kitty.err")
-            defer { VirtualDisplay.stop(terminal) }
+            defer { terminal.stop() }
             let id = try VirtualDisplay.window(title, display: display, folder: folder, process: terminal, errorLog: folder + "/kitty.err").id()
             // 560 px / 9 px cells = 62 columns, 340 px / 20 px = 17 rows (the probe's picture: 16 rows).
             let expected = TerminalTestPattern.image(width: 62 * 9, height: 16 * 20, shift: 0)

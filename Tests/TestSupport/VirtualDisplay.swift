@@ -7,9 +7,9 @@ import Testing
 /// cleared signal mask, find their windows, take screenshots with xwd and compare them with a picture.
 public enum VirtualDisplay {
     /// Starts a program (signal mask cleared, output to `log` or /dev/null, errors to `errorLog` or
-    /// /dev/null); returns its pid. `passing` is a descriptor of ours the program gets as its descriptor 3.
+    /// /dev/null). `passing` is a descriptor of ours the program gets as its descriptor 3.
     public static func start(_ path: String, _ arguments: [String], environment: [String: String] = [:], log: String? = nil,
-                             errorLog: String? = nil, passing descriptor: Int32? = nil) throws -> pid_t {
+                             errorLog: String? = nil, passing descriptor: Int32? = nil) throws -> SpawnedProgram {
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
@@ -30,31 +30,59 @@ public enum VirtualDisplay {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
         guard posix_spawn(&pid, path, &actions, &attributes, argv, envp) == 0 else { throw TerminalError.systemCall("posix_spawn \(path)", errno: errno) }
-        return pid
+        return SpawnedProgram(pid: pid)
     }
 
     /// Runs a program to the end and returns its standard output.
     public static func output(_ path: String, _ arguments: [String], environment: [String: String], folder: String) throws -> String {
         let log = folder + "/out-\(UUID().uuidString.prefix(6))"
         defer { unlink(log) }
-        let pid = try start(path, arguments, environment: environment, log: log)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let program = try start(path, arguments, environment: environment, log: log)
+        program.wait()
         return (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
     }
 
-    public static func stop(_ pid: pid_t) {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<100 { if waitpid(pid, &status, WNOHANG) == pid { return }; usleep(20_000) }
-        kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
-    }
+    /// A program ``start(_:_:environment:log:errorLog:passing:)`` started. It is reaped once, and
+    /// never signalled after that: a reaped pid can belong to another process soon (pids wrap at
+    /// 32,768 here), and a second `stop` used to send SIGTERM and SIGKILL to whatever had it then.
+    public final class SpawnedProgram {
+        public let pid: pid_t
+        /// The wait status once reaped.
+        public private(set) var status: Int32?
 
-    public static func exited(_ pid: pid_t, withinSeconds seconds: Double) -> Bool {
-        var status: Int32 = 0
-        for _ in 0..<Int(seconds * 50) { if waitpid(pid, &status, WNOHANG) == pid { return true }; usleep(20_000) }
-        return false
+        init(pid: pid_t) { self.pid = pid }
+
+        /// The wait status if the program has ended (reaping it), else nil.
+        @discardableResult public func poll() -> Int32? {
+            if status == nil {
+                var s: Int32 = 0
+                if waitpid(pid, &s, WNOHANG) == pid { status = s }
+            }
+            return status
+        }
+
+        /// Waits for the program to end.
+        public func wait() {
+            var s: Int32 = 0
+            while status == nil {
+                if waitpid(pid, &s, 0) == pid { status = s } else if errno != EINTR { return }
+            }
+        }
+
+        /// Whether it ends within `seconds`.
+        public func exited(withinSeconds seconds: Double) -> Bool {
+            for _ in 0..<max(1, Int(seconds * 50)) { if poll() != nil { return true }; usleep(20_000) }
+            return false
+        }
+
+        /// SIGTERM, then SIGKILL after 2 s; nothing once it has ended.
+        public func stop() {
+            guard poll() == nil else { return }
+            kill(pid, SIGTERM)
+            if exited(withinSeconds: 2) { return }
+            kill(pid, SIGKILL)
+            wait()
+        }
     }
 
     /// An `xwd` window dump (X11 version 7, ZPixmap, 32 bits per pixel) as RGB.
@@ -114,14 +142,25 @@ public enum VirtualDisplay {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw TerminalError.systemCall("pipe", errno: errno) }
         defer { close(ends[0]) }
-        let server: pid_t
+        let server: SpawnedProgram
+        let log = folder + "/xvfb.log"
         do {
             defer { close(ends[1]) }
-            server = try start(xvfb, ["-displayfd", "3", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], passing: ends[1])
+            server = try start(xvfb, ["-displayfd", "3", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], errorLog: log, passing: ends[1])
         }
-        defer { stop(server) }
-        let number = try #require(readLine(ends[0], withinSeconds: 20), "Xvfb did not report a display within 20 s")
-        try body(":\(number)", folder)
+        defer { server.stop() }
+        func state() -> String {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            return (server.poll().map { "had ended (wait status \($0))" } ?? "was running") + "; its log: \(text)"
+        }
+        guard let number = readLine(ends[0], withinSeconds: 20) else {
+            throw WindowMissing(reason: "Xvfb did not report a display within 20 s: it \(state())")
+        }
+        do {
+            try body(":\(number)", folder)
+        } catch let missing as WindowMissing {
+            throw WindowMissing(reason: missing.reason + "; the X server :\(number) \(state())")
+        }
     }
 
     /// The first line written to `descriptor`, or nil when it closes or nothing comes within `seconds`.
@@ -144,7 +183,7 @@ public enum VirtualDisplay {
     /// process ended (its status, and what it wrote to `errorLog`), or `seconds` passed while it ran
     /// (the windows the display has then). Waits as long as the process lives, up to `seconds`: a
     /// terminal starting on a machine busy with a parallel test run can take ten.
-    public static func window(_ title: String, display: String, folder: String, process: pid_t, errorLog: String? = nil,
+    public static func window(_ title: String, display: String, folder: String, process: SpawnedProgram, errorLog: String? = nil,
                               withinSeconds seconds: Double = 60) throws -> WindowSearch {
         guard let xdotool = which("xdotool") else { return .failed("xdotool is not installed") }
         let start = Date(), deadline = start.addingTimeInterval(seconds)
@@ -153,8 +192,7 @@ public enum VirtualDisplay {
             let id = try output(xdotool, ["search", "--name", "^\(title)$"], environment: ["DISPLAY": display], folder: folder)
                 .split(separator: "\n").first.map(String.init)
             if let id { return .found(id) }
-            var status: Int32 = 0
-            if waitpid(process, &status, WNOHANG) == process {
+            if let status = process.poll() {
                 return .failed("the terminal ended before its window \(title) showed (wait status \(status), after "
                                + "\(String(format: "%.1f", Date().timeIntervalSince(start))) s); its errors: \(errors())")
             }
@@ -209,8 +247,8 @@ public enum VirtualDisplay {
         var best: Comparison = (0, 0, (0, 0))
         let path = folder + "/shot.xwd"
         for _ in 0..<attempts {
-            let pid = try start(xwd, ["-id", window, "-silent", "-out", path], environment: ["DISPLAY": display])
-            _ = exited(pid, withinSeconds: 5)
+            let dump = try start(xwd, ["-id", window, "-silent", "-out", path], environment: ["DISPLAY": display])
+            if !dump.exited(withinSeconds: 5) { dump.stop() }
             if let data = FileManager.default.contents(atPath: path), data.count > 100 {
                 let result = compare(try decodeXWD([UInt8](data)))
                 if result.psnr >= best.psnr { best = result }
@@ -221,12 +259,12 @@ public enum VirtualDisplay {
         return best
     }
 
-    public static func quit(_ terminal: pid_t, display: String, folder: String) throws {
+    public static func quit(_ terminal: SpawnedProgram, display: String, folder: String) throws {
         if let xdotool = which("xdotool") {
             _ = try output(xdotool, ["mousemove", "50", "50", "key", "q"], environment: ["DISPLAY": display], folder: folder)
         }
-        #expect(exited(terminal, withinSeconds: 20), "the terminal closed after q")
-        stop(terminal)
+        #expect(terminal.exited(withinSeconds: 20), "the terminal closed after q")
+        terminal.stop()
     }
 
 }
