@@ -27,7 +27,11 @@ import Imaging
 /// box per 16×16 block of panorama pixels); each frame splats only the panorama rows and columns the
 /// view can see (its field of view widened by the parallax of surfaces 3 m or more away) and, of
 /// those, only the blocks whose boxes meet the view's frustum, O(visible panorama pixels + view
-/// pixels), the two ends on two cores, blend and hole fill split across them.
+/// pixels), the two ends on two cores, blend and hole fill split across them. A block whose points
+/// would land more than one to a view pixel (the panorama ahead, seen from behind its camera) is
+/// splatted from a coarser level of the cloud, made at set-up: one point per 2×2 or 4×4 cell with
+/// the cell's mean colour, and of rows near the poles every 2nd or 4th cell
+/// (``coarseSplatSpacingPixels``).
 public struct PanoramaTransition: Sendable {
     /// One end of a transition.
     public struct Endpoint: Sendable {
@@ -681,8 +685,20 @@ struct PointCloud: Sendable {
             let longitude = (Double(x) + 0.5 - Double(width) / 2) * radiansPerPixel
             columns[x] = (cos(longitude), sin(longitude))
         }
-        var points = [SIMD3<Float>](repeating: .zero, count: count)
-        var extents = [Float](repeating: 0, count: count)
+        // All levels in one allocation: the pixels, then each coarser level's cells.
+        var offsets = [0], widths = [width], total = count
+        for level in 1...Self.coarsestLevel {
+            let step = 1 << level, across = (width + step - 1) / step
+            offsets.append(total)
+            widths.append(across)
+            total += across * ((height + step - 1) / step)
+        }
+        var points = [SIMD3<Float>](repeating: .zero, count: total)
+        var extents = [Float](repeating: 0, count: total)
+        var colors = [UInt32](repeating: 0, count: total)
+        colors.withUnsafeMutableBufferPointer { out in
+            image.pixels.withUnsafeBufferPointer { _ = out.update(fromContentsOf: $0) }
+        }
         let sky = Double(PanoramaTransition.skyDistanceMeters)
         points.withUnsafeMutableBufferPointer { pp in
             extents.withUnsafeMutableBufferPointer { ep in
@@ -708,11 +724,14 @@ struct PointCloud: Sendable {
         blocksDown = (height + size - 1) / size
         blockBounds = Self.bounds(points: points, extents: extents, width: width, height: height,
                                   blocksAcross: blocksAcross, blocksDown: blocksDown)
-        var colors = image.pixels
-        var offsets = [0], widths = [width]
-        for level in 1...Self.coarsestLevel {
-            offsets.append(points.count)
-            widths.append(Self.appendLevel(level, points: &points, colors: &colors, extents: &extents, width: width, height: height))
+        points.withUnsafeMutableBufferPointer { pts in
+            colors.withUnsafeMutableBufferPointer { cols in
+                extents.withUnsafeMutableBufferPointer { ext in
+                    for level in 1...Self.coarsestLevel {
+                        Self.fillLevel(level, offset: offsets[level], points: pts, colors: cols, extents: ext, width: width, height: height)
+                    }
+                }
+            }
         }
         self.points = points
         self.colors = colors
@@ -721,62 +740,43 @@ struct PointCloud: Sendable {
         levelWidths = widths
     }
 
-    /// Appends level `level` (one point per `2^level`-pixel square cell, row-major) to the arrays,
-    /// whose first `width × height` entries are the panorama's pixels; returns its cells across. A
-    /// cell's point is that of the pixel at its centre (rounded down and right) with the extent of the
-    /// whole cell, its colour the mean of the cell's pixels on the same surface (ranges within
+    /// Writes level `level` (one point per `2^level`-pixel square cell, row-major) from `offset` on
+    /// into the arrays, whose first `width × height` entries are the panorama's pixels. A cell's
+    /// point is that of the pixel at its centre (rounded down and right) with the extent of the whole
+    /// cell, its colour the mean of the cell's pixels on the same surface (ranges within
     /// ``PanoramaTransition/depthToleranceFraction`` of that pixel's), so that a coarse point is what
     /// the cell's points splatted into one view pixel would have averaged to.
-    static func appendLevel(_ level: Int, points: inout [SIMD3<Float>], colors: inout [UInt32], extents: inout [Float],
-                            width: Int, height: Int) -> Int {
+    static func fillLevel(_ level: Int, offset: Int, points: UnsafeMutableBufferPointer<SIMD3<Float>>, colors: UnsafeMutableBufferPointer<UInt32>,
+                          extents: UnsafeMutableBufferPointer<Float>, width: Int, height: Int) {
         let step = 1 << level
         let across = (width + step - 1) / step, down = (height + step - 1) / step
-        var levelPoints = [SIMD3<Float>](repeating: .zero, count: across * down)
-        var levelColors = [UInt32](repeating: 0, count: across * down)
-        var levelExtents = [Float](repeating: 0, count: across * down)
         let tolerance = PanoramaTransition.depthToleranceFraction
-        points.withUnsafeBufferPointer { pts in
-            colors.withUnsafeBufferPointer { cols in
-                extents.withUnsafeBufferPointer { ext in
-                    levelPoints.withUnsafeMutableBufferPointer { lp in
-                        levelColors.withUnsafeMutableBufferPointer { lc in
-                            levelExtents.withUnsafeMutableBufferPointer { le in
-                                nonisolated(unsafe) let lp = lp, lc = lc, le = le
-                                Parallel.forEachRowRange(down) { cellRows in
-                                    for cy in cellRows {
-                                        let y0 = cy * step, y1 = min(height, y0 + step)
-                                        for cx in 0..<across {
-                                            let x0 = cx * step, x1 = min(width, x0 + step)
-                                            let r = min(y1 - 1, y0 + step / 2) * width + min(x1 - 1, x0 + step / 2)
-                                            // Extents are range × a constant: comparing them compares ranges.
-                                            let e = ext[r]
-                                            var sum = SIMD4<UInt32>.zero
-                                            for y in y0..<y1 {
-                                                for x in x0..<x1 {
-                                                    let i = y * width + x
-                                                    guard abs(ext[i] - e) <= e * tolerance else { continue }
-                                                    let c = cols[i]
-                                                    sum &+= SIMD4(c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF, 1)
-                                                }
-                                            }
-                                            let mean = (sum &+ sum.w / 2) / sum.w
-                                            let k = cy * across + cx
-                                            lc[k] = mean.x | (mean.y << 8) | (mean.z << 16) | (cols[r] & 0xFF00_0000)
-                                            lp[k] = pts[r]
-                                            le[k] = e * Float(step)
-                                        }
-                                    }
-                                }
-                            }
+        nonisolated(unsafe) let pts = points, cols = colors, ext = extents
+        Parallel.forEachRowRange(down) { cellRows in
+            for cy in cellRows {
+                let y0 = cy * step, y1 = min(height, y0 + step)
+                for cx in 0..<across {
+                    let x0 = cx * step, x1 = min(width, x0 + step)
+                    let r = min(y1 - 1, y0 + step / 2) * width + min(x1 - 1, x0 + step / 2)
+                    // Extents are range × a constant: comparing them compares ranges.
+                    let e = ext[r]
+                    var sum = SIMD4<UInt32>.zero
+                    for y in y0..<y1 {
+                        for x in x0..<x1 {
+                            let i = y * width + x
+                            guard abs(ext[i] - e) <= e * tolerance else { continue }
+                            let c = cols[i]
+                            sum &+= SIMD4(c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF, 1)
                         }
                     }
+                    let mean = (sum &+ sum.w / 2) / sum.w
+                    let k = offset + cy * across + cx
+                    cols[k] = mean.x | (mean.y << 8) | (mean.z << 16) | (cols[r] & 0xFF00_0000)
+                    pts[k] = pts[r]
+                    ext[k] = e * Float(step)
                 }
             }
         }
-        points += levelPoints
-        colors += levelColors
-        extents += levelExtents
-        return across
     }
 
     /// The bounds of each block's surface and sky points (a point is sky beyond half the sky distance).
