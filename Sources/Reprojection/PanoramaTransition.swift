@@ -978,7 +978,7 @@ struct PointCloud: Sendable {
     func splatReference(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
                         blockLevels: UnsafeBufferPointer<Int8>,
                         depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
-        let cloudWidth = self.width, size = Self.blockSize
+        let size = Self.blockSize
         points.withUnsafeBufferPointer { pts in
             colors.withUnsafeBufferPointer { cols in
                 extents.withUnsafeBufferPointer { ext in
