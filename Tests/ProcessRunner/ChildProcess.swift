@@ -83,10 +83,8 @@ public enum ChildProcess {
         // lock's, which `flock … swift test` passes down) would otherwise live on in a daemon the
         // child starts (PostgreSQL from scripts/postgis.sh) and hold the lock until it stops (seen
         // 2026-12-01: a test cluster kept /tmp/lookaround-build.lock for minutes after its tests).
-        if let addClosefromAction = addClosefrom {
-            let code = addClosefromAction(&actions, 3)
-            guard code == 0 else { throw failure("closing inherited descriptors", code) }
-        }
+        let code = closeDescriptors(from: 3, in: &actions)
+        guard code == 0 else { throw failure("closing inherited descriptors", code) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -139,6 +137,15 @@ public enum ChildProcess {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
         return unsafeBitCast(symbol, to: AddChdir.self)
     }()
+
+    /// Adds to `actions` the closing of every descriptor from `lowest` up in the child (glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np`); 0, or the error code. Without it a child inherits
+    /// every descriptor the process holds without close-on-exec at the moment it is spawned,
+    /// whichever thread opened it. Nothing is added where the C library lacks it.
+    public static func closeDescriptors(from lowest: Int32, in actions: inout posix_spawn_file_actions_t) -> Int32 {
+        guard let addClosefrom else { return 0 }
+        return addClosefrom(&actions, lowest)
+    }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+; Debian 12 has 2.36), the same way.
     private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32

@@ -16,6 +16,27 @@ private var probePath: String {
     /// A program is signalled only while it runs: `stop` after it ended (and was reaped) returns at
     /// once and keeps its exit status; before, it sent SIGTERM and, 2 s later, SIGKILL to the pid,
     /// which by then can be another process's. `stop` of a running program ends it with SIGTERM.
+    /// The display a test uses is read from the X server's own listening socket: a process listening
+    /// on the abstract socket @/tmp/.X11-unix/XN is found listening on display N, and not once it closes.
+    @Test func listeningDisplaysAreReadFromTheProcessSockets() throws {
+        let number = 50_000 + Int(getpid() % 10_000)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let name = Array("/tmp/.X11-unix/X\(number)".utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            path[0] = 0    // abstract namespace
+            for (i, byte) in name.enumerated() { path[i + 1] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + name.count)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        try #require(bound == 0 && listen(fd, 4) == 0, "bind/listen: \(String(cString: strerror(errno)))")
+        #expect(VirtualDisplay.listeningDisplays(of: getpid()).contains("\(number)"))
+        close(fd)
+        #expect(!VirtualDisplay.listeningDisplays(of: getpid()).contains("\(number)"))
+    }
+
     @Test func aProgramIsSignalledOnlyWhileItRuns() throws {
         let done = try VirtualDisplay.start("/bin/sh", ["-c", "exit 3"])
         #expect(done.exited(withinSeconds: 10))

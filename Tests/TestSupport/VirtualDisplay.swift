@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import ProcessRunner
 import Terminal
 import Testing
 
@@ -7,7 +8,8 @@ import Testing
 /// cleared signal mask, find their windows, take screenshots with xwd and compare them with a picture.
 public enum VirtualDisplay {
     /// Starts a program (signal mask cleared, output to `log` or /dev/null, errors to `errorLog` or
-    /// /dev/null). `passing` is a descriptor of ours the program gets as its descriptor 3.
+    /// /dev/null, no other descriptor of ours). `passing` is a descriptor of ours the program gets as
+    /// its descriptor 3.
     public static func start(_ path: String, _ arguments: [String], environment: [String: String] = [:], log: String? = nil,
                              errorLog: String? = nil, passing descriptor: Int32? = nil) throws -> SpawnedProgram {
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
@@ -21,6 +23,9 @@ public enum VirtualDisplay {
         posix_spawn_file_actions_addopen(&actions, 1, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorLog ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, 3) }
+        // Nothing else: in a parallel run another test's pipe would stay open in this program.
+        let closing = ChildProcess.closeDescriptors(from: descriptor == nil ? 3 : 4, in: &actions)
+        guard closing == 0 else { throw TerminalError.systemCall("posix_spawn_file_actions_addclosefrom_np", errno: closing) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -130,10 +135,12 @@ public enum VirtualDisplay {
     }
 
 
-    /// One virtual X server per test. Xvfb picks a free display itself (`-displayfd`) and writes its
-    /// number once it accepts clients: choosing the number here raced when two suites of one test
-    /// process (one pid) started servers at the same moment, and the second test's terminal then
-    /// lived on the first test's server and died with it.
+    /// One virtual X server per test. Xvfb picks a free display itself (`-displayfd`): choosing the
+    /// number here raced when two suites of one test process (one pid) started servers at the same
+    /// moment. The display used is the one the server's own listening socket names (found through
+    /// /proc), not only what came down the pipe: in parallel runs a terminal was twice given a display
+    /// it could not open while its test's server ran (runs 8 and 9 of f318450, run 7 of e232960);
+    /// when the two disagree, the test says so on stdout and uses the server's.
     public static func withXvfb(_ body: (_ display: String, _ folder: String) throws -> Void) throws {
         guard let xvfb = which("Xvfb") else { print("skipped: Xvfb is not installed (apt install xvfb)"); return }
         let folder = NSTemporaryDirectory() + "lookaround-xvfb-\(getpid())-\(UUID().uuidString.prefix(6))"
@@ -141,6 +148,7 @@ public enum VirtualDisplay {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw TerminalError.systemCall("pipe", errno: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // only Xvfb gets it, as its descriptor 3
         defer { close(ends[0]) }
         let server: SpawnedProgram
         let log = folder + "/xvfb.log"
@@ -151,16 +159,46 @@ public enum VirtualDisplay {
         defer { server.stop() }
         func state() -> String {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            return (server.poll().map { "had ended (wait status \($0))" } ?? "was running") + "; its log: \(text)"
+            let listening = listeningDisplays(of: server.pid).sorted().map { ":\($0)" }.joined(separator: ", ")
+            return (server.poll().map { "had ended (wait status \($0))" } ?? "was running, listening on [\(listening)]") + "; its log: \(text)"
         }
-        guard let number = readLine(ends[0], withinSeconds: 20) else {
+        guard let reported = readLine(ends[0], withinSeconds: 20) else {
             throw WindowMissing(reason: "Xvfb did not report a display within 20 s: it \(state())")
+        }
+        let listening = listeningDisplays(of: server.pid)
+        guard let number = listening.contains(reported) ? reported : listening.min() else {
+            throw WindowMissing(reason: "Xvfb reported display :\(reported) but has no X socket: it \(state())")
+        }
+        if number != reported {
+            print("VirtualDisplay: Xvfb (pid \(server.pid)) reported display :\(reported) but listens on :\(number); using :\(number)")
         }
         do {
             try body(":\(number)", folder)
         } catch let missing as WindowMissing {
             throw WindowMissing(reason: missing.reason + "; the X server :\(number) \(state())")
         }
+    }
+
+    /// The display numbers `pid` listens on: its Unix sockets (from /proc/PID/fd) that /proc/net/unix
+    /// lists as listening on @/tmp/.X11-unix/XN or /tmp/.X11-unix/XN.
+    public static func listeningDisplays(of pid: pid_t) -> Set<String> {
+        let fdFolder = "/proc/\(pid)/fd"
+        var inodes = Set<Substring>()
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: fdFolder)) ?? [] {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: fdFolder + "/" + entry),
+                  target.hasPrefix("socket:[") else { continue }
+            inodes.insert(Substring(target.dropFirst(8).dropLast()))
+        }
+        var displays = Set<String>()
+        // Num RefCount Protocol Flags Type St Inode Path; flags 00010000 is __SO_ACCEPTCON (listening).
+        for line in ((try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? "").split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 8, fields[3] == "00010000", inodes.contains(fields[6]),
+                  let range = fields[7].range(of: "/tmp/.X11-unix/X") else { continue }
+            let number = fields[7][range.upperBound...]
+            if !number.isEmpty, number.allSatisfy(\.isNumber) { displays.insert(String(number)) }
+        }
+        return displays
     }
 
     /// The first line written to `descriptor`, or nil when it closes or nothing comes within `seconds`.
