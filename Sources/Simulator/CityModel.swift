@@ -61,6 +61,7 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         builder.addGround()
         builder.addAreas(dataset.areas)
         builder.addWater(dataset.water)
+        builder.addShopPlaces(dataset.places)
         builder.addBuildings(dataset.buildings)
         builder.addStreets(dataset.streets)
         builder.addTramTracks(dataset.railways)

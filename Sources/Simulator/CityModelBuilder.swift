@@ -32,6 +32,8 @@ struct CityModelBuilder {
     var mappedTrees = SegmentGrid()
     /// Street furniture as placed.
     var furniture: [FurniturePlacement] = []
+    /// Places that put a shop front on their building (see ``addShopPlaces(_:)``), by grid cell.
+    var shopPlaces: [Int64: [Point]] = [:]
 
     // Heights of the layered ground surfaces (metres); each sits above the one before so that
     // overlapping polygons never fight.
@@ -198,14 +200,16 @@ struct CityModelBuilder {
         let roofColour = ColorPalette.parse(building.roofColour) ?? ColorPalette.roofMaterial(building.roofMaterial)
             ?? ColorPalette.roofs[Int((seed >> 8) % UInt32(ColorPalette.roofs.count))]
         let bottom = Float(building.minHeightMeters), top = Float(max(building.heightMeters, building.minHeightMeters + 0.5))
-        // Upper parts (towers, domes) and houses: no shop fronts.
-        let noShops = (building.isPart && building.minHeightMeters > 2) || Self.noShopFrontTypes.contains(type)
         let plainWall = Self.plainWallTypes.contains(type)
         let shape = RoofShape(tag: building.roofShape)
         for polygon in building.footprint {
             let outer = PolygonTriangulator.ccw(ring(polygon.outer))
             guard outer.count >= 3 else { continue }
             let holes = polygon.inners.map { PolygonTriangulator.cw(ring($0)) }.filter { $0.count >= 3 }
+            // Shop fronts on the ground floor of shops (by type, or a shop, café, bank… mapped in or at
+            // the building); upper parts (towers, domes) and every other building have windows and doors.
+            let noShops = (building.isPart && building.minHeightMeters > 2) || Self.noShopFrontTypes.contains(type)
+                || !(Self.shopFrontTypes.contains(type) || hasShopPlace(outer: outer, holes: holes))
             if !building.isPart || building.minHeightMeters < 0.5 {
                 footprints.add(outer: outer, holes: holes, heightMeters: building.heightMeters)
             }

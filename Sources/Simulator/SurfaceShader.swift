@@ -65,6 +65,12 @@ struct SurfaceShader: @unchecked Sendable {
         }
     }
 
+    /// A wooden door leaf at (`u`, `v`) on its wall.
+    @inline(__always)
+    static func doorLeaf(_ u: Float, _ v: Float) -> (albedo: Vec3, gloss: Float) {
+        (Vec3(0.09, 0.055, 0.035) * (0.9 + 0.2 * PatternNoise.cell(u, v, size: 0.1, seed: 5)), 0.05)
+    }
+
     @inline(__always)
     func tiles(_ base: Vec3, _ p: Vec3, size: Float, joint: Float, seed: UInt32, variation: Float) -> Vec3 {
         let fx = p.x / size, fy = p.y / size
@@ -73,8 +79,9 @@ struct SurfaceShader: @unchecked Sendable {
         return base * (1 - variation / 2 + variation * PatternNoise.unit(Int32(clamping: Int(ix)), Int32(clamping: Int(iy)), seed))
     }
 
-    /// Facades: a plinth, a ground floor with shop windows and doors, upper floors with a window grid
-    /// centred on each wall segment, and a cornice band under the roof.
+    /// Facades: a plinth and a ground floor of shop windows and doors (where the building has shops),
+    /// or windows down to the ground and entrance doors (where it has none, style bit 31); upper floors with a window grid centred on each wall segment, and a
+    /// cornice band under the roof.
     @inline(__always)
     func facade(_ r: SurfaceRecord, _ p: Vec3) -> (albedo: Vec3, gloss: Float) {
         let u = (p.x - r.origin.x) * r.axisX + (p.y - r.origin.y) * r.axisY
@@ -104,7 +111,7 @@ struct SurfaceShader: @unchecked Sendable {
                 let mid = bayWidth / 2
                 if abs(local - mid) < half && v < 2.5 {
                     if abs(local - mid) > half - 0.08 || v > 2.42 { return (frameColour * 0.5, 0) }
-                    return (Vec3(0.09, 0.055, 0.035) * (0.9 + 0.2 * PatternNoise.cell(u, v, size: 0.1, seed: 5)), 0.05)
+                    return Self.doorLeaf(u, v)
                 }
                 if abs(local - mid) < half + 0.15 && v < 3.4 && v > 2.6 { return (glass, 0.6) }   // transom
                 return (wall, 0)
@@ -130,6 +137,13 @@ struct SurfaceShader: @unchecked Sendable {
         if cu < 0 || cu >= Float(columns) * spacing { return (wall, 0) }
         let column = (cu / spacing).rounded(.down)
         let local = cu - column * spacing - spacing / 2
+        // Without shop fronts, a wall standing on the ground has entrances where ground-floor windows
+        // would be: in the middle column and every 6th one from it (about every 15 m).
+        if plain && floorIndex == 0 && r.origin.z < 0.5 && columns >= 2 && (Int(column) - columns / 2) % 6 == 0 {
+            guard abs(local) < 0.62 && f < 2.35 else { return (wall, 0) }
+            if abs(local) > 0.54 || f > 2.27 { return (frameColour * 0.5, 0) }
+            return Self.doorLeaf(u, v)
+        }
         let windowHalf: Float = 0.55 + Float((style >> 5) % 3) * 0.08
         let sill: Float = 0.9, windowHeight: Float = 1.6 + Float((style >> 7) % 2) * 0.2
         if abs(local) < windowHalf + 0.09 && f > sill - 0.09 && f < sill + windowHeight + 0.09 {

@@ -24,6 +24,48 @@ import Testing
         #expect(maps.labels[16, 0, 0] != LabelClass.sign.rawValue)
     }
 
+    /// Shop fronts only where there are shops: along Testikatu the block with the café has shop
+    /// windows on its ground floor; the block across the street, with nothing mapped, has windows down
+    /// to the ground, entrance doors and no shop glass.
+    @Test func shopFrontsOnlyWhereShopsAre() throws {
+        let model = try CityModel(dataset: TestScenes.town(), options: CityModelOptions(marginMeters: 50, includeSigns: false,
+                                                                                     includeStreetPlates: false))
+        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: model.bvh.stackCapacity)
+        let atlasPixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1), atlasEntries = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+        defer { stack.deallocate(); atlasPixels.deallocate(); atlasEntries.deallocate() }
+        let shader = SurfaceShader(atlasPixels: atlasPixels, atlasWidth: 1, atlasEntries: atlasEntries)
+        /// The facade seen from the street's centre line at `height`, every 0.25 m from east −50 to 50,
+        /// looking south (−1) or north (+1): its records and patterns.
+        func facade(lookingNorth: Bool, height: Float) -> [(record: SurfaceRecord, albedo: Vec3, gloss: Float)] {
+            stride(from: Float(-50), through: 50, by: 0.25).compactMap { x in
+                let origin = Vec3(x, 0, height), direction = Vec3(0, lookingNorth ? 1 : -1, 0)
+                guard let hit = model.query.closest(origin: origin, direction: direction, stack: stack), hit.record.material == .facade else { return nil }
+                let pattern = shader.pattern(hit.record, at: origin + direction * hit.t)
+                return (hit.record, pattern.albedo, pattern.gloss)
+            }
+        }
+        let shopGlass: Float = 0.6
+        let cafeBlock = facade(lookingNorth: false, height: 2), otherBlock = facade(lookingNorth: true, height: 2)
+        #expect(cafeBlock.count > 350 && otherBlock.count > 350, "\(cafeBlock.count), \(otherBlock.count) facade hits")
+        #expect(cafeBlock.allSatisfy { $0.record.style & (1 << 31) == 0 }, "the café's block has shop fronts")
+        #expect(otherBlock.allSatisfy { $0.record.style & (1 << 31) != 0 }, "the block across has none")
+        let cafeGlass = cafeBlock.filter { $0.gloss == shopGlass }.count
+        #expect(cafeGlass * 3 > cafeBlock.count, "shop glass on \(cafeGlass) of \(cafeBlock.count) points at 2 m")
+        #expect(!otherBlock.contains { $0.gloss == shopGlass }, "no shop glass across the street")
+        // Doors at 1.2 m: runs of door leaf (dark wood) along the block without shops, none on the café's.
+        func doors(_ points: [(record: SurfaceRecord, albedo: Vec3, gloss: Float)]) -> Int {
+            var runs = 0, inDoor = false
+            for p in points {
+                let leaf = p.gloss == 0.05 && p.albedo.x < 0.11 && p.albedo.y < 0.07 && p.albedo.z < 0.05
+                if leaf && !inDoor { runs += 1 }
+                inDoor = leaf
+            }
+            return runs
+        }
+        let otherDoors = doors(facade(lookingNorth: true, height: 1.2))
+        #expect(otherDoors >= 5 && otherDoors <= 8, "\(otherDoors) doors along 100 m of the block without shops")
+    }
+
     @Test func plannerFollowsTheStreetOutsideBuildings() throws {
         let model = try CityModel(dataset: TestScenes.town(), options: CityModelOptions(marginMeters: 50, includeSigns: false))
         let start = Date(timeIntervalSince1970: 1_781_514_000)
