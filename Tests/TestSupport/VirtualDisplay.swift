@@ -154,7 +154,14 @@ public enum VirtualDisplay {
         let log = folder + "/xvfb.log"
         do {
             defer { close(ends[1]) }
-            server = try start(xvfb, ["-displayfd", "3", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], errorLog: log, passing: ends[1])
+            // -noreset: an X server resets when its last client leaves, and a reset drops the clients
+            // still in their connection setup. The window search's xdotool (connecting and leaving every
+            // 50 ms from the terminal's start) was that last client while the terminal was still
+            // connecting, on a machine slowed by a parallel run: the terminal then failed at once with
+            // "Can't open display" while the server ran on that display (runs 4 of c7336ef, 7 and 8 of
+            // e232960, 8 of f318450).
+            server = try start(xvfb, ["-displayfd", "3", "-noreset", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                               errorLog: log, passing: ends[1])
         }
         defer { server.stop() }
         func state() -> String {
