@@ -37,6 +37,20 @@ private var probePath: String {
         #expect(!VirtualDisplay.listeningDisplays(of: getpid()).contains("\(number)"))
     }
 
+    /// The test X server does not reset when its last client leaves (`-noreset`). A reset also drops
+    /// the clients still connecting: in parallel runs the window search's xdotool left while the
+    /// terminal was connecting, and the terminal failed with "Can't open display". Without the flag
+    /// the root window's property set by one client is gone ("no such atom") for the next.
+    @Test func theXServerKeepsItsStateWhenItsLastClientLeaves() throws {
+        guard let xprop = which("xprop") else { print("XvfbProbeTests skipped: xprop is not installed (apt install x11-utils)"); return }
+        try VirtualDisplay.withXvfb { display, folder in
+            _ = try VirtualDisplay.output(xprop, ["-root", "-f", "LOOKAROUND_MARK", "8s", "-set", "LOOKAROUND_MARK", "kept"],
+                                         environment: ["DISPLAY": display], folder: folder)
+            let read = try VirtualDisplay.output(xprop, ["-root", "LOOKAROUND_MARK"], environment: ["DISPLAY": display], folder: folder)
+            #expect(read.contains("\"kept\""), "the root window's property after its client left: \(read)")
+        }
+    }
+
     @Test func aProgramIsSignalledOnlyWhileItRuns() throws {
         let done = try VirtualDisplay.start("/bin/sh", ["-c", "exit 3"])
         #expect(done.exited(withinSeconds: 10))
