@@ -206,8 +206,8 @@ struct CityModelBuilder {
             let outer = PolygonTriangulator.ccw(ring(polygon.outer))
             guard outer.count >= 3 else { continue }
             let holes = polygon.inners.map { PolygonTriangulator.cw(ring($0)) }.filter { $0.count >= 3 }
-            // Shop fronts on the ground floor of shops (by type, or a shop, café, bank… mapped in or at
-            // the building); upper parts (towers, domes) and every other building have windows and doors.
+            // Shop fronts on the ground floor of shops (by type, or a shop, café or pharmacy mapped in or
+            // at the building); upper parts (towers, domes) and every other building have windows and doors.
             let noShops = (building.isPart && building.minHeightMeters > 2) || Self.noShopFrontTypes.contains(type)
                 || !(Self.shopFrontTypes.contains(type) || hasShopPlace(outer: outer, holes: holes))
             if !building.isPart || building.minHeightMeters < 0.5 {

@@ -80,8 +80,8 @@ struct SurfaceShader: @unchecked Sendable {
     }
 
     /// Facades: a plinth and a ground floor of shop windows and doors (where the building has shops),
-    /// or windows down to the ground and entrance doors (where it has none, style bit 31); upper floors with a window grid centred on each wall segment, and a
-    /// cornice band under the roof.
+    /// or windows down to the ground and entrance doors (where it has none, style bit 31); upper
+    /// floors with a window grid centred on each wall segment, and a cornice band under the roof.
     @inline(__always)
     func facade(_ r: SurfaceRecord, _ p: Vec3) -> (albedo: Vec3, gloss: Float) {
         let u = (p.x - r.origin.x) * r.axisX + (p.y - r.origin.y) * r.axisY
