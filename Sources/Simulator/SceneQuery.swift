@@ -14,21 +14,14 @@ struct SceneQuery: @unchecked Sendable {
     /// The closest hit including the ground plane: the record and `t`, or nil for sky.
     @inline(__always)
     func closest(origin: Vec3, direction: Vec3, stack: UnsafeMutablePointer<UInt32>) -> (record: SurfaceRecord, t: Float)? {
-        var tGround: Float = 1e30
-        if ground != nil && direction.z < 0 && origin.z > 0 { tGround = -origin.z / direction.z }
-        if let embree {
-            if let hit = embree.closestHit(origin: origin, direction: direction, tMin: 1e-4, tMax: tGround) {
-                return (records[hit.index], hit.t)
-            }
-        } else if let hit = bvh.closestHit(origin: origin, direction: direction, tMin: 1e-4, tMax: tGround, stack: stack) {
-            return (records[hit.index], hit.t)
-        }
-        if tGround < 1e30, let ground { return (ground, tGround) }
-        return nil
+        var ray = RTCRayHit()
+        prepare(&ray, origin: origin, direction: direction)
+        if let embree { embree.intersect(&ray) } else { traceWithBVH(&ray, stack: stack) }
+        return surface(of: ray)
     }
 
-    /// Sets `ray` up as ``closest(origin:direction:stack:)`` traces it, for the batch query
-    /// ``closest(_:count:stack:)``: t in [1e-4, the ground plane's t, or 1e30 when the ray never meets it].
+    /// Sets `ray` up for ``closest(_:count:stack:)`` (and ``closest(origin:direction:stack:)``):
+    /// t in [1e-4, the ground plane's t, or 1e30 when the ray never meets it].
     @inline(__always)
     func prepare(_ ray: UnsafeMutablePointer<RTCRayHit>, origin: Vec3, direction: Vec3) {
         var tGround: Float = 1e30
@@ -45,14 +38,18 @@ struct SceneQuery: @unchecked Sendable {
     @inline(__always)
     func closest(_ rays: UnsafeMutablePointer<RTCRayHit>, count: Int, stack: UnsafeMutablePointer<UInt32>) {
         if let embree { embree.intersect(rays, count: count); return }
-        for i in 0..<count {
-            let r = rays[i].ray
-            if let hit = bvh.closestHit(origin: Vec3(r.org_x, r.org_y, r.org_z), direction: Vec3(r.dir_x, r.dir_y, r.dir_z),
-                                        tMin: r.tnear, tMax: r.tfar, stack: stack) {
-                rays[i].ray.tfar = hit.t
-                rays[i].hit.geomID = 0
-                rays[i].hit.primID = UInt32(hit.index)
-            }
+        for i in 0..<count { traceWithBVH(rays + i, stack: stack) }
+    }
+
+    /// One prepared ray through our BVH, its answer written as Embree writes it.
+    @inline(__always)
+    private func traceWithBVH(_ ray: UnsafeMutablePointer<RTCRayHit>, stack: UnsafeMutablePointer<UInt32>) {
+        let r = ray.pointee.ray
+        if let hit = bvh.closestHit(origin: Vec3(r.org_x, r.org_y, r.org_z), direction: Vec3(r.dir_x, r.dir_y, r.dir_z),
+                                    tMin: r.tnear, tMax: r.tfar, stack: stack) {
+            ray.pointee.ray.tfar = hit.t
+            ray.pointee.hit.geomID = 0
+            ray.pointee.hit.primID = UInt32(hit.index)
         }
     }
 
