@@ -181,6 +181,11 @@ public struct PanoramaTransition: Sendable {
         /// Per end, per panorama block (see ``PointCloud/blockSize``): −1 when it cannot reach the
         /// view, else the level it is splatted from.
         var levelsA: [Int8] = [], levelsB: [Int8] = []
+        /// Per end, per kept block: the view rows its splats may touch (`x..<y`).
+        var viewRowsA: [SIMD2<Int32>] = [], viewRowsB: [SIMD2<Int32>] = []
+        /// Per view row (and one past the last): the work of the blocks whose rows start there and
+        /// of those whose rows end there, for choosing where to split the larger end's splat.
+        var rowStarts: [Int] = [], rowEnds: [Int] = []
         /// Per column, the last pixel above with data (the column pass of the hole fill).
         var lastFilled: [Int] = []
 
@@ -196,9 +201,13 @@ public struct PanoramaTransition: Sendable {
                 leaksA = [Int32](repeating: 0, count: count)
                 leaksB = leaksA
                 lastFilled = [Int](repeating: -1, count: width)
+                rowStarts = [Int](repeating: 0, count: height + 1)
+                rowEnds = rowStarts
             }
             if levelsA.count != blocksA { levelsA = [Int8](repeating: 0, count: blocksA) }
             if levelsB.count != blocksB { levelsB = [Int8](repeating: 0, count: blocksB) }
+            if viewRowsA.count != blocksA { viewRowsA = [SIMD2<Int32>](repeating: .zero, count: blocksA) }
+            if viewRowsB.count != blocksB { viewRowsB = [SIMD2<Int32>](repeating: .zero, count: blocksB) }
         }
 
         /// Clears for the serial reference path.
@@ -229,17 +238,42 @@ public struct PanoramaTransition: Sendable {
         let spacing = coarseSpacingPixels
         withScratch { s in
             nonisolated(unsafe) let s = s
-            DispatchQueue.concurrentPerform(iterations: 2) { k in
-                let cloud = k == 0 ? a : b, eyeOffset = k == 0 ? offsetA : offsetB
-                let depth = k == 0 ? s.depthA : s.depthB, color = k == 0 ? s.colorA : s.colorB
-                depth.update(repeating: .infinity)
-                color.update(repeating: .zero)
-                let levels = k == 0 ? s.levelsA : s.levelsB
-                cloud.cull(view: view, eyeOffset: eyeOffset, maximumSpacingPixels: spacing, into: levels)
-                cloud.splat(view: view, eyeOffset: eyeOffset, ranges: k == 0 ? rangesA : rangesB, blockLevels: UnsafeBufferPointer(levels),
-                            depth: depth, color: color)
-                Self.removeLeaks(depth: depth, color: color, width: width, height: height, scratch: k == 0 ? s.leaksA : s.leaksB)
+            // Both ends' blocks first, so that the work can be shared: the end with more of it (the
+            // panorama ahead, seen from behind its camera) is split by view rows between the cores, the
+            // other end going whole to the first core before its part.
+            a.cull(view: view, eyeOffset: offsetA, maximumSpacingPixels: spacing, into: s.levelsA, viewRows: s.viewRowsA)
+            b.cull(view: view, eyeOffset: offsetB, maximumSpacingPixels: spacing, into: s.levelsB, viewRows: s.viewRowsB)
+            let workA = s.levelsA.reduce(0) { $0 + PointCloud.work(ofLevel: $1) }, workB = s.levelsB.reduce(0) { $0 + PointCloud.work(ofLevel: $1) }
+            let splitsA = workA > workB
+            let split = Self.balancedSplit(smallerWork: splitsA ? workB : workA, levels: UnsafeBufferPointer(splitsA ? s.levelsA : s.levelsB),
+                                           viewRows: UnsafeBufferPointer(splitsA ? s.viewRowsA : s.viewRowsB), height: height,
+                                           starts: s.rowStarts, ends: s.rowEnds)
+            struct End { let cloud: PointCloud; let eyeOffset: SIMD3<Float>; let ranges: (rows: Range<Int>, columns: [Range<Int>])
+                         let levels: UnsafeMutableBufferPointer<Int8>; let viewRows: UnsafeMutableBufferPointer<SIMD2<Int32>>
+                         let depth: UnsafeMutableBufferPointer<Float>; let color: UnsafeMutableBufferPointer<SIMD4<Float>>
+                         let leaks: UnsafeMutableBufferPointer<Int32> }
+            let endA = End(cloud: a, eyeOffset: offsetA, ranges: rangesA, levels: s.levelsA, viewRows: s.viewRowsA, depth: s.depthA,
+                           color: s.colorA, leaks: s.leaksA)
+            let endB = End(cloud: b, eyeOffset: offsetB, ranges: rangesB, levels: s.levelsB, viewRows: s.viewRowsB, depth: s.depthB,
+                           color: s.colorB, leaks: s.leaksB)
+            nonisolated(unsafe) let whole = splitsA ? endB : endA, parted = splitsA ? endA : endB
+            @Sendable func splat(_ e: End, rows: Range<Int>) {
+                let pixels = (rows.lowerBound * width)..<(rows.upperBound * width)
+                UnsafeMutableBufferPointer(rebasing: e.depth[pixels]).update(repeating: .infinity)
+                UnsafeMutableBufferPointer(rebasing: e.color[pixels]).update(repeating: .zero)
+                e.cloud.splat(view: view, eyeOffset: e.eyeOffset, ranges: e.ranges, blockLevels: UnsafeBufferPointer(e.levels),
+                              viewRows: rows, blockViewRows: UnsafeBufferPointer(e.viewRows), depth: e.depth, color: e.color)
             }
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                if k == 0 {
+                    splat(whole, rows: 0..<height)
+                    Self.removeLeaks(depth: whole.depth, color: whole.color, width: width, height: height, scratch: whole.leaks)
+                    splat(parted, rows: 0..<split)
+                } else {
+                    splat(parted, rows: split..<height)
+                }
+            }
+            Self.removeLeaks(depth: parted.depth, color: parted.color, width: width, height: height, scratch: parted.leaks)
             let tolerance = Self.occlusionToleranceFraction
             nonisolated(unsafe) let ca = s.colorA, cb = s.colorB, za = s.depthA, zb = s.depthB
             Parallel.forEachRowRange(height) { rows in
@@ -298,6 +332,34 @@ public struct PanoramaTransition: Sendable {
         }
     }
 
+    /// The view row at which to split the splat of the end with more work (`levels`, `viewRows` from
+    /// its cull) between two cores, the first of which also splats the other end (`smallerWork`):
+    /// the row where the larger of the two cores' estimated work (``PointCloud/work(ofLevel:)``; a
+    /// block whose rows straddle the split counts for both) is least. `starts` and `ends` (height + 1
+    /// long) are scratch.
+    static func balancedSplit(smallerWork: Int, levels: UnsafeBufferPointer<Int8>, viewRows: UnsafeBufferPointer<SIMD2<Int32>>,
+                              height: Int, starts: UnsafeMutableBufferPointer<Int>, ends: UnsafeMutableBufferPointer<Int>) -> Int {
+        starts.update(repeating: 0)
+        ends.update(repeating: 0)
+        var total = 0
+        for k in 0..<levels.count where levels[k] >= 0 {
+            let w = PointCloud.work(ofLevel: levels[k]), r = viewRows[k]
+            guard r.x < r.y else { continue }
+            starts[Int(r.x)] += w
+            ends[Int(r.y)] += w
+            total += w
+        }
+        // Above row s: the blocks starting before it; from s down: those ending after it.
+        var best = 0, bestCost = Int.max, above = 0, endedBy = 0
+        for split in 0...height {
+            if split > 0 { above += starts[split - 1] }
+            endedBy += ends[split]
+            let cost = max(smallerWork + above, total - endedBy)
+            if cost < bestCost { bestCost = cost; best = split }
+        }
+        return best
+    }
+
     /// The scratch buffers as unsafe pointers, for the parallel parts of a frame (each part writes
     /// only its own end's buffers, rows or columns).
     struct ScratchPointers {
@@ -305,6 +367,8 @@ public struct PanoramaTransition: Sendable {
         let colorA, colorB: UnsafeMutableBufferPointer<SIMD4<Float>>
         let leaksA, leaksB: UnsafeMutableBufferPointer<Int32>
         let levelsA, levelsB: UnsafeMutableBufferPointer<Int8>
+        let viewRowsA, viewRowsB: UnsafeMutableBufferPointer<SIMD2<Int32>>
+        let rowStarts, rowEnds: UnsafeMutableBufferPointer<Int>
         let lastFilled: UnsafeMutableBufferPointer<Int>
     }
 
@@ -317,10 +381,15 @@ public struct PanoramaTransition: Sendable {
         scratch.leaksB.withUnsafeMutableBufferPointer { leaksB in
         scratch.levelsA.withUnsafeMutableBufferPointer { levelsA in
         scratch.levelsB.withUnsafeMutableBufferPointer { levelsB in
+        scratch.viewRowsA.withUnsafeMutableBufferPointer { viewRowsA in
+        scratch.viewRowsB.withUnsafeMutableBufferPointer { viewRowsB in
+        scratch.rowStarts.withUnsafeMutableBufferPointer { rowStarts in
+        scratch.rowEnds.withUnsafeMutableBufferPointer { rowEnds in
         scratch.lastFilled.withUnsafeMutableBufferPointer { lastFilled in
             body(ScratchPointers(depthA: depthA, depthB: depthB, colorA: colorA, colorB: colorB, leaksA: leaksA, leaksB: leaksB,
-                                 levelsA: levelsA, levelsB: levelsB, lastFilled: lastFilled))
-        } } } } } } } } }
+                                 levelsA: levelsA, levelsB: levelsB, viewRowsA: viewRowsA, viewRowsB: viewRowsB,
+                                 rowStarts: rowStarts, rowEnds: rowEnds, lastFilled: lastFilled))
+        } } } } } } } } } } } } }
     }
 
     /// ``removeLeaksReference(depth:color:width:height:)`` reading only the depth buffer (a pixel has
@@ -576,6 +645,29 @@ struct ViewSetup {
     /// Nothing nearer than this along `forward` is splatted, metres.
     static let nearMeters: Float = 0.05
 
+    /// View rows `x..<y` that splats of points in the box `lower…upper` (relative to the eye) may touch:
+    /// the corners' projections (the image of a box wholly in front of the eye is their hull), widened
+    /// by the widest half-splat and two pixels of rounding; every row when a corner is not in front.
+    /// A splat pushed down from above the top edge (see ``PointCloud``'s splat) reaches row
+    /// ``PanoramaTransition/maximumSplatPixels`` − 1 at most.
+    @inline(__always) func viewRows(lower: SIMD3<Float>, upper: SIMD3<Float>) -> SIMD2<Int32> {
+        var top = Float.infinity, bottom = -Float.infinity
+        for corner in 0..<8 {
+            let q = SIMD3(corner & 1 == 0 ? lower.x : upper.x, corner & 2 == 0 ? lower.y : upper.y, corner & 4 == 0 ? lower.z : upper.z)
+            let z = (q * forward).sum()
+            guard z > Self.nearMeters else { return SIMD2(0, Int32(height)) }
+            let sy = centerY - (q * up).sum() * (focal / z)
+            top = min(top, sy)
+            bottom = max(bottom, sy)
+        }
+        let maxSplat = Float(PanoramaTransition.maximumSplatPixels), margin = maxSplat / 2 + 2, fh = Float(height)
+        guard top.isFinite, bottom.isFinite else { return SIMD2(0, Int32(height)) }
+        var upperRow = max(0, min(fh, (bottom + margin).rounded(.up) + 1))
+        if top - margin < 0 { upperRow = max(upperRow, min(fh, maxSplat + 1)) }
+        let lowerRow = max(0, min(fh, (top - margin).rounded(.down)))
+        return SIMD2(Int32(lowerRow), Int32(upperRow))
+    }
+
     /// The smallest depth (along `forward`) of a point of the box `lower…upper` (relative to the eye), metres.
     @inline(__always) func nearestDepth(lower: SIMD3<Float>, upper: SIMD3<Float>) -> Float {
         (forward * upper.replacing(with: lower, where: forward .>= 0)).sum()
@@ -821,7 +913,10 @@ struct PointCloud: Sendable {
     /// Writes into `levels` (``blockCount`` long) −1 for each block no point of which can land in
     /// `view` seen from `eyeOffset` (a conservative test of the block's boxes against the view's
     /// frustum), else how to splat it (``level(of:view:eyeOffset:maximumSpacingPixels:)``).
-    func cull(view: ViewSetup, eyeOffset: SIMD3<Float>, maximumSpacingPixels: Float, into levels: UnsafeMutableBufferPointer<Int8>) {
+    /// With `viewRows`, also writes there, for each kept block, view rows `x..<y` outside which none
+    /// of its points' splats reach (a conservative bound: ``ViewSetup/viewRows(lower:upper:)``).
+    func cull(view: ViewSetup, eyeOffset: SIMD3<Float>, maximumSpacingPixels: Float, into levels: UnsafeMutableBufferPointer<Int8>,
+              viewRows: UnsafeMutableBufferPointer<SIMD2<Int32>>? = nil) {
         blockBounds.withUnsafeBufferPointer { bounds in
             for k in 0..<bounds.count {
                 let b = bounds[k]
@@ -833,8 +928,26 @@ struct PointCloud: Sendable {
                     reach = view.mayReach(lower: b.skyLower - eyeOffset, upper: b.skyUpper - eyeOffset)
                 }
                 levels[k] = reach ? Self.level(of: b, view: view, eyeOffset: eyeOffset, maximumSpacingPixels: maximumSpacingPixels) : -1
+                if reach, let viewRows {
+                    var rows = SIMD2<Int32>(Int32(view.height), 0)
+                    if b.surfaceLower.x <= b.surfaceUpper.x {
+                        let r = view.viewRows(lower: b.surfaceLower - eyeOffset, upper: b.surfaceUpper - eyeOffset)
+                        rows = SIMD2(min(rows.x, r.x), max(rows.y, r.y))
+                    }
+                    if b.skyLower.x <= b.skyUpper.x {
+                        let r = view.viewRows(lower: b.skyLower - eyeOffset, upper: b.skyUpper - eyeOffset)
+                        rows = SIMD2(min(rows.x, r.x), max(rows.y, r.y))
+                    }
+                    viewRows[k] = rows
+                }
             }
         }
+    }
+
+    /// The points splatted of the blocks `levels` keeps (from ``cull(view:eyeOffset:maximumSpacingPixels:into:viewRows:)``),
+    /// as if every block were whole and in range: a measure of the work, for sharing it between cores.
+    static func work(ofLevel code: Int8) -> Int {
+        code < 0 ? 0 : (blockSize * blockSize) >> (2 * Int(code & 3) + Int(code >> 2))
     }
 
     /// Writes into `levels` (``blockCount`` long) each block's level, culling none: for the reference path.
@@ -880,10 +993,12 @@ struct PointCloud: Sendable {
     }
 
     /// Splats point `i` into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as seen
-    /// from `eyeOffset`: the body the culled and the reference loops share.
+    /// from `eyeOffset`, writing only view rows `rowLower..<rowUpper`: the body the culled and the
+    /// reference loops share.
     @inline(__always)
     private static func splatPoint(_ i: Int, _ pts: UnsafeBufferPointer<SIMD3<Float>>, _ cols: UnsafeBufferPointer<UInt32>,
                                    _ ext: UnsafeBufferPointer<Float>, view: ViewSetup, eyeOffset: SIMD3<Float>,
+                                   rowLower: Int, rowUpper: Int,
                                    depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         let width = view.width, height = view.height
         let fw = Float(width), fh = Float(height)
@@ -903,11 +1018,14 @@ struct PointCloud: Sendable {
         let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
         let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
         guard x0 < x1, y0 < y1 else { return }
+        // Only the rows this call owns (the square as placed, then clipped: its other rows are another core's).
+        let ya = max(y0, rowLower), yb = min(y1, rowUpper)
+        guard ya < yb else { return }
         let c = cols[i]
         let weight = 1 / Float(n * n)
         let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
                                  Float((c >> 16) & 0xFF) * weight, weight)
-        for yy in y0..<y1 {
+        for yy in ya..<yb {
             let rowStart = yy * width
             for xx in x0..<x1 {
                 let k = rowStart + xx
@@ -926,10 +1044,17 @@ struct PointCloud: Sendable {
     /// ``splatReference(view:eyeOffset:ranges:blockLevels:depth:color:)`` skipping the blocks
     /// `blockLevels` (from ``cull(view:eyeOffset:maximumSpacingPixels:into:)``) rules out (−1); the
     /// points left are visited in the same order, so the result is the same to the bit.
+    ///
+    /// Only view rows `viewRows` are written, and blocks whose `blockViewRows` (from the same cull; nil:
+    /// not known) miss them are skipped: two calls over complementary row ranges, on two cores, write
+    /// what one call over all rows writes, each pixel receiving the same points in the same order.
     func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
-               blockLevels: UnsafeBufferPointer<Int8>,
+               blockLevels: UnsafeBufferPointer<Int8>, viewRows: Range<Int>, blockViewRows: UnsafeBufferPointer<SIMD2<Int32>>?,
                depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        guard !viewRows.isEmpty else { return }
         let cloudWidth = self.width, size = Self.blockSize, blocksAcross = self.blocksAcross
+        let rowLower = viewRows.lowerBound, rowUpper = viewRows.upperBound
+        let lowest = Int32(rowLower), highest = Int32(rowUpper)
         let offsets = (levelOffsets[1], levelOffsets[2]), widths = (levelWidths[1], levelWidths[2])
         let firstRow = ranges.rows.lowerBound
         points.withUnsafeBufferPointer { pts in
@@ -942,11 +1067,15 @@ struct PointCloud: Sendable {
                             while column < columns.upperBound {
                                 let blockColumn = column / size
                                 let runEnd = min(columns.upperBound, (blockColumn + 1) * size)
-                                let code = Int(blockLevels[blockRowStart + blockColumn])
+                                var code = Int(blockLevels[blockRowStart + blockColumn])
+                                if code >= 0, let blockViewRows {
+                                    let r = blockViewRows[blockRowStart + blockColumn]
+                                    if r.y <= lowest || r.x >= highest { code = -1 }
+                                }
                                 if code == 0 {
                                     for column in column..<runEnd {
                                         Self.splatPoint(row * cloudWidth + column, pts, cols, ext, view: view, eyeOffset: eyeOffset,
-                                                        depth: depth, color: color)
+                                                        rowLower: rowLower, rowUpper: rowUpper, depth: depth, color: color)
                                     }
                                 } else if code > 0 {
                                     let level = code & 3, shift = code >> 2
@@ -957,7 +1086,8 @@ struct PointCloud: Sendable {
                                             : (level == 1 ? offsets.0 : offsets.1) + (row >> level) * (level == 1 ? widths.0 : widths.1)
                                         let firstCell = columns.lowerBound >> level, mask = (1 << shift) - 1
                                         for cell in (column >> level)...((runEnd - 1) >> level) where cell & mask == 0 || cell == firstCell {
-                                            Self.splatPoint(start + cell, pts, cols, ext, view: view, eyeOffset: eyeOffset, depth: depth, color: color)
+                                            Self.splatPoint(start + cell, pts, cols, ext, view: view, eyeOffset: eyeOffset,
+                                                            rowLower: rowLower, rowUpper: rowUpper, depth: depth, color: color)
                                         }
                                     }
                                 }
@@ -989,7 +1119,8 @@ struct PointCloud: Sendable {
                         let cell = column / step
                         guard cell % (1 << shift) == 0 || cell == columns.lowerBound / step else { continue }
                         let i = levelOffsets[level] + (row / step) * levelWidths[level] + cell
-                        Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, depth: depth, color: color)
+                        Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, rowLower: 0, rowUpper: view.height,
+                                        depth: depth, color: color)
                     } } }
                 }
             }
