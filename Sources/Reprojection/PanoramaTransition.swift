@@ -27,7 +27,11 @@ import Imaging
 /// box per 16×16 block of panorama pixels); each frame splats only the panorama rows and columns the
 /// view can see (its field of view widened by the parallax of surfaces 3 m or more away) and, of
 /// those, only the blocks whose boxes meet the view's frustum, O(visible panorama pixels + view
-/// pixels), the two ends on two cores, blend and hole fill split across them.
+/// pixels), the two ends on two cores, blend and hole fill split across them. A block whose points
+/// would land more than one to a view pixel (the panorama ahead, seen from behind its camera) is
+/// splatted from a coarser level of the cloud, made at set-up: one point per 2×2 or 4×4 cell with
+/// the cell's mean colour, and of rows near the poles every 2nd or 4th cell
+/// (``coarseSplatSpacingPixels``).
 public struct PanoramaTransition: Sendable {
     /// One end of a transition.
     public struct Endpoint: Sendable {
@@ -60,6 +64,16 @@ public struct PanoramaTransition: Sendable {
     public static let maximumSplatPixels = 8
     /// The farthest a hole is filled from along its row, pixels.
     public static let maximumFillPixels = 64
+    /// A block of panorama pixels is splatted from a coarser level (one point per 2×2 or 4×4 cell,
+    /// its colour the cell's mean) when that level's points still land at most this far apart in
+    /// the view, pixels: the panorama ahead of the walker, seen from behind its camera, puts many
+    /// points into each view pixel (its ground most of all, which the equirectangular layout
+    /// oversamples towards the nadir); averaging them in the cell first costs a fraction of splatting
+    /// each. At 1 the coarse splats stay one pixel wide.
+    public static let coarseSplatSpacingPixels: Float = 1
+
+    /// ``coarseSplatSpacingPixels`` for this transition; 0 splats every point (tests compare the two).
+    var coarseSpacingPixels = Self.coarseSplatSpacingPixels
 
     /// The start.
     public let from: Endpoint
@@ -164,8 +178,14 @@ public struct PanoramaTransition: Sendable {
         var colorA: [SIMD4<Float>] = [], colorB: [SIMD4<Float>] = []
         /// Pixels the leak filter empties, per end.
         var leaksA: [Int32] = [], leaksB: [Int32] = []
-        /// Which panorama blocks can reach the view, per end (see ``PointCloud/blockSize``).
-        var visibleA: [Bool] = [], visibleB: [Bool] = []
+        /// Per end, per panorama block (see ``PointCloud/blockSize``): −1 when it cannot reach the
+        /// view, else the level it is splatted from.
+        var levelsA: [Int8] = [], levelsB: [Int8] = []
+        /// Per end, per kept block: the view rows its splats may touch (`x..<y`).
+        var viewRowsA: [SIMD2<Int32>] = [], viewRowsB: [SIMD2<Int32>] = []
+        /// Per view row (and one past the last): the work of the blocks whose rows start there and
+        /// of those whose rows end there, for choosing where to split the larger end's splat.
+        var rowStarts: [Int] = [], rowEnds: [Int] = []
         /// Per column, the last pixel above with data (the column pass of the hole fill).
         var lastFilled: [Int] = []
 
@@ -181,9 +201,13 @@ public struct PanoramaTransition: Sendable {
                 leaksA = [Int32](repeating: 0, count: count)
                 leaksB = leaksA
                 lastFilled = [Int](repeating: -1, count: width)
+                rowStarts = [Int](repeating: 0, count: height + 1)
+                rowEnds = rowStarts
             }
-            if visibleA.count != blocksA { visibleA = [Bool](repeating: false, count: blocksA) }
-            if visibleB.count != blocksB { visibleB = [Bool](repeating: false, count: blocksB) }
+            if levelsA.count != blocksA { levelsA = [Int8](repeating: 0, count: blocksA) }
+            if levelsB.count != blocksB { levelsB = [Int8](repeating: 0, count: blocksB) }
+            if viewRowsA.count != blocksA { viewRowsA = [SIMD2<Int32>](repeating: .zero, count: blocksA) }
+            if viewRowsB.count != blocksB { viewRowsB = [SIMD2<Int32>](repeating: .zero, count: blocksB) }
         }
 
         /// Clears for the serial reference path.
@@ -211,19 +235,45 @@ public struct PanoramaTransition: Sendable {
         func length(_ v: SIMD3<Float>) -> Double { Double((v * v).sum().squareRoot()) }
         let rangesA = a.visibleRanges(camera: camera, baselineMeters: length(offsetA))
         let rangesB = b.visibleRanges(camera: camera, baselineMeters: length(offsetB))
+        let spacing = coarseSpacingPixels
         withScratch { s in
             nonisolated(unsafe) let s = s
-            DispatchQueue.concurrentPerform(iterations: 2) { k in
-                let cloud = k == 0 ? a : b, eyeOffset = k == 0 ? offsetA : offsetB
-                let depth = k == 0 ? s.depthA : s.depthB, color = k == 0 ? s.colorA : s.colorB
-                depth.update(repeating: .infinity)
-                color.update(repeating: .zero)
-                let visible = k == 0 ? s.visibleA : s.visibleB
-                cloud.cull(view: view, eyeOffset: eyeOffset, into: visible)
-                cloud.splat(view: view, eyeOffset: eyeOffset, ranges: k == 0 ? rangesA : rangesB, visibleBlocks: UnsafeBufferPointer(visible),
-                            depth: depth, color: color)
-                Self.removeLeaks(depth: depth, color: color, width: width, height: height, scratch: k == 0 ? s.leaksA : s.leaksB)
+            // Both ends' blocks first, so that the work can be shared: the end with more of it (the
+            // panorama ahead, seen from behind its camera) is split by view rows between the cores, the
+            // other end going whole to the first core before its part.
+            a.cull(view: view, eyeOffset: offsetA, maximumSpacingPixels: spacing, into: s.levelsA, viewRows: s.viewRowsA)
+            b.cull(view: view, eyeOffset: offsetB, maximumSpacingPixels: spacing, into: s.levelsB, viewRows: s.viewRowsB)
+            let workA = s.levelsA.reduce(0) { $0 + PointCloud.work(ofLevel: $1) }, workB = s.levelsB.reduce(0) { $0 + PointCloud.work(ofLevel: $1) }
+            let splitsA = workA > workB
+            let split = Self.balancedSplit(smallerWork: splitsA ? workB : workA, levels: UnsafeBufferPointer(splitsA ? s.levelsA : s.levelsB),
+                                           viewRows: UnsafeBufferPointer(splitsA ? s.viewRowsA : s.viewRowsB), height: height,
+                                           starts: s.rowStarts, ends: s.rowEnds)
+            struct End { let cloud: PointCloud; let eyeOffset: SIMD3<Float>; let ranges: (rows: Range<Int>, columns: [Range<Int>])
+                         let levels: UnsafeMutableBufferPointer<Int8>; let viewRows: UnsafeMutableBufferPointer<SIMD2<Int32>>
+                         let depth: UnsafeMutableBufferPointer<Float>; let color: UnsafeMutableBufferPointer<SIMD4<Float>>
+                         let leaks: UnsafeMutableBufferPointer<Int32> }
+            let endA = End(cloud: a, eyeOffset: offsetA, ranges: rangesA, levels: s.levelsA, viewRows: s.viewRowsA, depth: s.depthA,
+                           color: s.colorA, leaks: s.leaksA)
+            let endB = End(cloud: b, eyeOffset: offsetB, ranges: rangesB, levels: s.levelsB, viewRows: s.viewRowsB, depth: s.depthB,
+                           color: s.colorB, leaks: s.leaksB)
+            nonisolated(unsafe) let whole = splitsA ? endB : endA, parted = splitsA ? endA : endB
+            @Sendable func splat(_ e: End, rows: Range<Int>) {
+                let pixels = (rows.lowerBound * width)..<(rows.upperBound * width)
+                UnsafeMutableBufferPointer(rebasing: e.depth[pixels]).update(repeating: .infinity)
+                UnsafeMutableBufferPointer(rebasing: e.color[pixels]).update(repeating: .zero)
+                e.cloud.splat(view: view, eyeOffset: e.eyeOffset, ranges: e.ranges, blockLevels: UnsafeBufferPointer(e.levels),
+                              viewRows: rows, blockViewRows: UnsafeBufferPointer(e.viewRows), depth: e.depth, color: e.color)
             }
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                if k == 0 {
+                    splat(whole, rows: 0..<height)
+                    Self.removeLeaks(depth: whole.depth, color: whole.color, width: width, height: height, scratch: whole.leaks)
+                    splat(parted, rows: 0..<split)
+                } else {
+                    splat(parted, rows: split..<height)
+                }
+            }
+            Self.removeLeaks(depth: parted.depth, color: parted.color, width: width, height: height, scratch: parted.leaks)
             let tolerance = Self.occlusionToleranceFraction
             nonisolated(unsafe) let ca = s.colorA, cb = s.colorB, za = s.depthA, zb = s.depthB
             Parallel.forEachRowRange(height) { rows in
@@ -282,13 +332,43 @@ public struct PanoramaTransition: Sendable {
         }
     }
 
+    /// The view row at which to split the splat of the end with more work (`levels`, `viewRows` from
+    /// its cull) between two cores, the first of which also splats the other end (`smallerWork`):
+    /// the row where the larger of the two cores' estimated work (``PointCloud/work(ofLevel:)``; a
+    /// block whose rows straddle the split counts for both) is least. `starts` and `ends` (height + 1
+    /// long) are scratch.
+    static func balancedSplit(smallerWork: Int, levels: UnsafeBufferPointer<Int8>, viewRows: UnsafeBufferPointer<SIMD2<Int32>>,
+                              height: Int, starts: UnsafeMutableBufferPointer<Int>, ends: UnsafeMutableBufferPointer<Int>) -> Int {
+        starts.update(repeating: 0)
+        ends.update(repeating: 0)
+        var total = 0
+        for k in 0..<levels.count where levels[k] >= 0 {
+            let w = PointCloud.work(ofLevel: levels[k]), r = viewRows[k]
+            guard r.x < r.y else { continue }
+            starts[Int(r.x)] += w
+            ends[Int(r.y)] += w
+            total += w
+        }
+        // Above row s: the blocks starting before it; from s down: those ending after it.
+        var best = 0, bestCost = Int.max, above = 0, endedBy = 0
+        for split in 0...height {
+            if split > 0 { above += starts[split - 1] }
+            endedBy += ends[split]
+            let cost = max(smallerWork + above, total - endedBy)
+            if cost < bestCost { bestCost = cost; best = split }
+        }
+        return best
+    }
+
     /// The scratch buffers as unsafe pointers, for the parallel parts of a frame (each part writes
     /// only its own end's buffers, rows or columns).
     struct ScratchPointers {
         let depthA, depthB: UnsafeMutableBufferPointer<Float>
         let colorA, colorB: UnsafeMutableBufferPointer<SIMD4<Float>>
         let leaksA, leaksB: UnsafeMutableBufferPointer<Int32>
-        let visibleA, visibleB: UnsafeMutableBufferPointer<Bool>
+        let levelsA, levelsB: UnsafeMutableBufferPointer<Int8>
+        let viewRowsA, viewRowsB: UnsafeMutableBufferPointer<SIMD2<Int32>>
+        let rowStarts, rowEnds: UnsafeMutableBufferPointer<Int>
         let lastFilled: UnsafeMutableBufferPointer<Int>
     }
 
@@ -299,12 +379,17 @@ public struct PanoramaTransition: Sendable {
         scratch.colorB.withUnsafeMutableBufferPointer { colorB in
         scratch.leaksA.withUnsafeMutableBufferPointer { leaksA in
         scratch.leaksB.withUnsafeMutableBufferPointer { leaksB in
-        scratch.visibleA.withUnsafeMutableBufferPointer { visibleA in
-        scratch.visibleB.withUnsafeMutableBufferPointer { visibleB in
+        scratch.levelsA.withUnsafeMutableBufferPointer { levelsA in
+        scratch.levelsB.withUnsafeMutableBufferPointer { levelsB in
+        scratch.viewRowsA.withUnsafeMutableBufferPointer { viewRowsA in
+        scratch.viewRowsB.withUnsafeMutableBufferPointer { viewRowsB in
+        scratch.rowStarts.withUnsafeMutableBufferPointer { rowStarts in
+        scratch.rowEnds.withUnsafeMutableBufferPointer { rowEnds in
         scratch.lastFilled.withUnsafeMutableBufferPointer { lastFilled in
             body(ScratchPointers(depthA: depthA, depthB: depthB, colorA: colorA, colorB: colorB, leaksA: leaksA, leaksB: leaksB,
-                                 visibleA: visibleA, visibleB: visibleB, lastFilled: lastFilled))
-        } } } } } } } } }
+                                 levelsA: levelsA, levelsB: levelsB, viewRowsA: viewRowsA, viewRowsB: viewRowsB,
+                                 rowStarts: rowStarts, rowEnds: rowEnds, lastFilled: lastFilled))
+        } } } } } } } } } } } } }
     }
 
     /// ``removeLeaksReference(depth:color:width:height:)`` reading only the depth buffer (a pixel has
@@ -389,6 +474,10 @@ public struct PanoramaTransition: Sendable {
         let rangesA = a.visibleRanges(camera: camera, baselineMeters: length(offsetA))
         let rangesB = b.visibleRanges(camera: camera, baselineMeters: length(offsetB))
         let tolerance = Self.occlusionToleranceFraction
+        let spacing = coarseSpacingPixels
+        scratch.levelsA.withUnsafeMutableBufferPointer { a.levelsReference(view: view, eyeOffset: offsetA, maximumSpacingPixels: spacing, into: $0) }
+        scratch.levelsB.withUnsafeMutableBufferPointer { b.levelsReference(view: view, eyeOffset: offsetB, maximumSpacingPixels: spacing, into: $0) }
+        let levelsA = scratch.levelsA, levelsB = scratch.levelsB
         scratch.depthA.withUnsafeMutableBufferPointer { za in
             scratch.depthB.withUnsafeMutableBufferPointer { zb in
                 scratch.colorA.withUnsafeMutableBufferPointer { ca in
@@ -397,10 +486,14 @@ public struct PanoramaTransition: Sendable {
                         nonisolated(unsafe) let za = za, zb = zb, ca = ca, cb = cb
                         DispatchQueue.concurrentPerform(iterations: 2) { k in
                             if k == 0 {
-                                a.splatReference(view: view, eyeOffset: offsetA, ranges: rangesA, depth: za, color: ca)
+                                levelsA.withUnsafeBufferPointer { levels in
+                                    a.splatReference(view: view, eyeOffset: offsetA, ranges: rangesA, blockLevels: levels, depth: za, color: ca)
+                                }
                                 Self.removeLeaksReference(depth: za, color: ca, width: width, height: height)
                             } else {
-                                b.splatReference(view: view, eyeOffset: offsetB, ranges: rangesB, depth: zb, color: cb)
+                                levelsB.withUnsafeBufferPointer { levels in
+                                    b.splatReference(view: view, eyeOffset: offsetB, ranges: rangesB, blockLevels: levels, depth: zb, color: cb)
+                                }
                                 Self.removeLeaksReference(depth: zb, color: cb, width: width, height: height)
                             }
                         }
@@ -552,6 +645,34 @@ struct ViewSetup {
     /// Nothing nearer than this along `forward` is splatted, metres.
     static let nearMeters: Float = 0.05
 
+    /// View rows `x..<y` that splats of points in the box `lower…upper` (relative to the eye) may touch:
+    /// the corners' projections (the image of a box wholly in front of the eye is their hull), widened
+    /// by the widest half-splat and two pixels of rounding; every row when a corner is not in front.
+    /// A splat pushed down from above the top edge (see ``PointCloud``'s splat) reaches row
+    /// ``PanoramaTransition/maximumSplatPixels`` − 1 at most.
+    @inline(__always) func viewRows(lower: SIMD3<Float>, upper: SIMD3<Float>) -> SIMD2<Int32> {
+        var top = Float.infinity, bottom = -Float.infinity
+        for corner in 0..<8 {
+            let q = SIMD3(corner & 1 == 0 ? lower.x : upper.x, corner & 2 == 0 ? lower.y : upper.y, corner & 4 == 0 ? lower.z : upper.z)
+            let z = (q * forward).sum()
+            guard z > Self.nearMeters else { return SIMD2(0, Int32(height)) }
+            let sy = centerY - (q * up).sum() * (focal / z)
+            top = min(top, sy)
+            bottom = max(bottom, sy)
+        }
+        let maxSplat = Float(PanoramaTransition.maximumSplatPixels), margin = maxSplat / 2 + 2, fh = Float(height)
+        guard top.isFinite, bottom.isFinite else { return SIMD2(0, Int32(height)) }
+        var upperRow = max(0, min(fh, (bottom + margin).rounded(.up) + 1))
+        if top - margin < 0 { upperRow = max(upperRow, min(fh, maxSplat + 1)) }
+        let lowerRow = max(0, min(fh, (top - margin).rounded(.down)))
+        return SIMD2(Int32(lowerRow), Int32(upperRow))
+    }
+
+    /// The smallest depth (along `forward`) of a point of the box `lower…upper` (relative to the eye), metres.
+    @inline(__always) func nearestDepth(lower: SIMD3<Float>, upper: SIMD3<Float>) -> Float {
+        (forward * upper.replacing(with: lower, where: forward .>= 0)).sum()
+    }
+
     /// Whether any point of the box `lower…upper` (relative to the eye) can be splatted into the view:
     /// false only when the whole box lies behind the near plane or outside one side plane.
     @inline(__always) func mayReach(lower: SIMD3<Float>, upper: SIMD3<Float>) -> Bool {
@@ -567,12 +688,21 @@ struct ViewSetup {
 /// A panorama as 3-D points relative to its camera (east-north-up metres), with colours and the size
 /// each pixel has on its surface.
 struct PointCloud: Sendable {
-    /// Point positions relative to the capture camera, metres.
+    /// Point positions relative to the capture camera, metres: the panorama's pixels row-major, then
+    /// each coarser level's cells (see ``levelOffsets``).
     let points: [SIMD3<Float>]
-    /// Colours (R lowest byte).
+    /// Colours (R lowest byte), laid out as ``points``.
     let colors: [UInt32]
-    /// Each pixel's extent on its surface: range × pixel angle, metres.
+    /// Each point's extent on its surface: range × pixel angle (× the cell's side at a coarser
+    /// level), metres; laid out as ``points``.
     let extents: [Float]
+
+    /// The coarsest level: level `L` has one point per `2^L × 2^L` cell of panorama pixels (0 is
+    /// every pixel). Cells never straddle a block (2^L divides ``blockSize``).
+    static let coarsestLevel = 2
+    /// Where each level starts in ``points``, ``colors`` and ``extents``, and how many cells across
+    /// its rows have (0…``coarsestLevel``).
+    let levelOffsets: [Int], levelWidths: [Int]
     /// The panorama's size, pixels.
     let width: Int, height: Int
     /// The capture heading, degrees, and whether the pose is level (pitch and roll 0: culling by
@@ -593,6 +723,11 @@ struct PointCloud: Sendable {
     struct BlockBounds: Sendable {
         var surfaceLower = SIMD3<Float>(repeating: .infinity), surfaceUpper = SIMD3<Float>(repeating: -.infinity)
         var skyLower = SIMD3<Float>(repeating: .infinity), skyUpper = SIMD3<Float>(repeating: -.infinity)
+        /// The largest extent (``extents``) of the surface points and of the sky points, metres.
+        var surfaceExtent: Float = 0, skyExtent: Float = 0
+        /// The largest cosine of latitude of the block's rows: how far apart a row's neighbouring
+        /// points are, as a share of the rows' spacing (the equirectangular layout's oversampling).
+        var columnSpacingFactor: Float = 1
     }
 
     /// Surfaces nearer than this are assumed out of a level view's sight when culling (only the street
@@ -642,8 +777,20 @@ struct PointCloud: Sendable {
             let longitude = (Double(x) + 0.5 - Double(width) / 2) * radiansPerPixel
             columns[x] = (cos(longitude), sin(longitude))
         }
-        var points = [SIMD3<Float>](repeating: .zero, count: count)
-        var extents = [Float](repeating: 0, count: count)
+        // All levels in one allocation: the pixels, then each coarser level's cells.
+        var offsets = [0], widths = [width], total = count
+        for level in 1...Self.coarsestLevel {
+            let step = 1 << level, across = (width + step - 1) / step
+            offsets.append(total)
+            widths.append(across)
+            total += across * ((height + step - 1) / step)
+        }
+        var points = [SIMD3<Float>](repeating: .zero, count: total)
+        var extents = [Float](repeating: 0, count: total)
+        var colors = [UInt32](repeating: 0, count: total)
+        colors.withUnsafeMutableBufferPointer { out in
+            image.pixels.withUnsafeBufferPointer { _ = out.update(fromContentsOf: $0) }
+        }
         let sky = Double(PanoramaTransition.skyDistanceMeters)
         points.withUnsafeMutableBufferPointer { pp in
             extents.withUnsafeMutableBufferPointer { ep in
@@ -664,21 +811,73 @@ struct PointCloud: Sendable {
                 }
             }
         }
-        self.points = points
-        self.extents = extents
-        colors = image.pixels
         let size = Self.blockSize
         blocksAcross = (width + size - 1) / size
         blocksDown = (height + size - 1) / size
-        blockBounds = Self.bounds(points: points, width: width, height: height, blocksAcross: blocksAcross, blocksDown: blocksDown)
+        blockBounds = Self.bounds(points: points, extents: extents, width: width, height: height,
+                                  blocksAcross: blocksAcross, blocksDown: blocksDown)
+        points.withUnsafeMutableBufferPointer { pts in
+            colors.withUnsafeMutableBufferPointer { cols in
+                extents.withUnsafeMutableBufferPointer { ext in
+                    for level in 1...Self.coarsestLevel {
+                        Self.fillLevel(level, offset: offsets[level], points: pts, colors: cols, extents: ext, width: width, height: height)
+                    }
+                }
+            }
+        }
+        self.points = points
+        self.colors = colors
+        self.extents = extents
+        levelOffsets = offsets
+        levelWidths = widths
+    }
+
+    /// Writes level `level` (one point per `2^level`-pixel square cell, row-major) from `offset` on
+    /// into the arrays, whose first `width × height` entries are the panorama's pixels. A cell's
+    /// point is that of the pixel at its centre (rounded down and right) with the extent of the whole
+    /// cell, its colour the mean of the cell's pixels on the same surface (ranges within
+    /// ``PanoramaTransition/depthToleranceFraction`` of that pixel's), so that a coarse point is what
+    /// the cell's points splatted into one view pixel would have averaged to.
+    static func fillLevel(_ level: Int, offset: Int, points: UnsafeMutableBufferPointer<SIMD3<Float>>, colors: UnsafeMutableBufferPointer<UInt32>,
+                          extents: UnsafeMutableBufferPointer<Float>, width: Int, height: Int) {
+        let step = 1 << level
+        let across = (width + step - 1) / step, down = (height + step - 1) / step
+        let tolerance = PanoramaTransition.depthToleranceFraction
+        nonisolated(unsafe) let pts = points, cols = colors, ext = extents
+        Parallel.forEachRowRange(down) { cellRows in
+            for cy in cellRows {
+                let y0 = cy * step, y1 = min(height, y0 + step)
+                for cx in 0..<across {
+                    let x0 = cx * step, x1 = min(width, x0 + step)
+                    let r = min(y1 - 1, y0 + step / 2) * width + min(x1 - 1, x0 + step / 2)
+                    // Extents are range × a constant: comparing them compares ranges.
+                    let e = ext[r]
+                    var sum = SIMD4<UInt32>.zero
+                    for y in y0..<y1 {
+                        for x in x0..<x1 {
+                            let i = y * width + x
+                            guard abs(ext[i] - e) <= e * tolerance else { continue }
+                            let c = cols[i]
+                            sum &+= SIMD4(c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF, 1)
+                        }
+                    }
+                    let mean = (sum &+ sum.w / 2) / sum.w
+                    let k = offset + cy * across + cx
+                    cols[k] = mean.x | (mean.y << 8) | (mean.z << 16) | (cols[r] & 0xFF00_0000)
+                    pts[k] = pts[r]
+                    ext[k] = e * Float(step)
+                }
+            }
+        }
     }
 
     /// The bounds of each block's surface and sky points (a point is sky beyond half the sky distance).
-    static func bounds(points: [SIMD3<Float>], width: Int, height: Int, blocksAcross: Int, blocksDown: Int) -> [BlockBounds] {
+    static func bounds(points: [SIMD3<Float>], extents: [Float], width: Int, height: Int, blocksAcross: Int, blocksDown: Int) -> [BlockBounds] {
         var bounds = [BlockBounds](repeating: BlockBounds(), count: blocksAcross * blocksDown)
         let size = blockSize
         let skySquared = (PanoramaTransition.skyDistanceMeters / 2) * (PanoramaTransition.skyDistanceMeters / 2)
         points.withUnsafeBufferPointer { pts in
+          extents.withUnsafeBufferPointer { ext in
             bounds.withUnsafeMutableBufferPointer { out in
                 nonisolated(unsafe) let out = out
                 Parallel.forEachRowRange(blocksDown, minimumRowsPerChunk: 2) { blockRows in
@@ -687,26 +886,37 @@ struct PointCloud: Sendable {
                             var b = BlockBounds()
                             for y in (blockRow * size)..<min(height, (blockRow + 1) * size) {
                                 for x in (blockColumn * size)..<min(width, (blockColumn + 1) * size) {
-                                    let p = pts[y * width + x]
+                                    let p = pts[y * width + x], e = ext[y * width + x]
                                     if (p * p).sum() > skySquared {
                                         b.skyLower = pointwiseMin(b.skyLower, p); b.skyUpper = pointwiseMax(b.skyUpper, p)
+                                        b.skyExtent = max(b.skyExtent, e)
                                     } else {
                                         b.surfaceLower = pointwiseMin(b.surfaceLower, p); b.surfaceUpper = pointwiseMax(b.surfaceUpper, p)
+                                        b.surfaceExtent = max(b.surfaceExtent, e)
                                     }
                                 }
                             }
+                            let y0 = blockRow * size, y1 = min(height, y0 + size)
+                            // The row nearest the equator: cos(latitude) is largest there.
+                            let nearest = y1 <= height / 2 ? y1 - 1 : (y0 >= height / 2 ? y0 : height / 2)
+                            b.columnSpacingFactor = Float(cos(Double.pi / 2 - (Double(nearest) + 0.5) * Double.pi / Double(height)))
                             out[blockRow * blocksAcross + blockColumn] = b
                         }
                     }
                 }
             }
+          }
         }
         return bounds
     }
 
-    /// Marks in `visible` (``blockCount`` long) the blocks with a point that may land in `view` seen
-    /// from `eyeOffset`: a conservative test of each block's boxes against the view's frustum.
-    func cull(view: ViewSetup, eyeOffset: SIMD3<Float>, into visible: UnsafeMutableBufferPointer<Bool>) {
+    /// Writes into `levels` (``blockCount`` long) −1 for each block no point of which can land in
+    /// `view` seen from `eyeOffset` (a conservative test of the block's boxes against the view's
+    /// frustum), else how to splat it (``level(of:view:eyeOffset:maximumSpacingPixels:)``).
+    /// With `viewRows`, also writes there, for each kept block, view rows `x..<y` outside which none
+    /// of its points' splats reach (a conservative bound: ``ViewSetup/viewRows(lower:upper:)``).
+    func cull(view: ViewSetup, eyeOffset: SIMD3<Float>, maximumSpacingPixels: Float, into levels: UnsafeMutableBufferPointer<Int8>,
+              viewRows: UnsafeMutableBufferPointer<SIMD2<Int32>>? = nil) {
         blockBounds.withUnsafeBufferPointer { bounds in
             for k in 0..<bounds.count {
                 let b = bounds[k]
@@ -717,16 +927,78 @@ struct PointCloud: Sendable {
                 if !reach, b.skyLower.x <= b.skyUpper.x {
                     reach = view.mayReach(lower: b.skyLower - eyeOffset, upper: b.skyUpper - eyeOffset)
                 }
-                visible[k] = reach
+                levels[k] = reach ? Self.level(of: b, view: view, eyeOffset: eyeOffset, maximumSpacingPixels: maximumSpacingPixels) : -1
+                if reach, let viewRows {
+                    var rows = SIMD2<Int32>(Int32(view.height), 0)
+                    if b.surfaceLower.x <= b.surfaceUpper.x {
+                        let r = view.viewRows(lower: b.surfaceLower - eyeOffset, upper: b.surfaceUpper - eyeOffset)
+                        rows = SIMD2(min(rows.x, r.x), max(rows.y, r.y))
+                    }
+                    if b.skyLower.x <= b.skyUpper.x {
+                        let r = view.viewRows(lower: b.skyLower - eyeOffset, upper: b.skyUpper - eyeOffset)
+                        rows = SIMD2(min(rows.x, r.x), max(rows.y, r.y))
+                    }
+                    viewRows[k] = rows
+                }
             }
         }
     }
 
+    /// The points splatted of the blocks `levels` keeps (from ``cull(view:eyeOffset:maximumSpacingPixels:into:viewRows:)``),
+    /// as if every block were whole and in range: a measure of the work, for sharing it between cores.
+    static func work(ofLevel code: Int8) -> Int {
+        code < 0 ? 0 : (blockSize * blockSize) >> (2 * Int(code & 3) + Int(code >> 2))
+    }
+
+    /// Writes into `levels` (``blockCount`` long) each block's level, culling none: for the reference path.
+    func levelsReference(view: ViewSetup, eyeOffset: SIMD3<Float>, maximumSpacingPixels: Float, into levels: UnsafeMutableBufferPointer<Int8>) {
+        for k in 0..<blockBounds.count {
+            levels[k] = Self.level(of: blockBounds[k], view: view, eyeOffset: eyeOffset, maximumSpacingPixels: maximumSpacingPixels)
+        }
+    }
+
+    /// The largest column step (as a power of two) within a level: every 2nd or 4th cell of a row.
+    static let largestColumnShift = 2
+
+    /// How to splat a block seen in `view` from `eyeOffset`: `level | columnShift << 2`, where level
+    /// (0…``coarsestLevel``) is the coarsest at which the block's points still land at most
+    /// `maximumSpacingPixels` apart down the columns — 2^level × the largest footprint a point of the
+    /// block can have (its largest extent × focal length / the nearest depth of its box) — and
+    /// columnShift (0…``largestColumnShift``) the largest at which every 2^columnShift-th cell of a
+    /// row still does along it (the footprint × ``BlockBounds/columnSpacingFactor``: rows near the
+    /// poles are oversampled by 1/cos(latitude)). 0 when the box reaches the near plane, or when
+    /// `maximumSpacingPixels` is 0 (full density). The footprint bounds the spacing of neighbouring
+    /// points in the view as it sets the splat size; a coarse footprint stays under 1.25 pixels, so
+    /// coarse splats are one pixel.
+    @inline(__always)
+    static func level(of b: BlockBounds, view: ViewSetup, eyeOffset: SIMD3<Float>, maximumSpacingPixels: Float) -> Int8 {
+        guard maximumSpacingPixels > 0 else { return 0 }
+        var footprint: Float = 0
+        if b.surfaceLower.x <= b.surfaceUpper.x {
+            let z = view.nearestDepth(lower: b.surfaceLower - eyeOffset, upper: b.surfaceUpper - eyeOffset)
+            guard z > ViewSetup.nearMeters else { return 0 }
+            footprint = b.surfaceExtent * view.focal / z
+        }
+        if b.skyLower.x <= b.skyUpper.x {
+            let z = view.nearestDepth(lower: b.skyLower - eyeOffset, upper: b.skyUpper - eyeOffset)
+            guard z > ViewSetup.nearMeters else { return 0 }
+            footprint = max(footprint, b.skyExtent * view.focal / z)
+        }
+        var level = 0
+        while level < coarsestLevel, footprint * Float(2 << level) <= maximumSpacingPixels { level += 1 }
+        var shift = 0
+        let along = footprint * Float(1 << level) * b.columnSpacingFactor
+        while shift < largestColumnShift, along * Float(2 << shift) <= maximumSpacingPixels { shift += 1 }
+        return Int8(level | shift << 2)
+    }
+
     /// Splats point `i` into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as seen
-    /// from `eyeOffset`: the body the culled and the reference loops share.
+    /// from `eyeOffset`, writing only view rows `rowLower..<rowUpper`: the body the culled and the
+    /// reference loops share.
     @inline(__always)
     private static func splatPoint(_ i: Int, _ pts: UnsafeBufferPointer<SIMD3<Float>>, _ cols: UnsafeBufferPointer<UInt32>,
                                    _ ext: UnsafeBufferPointer<Float>, view: ViewSetup, eyeOffset: SIMD3<Float>,
+                                   rowLower: Int, rowUpper: Int,
                                    depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         let width = view.width, height = view.height
         let fw = Float(width), fh = Float(height)
@@ -746,11 +1018,14 @@ struct PointCloud: Sendable {
         let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
         let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
         guard x0 < x1, y0 < y1 else { return }
+        // Only the rows this call owns (the square as placed, then clipped: its other rows are another core's).
+        let ya = max(y0, rowLower), yb = min(y1, rowUpper)
+        guard ya < yb else { return }
         let c = cols[i]
         let weight = 1 / Float(n * n)
         let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
                                  Float((c >> 16) & 0xFF) * weight, weight)
-        for yy in y0..<y1 {
+        for yy in ya..<yb {
             let rowStart = yy * width
             for xx in x0..<x1 {
                 let k = rowStart + xx
@@ -766,13 +1041,22 @@ struct PointCloud: Sendable {
         }
     }
 
-    /// ``splatReference(view:eyeOffset:ranges:depth:color:)`` skipping the blocks `visibleBlocks`
-    /// (from ``cull(view:eyeOffset:into:)``) rules out; the points left are visited in the same order,
-    /// so the result is the same to the bit.
+    /// ``splatReference(view:eyeOffset:ranges:blockLevels:depth:color:)`` skipping the blocks
+    /// `blockLevels` (from ``cull(view:eyeOffset:maximumSpacingPixels:into:)``) rules out (−1); the
+    /// points left are visited in the same order, so the result is the same to the bit.
+    ///
+    /// Only view rows `viewRows` are written, and blocks whose `blockViewRows` (from the same cull; nil:
+    /// not known) miss them are skipped: two calls over complementary row ranges, on two cores, write
+    /// what one call over all rows writes, each pixel receiving the same points in the same order.
     func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
-               visibleBlocks: UnsafeBufferPointer<Bool>,
+               blockLevels: UnsafeBufferPointer<Int8>, viewRows: Range<Int>, blockViewRows: UnsafeBufferPointer<SIMD2<Int32>>?,
                depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        guard !viewRows.isEmpty else { return }
         let cloudWidth = self.width, size = Self.blockSize, blocksAcross = self.blocksAcross
+        let rowLower = viewRows.lowerBound, rowUpper = viewRows.upperBound
+        let lowest = Int32(rowLower), highest = Int32(rowUpper)
+        let offsets = (levelOffsets[1], levelOffsets[2]), widths = (levelWidths[1], levelWidths[2])
+        let firstRow = ranges.rows.lowerBound
         points.withUnsafeBufferPointer { pts in
             colors.withUnsafeBufferPointer { cols in
                 extents.withUnsafeBufferPointer { ext in
@@ -783,10 +1067,29 @@ struct PointCloud: Sendable {
                             while column < columns.upperBound {
                                 let blockColumn = column / size
                                 let runEnd = min(columns.upperBound, (blockColumn + 1) * size)
-                                guard visibleBlocks[blockRowStart + blockColumn] else { column = runEnd; continue }
-                                for column in column..<runEnd {
-                                    let i = row * cloudWidth + column
-                                    Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, depth: depth, color: color)
+                                var code = Int(blockLevels[blockRowStart + blockColumn])
+                                if code >= 0, let blockViewRows {
+                                    let r = blockViewRows[blockRowStart + blockColumn]
+                                    if r.y <= lowest || r.x >= highest { code = -1 }
+                                }
+                                if code == 0 {
+                                    for column in column..<runEnd {
+                                        Self.splatPoint(row * cloudWidth + column, pts, cols, ext, view: view, eyeOffset: eyeOffset,
+                                                        rowLower: rowLower, rowUpper: rowUpper, depth: depth, color: color)
+                                    }
+                                } else if code > 0 {
+                                    let level = code & 3, shift = code >> 2
+                                    if row & ((1 << level) - 1) == 0 || row == firstRow {
+                                        // A cell's point is splatted at the first of its rows and columns in range; of a
+                                        // row's cells, every 2^shift-th and the first in range.
+                                        let start = level == 0 ? row * cloudWidth
+                                            : (level == 1 ? offsets.0 : offsets.1) + (row >> level) * (level == 1 ? widths.0 : widths.1)
+                                        let firstCell = columns.lowerBound >> level, mask = (1 << shift) - 1
+                                        for cell in (column >> level)...((runEnd - 1) >> level) where cell & mask == 0 || cell == firstCell {
+                                            Self.splatPoint(start + cell, pts, cols, ext, view: view, eyeOffset: eyeOffset,
+                                                            rowLower: rowLower, rowUpper: rowUpper, depth: depth, color: color)
+                                        }
+                                    }
                                 }
                                 column = runEnd
                             }
@@ -797,17 +1100,27 @@ struct PointCloud: Sendable {
         }
     }
 
-    /// Splats every point into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as
-    /// seen from `eyeOffset` (the virtual camera's centre relative to this cloud's camera).
+    /// Splats the points into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as
+    /// seen from `eyeOffset` (the virtual camera's centre relative to this cloud's camera), point by
+    /// point over `ranges`: a pixel of a level-0 block (`blockLevels`) is its own point; in a block
+    /// of level L, the first pixel in range of each 2^L-square cell (first row, first column) stands
+    /// for the cell's point.
     func splatReference(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
-               depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
-        let cloudWidth = self.width
+                        blockLevels: UnsafeBufferPointer<Int8>,
+                        depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let size = Self.blockSize
         points.withUnsafeBufferPointer { pts in
             colors.withUnsafeBufferPointer { cols in
                 extents.withUnsafeBufferPointer { ext in
                     for row in ranges.rows { for columns in ranges.columns { for column in columns {
-                        let i = row * cloudWidth + column
-                        Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, depth: depth, color: color)
+                        let code = Int(blockLevels[(row / size) * blocksAcross + column / size])
+                        let level = code & 3, shift = code >> 2, step = 1 << level
+                        guard row % step == 0 || row == ranges.rows.lowerBound, column % step == 0 || column == columns.lowerBound else { continue }
+                        let cell = column / step
+                        guard cell % (1 << shift) == 0 || cell == columns.lowerBound / step else { continue }
+                        let i = levelOffsets[level] + (row / step) * levelWidths[level] + cell
+                        Self.splatPoint(i, pts, cols, ext, view: view, eyeOffset: eyeOffset, rowLower: 0, rowUpper: view.height,
+                                        depth: depth, color: color)
                     } } }
                 }
             }
