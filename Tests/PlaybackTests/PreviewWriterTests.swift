@@ -83,6 +83,44 @@ import TestSupport
         #expect(try Self.leftovers(in: root).isEmpty)
     }
 
+    /// After the first frame, pixels that did not change are transparent (the frame below shows through):
+    /// a disc moving over a still, noisy background costs a fraction of full frames, and every frame
+    /// Pillow composes still matches its source.
+    @Test(arguments: [GIFAnimationEncoder.Palette.perFrame, .global])
+    func gifLeavesStillPixelsToTheFrameBelow(palette: GIFAnimationEncoder.Palette) throws {
+        let root = try Lookaround.temporaryDirectory()
+        // Noise of 64 colours (a palette holds them exactly; LZW cannot pack it).
+        var state: UInt32 = 12_345
+        var background = [UInt8](repeating: 0, count: 160 * 120 * 3)
+        for i in stride(from: 0, to: background.count, by: 3) {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let k = Int(state >> 26)
+            background[i] = UInt8(k & 3) * 80; background[i + 1] = UInt8((k >> 2) & 3) * 80; background[i + 2] = UInt8(k >> 4) * 80
+        }
+        let frames = try Self.frames(count: 12, width: 160, height: 120).map { frame in
+            var frame = frame
+            for y in 0..<120 {
+                for x in 0..<160 where frame.image[x, y, 0] != 230 {
+                    for c in 0..<3 { frame.image[x, y, c] = background[(y * 160 + x) * 3 + c] }
+                }
+            }
+            return frame
+        }
+        try Self.write(frames, to: root.appendingPathComponent("reference").path, settings: PreviewSettings(framesPerSecond: 12))
+        var settings = PreviewSettings(framesPerSecond: 12)
+        settings.gifPalette = palette
+        let one = root.appendingPathComponent("one.gif").path, all = root.appendingPathComponent("all.gif").path
+        try Self.write([frames[0]], to: one, settings: settings)
+        try Self.write(frames, to: all, settings: settings)
+        let oneBytes = try #require(try FileManager.default.attributesOfItem(atPath: one)[.size] as? Int)
+        let allBytes = try #require(try FileManager.default.attributesOfItem(atPath: all)[.size] as? Int)
+        print("GIF \(palette.rawValue), still noisy background: 1 frame \(oneBytes) bytes, 12 frames \(allBytes) bytes")
+        // Twelve full frames would take about twelve times one.
+        #expect(allBytes < 4 * oneBytes, "12 frames \(allBytes) bytes, 1 frame \(oneBytes) bytes")
+        let psnrs = try #require(try Self.read(all, ["--psnr-against", root.appendingPathComponent("reference").path])["psnr"] as? [Double])
+        #expect(psnrs.count == 12 && psnrs.allSatisfy { $0 > 35 }, "\(psnrs)")
+    }
+
     @Test func gifDitheringBeatsBandingOnGradients() throws {
         let root = try Lookaround.temporaryDirectory()
         let frames = try Self.frames(count: 2, width: 200, height: 120)
