@@ -27,7 +27,8 @@ import Imaging
 /// box per 16×16 block of panorama pixels); each frame splats only the panorama rows and columns the
 /// view can see (its field of view widened by the parallax of surfaces 3 m or more away) and, of
 /// those, only the blocks whose boxes meet the view's frustum, O(visible panorama pixels + view
-/// pixels), the two ends on two cores, blend and hole fill split across them. A block whose points
+/// pixels) on both cores (the end with more points split by view rows between them, the other end
+/// whole on the first), blend and hole fill split across them. A block whose points
 /// would land more than one to a view pixel (the panorama ahead, seen from behind its camera) is
 /// splatted from a coarser level of the cloud, made at set-up: one point per 2×2 or 4×4 cell with
 /// the cell's mean colour, and of rows near the poles every 2nd or 4th cell
