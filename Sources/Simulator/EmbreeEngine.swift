@@ -78,9 +78,7 @@ struct EmbreeView: @unchecked Sendable {
     @inline(__always)
     func isOccluded(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float) -> Bool {
         var context = Self.context(coherent: false)
-        var ray = RTCRay(org_x: origin.x, org_y: origin.y, org_z: origin.z, tnear: tMin,
-                         dir_x: direction.x, dir_y: direction.y, dir_z: direction.z,
-                         time: 0, tfar: tMax, mask: .max, id: 0, flags: 0)
+        var ray = RTCRay(origin: origin, direction: direction, tMin: tMin, tMax: tMax)
         rtcOccluded1(scene, &context, &ray)
         return ray.tfar < 0    // −∞ when occluded
     }
@@ -100,6 +98,15 @@ struct EmbreeView: @unchecked Sendable {
     func occlude(_ rays: UnsafeMutablePointer<RTCRay>, count: Int) {
         var context = Self.context(coherent: true)
         rtcOccluded1M(scene, &context, rays, UInt32(count), MemoryLayout<RTCRay>.stride)
+    }
+}
+
+extension RTCRay {
+    /// A ray from `origin` along `direction` over t in [`tMin`, `tMax`], every mask bit set.
+    @inline(__always)
+    init(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float) {
+        self.init(org_x: origin.x, org_y: origin.y, org_z: origin.z, tnear: tMin, dir_x: direction.x, dir_y: direction.y,
+                  dir_z: direction.z, time: 0, tfar: tMax, mask: .max, id: 0, flags: 0)
     }
 }
 

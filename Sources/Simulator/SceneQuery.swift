@@ -26,9 +26,7 @@ struct SceneQuery: @unchecked Sendable {
     func prepare(_ ray: UnsafeMutablePointer<RTCRayHit>, origin: Vec3, direction: Vec3) {
         var tGround: Float = 1e30
         if ground != nil && direction.z < 0 && origin.z > 0 { tGround = -origin.z / direction.z }
-        ray.pointee.ray = RTCRay(org_x: origin.x, org_y: origin.y, org_z: origin.z, tnear: 1e-4,
-                                 dir_x: direction.x, dir_y: direction.y, dir_z: direction.z,
-                                 time: 0, tfar: tGround, mask: .max, id: 0, flags: 0)
+        ray.pointee.ray = RTCRay(origin: origin, direction: direction, tMin: 1e-4, tMax: tGround)
         ray.pointee.hit.geomID = EmbreeEngine.invalidGeometryID
         ray.pointee.hit.instID = EmbreeEngine.invalidGeometryID
     }

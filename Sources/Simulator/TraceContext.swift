@@ -175,8 +175,7 @@ struct RayBatch {
     /// Shadow ray `j`: from `origin` along `direction`, t in [0, 1e30], for ``SceneQuery/occlude(_:count:inverseDirection:stack:)``.
     @inline(__always)
     func setShadowRay(_ j: Int, origin o: Vec3, direction d: Vec3) {
-        shadow[j] = RTCRay(org_x: o.x, org_y: o.y, org_z: o.z, tnear: 0, dir_x: d.x, dir_y: d.y, dir_z: d.z,
-                           time: 0, tfar: 1e30, mask: .max, id: 0, flags: 0)
+        shadow[j] = RTCRay(origin: o, direction: d, tMin: 0, tMax: 1e30)
     }
 
     /// Whether shadow ray `j` was blocked (its `tfar` set to −∞ by the occlusion query).
