@@ -1046,11 +1046,11 @@ struct PointCloud: Sendable {
     /// `blockLevels` (from ``cull(view:eyeOffset:maximumSpacingPixels:into:)``) rules out (−1); the
     /// points left are visited in the same order, so the result is the same to the bit.
     ///
-    /// Only view rows `viewRows` are written, and blocks whose `blockViewRows` (from the same cull; nil:
-    /// not known) miss them are skipped: two calls over complementary row ranges, on two cores, write
+    /// Only view rows `viewRows` are written, and blocks whose `blockViewRows` (from the same cull) miss
+    /// them are skipped: two calls over complementary row ranges, on two cores, write
     /// what one call over all rows writes, each pixel receiving the same points in the same order.
     func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
-               blockLevels: UnsafeBufferPointer<Int8>, viewRows: Range<Int>, blockViewRows: UnsafeBufferPointer<SIMD2<Int32>>?,
+               blockLevels: UnsafeBufferPointer<Int8>, viewRows: Range<Int>, blockViewRows: UnsafeBufferPointer<SIMD2<Int32>>,
                depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         guard !viewRows.isEmpty else { return }
         let cloudWidth = self.width, size = Self.blockSize, blocksAcross = self.blocksAcross
@@ -1069,7 +1069,7 @@ struct PointCloud: Sendable {
                                 let blockColumn = column / size
                                 let runEnd = min(columns.upperBound, (blockColumn + 1) * size)
                                 var code = Int(blockLevels[blockRowStart + blockColumn])
-                                if code >= 0, let blockViewRows {
+                                if code >= 0 {
                                     let r = blockViewRows[blockRowStart + blockColumn]
                                     if r.y <= lowest || r.x >= highest { code = -1 }
                                 }
