@@ -13,11 +13,9 @@ private var probePath: String {
 }
 
 @Suite(.serialized) struct XvfbProbeTests {
-    /// A program is signalled only while it runs: `stop` after it ended (and was reaped) returns at
-    /// once and keeps its exit status; before, it sent SIGTERM and, 2 s later, SIGKILL to the pid,
-    /// which by then can be another process's. `stop` of a running program ends it with SIGTERM.
-    /// The display a test uses is read from the X server's own listening socket: a process listening
-    /// on the abstract socket @/tmp/.X11-unix/XN is found listening on display N, and not once it closes.
+    /// The displays an X server listens on, as a missing window's report gives them, are read from the
+    /// process's own sockets: a process listening on the abstract socket @/tmp/.X11-unix/XN is found
+    /// listening on display N, and not once it closes.
     @Test func listeningDisplaysAreReadFromTheProcessSockets() throws {
         let number = 50_000 + Int(getpid() % 10_000)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -51,6 +49,9 @@ private var probePath: String {
         }
     }
 
+    /// A program is signalled only while it runs: `stop` after it ended (and was reaped) returns at
+    /// once and keeps its exit status; before, it sent SIGTERM and, 2 s later, SIGKILL to the pid,
+    /// which by then can be another process's. `stop` of a running program ends it with SIGTERM.
     @Test func aProgramIsSignalledOnlyWhileItRuns() throws {
         let done = try VirtualDisplay.start("/bin/sh", ["-c", "exit 3"])
         #expect(done.exited(withinSeconds: 10))
