@@ -83,6 +83,8 @@ func runPlaybackBenchmarks() throws {
     times.sort()
     print("   composed 640×360 frame (warp + labels + map inset + heads-up line): median \(fmt(times[times.count / 2])) ms, "
           + "90th percentile \(fmt(times[times.count * 9 / 10])) ms (goal ≤ 8 ms)")
+    // For profiling the frame: LOOKAROUND_BENCH_FRAMES_ONLY=1 stops here.
+    if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_FRAMES_ONLY"] != nil { return }
 
     // MARK: GIF vs ffmpeg palettegen/paletteuse.
     let gifTimeline = try WalkTimeline(route: route)

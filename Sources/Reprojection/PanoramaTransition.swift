@@ -274,7 +274,7 @@ public struct PanoramaTransition: Sendable {
                     splat(parted, rows: split..<height)
                 }
             }
-            Self.removeLeaks(depth: parted.depth, color: parted.color, width: width, height: height, scratch: parted.leaks)
+            Self.removeLeaks(depth: parted.depth, color: parted.color, width: width, height: height, scratch: parted.leaks, parts: 2)
             let tolerance = Self.occlusionToleranceFraction
             nonisolated(unsafe) let ca = s.colorA, cb = s.colorB, za = s.depthA, zb = s.depthB
             Parallel.forEachRowRange(height) { rows in
@@ -395,35 +395,77 @@ public struct PanoramaTransition: Sendable {
 
     /// ``removeLeaksReference(depth:color:width:height:)`` reading only the depth buffer (a pixel has
     /// data exactly when its depth is finite: the splat writes both together) and keeping the pixels
-    /// to empty in `scratch` (at least `width × height` long) instead of a new array.
+    /// to empty in `scratch` (at least `width × height` long) instead of a new array. With `parts`
+    /// > 1 the rows are shared between that many cores: each marks its rows' leaks (reading depths
+    /// nobody writes yet), then each empties its own.
     static func removeLeaks(depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>,
-                            width: Int, height: Int, scratch: UnsafeMutableBufferPointer<Int32>) {
+                            width: Int, height: Int, scratch: UnsafeMutableBufferPointer<Int32>, parts: Int = 1) {
         guard width >= 3, height >= 3 else { return }
-        let factor = leakDepthFactor
-        var marked = 0
-        for y in 1..<(height - 1) {
-            let above = (y - 1) * width, row = y * width, below = (y + 1) * width
-            for x in 1..<(width - 1) {
-                let z = depth[row + x]
-                guard z < .infinity else { continue }
-                // Infinite depth (no data) is never nearer.
-                var nearer = 0
-                if depth[above + x - 1] * factor < z { nearer += 1 }
-                if depth[above + x] * factor < z { nearer += 1 }
-                if depth[above + x + 1] * factor < z { nearer += 1 }
-                if depth[row + x - 1] * factor < z { nearer += 1 }
-                if depth[row + x + 1] * factor < z { nearer += 1 }
-                if depth[below + x - 1] * factor < z { nearer += 1 }
-                if depth[below + x] * factor < z { nearer += 1 }
-                if depth[below + x + 1] * factor < z { nearer += 1 }
-                if nearer >= 5 { scratch[marked] = Int32(row + x); marked += 1 }
+        nonisolated(unsafe) let depth = depth, color = color, scratch = scratch
+        let inner = height - 2, parts = max(1, min(parts, inner))
+        // Part k marks rows 1 + k·inner/parts ..< 1 + (k+1)·inner/parts into scratch from its first
+        // pixel on (a part cannot mark more pixels than its rows have).
+        @Sendable func rows(_ k: Int) -> Range<Int> { (1 + k * inner / parts)..<(1 + (k + 1) * inner / parts) }
+        var marked = [Int](repeating: 0, count: parts)
+        marked.withUnsafeMutableBufferPointer { counts in
+            nonisolated(unsafe) let counts = counts
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                let r = rows(k)
+                counts[k] = markLeaks(rows: r, depth: UnsafeBufferPointer(depth), width: width, into: scratch, from: r.lowerBound * width)
+            }
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                let first = rows(k).lowerBound * width
+                for m in first..<(first + counts[k]) {
+                    let i = Int(scratch[m])
+                    color[i] = .zero
+                    depth[i] = .infinity
+                }
             }
         }
-        for k in 0..<marked {
-            let i = Int(scratch[k])
-            color[i] = .zero
-            depth[i] = .infinity
+    }
+
+    /// Writes into `scratch` from `start` on the pixels of `rows` (1…height − 2) that at least 5 of
+    /// their 8 neighbours cover nearer by ``leakDepthFactor``, left to right; returns how many. Four
+    /// pixels at a time, with the same comparisons as the reference (infinite depth, no data, is
+    /// never nearer).
+    static func markLeaks(rows: Range<Int>, depth: UnsafeBufferPointer<Float>, width: Int,
+                          into scratch: UnsafeMutableBufferPointer<Int32>, from start: Int) -> Int {
+        let factor = leakDepthFactor
+        guard let base = depth.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        @inline(__always) func load(_ i: Int) -> SIMD4<Float> { raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self) }
+        var marked = start
+        for y in rows {
+            let row = y * width
+            var x = 1
+            @inline(__always) func mark(_ i: Int) { scratch[marked] = Int32(i); marked += 1 }
+            while x + 4 <= width - 1 {
+                let i = row + x
+                let z = load(i)
+                // −1 in each lane whose neighbour is nearer: summed, minus the count.
+                @inline(__always) func nearer(_ o: Int) -> SIMD4<Int32> {
+                    SIMD4<Int32>().replacing(with: -1, where: load(i + o) * factor .< z)
+                }
+                let above = nearer(-width - 1) &+ nearer(-width) &+ nearer(-width + 1)
+                let beside = nearer(-1) &+ nearer(1)
+                let below = nearer(width - 1) &+ nearer(width) &+ nearer(width + 1)
+                let leaks = (above &+ beside &+ below .<= -5) .& (z .< .infinity)
+                if any(leaks) {
+                    for lane in 0..<4 where leaks[lane] { mark(i + lane) }
+                }
+                x += 4
+            }
+            while x < width - 1 {
+                let i = row + x, z = depth[i]
+                x += 1
+                guard z < .infinity else { continue }
+                @inline(__always) func nearer(_ o: Int) -> Int { depth[i + o] * factor < z ? 1 : 0 }
+                let count = nearer(-width - 1) + nearer(-width) + nearer(-width + 1) + nearer(-1) + nearer(1)
+                    + nearer(width - 1) + nearer(width) + nearer(width + 1)
+                if count >= 5 { mark(i) }
+            }
         }
+        return marked - start
     }
 
     /// The row pass of ``fillHolesReference(color:depth:width:height:)`` over `rows` only.
@@ -616,6 +658,11 @@ struct ViewSetup {
     let forward: SIMD3<Float>, right: SIMD3<Float>, up: SIMD3<Float>
     let focal: Float, centerX: Float, centerY: Float
     let width: Int, height: Int
+    let floatWidth: Float, floatHeight: Float
+    /// `forward`, `right` and `up` as the columns of a matrix whose rows are x, y and z: a point q
+    /// (relative to the eye) has `columns.0 · q.x + columns.1 · q.y + columns.2 · q.z` = (q·forward,
+    /// q·right, q·up, 0), each lane summed in that order.
+    let projectionColumns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
     init(camera: ViewCamera) {
         let (f, r, u) = camera.basis
@@ -627,6 +674,9 @@ struct ViewSetup {
         centerY = Float(camera.height) / 2
         width = camera.width
         height = camera.height
+        floatWidth = Float(width)
+        floatHeight = Float(height)
+        projectionColumns = (SIMD4(forward.x, right.x, up.x, 0), SIMD4(forward.y, right.y, up.y, 0), SIMD4(forward.z, right.z, up.z, 0))
         // A point q (relative to the eye) can touch the view only if z = q·forward > near and its
         // splat (half-width ≤ maximumSplatPixels / 2) overlaps the image: sx + half > 0 ⇔
         // q·(focal·right + (centerX + half)·forward) > 0, and likewise for the other three edges.
@@ -994,52 +1044,137 @@ struct PointCloud: Sendable {
     }
 
     /// Splats point `i` into `depth`/`color` (accumulating weighted colour in xyz, weight in w) as seen
-    /// from `eyeOffset`, writing only view rows `rowLower..<rowUpper`: the body the culled and the
-    /// reference loops share.
+    /// from `eyeOffset`, writing only view rows `rowLower..<rowUpper`: the reference loop's body, one
+    /// point at a time. The fast path's ``splatGroup(_:_:_:_:count:_:_:_:view:eyeOffset:rowLower:rowUpper:depth:color:)``
+    /// does the same arithmetic for four points at once.
     @inline(__always)
     private static func splatPoint(_ i: Int, _ pts: UnsafeBufferPointer<SIMD3<Float>>, _ cols: UnsafeBufferPointer<UInt32>,
                                    _ ext: UnsafeBufferPointer<Float>, view: ViewSetup, eyeOffset: SIMD3<Float>,
                                    rowLower: Int, rowUpper: Int,
                                    depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         let width = view.width, height = view.height
-        let fw = Float(width), fh = Float(height)
-        let near = ViewSetup.nearMeters
-        let tolerance = PanoramaTransition.depthToleranceFraction
-        let maxSplat = PanoramaTransition.maximumSplatPixels
         let p = pts[i] - eyeOffset
-        let z = (p * view.forward).sum()
-        guard z > near else { return }
+        let columns = view.projectionColumns
+        // (depth along forward, along right, along up): each lane the dot product x·a + y·b + z·c.
+        let d = columns.0 * p.x + columns.1 * p.y + columns.2 * p.z
+        let z = d.x
+        guard z > ViewSetup.nearMeters else { return }
         let inverse = view.focal / z
-        let sx = view.centerX + (p * view.right).sum() * inverse
-        let sy = view.centerY - (p * view.up).sum() * inverse
-        let footprint = ext[i] * inverse
-        let n = min(maxSplat, max(1, Int(footprint + 0.75)))
+        let scaled = SIMD4(d.y, d.z, ext[i], 0) * inverse
+        let sx = view.centerX + scaled.x, sy = view.centerY - scaled.y
+        let n = min(PanoramaTransition.maximumSplatPixels, max(1, Int(scaled.z + 0.75)))
         let half = Float(n) * 0.5
-        guard sx + half > 0, sx - half < fw, sy + half > 0, sy - half < fh else { return }
-        let x0 = max(0, Int((sx - half + 0.5).rounded(.down))), y0 = max(0, Int((sy - half + 0.5).rounded(.down)))
+        guard sx + half > 0, sx - half < view.floatWidth, sy + half > 0, sy - half < view.floatHeight else { return }
+        let x0 = max(0, floorInt(sx - half + 0.5)), y0 = max(0, floorInt(sy - half + 0.5))
         let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
         guard x0 < x1, y0 < y1 else { return }
         // Only the rows this call owns (the square as placed, then clipped: its other rows are another core's).
         let ya = max(y0, rowLower), yb = min(y1, rowUpper)
         guard ya < yb else { return }
-        let c = cols[i]
-        let weight = 1 / Float(n * n)
-        let value = SIMD4<Float>(Float(c & 0xFF) * weight, Float((c >> 8) & 0xFF) * weight,
-                                 Float((c >> 16) & 0xFF) * weight, weight)
+        let c = Int32(bitPattern: cols[i])
+        let channels = SIMD4<Float>(SIMD4<Int32>(c, c >> 8, c >> 16, 0) & SIMD4(0xFF, 0xFF, 0xFF, 0))
+        let weight: Float = n == 1 ? 1 : 1 / Float(n * n)
+        var value = channels * weight
+        value.w = weight
+        @inline(__always) func write(_ k: Int) { writePixel(k, z: z, value: value, depth: depth, color: color) }
+        if n == 1 {
+            write(ya * width + x0)
+            return
+        }
         for yy in ya..<yb {
             let rowStart = yy * width
-            for xx in x0..<x1 {
-                let k = rowStart + xx
-                let current = depth[k]
-                if z < current * (1 - tolerance) {
-                    depth[k] = z
-                    color[k] = value
-                } else if z <= current * (1 + tolerance) {
-                    if z < current { depth[k] = z }
-                    color[k] += value
-                }
+            for xx in x0..<x1 { write(rowStart + xx) }
+        }
+    }
+
+    /// One point's depth `z` and weighted colour `value` into pixel `k`: nearer by more than
+    /// ``PanoramaTransition/depthToleranceFraction`` replaces, within it joins (accumulates), farther
+    /// is dropped. Without branches: which of the three happens is unpredictable from point to point
+    /// (a surface's first point on a pixel replaces, the next ones join), and the mispredictions cost
+    /// more than the rest of the splat.
+    @inline(__always)
+    static func writePixel(_ k: Int, z: Float, value: SIMD4<Float>, depth: UnsafeMutableBufferPointer<Float>,
+                           color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let current = depth[k]
+        let replaces = z < current * (1 - PanoramaTransition.depthToleranceFraction)
+        let joins = z <= current * (1 + PanoramaTransition.depthToleranceFraction)
+        depth[k] = joins ? min(z, current) : current
+        // Replace: 0 + value; join: old + value; drop: old + 0 (each exact: colours are ≥ 0).
+        let old = color[k]
+        color[k] = SIMD4<Float>().replacing(with: old, where: SIMDMask(repeating: !replaces))
+            + SIMD4<Float>().replacing(with: value, where: SIMDMask(repeating: joins))
+    }
+
+    /// ``splatPoint(_:_:_:_:view:eyeOffset:rowLower:rowUpper:depth:color:)`` for the first `count`
+    /// (1…4) of points `i0`…`i3`, in that order, with the same arithmetic lane by lane (so the same
+    /// bits): the projection, the splat's size and its placement for four points at once, as vectors
+    /// without conversions that trap or calls; then each point's pixels.
+    @inline(__always)
+    static func splatGroup(_ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int, count: Int, _ pts: UnsafeBufferPointer<SIMD3<Float>>,
+                           _ cols: UnsafeBufferPointer<UInt32>, _ ext: UnsafeBufferPointer<Float>, view: ViewSetup, eyeOffset: SIMD3<Float>,
+                           rowLower: Int, rowUpper: Int,
+                           depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let p0 = pts[i0] - eyeOffset, p1 = pts[i1] - eyeOffset, p2 = pts[i2] - eyeOffset, p3 = pts[i3] - eyeOffset
+        let x = SIMD4(p0.x, p1.x, p2.x, p3.x), y = SIMD4(p0.y, p1.y, p2.y, p3.y), zz = SIMD4(p0.z, p1.z, p2.z, p3.z)
+        let f = view.forward, r = view.right, u = view.up
+        // The lanes of splatPoint's `columns.0 * p.x + columns.1 * p.y + columns.2 * p.z`.
+        let z = x * f.x + y * f.y + zz * f.z
+        let inverse = view.focal / z
+        let sx = view.centerX + (x * r.x + y * r.y + zz * r.z) * inverse
+        let sy = view.centerY - (x * u.x + y * u.y + zz * u.z) * inverse
+        let footprint = SIMD4(ext[i0], ext[i1], ext[i2], ext[i3]) * inverse
+        // min(maximumSplatPixels, max(1, Int(footprint + 0.75))): the sum is positive, so Int() is the floor.
+        let rounded = floorLanes(footprint + 0.75), widest = Float(PanoramaTransition.maximumSplatPixels)
+        let n = rounded.replacing(with: 1, where: .!(rounded .>= 1)).replacing(with: widest, where: rounded .> widest)
+        let half = n * 0.5
+        let left = floorLanes(sx - half + 0.5), top = floorLanes(sy - half + 0.5)
+        let x0 = left.replacing(with: 0, where: left .< 0), y0 = top.replacing(with: 0, where: top .< 0)
+        let fw = view.floatWidth, fh = view.floatHeight
+        var valid = (z .> ViewSetup.nearMeters) .& (sx + half .> 0) .& (sx - half .< fw) .& (sy + half .> 0) .& (sy - half .< fh)
+        // x0 < min(width, x0 + n) and likewise for rows.
+        valid = valid .& (x0 .< fw) .& (y0 .< fh) .& (SIMD4<Int32>(0, 1, 2, 3) .< Int32(count))
+        guard any(valid) else { return }
+        // Lanes not drawn may hold anything: zero them before reading them as integers.
+        let xs = integerLanes(x0.replacing(with: 0, where: .!valid)), ys = integerLanes(y0.replacing(with: 0, where: .!valid))
+        let ns = integerLanes(n.replacing(with: 1, where: .!valid))
+        let width = view.width, height = view.height
+        for lane in 0..<count where valid[lane] {
+            let i = lane == 0 ? i0 : lane == 1 ? i1 : lane == 2 ? i2 : i3
+            let size = Int(ns[lane]), left = Int(xs[lane]), top = Int(ys[lane]), depthHere = z[lane]
+            let ya = max(top, rowLower), yb = min(top + size, height, rowUpper)
+            guard ya < yb else { continue }
+            let c = Int32(bitPattern: cols[i])
+            let weight: Float = size == 1 ? 1 : 1 / Float(size * size)
+            var value = SIMD4<Float>(SIMD4<Int32>(c, c >> 8, c >> 16, 0) & SIMD4(0xFF, 0xFF, 0xFF, 0)) * weight
+            value.w = weight
+            if size == 1 {
+                writePixel(ya * width + left, z: depthHere, value: value, depth: depth, color: color)
+                continue
+            }
+            let right = min(width, left + size)
+            for yy in ya..<yb {
+                let rowStart = yy * width
+                for xx in left..<right { writePixel(rowStart + xx, z: depthHere, value: value, depth: depth, color: color) }
             }
         }
+    }
+
+    /// Each lane rounded down, exactly for |v| < 2²² (no rounding instruction on baseline x86-64).
+    @inline(__always) static func floorLanes(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        let nearest = (v + magic) - magic
+        return nearest - SIMD4<Float>(repeating: 1).replacing(with: SIMD4<Float>(), where: nearest .<= v)
+    }
+
+    /// The integers held by lanes that are whole numbers in 0..<2²² (the bits of 2²³ + v).
+    @inline(__always) static func integerLanes(_ v: SIMD4<Float>) -> SIMD4<Int32> {
+        unsafeBitCast(v + 8_388_608, to: SIMD4<Int32>.self) &- 0x4B00_0000
+    }
+
+    /// `Int(v.rounded(.down))` for finite `v` in `Int`'s range, without a call to `floorf`.
+    @inline(__always) static func floorInt(_ v: Float) -> Int {
+        let t = Int(v)
+        return Float(t) > v ? t - 1 : t
     }
 
     /// ``splatReference(view:eyeOffset:ranges:blockLevels:depth:color:)`` skipping the blocks
@@ -1061,6 +1196,24 @@ struct PointCloud: Sendable {
         points.withUnsafeBufferPointer { pts in
             colors.withUnsafeBufferPointer { cols in
                 extents.withUnsafeBufferPointer { ext in
+                    // Points are splatted four at a time, in the order they are pushed.
+                    var pending = (0, 0, 0, 0), pendingCount = 0
+                    @inline(__always) func flush() {
+                        Self.splatGroup(pending.0, pending.1, pending.2, pending.3, count: pendingCount, pts, cols, ext, view: view,
+                                        eyeOffset: eyeOffset, rowLower: rowLower, rowUpper: rowUpper, depth: depth, color: color)
+                        pendingCount = 0
+                    }
+                    @inline(__always) func push(_ i: Int) {
+                        switch pendingCount {
+                        case 0: pending = (i, i, i, i)
+                        case 1: pending.1 = i; pending.2 = i; pending.3 = i
+                        case 2: pending.2 = i; pending.3 = i
+                        default: pending.3 = i
+                        }
+                        pendingCount += 1
+                        if pendingCount == 4 { flush() }
+                    }
+                    defer { if pendingCount > 0 { flush() } }
                     for row in ranges.rows {
                         let blockRowStart = (row / size) * blocksAcross
                         for columns in ranges.columns {
@@ -1074,10 +1227,7 @@ struct PointCloud: Sendable {
                                     if r.y <= lowest || r.x >= highest { code = -1 }
                                 }
                                 if code == 0 {
-                                    for column in column..<runEnd {
-                                        Self.splatPoint(row * cloudWidth + column, pts, cols, ext, view: view, eyeOffset: eyeOffset,
-                                                        rowLower: rowLower, rowUpper: rowUpper, depth: depth, color: color)
-                                    }
+                                    for column in column..<runEnd { push(row * cloudWidth + column) }
                                 } else if code > 0 {
                                     let level = code & 3, shift = code >> 2
                                     if row & ((1 << level) - 1) == 0 || row == firstRow {
@@ -1087,8 +1237,7 @@ struct PointCloud: Sendable {
                                             : (level == 1 ? offsets.0 : offsets.1) + (row >> level) * (level == 1 ? widths.0 : widths.1)
                                         let firstCell = columns.lowerBound >> level, mask = (1 << shift) - 1
                                         for cell in (column >> level)...((runEnd - 1) >> level) where cell & mask == 0 || cell == firstCell {
-                                            Self.splatPoint(start + cell, pts, cols, ext, view: view, eyeOffset: eyeOffset,
-                                                            rowLower: rowLower, rowUpper: rowUpper, depth: depth, color: color)
+                                            push(start + cell)
                                         }
                                     }
                                 }
