@@ -27,9 +27,9 @@ import Imaging
 /// box per 16×16 block of panorama pixels); each frame splats only the panorama rows and columns the
 /// view can see (its field of view widened by the parallax of surfaces 3 m or more away) and, of
 /// those, only the blocks whose boxes meet the view's frustum, O(visible panorama pixels + view
-/// pixels) on both cores (the end with more points split by view rows between them, the other end
-/// whole on the first), blend and hole fill split across them. A block whose points
-/// would land more than one to a view pixel (the panorama ahead, seen from behind its camera) is
+/// pixels) on both cores (the end with more points cut into bands of view rows that the cores take
+/// as they come free, the other end whole on one of them), blend and hole fill split across them.
+/// A block whose points would land more than one to a view pixel (the panorama ahead, seen from behind its camera) is
 /// splatted from a coarser level of the cloud, made at set-up: one point per 2×2 or 4×4 cell with
 /// the cell's mean colour, and of rows near the poles every 2nd or 4th cell
 /// (``coarseSplatSpacingPixels``).
@@ -184,9 +184,9 @@ public struct PanoramaTransition: Sendable {
         var levelsA: [Int8] = [], levelsB: [Int8] = []
         /// Per end, per kept block: the view rows its splats may touch (`x..<y`).
         var viewRowsA: [SIMD2<Int32>] = [], viewRowsB: [SIMD2<Int32>] = []
-        /// Per view row (and one past the last): the work of the blocks whose rows start there and
-        /// of those whose rows end there, for choosing where to split the larger end's splat.
-        var rowStarts: [Int] = [], rowEnds: [Int] = []
+        /// Per view row (and one past the last): the work of the blocks whose rows start there, for
+        /// cutting the larger end's splat into bands.
+        var rowStarts: [Int] = []
         /// Per column, the last pixel above with data (the column pass of the hole fill).
         var lastFilled: [Int] = []
 
@@ -203,7 +203,6 @@ public struct PanoramaTransition: Sendable {
                 leaksB = leaksA
                 lastFilled = [Int](repeating: -1, count: width)
                 rowStarts = [Int](repeating: 0, count: height + 1)
-                rowEnds = rowStarts
             }
             if levelsA.count != blocksA { levelsA = [Int8](repeating: 0, count: blocksA) }
             if levelsB.count != blocksB { levelsB = [Int8](repeating: 0, count: blocksB) }
@@ -220,8 +219,9 @@ public struct PanoramaTransition: Sendable {
         }
     }
 
-    /// One frame of the depth warp: per end (one core each) clear, cull the panorama's blocks to the
-    /// view, splat, filter leaks; then blend and fill the holes along rows (rows split across cores),
+    /// One frame of the depth warp: cull both panoramas' blocks to the view; splat (the smaller end
+    /// whole, the larger in bands of rows, on whichever core is free; each clears its rows first);
+    /// filter leaks (rows split across cores); then blend and fill the holes along rows (rows split across cores),
     /// then fill what rows could not reach down the columns and write the output (columns split).
     /// The same bytes as ``warpReference(_:_:fraction:camera:into:)``.
     private mutating func warp(_ a: PointCloud, _ b: PointCloud, fraction t: Float, camera: ViewCamera, into output: inout RGB8Image) {
@@ -240,15 +240,15 @@ public struct PanoramaTransition: Sendable {
         withScratch { s in
             nonisolated(unsafe) let s = s
             // Both ends' blocks first, so that the work can be shared: the end with more of it (the
-            // panorama ahead, seen from behind its camera) is split by view rows between the cores, the
-            // other end going whole to the first core before its part.
+            // panorama ahead, seen from behind its camera) is cut into bands of view rows of about
+            // equal work, which the cores take as they come free, one of them having taken the other
+            // end whole first (its points cost more each: they are splatted wider).
             a.cull(view: view, eyeOffset: offsetA, maximumSpacingPixels: spacing, into: s.levelsA, viewRows: s.viewRowsA)
             b.cull(view: view, eyeOffset: offsetB, maximumSpacingPixels: spacing, into: s.levelsB, viewRows: s.viewRowsB)
             let workA = s.levelsA.reduce(0) { $0 + PointCloud.work(ofLevel: $1) }, workB = s.levelsB.reduce(0) { $0 + PointCloud.work(ofLevel: $1) }
             let splitsA = workA > workB
-            let split = Self.balancedSplit(smallerWork: splitsA ? workB : workA, levels: UnsafeBufferPointer(splitsA ? s.levelsA : s.levelsB),
-                                           viewRows: UnsafeBufferPointer(splitsA ? s.viewRowsA : s.viewRowsB), height: height,
-                                           starts: s.rowStarts, ends: s.rowEnds)
+            let bands = Self.workBands(Self.splatBands, levels: UnsafeBufferPointer(splitsA ? s.levelsA : s.levelsB),
+                                       viewRows: UnsafeBufferPointer(splitsA ? s.viewRowsA : s.viewRowsB), height: height, starts: s.rowStarts)
             struct End { let cloud: PointCloud; let eyeOffset: SIMD3<Float>; let ranges: (rows: Range<Int>, columns: [Range<Int>])
                          let levels: UnsafeMutableBufferPointer<Int8>; let viewRows: UnsafeMutableBufferPointer<SIMD2<Int32>>
                          let depth: UnsafeMutableBufferPointer<Float>; let color: UnsafeMutableBufferPointer<SIMD4<Float>>
@@ -265,16 +265,12 @@ public struct PanoramaTransition: Sendable {
                 e.cloud.splat(view: view, eyeOffset: e.eyeOffset, ranges: e.ranges, blockLevels: UnsafeBufferPointer(e.levels),
                               viewRows: rows, blockViewRows: UnsafeBufferPointer(e.viewRows), depth: e.depth, color: e.color)
             }
-            DispatchQueue.concurrentPerform(iterations: 2) { k in
-                if k == 0 {
-                    splat(whole, rows: 0..<height)
-                    Self.removeLeaks(depth: whole.depth, color: whole.color, width: width, height: height, scratch: whole.leaks)
-                    splat(parted, rows: 0..<split)
-                } else {
-                    splat(parted, rows: split..<height)
-                }
+            DispatchQueue.concurrentPerform(iterations: bands.count) { k in
+                if k == 0 { splat(whole, rows: 0..<height) } else { splat(parted, rows: bands[k - 1]..<bands[k]) }
             }
-            Self.removeLeaks(depth: parted.depth, color: parted.color, width: width, height: height, scratch: parted.leaks, parts: 2)
+            for e in [whole, parted] {
+                Self.removeLeaks(depth: e.depth, color: e.color, width: width, height: height, scratch: e.leaks, parts: 2)
+            }
             let tolerance = Self.occlusionToleranceFraction
             nonisolated(unsafe) let ca = s.colorA, cb = s.colorB, za = s.depthA, zb = s.depthB
             Parallel.forEachRowRange(height) { rows in
@@ -333,32 +329,32 @@ public struct PanoramaTransition: Sendable {
         }
     }
 
-    /// The view row at which to split the splat of the end with more work (`levels`, `viewRows` from
-    /// its cull) between two cores, the first of which also splats the other end (`smallerWork`):
-    /// the row where the larger of the two cores' estimated work (``PointCloud/work(ofLevel:)``; a
-    /// block whose rows straddle the split counts for both) is least. `starts` and `ends` (height + 1
-    /// long) are scratch.
-    static func balancedSplit(smallerWork: Int, levels: UnsafeBufferPointer<Int8>, viewRows: UnsafeBufferPointer<SIMD2<Int32>>,
-                              height: Int, starts: UnsafeMutableBufferPointer<Int>, ends: UnsafeMutableBufferPointer<Int>) -> Int {
+    /// Into how many bands of view rows the end with more points is cut (the cores take them as
+    /// they come free; more bands balance better, each costs a pass over the panorama's block rows).
+    static let splatBands = 6
+
+    /// Band boundaries for the splat of the end with more work (`levels`, `viewRows` from its cull):
+    /// `0 = b₀ ≤ b₁ ≤ … ≤ b_count = height`, each band's blocks (counted in the band where their rows
+    /// start; ``PointCloud/work(ofLevel:)``) about a `count`-th of the whole. `starts` (height + 1
+    /// long) is scratch.
+    static func workBands(_ count: Int, levels: UnsafeBufferPointer<Int8>, viewRows: UnsafeBufferPointer<SIMD2<Int32>>,
+                          height: Int, starts: UnsafeMutableBufferPointer<Int>) -> [Int] {
         starts.update(repeating: 0)
-        ends.update(repeating: 0)
         var total = 0
         for k in 0..<levels.count where levels[k] >= 0 {
             let w = PointCloud.work(ofLevel: levels[k]), r = viewRows[k]
             guard r.x < r.y else { continue }
             starts[Int(r.x)] += w
-            ends[Int(r.y)] += w
             total += w
         }
-        // Above row s: the blocks starting before it; from s down: those ending after it.
-        var best = 0, bestCost = Int.max, above = 0, endedBy = 0
-        for split in 0...height {
-            if split > 0 { above += starts[split - 1] }
-            endedBy += ends[split]
-            let cost = max(smallerWork + above, total - endedBy)
-            if cost < bestCost { bestCost = cost; best = split }
+        var bounds = [0], above = 0
+        for row in 0..<height where bounds.count < count {
+            above += starts[row]
+            if above * count >= total * bounds.count { bounds.append(row + 1) }
         }
-        return best
+        while bounds.count < count { bounds.append(height) }
+        bounds.append(height)
+        return bounds
     }
 
     /// The scratch buffers as unsafe pointers, for the parallel parts of a frame (each part writes
@@ -369,7 +365,7 @@ public struct PanoramaTransition: Sendable {
         let leaksA, leaksB: UnsafeMutableBufferPointer<Int32>
         let levelsA, levelsB: UnsafeMutableBufferPointer<Int8>
         let viewRowsA, viewRowsB: UnsafeMutableBufferPointer<SIMD2<Int32>>
-        let rowStarts, rowEnds: UnsafeMutableBufferPointer<Int>
+        let rowStarts: UnsafeMutableBufferPointer<Int>
         let lastFilled: UnsafeMutableBufferPointer<Int>
     }
 
@@ -385,12 +381,11 @@ public struct PanoramaTransition: Sendable {
         scratch.viewRowsA.withUnsafeMutableBufferPointer { viewRowsA in
         scratch.viewRowsB.withUnsafeMutableBufferPointer { viewRowsB in
         scratch.rowStarts.withUnsafeMutableBufferPointer { rowStarts in
-        scratch.rowEnds.withUnsafeMutableBufferPointer { rowEnds in
         scratch.lastFilled.withUnsafeMutableBufferPointer { lastFilled in
             body(ScratchPointers(depthA: depthA, depthB: depthB, colorA: colorA, colorB: colorB, leaksA: leaksA, leaksB: leaksB,
                                  levelsA: levelsA, levelsB: levelsB, viewRowsA: viewRowsA, viewRowsB: viewRowsB,
-                                 rowStarts: rowStarts, rowEnds: rowEnds, lastFilled: lastFilled))
-        } } } } } } } } } } } } }
+                                 rowStarts: rowStarts, lastFilled: lastFilled))
+        } } } } } } } } } } } }
     }
 
     /// ``removeLeaksReference(depth:color:width:height:)`` reading only the depth buffer (a pixel has
@@ -1182,8 +1177,8 @@ struct PointCloud: Sendable {
     /// points left are visited in the same order, so the result is the same to the bit.
     ///
     /// Only view rows `viewRows` are written, and blocks whose `blockViewRows` (from the same cull) miss
-    /// them are skipped: two calls over complementary row ranges, on two cores, write
-    /// what one call over all rows writes, each pixel receiving the same points in the same order.
+    /// them are skipped: calls over complementary row ranges, on any cores, write what one call
+    /// over all rows writes, each pixel receiving the same points in the same order.
     func splat(view: ViewSetup, eyeOffset: SIMD3<Float>, ranges: (rows: Range<Int>, columns: [Range<Int>]),
                blockLevels: UnsafeBufferPointer<Int8>, viewRows: Range<Int>, blockViewRows: UnsafeBufferPointer<SIMD2<Int32>>,
                depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
@@ -1214,8 +1209,18 @@ struct PointCloud: Sendable {
                         if pendingCount == 4 { flush() }
                     }
                     defer { if pendingCount > 0 { flush() } }
+                    // Whether any kept block of the current block row reaches viewRows (a band of
+                    // rows skips most block rows whole).
+                    var blockRow = -1, blockRowReaches = false
                     for row in ranges.rows {
                         let blockRowStart = (row / size) * blocksAcross
+                        if row / size != blockRow {
+                            blockRow = row / size
+                            blockRowReaches = (blockRowStart..<(blockRowStart + blocksAcross)).contains { k in
+                                blockLevels[k] >= 0 && blockViewRows[k].y > lowest && blockViewRows[k].x < highest
+                            }
+                        }
+                        guard blockRowReaches else { continue }
                         for columns in ranges.columns {
                             var column = columns.lowerBound
                             while column < columns.upperBound {

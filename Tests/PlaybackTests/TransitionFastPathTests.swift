@@ -46,6 +46,29 @@ import Testing
         }
     }
 
+    /// The larger end's splat is cut into bands of view rows of about equal work (blocks counted
+    /// where their rows start), covering every row once, in order.
+    @Test func workBandsShareTheWorkAndCoverEveryRow() {
+        // 40 blocks: the first 30 start on rows 0…29 (one each), the last 10 all on row 50; level 0
+        // (256 points each), one culled block that must not count.
+        var levels = [Int8](repeating: 0, count: 41), rows: [SIMD2<Int32>] = []
+        for k in 0..<30 { rows.append(SIMD2(Int32(k), Int32(k + 16))) }
+        for _ in 0..<10 { rows.append(SIMD2(50, 66)) }
+        rows.append(SIMD2(0, 100))
+        levels[40] = -1
+        var starts = [Int](repeating: 7, count: 101)
+        let bands = levels.withUnsafeBufferPointer { l in rows.withUnsafeBufferPointer { r in starts.withUnsafeMutableBufferPointer { s in
+            PanoramaTransition.workBands(4, levels: l, viewRows: r, height: 100, starts: s)
+        } } }
+        // A quarter of 40 blocks is 10: rows 0…9, 10…19, 20…29, then row 50's ten blocks with the rest.
+        #expect(bands == [0, 10, 20, 30, 100], "\(bands)")
+        let empty = [Int8](repeating: -1, count: 3), none = [SIMD2<Int32>](repeating: .zero, count: 3)
+        let whole = empty.withUnsafeBufferPointer { l in none.withUnsafeBufferPointer { r in starts.withUnsafeMutableBufferPointer { s in
+            PanoramaTransition.workBands(3, levels: l, viewRows: r, height: 100, starts: s)
+        } } }
+        #expect(whole.count == 4 && whole.first == 0 && whole.last == 100 && zip(whole, whole.dropFirst()).allSatisfy { $0 <= $1 }, "\(whole)")
+    }
+
     /// The culling culls: a 90° view sees well under half of the panorama's blocks.
     @Test func blockCullingLeavesOutWhatTheViewCannotSee() throws {
         let (a, _) = try TransitionGroundTruthTests.endpoint("aleksanterinkatu-030"), (b, _) = try TransitionGroundTruthTests.endpoint("aleksanterinkatu-031")
