@@ -113,40 +113,69 @@ public final class WalkRenderer: @unchecked Sendable {
         let camera = try self.camera(for: info)
         let a = stops[info.segment].panoramaID
         let b = info.segment + 1 < stops.count ? stops[info.segment + 1].panoramaID : a
-        var view: RGB8Image
+        let nearest = info.fraction < 0.5 ? a : b
         // Standing at a panorama (a pause, the ends): its own view, exactly.
         let standing = a == b || info.fraction <= 0 || info.fraction >= 1
+        // What reads the catalog or the renderer's caches, here first.
+        var standingAt: PanoramaTransition.Endpoint?
         if standing {
-            let e = try endpoint(info.fraction >= 1 ? b : a, camera: camera)
+            standingAt = try endpoint(info.fraction >= 1 ? b : a, camera: camera)
+        } else if current?.segment != info.segment {
+            current = (info.segment, PanoramaTransition(from: try endpoint(a, camera: camera), to: try endpoint(b, camera: camera)))
+        }
+        let snapshotter = options.showsLabels ? try labelSnapshotter(panoramaID: nearest, camera: camera) : nil
+        // The labels' placement and the map inset do not need the view: another core works them out
+        // while this one (with the other, in the warp's parallel parts) renders the view.
+        let side = SideWork()
+        let group = DispatchGroup()
+        let catalog = self.catalog, inset = self.inset
+        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+            do {
+                if let snapshotter {
+                    side.places = try snapshotter.placeLabels(for: camera, catalog: catalog)
+                    side.roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: side.places)
+                }
+                side.map = inset?.render(coordinate: info.coordinate, distanceMeters: info.distanceMeters,
+                                         headingDegrees: info.headingDegrees, fieldOfViewDegrees: info.fieldOfViewDegrees)
+            } catch {
+                side.error = error
+            }
+        }
+        // The side work captures only values; it is waited for even when the view fails.
+        defer { group.wait() }
+        var view: RGB8Image
+        if let e = standingAt {
             view = RGB8Image(width: camera.width, height: camera.height)
             try viewRenderer.render(e.image, camera: camera, pose: e.pose, into: &view)
         } else {
-            if current?.segment != info.segment {
-                current = (info.segment, PanoramaTransition(from: try endpoint(a, camera: camera), to: try endpoint(b, camera: camera)))
-            }
             view = try current!.transition.render(fraction: info.fraction, camera: camera)
         }
-        let nearest = info.fraction < 0.5 ? a : b
-        if options.showsLabels { try drawLabels(panoramaID: nearest, camera: camera, on: &view) }
-        let image = try compose(view: view, info: info, panoramaID: nearest)
+        group.wait()
+        if let error = side.error { throw error }
+        if snapshotter != nil {
+            try LookAroundSnapshotter.draw(placeLabels: side.places, roadLabels: side.roads, camera: camera, on: &view)
+        }
+        let image = try compose(view: view, map: side.map, info: info, panoramaID: nearest)
         return WalkFrame(info: info, panoramaID: nearest, image: image)
     }
 
-    func drawLabels(panoramaID: String, camera: ViewCamera, on view: inout RGB8Image) throws {
-        let snapshotter: LookAroundSnapshotter
-        if let s = snapshotters[panoramaID] {
-            snapshotter = s
-        } else {
-            let scene = try LookAroundScene(panoramaID: panoramaID, catalog: catalog)
-            snapshotter = LookAroundSnapshotter(scene: scene, options: .init(size: PixelSize(width: camera.width, height: camera.height),
+    /// A frame's labels and map inset, worked out beside its view.
+    final class SideWork: @unchecked Sendable {
+        var places: [LookAroundPlaceLabel] = [], roads: [LookAroundRoadLabel] = []
+        var map: RGBA8Image?
+        var error: (any Error)?
+    }
+
+    /// The label snapshotter of panorama `panoramaID` (kept for the few panoramas around the walker).
+    func labelSnapshotter(panoramaID: String, camera: ViewCamera) throws -> LookAroundSnapshotter {
+        if let s = snapshotters[panoramaID] { return s }
+        let scene = try LookAroundScene(panoramaID: panoramaID, catalog: catalog)
+        let snapshotter = LookAroundSnapshotter(scene: scene, options: .init(size: PixelSize(width: camera.width, height: camera.height),
                                                                               language: options.language),
                                                 catalog: catalog)
-            if snapshotters.count > 4 { snapshotters.removeAll() }
-            snapshotters[panoramaID] = snapshotter
-        }
-        let places = try snapshotter.placeLabels(for: camera, catalog: catalog)
-        let roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: places)
-        try LookAroundSnapshotter.draw(placeLabels: places, roadLabels: roads, camera: camera, on: &view)
+        if snapshotters.count > 4 { snapshotters.removeAll() }
+        snapshotters[panoramaID] = snapshotter
+        return snapshotter
     }
 
     static func clock(_ seconds: Double) -> String {
@@ -154,13 +183,12 @@ public final class WalkRenderer: @unchecked Sendable {
         return String(format: "%d:%02d", s / 60, s % 60)
     }
 
-    /// The view, the map, the heads-up line, the title and the attribution in one frame.
-    func compose(view: RGB8Image, info: WalkTimeline.Frame, panoramaID: String) throws -> RGB8Image {
+    /// The view, the map (the inset's picture of this frame), the heads-up line, the title and the
+    /// attribution in one frame.
+    func compose(view: RGB8Image, map: RGBA8Image?, info: WalkTimeline.Frame, panoramaID: String) throws -> RGB8Image {
         let size = options.size
         var canvas = Canvas(image: Self.opaqueFrame(view, width: size.width, height: size.height))
-        if let inset {
-            let map = inset.render(coordinate: info.coordinate, distanceMeters: info.distanceMeters,
-                                   headingDegrees: info.headingDegrees, fieldOfViewDegrees: info.fieldOfViewDegrees)
+        if let map {
             let n = map.width, margin = max(6, size.height / 45)
             switch options.layout {
             case .sideBySide:
