@@ -1,0 +1,35 @@
+#!/bin/bash
+# Compares release builds of Benchmarks on the playback section's frame figures, for a machine whose
+# speed drifts (a shared virtual machine): runs `LOOKAROUND_BENCH_FRAMES_ONLY=1 BINARY playback` for
+# each binary in turn, ROUNDS times (default 5), under the build lock, and prints per binary the
+# sorted per-run figures of the depth warp alone, the crossfade (code that rarely changes: the
+# control for the machine's speed) and the composed frame's median.
+#
+#   scripts/bench-alternate.sh /tmp/bench-before /tmp/bench-after   two copies of .build/release/Benchmarks
+#   ROUNDS=7 scripts/bench-alternate.sh A B C
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { echo "usage: [ROUNDS=n] $0 BENCHMARKS-BINARY..." >&2; exit 64; }
+for b in "$@"; do [ -x "$b" ] || { echo "error: $b is not an executable (copy .build/release/Benchmarks after each build)" >&2; exit 66; }; done
+rounds=${ROUNDS:-5}
+case "$rounds" in ''|*[!0-9]*) echo "error: ROUNDS=$rounds: a whole number of rounds, 1…100" >&2; exit 64;; esac
+[ "$rounds" -ge 1 ] && [ "$rounds" -le 100 ] || { echo "error: ROUNDS=$rounds: 1…100" >&2; exit 64; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for r in $(seq 1 "$rounds"); do
+    for k in $(seq 1 $#); do
+        b=${!k}
+        flock /tmp/lookaround-build.lock env LOOKAROUND_BENCH_FRAMES_ONLY=1 "$b" playback > "$tmp/out" 2>&1 || true
+        warp=$(sed -n 's/^   depth warp.*points): \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
+        fade=$(sed -n 's/^   depth warp.*crossfade \([0-9.]*\) ms.*/\1/p' "$tmp/out")
+        composed=$(sed -n 's/^   composed.*median \([0-9.]*\) ms,.*/\1/p' "$tmp/out")
+        [ -n "$warp" ] && [ -n "$composed" ] || { echo "error: $b printed no playback figures:" >&2; cat "$tmp/out" >&2; exit 70; }
+        echo "$warp $fade $composed" >> "$tmp/$k"
+        echo "round $r/$rounds $(basename "$b"): warp $warp ms, crossfade $fade ms, composed median $composed ms" >&2
+    done
+done
+for k in $(seq 1 $#); do
+    b=${!k}
+    col() { cut -d' ' -f"$1" "$tmp/$k" | sort -n | tr '\n' ' '; }
+    echo "$(basename "$b")  warp: $(col 1)| crossfade: $(col 2)| composed: $(col 3)"
+done
