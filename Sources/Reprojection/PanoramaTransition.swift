@@ -29,9 +29,9 @@ import Imaging
 /// those, only the blocks whose boxes meet the view's frustum, O(visible panorama pixels + view
 /// pixels) on both cores (the end with more points cut into bands of view rows that the cores take
 /// as they come free, the other end whole on one of them), blend and hole fill split across them.
-/// A block whose points would land more than one to a view pixel (the panorama ahead, seen from behind its camera) is
-/// splatted from a coarser level of the cloud, made at set-up: one point per 2×2 or 4×4 cell with
-/// the cell's mean colour, and of rows near the poles every 2nd or 4th cell
+/// A block whose points would land more than one to a view pixel (the panorama ahead, seen from
+/// behind its camera) is splatted from a coarser level of the cloud, made at set-up: one point per
+/// 2×2 or 4×4 cell with the cell's mean colour, and of rows near the poles every 2nd or 4th cell
 /// (``coarseSplatSpacingPixels``).
 public struct PanoramaTransition: Sendable {
     /// One end of a transition.
@@ -221,8 +221,9 @@ public struct PanoramaTransition: Sendable {
 
     /// One frame of the depth warp: cull both panoramas' blocks to the view; splat (the smaller end
     /// whole, the larger in bands of rows, on whichever core is free; each clears its rows first);
-    /// filter leaks (rows split across cores); then blend and fill the holes along rows (rows split across cores),
-    /// then fill what rows could not reach down the columns and write the output (columns split).
+    /// filter leaks; blend and fill the holes along rows (these two with rows split across the
+    /// cores); then fill what rows could not reach down the columns and write the output (columns
+    /// split).
     /// The same bytes as ``warpReference(_:_:fraction:camera:into:)``.
     private mutating func warp(_ a: PointCloud, _ b: PointCloud, fraction t: Float, camera: ViewCamera, into output: inout RGB8Image) {
         let width = camera.width, height = camera.height
@@ -1085,8 +1086,8 @@ struct PointCloud: Sendable {
     /// One point's depth `z` and weighted colour `value` into pixel `k`: nearer by more than
     /// ``PanoramaTransition/depthToleranceFraction`` replaces, within it joins (accumulates), farther
     /// is dropped. Without branches: which of the three happens is unpredictable from point to point
-    /// (a surface's first point on a pixel replaces, the next ones join), and the mispredictions cost
-    /// more than the rest of the splat.
+    /// (a surface's first point on a pixel replaces, the next ones join); in a stand-alone copy of the
+    /// splat, branching on it cost about one mispredicted branch a point.
     @inline(__always)
     static func writePixel(_ k: Int, z: Float, value: SIMD4<Float>, depth: UnsafeMutableBufferPointer<Float>,
                            color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
