@@ -391,11 +391,11 @@ public struct PanoramaTransition: Sendable {
 
     /// ``removeLeaksReference(depth:color:width:height:)`` reading only the depth buffer (a pixel has
     /// data exactly when its depth is finite: the splat writes both together) and keeping the pixels
-    /// to empty in `scratch` (at least `width × height` long) instead of a new array. With `parts`
-    /// > 1 the rows are shared between that many cores: each marks its rows' leaks (reading depths
-    /// nobody writes yet), then each empties its own.
+    /// to empty in `scratch` (at least `width × height` long) instead of a new array. The rows are
+    /// shared between `parts` cores: each marks its rows' leaks (reading depths nobody writes yet),
+    /// then each empties its own.
     static func removeLeaks(depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>,
-                            width: Int, height: Int, scratch: UnsafeMutableBufferPointer<Int32>, parts: Int = 1) {
+                            width: Int, height: Int, scratch: UnsafeMutableBufferPointer<Int32>, parts: Int) {
         guard width >= 3, height >= 3 else { return }
         nonisolated(unsafe) let depth = depth, color = color, scratch = scratch
         let inner = height - 2, parts = max(1, min(parts, inner))
@@ -654,11 +654,6 @@ struct ViewSetup {
     let forward: SIMD3<Float>, right: SIMD3<Float>, up: SIMD3<Float>
     let focal: Float, centerX: Float, centerY: Float
     let width: Int, height: Int
-    let floatWidth: Float, floatHeight: Float
-    /// `forward`, `right` and `up` as the columns of a matrix whose rows are x, y and z: a point q
-    /// (relative to the eye) has `columns.0 · q.x + columns.1 · q.y + columns.2 · q.z` = (q·forward,
-    /// q·right, q·up, 0), each lane summed in that order.
-    let projectionColumns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
     init(camera: ViewCamera) {
         let (f, r, u) = camera.basis
@@ -670,9 +665,6 @@ struct ViewSetup {
         centerY = Float(camera.height) / 2
         width = camera.width
         height = camera.height
-        floatWidth = Float(width)
-        floatHeight = Float(height)
-        projectionColumns = (SIMD4(forward.x, right.x, up.x, 0), SIMD4(forward.y, right.y, up.y, 0), SIMD4(forward.z, right.z, up.z, 0))
         // A point q (relative to the eye) can touch the view only if z = q·forward > near and its
         // splat (half-width ≤ maximumSplatPixels / 2) overlaps the image: sx + half > 0 ⇔
         // q·(focal·right + (centerX + half)·forward) > 0, and likewise for the other three edges.
@@ -1048,38 +1040,44 @@ struct PointCloud: Sendable {
                                    _ ext: UnsafeBufferPointer<Float>, view: ViewSetup, eyeOffset: SIMD3<Float>,
                                    rowLower: Int, rowUpper: Int,
                                    depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
-        let width = view.width, height = view.height
         let p = pts[i] - eyeOffset
-        let columns = view.projectionColumns
-        // (depth along forward, along right, along up): each lane the dot product x·a + y·b + z·c.
-        let d = columns.0 * p.x + columns.1 * p.y + columns.2 * p.z
-        let z = d.x
+        let f = view.forward, r = view.right, u = view.up
+        // One lane of splatGroup's arithmetic.
+        let z = p.x * f.x + p.y * f.y + p.z * f.z
         guard z > ViewSetup.nearMeters else { return }
         let inverse = view.focal / z
-        let scaled = SIMD4(d.y, d.z, ext[i], 0) * inverse
-        let sx = view.centerX + scaled.x, sy = view.centerY - scaled.y
-        let n = min(PanoramaTransition.maximumSplatPixels, max(1, Int(scaled.z + 0.75)))
+        let sx = view.centerX + (p.x * r.x + p.y * r.y + p.z * r.z) * inverse
+        let sy = view.centerY - (p.x * u.x + p.y * u.y + p.z * u.z) * inverse
+        let n = min(PanoramaTransition.maximumSplatPixels, max(1, Int(ext[i] * inverse + 0.75)))
         let half = Float(n) * 0.5
-        guard sx + half > 0, sx - half < view.floatWidth, sy + half > 0, sy - half < view.floatHeight else { return }
+        guard sx + half > 0, sx - half < Float(view.width), sy + half > 0, sy - half < Float(view.height) else { return }
         let x0 = max(0, floorInt(sx - half + 0.5)), y0 = max(0, floorInt(sy - half + 0.5))
-        let x1 = min(width, x0 + n), y1 = min(height, y0 + n)
-        guard x0 < x1, y0 < y1 else { return }
-        // Only the rows this call owns (the square as placed, then clipped: its other rows are another core's).
-        let ya = max(y0, rowLower), yb = min(y1, rowUpper)
+        guard x0 < view.width, y0 < view.height else { return }
+        drawSplat(left: x0, top: y0, size: n, z: z, color: cols[i], view: view, rowLower: rowLower, rowUpper: rowUpper,
+                  depth: depth, color: color)
+    }
+
+    /// The square of `size` pixels from (`left`, `top`) (both inside the view), clipped to the view
+    /// and to rows `rowLower..<rowUpper` (the square as placed, then clipped: its other rows are
+    /// another core's), written with depth `z` and colour `c` (R lowest byte) weighted 1 / size².
+    @inline(__always)
+    static func drawSplat(left: Int, top: Int, size: Int, z: Float, color c: UInt32, view: ViewSetup, rowLower: Int, rowUpper: Int,
+                          depth: UnsafeMutableBufferPointer<Float>, color: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let width = view.width
+        let ya = max(top, rowLower), yb = min(top + size, view.height, rowUpper)
         guard ya < yb else { return }
-        let c = Int32(bitPattern: cols[i])
-        let channels = SIMD4<Float>(SIMD4<Int32>(c, c >> 8, c >> 16, 0) & SIMD4(0xFF, 0xFF, 0xFF, 0))
-        let weight: Float = n == 1 ? 1 : 1 / Float(n * n)
-        var value = channels * weight
+        let bits = Int32(bitPattern: c)
+        let weight: Float = size == 1 ? 1 : 1 / Float(size * size)
+        var value = SIMD4<Float>(SIMD4<Int32>(bits, bits >> 8, bits >> 16, 0) & SIMD4(0xFF, 0xFF, 0xFF, 0)) * weight
         value.w = weight
-        @inline(__always) func write(_ k: Int) { writePixel(k, z: z, value: value, depth: depth, color: color) }
-        if n == 1 {
-            write(ya * width + x0)
+        if size == 1 {
+            writePixel(ya * width + left, z: z, value: value, depth: depth, color: color)
             return
         }
+        let right = min(width, left + size)
         for yy in ya..<yb {
             let rowStart = yy * width
-            for xx in x0..<x1 { write(rowStart + xx) }
+            for xx in left..<right { writePixel(rowStart + xx, z: z, value: value, depth: depth, color: color) }
         }
     }
 
@@ -1113,7 +1111,6 @@ struct PointCloud: Sendable {
         let p0 = pts[i0] - eyeOffset, p1 = pts[i1] - eyeOffset, p2 = pts[i2] - eyeOffset, p3 = pts[i3] - eyeOffset
         let x = SIMD4(p0.x, p1.x, p2.x, p3.x), y = SIMD4(p0.y, p1.y, p2.y, p3.y), zz = SIMD4(p0.z, p1.z, p2.z, p3.z)
         let f = view.forward, r = view.right, u = view.up
-        // The lanes of splatPoint's `columns.0 * p.x + columns.1 * p.y + columns.2 * p.z`.
         let z = x * f.x + y * f.y + zz * f.z
         let inverse = view.focal / z
         let sx = view.centerX + (x * r.x + y * r.y + zz * r.z) * inverse
@@ -1125,7 +1122,7 @@ struct PointCloud: Sendable {
         let half = n * 0.5
         let left = floorLanes(sx - half + 0.5), top = floorLanes(sy - half + 0.5)
         let x0 = left.replacing(with: 0, where: left .< 0), y0 = top.replacing(with: 0, where: top .< 0)
-        let fw = view.floatWidth, fh = view.floatHeight
+        let fw = Float(view.width), fh = Float(view.height)
         var valid = (z .> ViewSetup.nearMeters) .& (sx + half .> 0) .& (sx - half .< fw) .& (sy + half .> 0) .& (sy - half .< fh)
         // x0 < min(width, x0 + n) and likewise for rows.
         valid = valid .& (x0 .< fw) .& (y0 .< fh) .& (SIMD4<Int32>(0, 1, 2, 3) .< Int32(count))
@@ -1133,25 +1130,10 @@ struct PointCloud: Sendable {
         // Lanes not drawn may hold anything: zero them before reading them as integers.
         let xs = integerLanes(x0.replacing(with: 0, where: .!valid)), ys = integerLanes(y0.replacing(with: 0, where: .!valid))
         let ns = integerLanes(n.replacing(with: 1, where: .!valid))
-        let width = view.width, height = view.height
         for lane in 0..<count where valid[lane] {
             let i = lane == 0 ? i0 : lane == 1 ? i1 : lane == 2 ? i2 : i3
-            let size = Int(ns[lane]), left = Int(xs[lane]), top = Int(ys[lane]), depthHere = z[lane]
-            let ya = max(top, rowLower), yb = min(top + size, height, rowUpper)
-            guard ya < yb else { continue }
-            let c = Int32(bitPattern: cols[i])
-            let weight: Float = size == 1 ? 1 : 1 / Float(size * size)
-            var value = SIMD4<Float>(SIMD4<Int32>(c, c >> 8, c >> 16, 0) & SIMD4(0xFF, 0xFF, 0xFF, 0)) * weight
-            value.w = weight
-            if size == 1 {
-                writePixel(ya * width + left, z: depthHere, value: value, depth: depth, color: color)
-                continue
-            }
-            let right = min(width, left + size)
-            for yy in ya..<yb {
-                let rowStart = yy * width
-                for xx in left..<right { writePixel(rowStart + xx, z: depthHere, value: value, depth: depth, color: color) }
-            }
+            drawSplat(left: Int(xs[lane]), top: Int(ys[lane]), size: Int(ns[lane]), z: z[lane], color: cols[i], view: view,
+                      rowLower: rowLower, rowUpper: rowUpper, depth: depth, color: color)
         }
     }
 
@@ -1212,14 +1194,15 @@ struct PointCloud: Sendable {
                     defer { if pendingCount > 0 { flush() } }
                     // Whether any kept block of the current block row reaches viewRows (a band of
                     // rows skips most block rows whole).
+                    @inline(__always) func reaches(_ k: Int) -> Bool {
+                        blockLevels[k] >= 0 && blockViewRows[k].y > lowest && blockViewRows[k].x < highest
+                    }
                     var blockRow = -1, blockRowReaches = false
                     for row in ranges.rows {
                         let blockRowStart = (row / size) * blocksAcross
                         if row / size != blockRow {
                             blockRow = row / size
-                            blockRowReaches = (blockRowStart..<(blockRowStart + blocksAcross)).contains { k in
-                                blockLevels[k] >= 0 && blockViewRows[k].y > lowest && blockViewRows[k].x < highest
-                            }
+                            blockRowReaches = (blockRowStart..<(blockRowStart + blocksAcross)).contains(where: reaches)
                         }
                         guard blockRowReaches else { continue }
                         for columns in ranges.columns {
@@ -1227,11 +1210,7 @@ struct PointCloud: Sendable {
                             while column < columns.upperBound {
                                 let blockColumn = column / size
                                 let runEnd = min(columns.upperBound, (blockColumn + 1) * size)
-                                var code = Int(blockLevels[blockRowStart + blockColumn])
-                                if code >= 0 {
-                                    let r = blockViewRows[blockRowStart + blockColumn]
-                                    if r.y <= lowest || r.x >= highest { code = -1 }
-                                }
+                                let code = reaches(blockRowStart + blockColumn) ? Int(blockLevels[blockRowStart + blockColumn]) : -1
                                 if code == 0 {
                                     for column in column..<runEnd { push(row * cloudWidth + column) }
                                 } else if code > 0 {
