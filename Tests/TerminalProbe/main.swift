@@ -4,7 +4,10 @@
 //   TerminalProbe diagnose [--protocol P]        what was detected and why
 //   TerminalProbe show [--protocol P] [--image FILE]
 //       full screen: the test pattern (or FILE); ←/→ or h/l shift it, the mouse and keys are echoed in
-//       the status line, q or Esc quits (exit 0). SIGWINCH re-lays out, Ctrl-Z suspends.
+//       the status line, q or Esc quits (exit 0). SIGWINCH re-lays out, Ctrl-Z suspends. With
+//       LOOKAROUND_PROBE_REPORT=FILE, each graphics frame writes "WIDTH HEIGHT CELLWIDTH CELLHEIGHT"
+//       (its picture's pixels, from the cell size the terminal reported) to FILE: what a test should
+//       see on the screen, and where.
 import Foundation
 import Imaging
 import Terminal
@@ -74,6 +77,9 @@ var (columns, rows) = (session.size.columns, session.size.rows)
         let size = PixelSize(width: columns * cell.width, height: (rows - 1) * cell.height)
         let image = try picture.map { try Resampler.resize($0, to: size, filter: .area) }
             ?? TerminalTestPattern.image(width: size.width, height: size.height, shift: shift * cell.width)
+        if let report = environment["LOOKAROUND_PROBE_REPORT"] {
+            try Data("\(image.width) \(image.height) \(cell.width) \(cell.height)\n".utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
+        }
         let data = outputProtocol == .kitty ? try kitty.encode(image) : try sixel.encode(image)
         var bytes = presenter.graphicsBytes(data)
         bytes.appendStatus(status, row: rows - 1)

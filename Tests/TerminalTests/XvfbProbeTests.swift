@@ -115,16 +115,30 @@ private var probePath: String {
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-kitty-\(getpid())"
             for d in ["conf", "cache", "mesa"] { try FileManager.default.createDirectory(atPath: folder + "/" + d, withIntermediateDirectories: true) }
+            let report = folder + "/picture.txt"
             let terminal = try VirtualDisplay.start(kitty, ["--config", "NONE", "-T", title, "-o", "remember_window_size=no", "-o", "initial_window_width=560",
                                              "-o", "initial_window_height=340", "-o", "close_on_child_death=yes", probePath, "show"],
                                      environment: ["DISPLAY": display, "KITTY_CONFIG_DIRECTORY": folder + "/conf",
                                                    "KITTY_CACHE_DIRECTORY": folder + "/cache", "MESA_SHADER_CACHE_DIR": folder + "/mesa",
-                                                   "LOOKAROUND_KITTY_SHM": "1"], errorLog: folder + "/kitty.err")
+                                                   "LOOKAROUND_KITTY_SHM": "1", "LOOKAROUND_PROBE_REPORT": report], errorLog: folder + "/kitty.err")
             defer { terminal.stop() }
             let id = try VirtualDisplay.window(title, display: display, folder: folder, process: terminal, errorLog: folder + "/kitty.err").id()
-            // 560 px / 9 px cells = 62 columns, 340 px / 20 px = 17 rows (the probe's picture: 16 rows).
-            let expected = TerminalTestPattern.image(width: 62 * 9, height: 16 * 20, shift: 0)
-            let result = try VirtualDisplay.screenshot(id, display: display, folder: folder, expected: expected) { $0.identical == 1 }
+            // The picture is the probe's columns × (rows − 1) cells at the cell size kitty reported, which
+            // its font decides (DejaVu Sans Mono: 9×20 px on one machine, 9×18 on another), and kitty
+            // centres the cell grid in the window: the probe says what it sent; the window must show
+            // exactly that, where the grid's padding puts it.
+            var size: [Int] = []
+            for _ in 0..<40 where size.count != 4 {
+                size = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+                if size.count != 4 { usleep(250_000) }
+            }
+            try #require(size.count == 4 && size[2] > 0 && size[3] > 0, "the probe reported no picture size in \(report)")
+            let (width, height, cellHeight) = (size[0], size[1], size[3])
+            #expect((500...560).contains(width) && (250...340).contains(height), "picture \(width)×\(height) px in a 560×340 window")
+            let padX = max(0, (560 - width) / 2), padY = max(0, (340 - height - cellHeight) / 2)
+            let expected = TerminalTestPattern.image(width: width, height: height, shift: 0)
+            let result = try VirtualDisplay.screenshot(id, display: display, folder: folder, expected: expected,
+                                                       xOffsets: max(0, padX - 2)...(padX + 2), yOffsets: max(0, padY - 2)...(padY + 2)) { $0.identical == 1 }
             print("kitty graphics: \(String(format: "%.4f", 100 * result.identical)) % identical pixels at offset \(result.offset)")
             #expect(result.identical == 1, "identical \(result.identical), PSNR \(result.psnr)")
             try VirtualDisplay.quit(terminal, display: display, folder: folder)

@@ -264,12 +264,14 @@ public enum VirtualDisplay {
     /// What ``compare(_:_:xOffsets:yOffsets:)`` finds: PSNR (dB), the share of identical pixels, the offset.
     public typealias Comparison = (psnr: Double, identical: Double, offset: (Int, Int))
 
-    /// Screenshots until `good` holds or 6 s pass; the last comparison.
+    /// Screenshots until `good` holds or 6 s pass; the last comparison (`expected` looked for at the
+    /// offsets given).
     public static func screenshot(_ window: String, display: String, folder: String, expected: RGB8Image,
+                                  xOffsets: ClosedRange<Int> = 0...4, yOffsets: ClosedRange<Int> = 0...4,
                                   good: (Comparison) -> Bool) throws -> Comparison {
         var last: Comparison = (0, 0, (0, 0))
         _ = try screenshot(window, display: display, folder: folder, attempts: 12) { shot in
-            last = compare(shot, expected)
+            last = compare(shot, expected, xOffsets: xOffsets, yOffsets: yOffsets)
             return last
         } good: { good($0) }
         return last
