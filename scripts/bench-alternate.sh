@@ -20,7 +20,7 @@ for r in $(seq 1 "$rounds"); do
     for k in $(seq 1 $#); do
         b=${!k}
         flock /tmp/lookaround-build.lock env LOOKAROUND_BENCH_FRAMES_ONLY=1 "$b" playback > "$tmp/out" 2>&1 || true
-        warp=$(sed -n 's/^   depth warp.*points): \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
+        warp=$(sed -n 's/^   depth warp.*): \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
         fade=$(sed -n 's/^   depth warp.*crossfade \([0-9.]*\) ms.*/\1/p' "$tmp/out")
         composed=$(sed -n 's/^   composed.*median \([0-9.]*\) ms,.*/\1/p' "$tmp/out")
         [ -n "$warp" ] && [ -n "$composed" ] || { echo "error: $b printed no playback figures:" >&2; cat "$tmp/out" >&2; exit 70; }

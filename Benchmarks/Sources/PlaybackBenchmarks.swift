@@ -66,8 +66,11 @@ func runPlaybackBenchmarks() throws {
     var out = RGB8Image(width: 640, height: 360)
     let warp = try BenchmarkReport.medianMilliseconds(runs: 21) { try transition.render(fraction: 0.5, camera: camera, into: &out) }
     let crossfade = try BenchmarkReport.medianMilliseconds(runs: 21) { try transition.crossfade(fraction: 0.5, camera: camera, into: &out) }
-    print("   depth warp 640×360 (2048×1024 panoramas, 2 × 2.1 M points): \(fmt(warp)) ms per frame "
+    print("   depth warp 640×360 (two 2048×1024 panoramas): \(fmt(warp)) ms per frame "
           + "(set-up per move \(fmt(setup)) ms); crossfade \(fmt(crossfade)) ms")
+
+    // For counting the warp's instructions (valgrind): LOOKAROUND_BENCH_WARP_ONLY=1 stops here.
+    if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_WARP_ONLY"] != nil { return }
 
     // MARK: Composed frames.
     var timelineOptions = WalkTimeline.Options()

@@ -5,9 +5,9 @@ import Imaging
 import Reprojection
 
 extension PanoramaTransition.Endpoint {
-    /// The pyramid level a transition for `camera` should splat from: the smallest panorama whose
-    /// pixels per radian still reach 70 % of the view's focal length (splats one or two pixels wide),
-    /// at most JPEG's 1/8 (level 3).
+    /// The pyramid level a transition for `camera` should warp from: the smallest panorama whose
+    /// pixels per radian still reach 70 % of the view's focal length (its grid samples at most about
+    /// one and a half view pixels apart), at most JPEG's 1/8 (level 3).
     public static func level(for camera: ViewCamera, panoramaWidth: Int) -> Int {
         var level = 0
         while level < 3, Double(panoramaWidth >> (level + 1)) / (2 * .pi) >= 0.7 * camera.focalLengthPixels { level += 1 }

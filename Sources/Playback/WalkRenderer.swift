@@ -27,8 +27,9 @@ public struct WalkFrame: Sendable {
 /// (``Reprojection/PanoramaTransition``), place and street labels, a map inset, a heads-up line and
 /// an optional title card, all carrying "© OpenStreetMap contributors".
 ///
-/// Frames are rendered in order; one transition (two point clouds) is kept per move, so a walk costs
-/// one set-up per panorama plus one splat per frame. Not thread-safe: one renderer per walk.
+/// Frames are rendered in order; one transition (both panoramas resampled into the move's grid) is
+/// kept per move, so a walk costs one set-up per move plus one warp per frame. Not thread-safe: one
+/// renderer per walk.
 public final class WalkRenderer: @unchecked Sendable {
     /// The plan.
     public let timeline: WalkTimeline
