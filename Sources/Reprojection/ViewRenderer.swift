@@ -319,6 +319,17 @@ public struct ViewRenderer: Sendable {
     @inline(__always)
     private static func bilinear(_ src: UnsafePointer<UInt32>, _ width: Int, _ height: Int, _ u: Int, _ v: Int,
                                  _ out: UnsafeMutablePointer<UInt8>) {
+        let p = bilinearSpread(src, width, height, u, v)
+        out[0] = UInt8(truncatingIfNeeded: p)
+        out[1] = UInt8(truncatingIfNeeded: p &>> 16)
+        out[2] = UInt8(truncatingIfNeeded: p &>> 32)
+    }
+
+    /// The bilinear tap at 32.32 fixed-point position (`u`, `v`) of a `width`×`height` equirectangular
+    /// image (pixel centres at integers; columns wrap at the seam within one turn, rows clamp at the
+    /// poles), its channels in the 16-bit lanes of ``PanoramaImage/spread(_:)``.
+    @inline(__always)
+    static func bilinearSpread(_ src: UnsafePointer<UInt32>, _ width: Int, _ height: Int, _ u: Int, _ v: Int) -> UInt64 {
         var x0 = u &>> 32
         if x0 < 0 { x0 &+= width } else if x0 >= width { x0 &-= width }
         var x1 = x0 &+ 1
@@ -331,10 +342,7 @@ public struct ViewRenderer: Sendable {
         let mask: UInt64 = 0x00FF_00FF_00FF_00FF, half: UInt64 = 0x0080_0080_0080_0080
         let top = ((PanoramaImage.spread(r0[x0]) &* (256 &- fx) &+ PanoramaImage.spread(r0[x1]) &* fx &+ half) &>> 8) & mask
         let bottom = ((PanoramaImage.spread(r1[x0]) &* (256 &- fx) &+ PanoramaImage.spread(r1[x1]) &* fx &+ half) &>> 8) & mask
-        let p = ((top &* (256 &- fy) &+ bottom &* fy &+ half) &>> 8) & mask
-        out[0] = UInt8(truncatingIfNeeded: p)
-        out[1] = UInt8(truncatingIfNeeded: p &>> 16)
-        out[2] = UInt8(truncatingIfNeeded: p &>> 32)
+        return ((top &* (256 &- fy) &+ bottom &* fy &+ half) &>> 8) & mask
     }
 
     /// Bilinear tap at 32.32 fixed-point (`u`, `v`) known to be at least one pixel inside the
@@ -343,17 +351,22 @@ public struct ViewRenderer: Sendable {
     private static func bilinearInterior(_ src: UnsafePointer<UInt32>, _ width: Int, _ u: Int, _ v: Int,
                                          _ out: UnsafeMutablePointer<UInt8>) {
         let p = src + ((v &>> 32) &* width &+ (u &>> 32))
-        let fx = SIMD4<UInt16>(repeating: UInt16(truncatingIfNeeded: (u &>> 24) & 0xFF))
-        let fy = SIMD4<UInt16>(repeating: UInt16(truncatingIfNeeded: (v &>> 24) & 0xFF))
+        let value = bilinear(p, p + width, fx: UInt16(truncatingIfNeeded: (u &>> 24) & 0xFF), fy: UInt16(truncatingIfNeeded: (v &>> 24) & 0xFF))
+        UnsafeMutableRawPointer(out).storeBytes(of: unsafeBitCast(value, to: UInt32.self), as: UInt32.self)
+    }
+
+    /// The bilinear blend of texels `r0[0]`, `r0[1]` (weights 256 − `fx`, `fx` of 256) and likewise
+    /// `r1[0]`, `r1[1]`, then of the two (256 − `fy`, `fy`): four channels at once in 16-bit SIMD lanes.
+    @inline(__always)
+    static func bilinear(_ r0: UnsafePointer<UInt32>, _ r1: UnsafePointer<UInt32>, fx: UInt16, fy: UInt16) -> SIMD4<UInt8> {
+        let wx = SIMD4<UInt16>(repeating: fx), wy = SIMD4<UInt16>(repeating: fy)
         let full = SIMD4<UInt16>(repeating: 256), half = SIMD4<UInt16>(repeating: 128)
         @inline(__always) func widen(_ x: UInt32) -> SIMD4<UInt16> {
             SIMD4<UInt16>(truncatingIfNeeded: unsafeBitCast(x, to: SIMD4<UInt8>.self))
         }
-        let top = (widen(p[0]) &* (full &- fx) &+ widen(p[1]) &* fx &+ half) &>> 8
-        let bottom = (widen(p[width]) &* (full &- fx) &+ widen(p[width &+ 1]) &* fx &+ half) &>> 8
-        let value = (top &* (full &- fy) &+ bottom &* fy &+ half) &>> 8
-        UnsafeMutableRawPointer(out).storeBytes(of: unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: value), to: UInt32.self),
-                                                as: UInt32.self)
+        let top = (widen(r0[0]) &* (full &- wx) &+ widen(r0[1]) &* wx &+ half) &>> 8
+        let bottom = (widen(r1[0]) &* (full &- wx) &+ widen(r1[1]) &* wx &+ half) &>> 8
+        return SIMD4<UInt8>(truncatingIfNeeded: (top &* (full &- wy) &+ bottom &* wy &+ half) &>> 8)
     }
 
     /// Catmull–Rom tap at 32.32 fixed-point position (`u`, `v`).

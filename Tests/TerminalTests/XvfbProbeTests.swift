@@ -127,10 +127,10 @@ private var probePath: String {
             // its font decides (DejaVu Sans Mono: 9×20 px on one machine, 9×18 on another), and kitty
             // centres the cell grid in the window: the probe says what it sent; the window must show
             // exactly that, where the grid's padding puts it.
-            var size: [Int] = []
-            for _ in 0..<40 where size.count != 4 {
+            var size: [Int] = [], waits = 0
+            while size.count != 4, waits < 40 {
                 size = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-                if size.count != 4 { usleep(250_000) }
+                if size.count != 4 { usleep(250_000); waits += 1 }
             }
             try #require(size.count == 4 && size[2] > 0 && size[3] > 0, "the probe reported no picture size in \(report)")
             let (width, height, cellHeight) = (size[0], size[1], size[3])
