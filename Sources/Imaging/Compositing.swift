@@ -45,6 +45,36 @@ public enum Compositing {
         }
     }
 
+    /// Composites `source` (straight alpha) over the opaque `destination` with its top-left corner at
+    /// (`x`, `y`) (may be partly outside: the overlap is used), its alpha scaled by `opacity` (0…1):
+    /// what `.normal` compositing onto an opaque RGBA copy gives (within a level of rounding), without
+    /// converting the destination. Pixels the source leaves transparent are not touched, so a layer
+    /// cropped to what it covers costs only its own area.
+    public static func composite(_ source: RGBA8Image, onto destination: inout RGB8Image, x: Int, y: Int, opacity: Float = 1) {
+        let scale = UInt32((min(max(opacity, 0), 1) * 255).rounded())
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(destination.width, x + source.width), y1 = min(destination.height, y + source.height)
+        guard x0 < x1, y0 < y1, scale > 0 else { return }
+        let dstWidth = destination.width, srcWidth = source.width
+        source.components.withUnsafeBufferPointer { src in
+            destination.components.withUnsafeMutableBufferPointer { dst in
+                for row in y0..<y1 {
+                    let from = src.baseAddress! + ((row - y) * srcWidth + (x0 - x)) * 4
+                    let to = dst.baseAddress! + (row * dstWidth + x0) * 3
+                    for k in 0..<(x1 - x0) {
+                        // a in 0…255·255; each channel (s·a + d·(255² − a) + 255²/2) / 255².
+                        let a = UInt32(from[4 * k + 3]) * scale
+                        guard a > 0 else { continue }
+                        let keep = 65_025 - a
+                        for c in 0..<3 {
+                            to[3 * k + c] = UInt8((UInt32(from[4 * k + c]) * a + UInt32(to[3 * k + c]) * keep + 32_512) / 65_025)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Blends one row of `count` pixels of a solid colour whose per-pixel coverage (0…1, values
     /// above 1 are clamped) is in `coverage`, skipping zero coverage.
     static func blendSolidRow(_ destination: UnsafeMutablePointer<UInt8>, coverage: UnsafePointer<Float>,

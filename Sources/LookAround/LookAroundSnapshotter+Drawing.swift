@@ -67,11 +67,20 @@ extension LookAroundSnapshotter {
     /// - Throws: `ImagingError` when no font can be loaded.
     public static func draw(placeLabels labels: [LookAroundPlaceLabel], roadLabels: [LookAroundRoadLabel], camera: ViewCamera,
                      on image: inout RGB8Image) throws {
-        guard !labels.isEmpty || !roadLabels.isEmpty else { return }
+        guard let layer = try labelLayer(placeLabels: labels, roadLabels: roadLabels, camera: camera) else { return }
+        Compositing.composite(layer.image, onto: &image, x: layer.x, y: layer.y)
+    }
+
+    /// The labels ``draw(placeLabels:roadLabels:camera:on:)`` draws, on a transparent layer cropped to
+    /// the rectangle of the view they cover (only that part is drawn and composited: a few labels
+    /// touch a small part of the view), with the rectangle's top-left corner in the view; nil when
+    /// they cover none of it. It needs no view, so it can be drawn while the view is rendered.
+    /// - Throws: `ImagingError` when no font can be loaded.
+    public static func labelLayer(placeLabels labels: [LookAroundPlaceLabel], roadLabels: [LookAroundRoadLabel],
+                                  camera: ViewCamera) throws -> (image: RGBA8Image, x: Int, y: Int)? {
+        guard !labels.isEmpty || !roadLabels.isEmpty else { return nil }
         let renderer = TextRenderer(fonts: try fonts.get())
-        let placed = try labels.map { try layout(of: $0, viewWidth: image.width, renderer: renderer) }
-        // Only the rectangle the labels cover is converted to RGBA and composited (a few labels touch a
-        // small part of the view; converting all of a 1280×720 view twice cost ~2 ms).
+        let placed = try labels.map { try layout(of: $0, viewWidth: camera.width, renderer: renderer) }
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         func cover(_ x: Double, _ y: Double) { minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y) }
         for p in placed { cover(p.box.minX - 1, p.box.minY - 1); cover(p.box.maxX + 1, p.box.maxY + 1) }
@@ -82,23 +91,10 @@ extension LookAroundSnapshotter {
             cover(xs.min()! - growX, ys.min()! - growY); cover(xs.max()! + growX, ys.max()! + growY)
         }
         let x0 = max(0, Int(minX.rounded(.down))), y0 = max(0, Int(minY.rounded(.down)))
-        let x1 = min(image.width, Int(maxX.rounded(.up)) + 1), y1 = min(image.height, Int(maxY.rounded(.up)) + 1)
-        guard x1 > x0, y1 > y0 else { return }
-        let w = x1 - x0, h = y1 - y0, dx = Double(x0), dy = Double(y0)
-        var rgba = [UInt8](repeating: 255, count: w * h * 4)
-        let imageWidth = image.width
-        image.components.withUnsafeBufferPointer { src in
-            rgba.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    let from = ((y0 + y) * imageWidth + x0) * 3, to = y * w * 4
-                    for x in 0..<w {
-                        dst[to + 4 * x] = src[from + 3 * x]; dst[to + 4 * x + 1] = src[from + 3 * x + 1]
-                        dst[to + 4 * x + 2] = src[from + 3 * x + 2]
-                    }
-                }
-            }
-        }
-        var canvas = Canvas(image: RGBA8Image(width: w, height: h, components: rgba))
+        let x1 = min(camera.width, Int(maxX.rounded(.up)) + 1), y1 = min(camera.height, Int(maxY.rounded(.up)) + 1)
+        guard x1 > x0, y1 > y0 else { return nil }
+        let dx = Double(x0), dy = Double(y0)
+        var canvas = Canvas(width: x1 - x0, height: y1 - y0)
         let shift = Homography.affine(1, 0, -dx, 0, 1, -dy)
         for label in roadLabels { try paint(label, camera: camera, renderer: renderer, on: &canvas, then: shift) }
         for p in placed.reversed() {
@@ -107,16 +103,6 @@ extension LookAroundSnapshotter {
             canvas.fillCircle(center: anchor, radius: dotRadius, color: p.style.color)
             try renderer.draw(p.label.name, at: PixelPoint(x: p.pen.x - dx, y: p.pen.y - dy), style: p.style, on: &canvas)
         }
-        canvas.image.components.withUnsafeBufferPointer { src in
-            image.components.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    let to = ((y0 + y) * imageWidth + x0) * 3, from = y * w * 4
-                    for x in 0..<w {
-                        dst[to + 3 * x] = src[from + 4 * x]; dst[to + 3 * x + 1] = src[from + 4 * x + 1]
-                        dst[to + 3 * x + 2] = src[from + 4 * x + 2]
-                    }
-                }
-            }
-        }
+        return (canvas.image, x0, y0)
     }
 }

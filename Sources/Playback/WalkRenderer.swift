@@ -43,6 +43,8 @@ public final class WalkRenderer: @unchecked Sendable {
     private var snapshotters: [String: LookAroundSnapshotter] = [:]
     private var current: (segment: Int, transition: PanoramaTransition)?
     private var viewRenderer: ViewRenderer
+    /// Per panorama of the route: its street and capture date, as the heads-up line shows them.
+    let stopCaptions: [String: (street: String, date: String)]
 
     /// The attribution every frame carries.
     public static let attribution = "© OpenStreetMap contributors"
@@ -58,6 +60,8 @@ public final class WalkRenderer: @unchecked Sendable {
         self.catalog = catalog
         text = TextRenderer(fonts: try mapSnapshotter?.fonts ?? FontLibrary(paths: .debian))
         viewRenderer = try ViewRenderer()
+        stopCaptions = Dictionary(timeline.route.stops.map { ($0.panoramaID, ($0.streetName ?? "—", Self.dateFormatter.string(from: $0.captureTime))) },
+                                  uniquingKeysWith: { first, _ in first })
         if let mapSnapshotter {
             inset = try MapInset(snapshotter: mapSnapshotter, route: timeline.route, sizePixels: options.resolvedInsetSizePixels,
                                  widthMeters: options.mapWidthMeters * Double(options.resolvedInsetSizePixels) / Double(max(1, options.resolvedInsetSizePixels)),
@@ -125,24 +129,28 @@ public final class WalkRenderer: @unchecked Sendable {
             current = (info.segment, PanoramaTransition(from: try endpoint(a, camera: camera), to: try endpoint(b, camera: camera)))
         }
         let snapshotter = options.showsLabels ? try labelSnapshotter(panoramaID: nearest, camera: camera) : nil
-        // The labels' placement and the map inset do not need the view: another core works them out
-        // while this one (with the other, in the warp's parallel parts) renders the view.
+        // Nothing drawn over the view needs it: while this core (with the other, in the warp's parallel
+        // parts) renders the view, another places and draws the labels, the map inset, the heads-up
+        // line and the title, each on a layer of its own; the view is then only composited with them.
         let side = SideWork()
         let group = DispatchGroup()
-        let catalog = self.catalog, inset = self.inset
-        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+        let catalog = self.catalog
+        DispatchQueue.global(qos: .userInitiated).async(group: group) { [self] in
             do {
                 if let snapshotter {
-                    side.places = try snapshotter.placeLabels(for: camera, catalog: catalog)
-                    side.roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: side.places)
+                    let places = try snapshotter.placeLabels(for: camera, catalog: catalog)
+                    let roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: places)
+                    if let labels = try LookAroundSnapshotter.labelLayer(placeLabels: places, roadLabels: roads, camera: camera) {
+                        side.layers.append(Layer(image: labels.image, x: labels.x, y: labels.y, opacity: 1))
+                    }
                 }
-                side.map = inset?.render(coordinate: info.coordinate, distanceMeters: info.distanceMeters,
-                                         headingDegrees: info.headingDegrees, fieldOfViewDegrees: info.fieldOfViewDegrees)
+                side.layers += try overlay(info: info, panoramaID: nearest)
             } catch {
                 side.error = error
             }
         }
-        // The side work captures only values; it is waited for even when the view fails.
+        // The side work reads only values and the renderer's immutable parts; it is waited for even
+        // when the view fails.
         defer { group.wait() }
         var view: RGB8Image
         if let e = standingAt {
@@ -153,17 +161,17 @@ public final class WalkRenderer: @unchecked Sendable {
         }
         group.wait()
         if let error = side.error { throw error }
-        if snapshotter != nil {
-            try LookAroundSnapshotter.draw(placeLabels: side.places, roadLabels: side.roads, camera: camera, on: &view)
-        }
-        let image = try compose(view: view, map: side.map, info: info, panoramaID: nearest)
-        return WalkFrame(info: info, panoramaID: nearest, image: image)
+        return WalkFrame(info: info, panoramaID: nearest, image: compose(view: view, layers: side.layers))
     }
 
-    /// A frame's labels and map inset, worked out beside its view.
+    /// A picture drawn over the view, at (`x`, `y`) in the frame.
+    struct Layer {
+        var image: RGBA8Image, x: Int, y: Int, opacity: Float
+    }
+
+    /// A frame's layers, worked out beside its view.
     final class SideWork: @unchecked Sendable {
-        var places: [LookAroundPlaceLabel] = [], roads: [LookAroundRoadLabel] = []
-        var map: RGBA8Image?
+        var layers: [Layer] = []
         var error: (any Error)?
     }
 
@@ -184,85 +192,95 @@ public final class WalkRenderer: @unchecked Sendable {
         return String(format: "%d:%02d", s / 60, s % 60)
     }
 
-    /// The view, the map (the inset's picture of this frame), the heads-up line, the title and the
-    /// attribution in one frame.
-    func compose(view: RGB8Image, map: RGBA8Image?, info: WalkTimeline.Frame, panoramaID: String) throws -> RGB8Image {
+    /// What a frame shows over its view, in order: the map (the inset's picture of this frame), the
+    /// heads-up line with the attribution, and the title while it shows.
+    func overlay(info: WalkTimeline.Frame, panoramaID: String) throws -> [Layer] {
         let size = options.size
-        var canvas = Canvas(image: Self.opaqueFrame(view, width: size.width, height: size.height))
-        if let map {
+        var layers: [Layer] = []
+        if let map = inset?.render(coordinate: info.coordinate, distanceMeters: info.distanceMeters,
+                                   headingDegrees: info.headingDegrees, fieldOfViewDegrees: info.fieldOfViewDegrees) {
             let n = map.width, margin = max(6, size.height / 45)
             switch options.layout {
             case .sideBySide:
-                canvas.draw(map, x: size.width - n, y: 0)
+                layers.append(Layer(image: map, x: size.width - n, y: 0, opacity: 1))
             case .inset:
                 let x = options.insetCorner == .topLeft || options.insetCorner == .bottomLeft ? margin : size.width - n - margin
                 let hudHeight = Self.hudHeight(frameHeight: size.height)
                 let y = options.insetCorner == .topLeft || options.insetCorner == .topRight ? margin : size.height - n - margin - hudHeight
-                canvas.draw(map, x: x, y: max(0, y), opacity: 0.95)
+                layers.append(Layer(image: map, x: x, y: max(0, y), opacity: 0.95))
             }
         }
-        try drawHeadsUp(on: &canvas, info: info, panoramaID: panoramaID)
+        layers.append(try headsUp(info: info, panoramaID: panoramaID))
         if let title = options.title, info.timeSeconds < options.titleSeconds {
             let fade = min(1, (options.titleSeconds - info.timeSeconds) / 0.5)
-            try drawTitle(title, opacity: fade, on: &canvas)
+            layers.append(try titleCard(title, opacity: fade))
         }
-        return canvas.image.droppingAlpha()
+        return layers
+    }
+
+    /// The frame composed from its view and the layers over it (see ``overlay(info:panoramaID:)``).
+    func compose(view: RGB8Image, layers: [Layer]) -> RGB8Image {
+        var image = Self.opaqueFrame(view, width: options.size.width, height: options.size.height)
+        for layer in layers { Compositing.composite(layer.image, onto: &image, x: layer.x, y: layer.y, opacity: layer.opacity) }
+        return image
     }
 
     static func hudHeight(frameHeight: Int) -> Int { max(16, frameHeight / 16) }
 
-    /// A `width`×`height` opaque black frame with `view` copied into its top-left corner: what a black
-    /// canvas with the opaque view composited over it holds, without the float blend of every pixel
-    /// (the profile of a composed frame showed that blend at about a tenth of the non-warp time).
-    static func opaqueFrame(_ view: RGB8Image, width: Int, height: Int) -> RGBA8Image {
-        var components = [UInt8](repeating: 0, count: width * height * 4)
-        let w = min(width, view.width), h = min(height, view.height), viewWidth = view.width
-        components.withUnsafeMutableBufferPointer { dst in
+    /// A `width`×`height` opaque frame, black but for `view` in its top-left corner (the view itself
+    /// when it fills the frame).
+    static func opaqueFrame(_ view: RGB8Image, width: Int, height: Int) -> RGB8Image {
+        if view.width == width && view.height == height { return view }
+        var frame = RGB8Image(width: width, height: height)
+        let w = min(width, view.width), h = min(height, view.height)
+        frame.components.withUnsafeMutableBufferPointer { dst in
             view.components.withUnsafeBufferPointer { src in
-                for i in 0..<(width * height) { dst[4 * i + 3] = 255 }
                 for y in 0..<h {
-                    let from = y * viewWidth * 3, to = y * width * 4
-                    for x in 0..<w {
-                        dst[to + 4 * x] = src[from + 3 * x]; dst[to + 4 * x + 1] = src[from + 3 * x + 1]; dst[to + 4 * x + 2] = src[from + 3 * x + 2]
-                    }
+                    UnsafeMutableBufferPointer(rebasing: dst[(3 * y * width)..<(3 * (y * width + w))])
+                        .update(fromContentsOf: src[(3 * y * view.width)..<(3 * (y * view.width + w))])
                 }
             }
         }
-        return RGBA8Image(width: width, height: height, components: components)
+        return frame
     }
 
-    func drawHeadsUp(on canvas: inout Canvas, info: WalkTimeline.Frame, panoramaID: String) throws {
+    /// The heads-up band along the frame's bottom: street, capture date, distance walked of the
+    /// route's length, time of the walk's duration, and the attribution on the right.
+    func headsUp(info: WalkTimeline.Frame, panoramaID: String) throws -> Layer {
         let size = options.size, band = Self.hudHeight(frameHeight: size.height)
-        var path = Path()
-        path.addRectangle(x: 0, y: Double(size.height - band), width: Double(size.width), height: Double(band))
-        canvas.fill(path, color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 150))
-        let stop = timeline.route.stops.first { $0.panoramaID == panoramaID }
-        let date = stop.map { Self.dateFormatter.string(from: $0.captureTime) } ?? ""
-        let street = stop?.streetName ?? "—"
+        var canvas = Canvas(width: size.width, height: band, background: RGBAColor(red: 0, green: 0, blue: 0, alpha: 150))
+        let (street, date) = stopCaptions[panoramaID] ?? ("—", "")
         let total = timeline.route.lengthMeters, duration = timeline.durationSeconds
         let line = "\(street) · \(date) · \(Int(info.distanceMeters.rounded())) m of \(Int(total.rounded())) m · "
             + "\(Self.clock(info.timeSeconds)) / \(Self.clock(duration))"
         let pixelSize = Double(band) * 0.6
         let style = TextStyle(pixelSize: pixelSize, weight: .regular, color: .white)
-        let baseline = Double(size.height) - Double(band) * 0.28
+        let baseline = Double(band) * 0.72
         try text.draw(line, at: PixelPoint(Double(band) * 0.4, baseline), style: style, on: &canvas)
         let small = TextStyle(pixelSize: pixelSize * 0.85, weight: .regular, color: RGBAColor(red: 230, green: 230, blue: 230))
         let width = try text.measure(Self.attribution, style: small).advanceWidth
         try text.draw(Self.attribution, at: PixelPoint(Double(size.width) - width - Double(band) * 0.4, baseline), style: small, on: &canvas)
+        return Layer(image: canvas.image, x: 0, y: size.height - band, opacity: 1)
     }
 
-    func drawTitle(_ title: String, opacity: Double, on canvas: inout Canvas) throws {
+    /// The title card: `title` centred on a dark band across the middle, at `opacity`.
+    func titleCard(_ title: String, opacity: Double) throws -> Layer {
         let size = options.size
         let pixelSize = Double(size.height) / 11
         let alpha = UInt8(max(0, min(255, 255 * opacity)))
         let style = TextStyle(pixelSize: pixelSize, weight: .bold, color: RGBAColor(red: 255, green: 255, blue: 255, alpha: alpha))
         let metrics = try text.measure(title, style: style)
-        let bandHeight = pixelSize * 2
+        let bandHeight = pixelSize * 2, top = Double(size.height) / 2 - bandHeight / 2
+        // The layer covers the band's rows (its edges fall inside pixels); drawn at its offset.
+        let first = max(0, Int(top.rounded(.down))), last = min(size.height, Int((top + bandHeight).rounded(.up)))
+        var canvas = Canvas(width: size.width, height: max(1, last - first))
+        let dy = Double(first)
         var path = Path()
-        path.addRectangle(x: 0, y: Double(size.height) / 2 - bandHeight / 2, width: Double(size.width), height: bandHeight)
+        path.addRectangle(x: 0, y: top - dy, width: Double(size.width), height: bandHeight)
         canvas.fill(path, color: RGBAColor(red: 0, green: 0, blue: 0, alpha: UInt8(Double(alpha) * 0.6)))
-        try text.draw(title, at: PixelPoint(max(4, (Double(size.width) - metrics.advanceWidth) / 2), Double(size.height) / 2 + pixelSize * 0.35),
+        try text.draw(title, at: PixelPoint(max(4, (Double(size.width) - metrics.advanceWidth) / 2), Double(size.height) / 2 + pixelSize * 0.35 - dy),
                       style: style, on: &canvas)
+        return Layer(image: canvas.image, x: 0, y: first, opacity: 1)
     }
 
     static let dateFormatter: DateFormatter = {
