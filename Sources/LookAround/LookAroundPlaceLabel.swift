@@ -31,6 +31,11 @@ public struct LookAroundPlaceLabel: Sendable, Hashable {
         /// Edges, pixels.
         public var minX: Double, minY: Double, maxX: Double, maxY: Double
 
+        /// A box from its edges.
+        public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+            self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        }
+
         /// Whether the two boxes share any area.
         public func overlaps(_ other: Box) -> Bool {
             minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY

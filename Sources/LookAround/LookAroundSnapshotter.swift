@@ -196,10 +196,13 @@ extension LookAroundSnapshotter {
     /// - Parameters:
     ///   - camera: the view.
     ///   - catalog: where the places come from.
+    ///   - reserved: parts of the view something else will cover (a map inset, a heads-up band): no
+    ///     label is placed where its box would overlap one, so none is hidden and none that would be
+    ///     hidden crowds out one that would show.
     /// - Throws: `CatalogError` when the catalog fails; `ImagingError` when the depth map is unreadable.
-    public func placeLabels(for camera: ViewCamera, catalog: Catalog) throws -> [LookAroundPlaceLabel] {
+    public func placeLabels(for camera: ViewCamera, catalog: Catalog, avoiding reserved: [LookAroundPlaceLabel.Box] = []) throws -> [LookAroundPlaceLabel] {
         guard options.pointOfInterestFilter != .excludingAll, let context = try labelContext(catalog: catalog) else { return [] }
-        return try placeLabels(for: camera, context: context)
+        return try placeLabels(for: camera, context: context, avoiding: reserved)
     }
 
     /// What both label passes need of the panorama, read once per snapshot.
@@ -222,7 +225,7 @@ extension LookAroundSnapshotter {
         return LabelContext(catalog: catalog, placer: placer, origin: origin, frame: try LocalTangentFrame(origin: origin))
     }
 
-    func placeLabels(for camera: ViewCamera, context: LabelContext) throws -> [LookAroundPlaceLabel] {
+    func placeLabels(for camera: ViewCamera, context: LabelContext, avoiding reserved: [LookAroundPlaceLabel.Box] = []) throws -> [LookAroundPlaceLabel] {
         guard options.pointOfInterestFilter != .excludingAll else { return [] }
         let match = scene.match
         let (catalog, placer, origin, frame) = (context.catalog, context.placer, context.origin, context.frame)
@@ -251,18 +254,20 @@ extension LookAroundSnapshotter {
         }
         labels.sort { $0.distanceMeters < $1.distanceMeters }
         // Declutter: a label's box (measured with its font, where it will be drawn) may not overlap a
-        // nearer one's.
+        // nearer one's, nor a reserved part of the view.
         let renderer = TextRenderer(fonts: try Self.fonts.get())
         var kept: [LookAroundPlaceLabel] = []
+        var taken = reserved
         for var label in labels {
-            // A label whose dot already touches a kept label's box would overlap it whatever its text:
+            // A label whose dot already touches a taken box would overlap it whatever its text:
             // dropped without measuring (the box always holds the dot and the gap above it).
             let dot = LookAroundPlaceLabel.Box(minX: label.anchorX - Self.dotHaloRadius, minY: label.anchorY - Self.nameGapPixels,
                                                maxX: label.anchorX + Self.dotHaloRadius, maxY: label.anchorY + Self.dotHaloRadius + 1)
-            if kept.contains(where: { $0.box.overlaps(dot) }) { continue }
+            if taken.contains(where: { $0.overlaps(dot) }) { continue }
             label.box = try Self.layout(of: label, viewWidth: camera.width, renderer: renderer).box
-            if kept.contains(where: { $0.box.overlaps(label.box) }) { continue }
+            if taken.contains(where: { $0.overlaps(label.box) }) { continue }
             kept.append(label)
+            taken.append(label.box)
         }
         return kept
     }

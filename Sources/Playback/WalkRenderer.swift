@@ -138,7 +138,7 @@ public final class WalkRenderer: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async(group: group) { [self] in
             do {
                 if let snapshotter {
-                    let places = try snapshotter.placeLabels(for: camera, catalog: catalog)
+                    let places = try snapshotter.placeLabels(for: camera, catalog: catalog, avoiding: reservedBoxes)
                     let roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: places)
                     if let labels = try LookAroundSnapshotter.labelLayer(placeLabels: places, roadLabels: roads, camera: camera) {
                         side.layers.append(Layer(image: labels.image, x: labels.x, y: labels.y, opacity: 1))
@@ -199,16 +199,8 @@ public final class WalkRenderer: @unchecked Sendable {
         var layers: [Layer] = []
         if let map = inset?.render(coordinate: info.coordinate, distanceMeters: info.distanceMeters,
                                    headingDegrees: info.headingDegrees, fieldOfViewDegrees: info.fieldOfViewDegrees) {
-            let n = map.width, margin = max(6, size.height / 45)
-            switch options.layout {
-            case .sideBySide:
-                layers.append(Layer(image: map, x: size.width - n, y: 0, opacity: 1))
-            case .inset:
-                let x = options.insetCorner == .topLeft || options.insetCorner == .bottomLeft ? margin : size.width - n - margin
-                let hudHeight = Self.hudHeight(frameHeight: size.height)
-                let y = options.insetCorner == .topLeft || options.insetCorner == .topRight ? margin : size.height - n - margin - hudHeight
-                layers.append(Layer(image: map, x: x, y: max(0, y), opacity: 0.95))
-            }
+            let place = insetPlacement(side: map.width)
+            layers.append(Layer(image: map, x: place.x, y: place.y, opacity: place.opacity))
         }
         layers.append(try headsUp(info: info, panoramaID: panoramaID))
         if let title = options.title, info.timeSeconds < options.titleSeconds {
@@ -216,6 +208,32 @@ public final class WalkRenderer: @unchecked Sendable {
             layers.append(try titleCard(title, opacity: fade))
         }
         return layers
+    }
+
+    /// Where a map inset `n` pixels square goes in the frame (its top-left corner), and its opacity.
+    func insetPlacement(side n: Int) -> (x: Int, y: Int, opacity: Float) {
+        let size = options.size, margin = max(6, size.height / 45)
+        switch options.layout {
+        case .sideBySide:
+            return (size.width - n, 0, 1)
+        case .inset:
+            let x = options.insetCorner == .topLeft || options.insetCorner == .bottomLeft ? margin : size.width - n - margin
+            let y = options.insetCorner == .topLeft || options.insetCorner == .topRight ? margin
+                : size.height - n - margin - Self.hudHeight(frameHeight: size.height)
+            return (x, max(0, y), 0.95)
+        }
+    }
+
+    /// The parts of the view the map inset and the heads-up band cover, where a place label would be
+    /// hidden (view pixels: the view is the frame's top-left part).
+    var reservedBoxes: [LookAroundPlaceLabel.Box] {
+        let size = options.size, band = Self.hudHeight(frameHeight: size.height)
+        var boxes = [LookAroundPlaceLabel.Box(minX: 0, minY: Double(size.height - band), maxX: Double(size.width), maxY: Double(size.height))]
+        if let inset {
+            let n = inset.sizePixels, place = insetPlacement(side: n)
+            boxes.append(LookAroundPlaceLabel.Box(minX: Double(place.x), minY: Double(place.y), maxX: Double(place.x + n), maxY: Double(place.y + n)))
+        }
+        return boxes
     }
 
     /// The frame composed from its view and the layers over it (see ``overlay(info:panoramaID:)``).

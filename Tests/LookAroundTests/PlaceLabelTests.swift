@@ -178,3 +178,35 @@ extension PlaceLabelTests {
         #expect(openField.anchor(forPlaceAt: EastNorthUp(east: 40, north: 0, up: 0)) != nil)
     }
 }
+
+extension PlaceLabelTests {
+    /// A reserved part of the view (a map inset, a heads-up band) holds no label: one over the nearest
+    /// label's box takes that label away and keeps the others as they were (whatever it crowded out
+    /// overlaps the reservation too); one away from every label changes nothing; a reservation of the
+    /// whole view leaves none.
+    @Test func labelsKeepOutOfReservedParts() async throws {
+        let town = try TinyTown.shared.get()
+        // The first view of the town with a label.
+        var found: (LookAroundSnapshotter, ViewCamera, [LookAroundPlaceLabel])?
+        search: for capture in town.captures {
+            let coordinate = try #require(capture.coordinate)
+            let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+            for heading in stride(from: 0.0, to: 360, by: 45) {
+                let camera = try ViewCamera(headingDegrees: heading, fieldOfViewDegrees: 120, width: 320, height: 240)
+                let snapshotter = LookAroundSnapshotter(scene: scene)
+                let labels = try snapshotter.placeLabels(for: camera, catalog: town.catalog)
+                if !labels.isEmpty { found = (snapshotter, camera, labels); break search }
+            }
+        }
+        let (snapshotter, camera, free) = try #require(found, "no view of the town shows a label")
+        let reserved = try snapshotter.placeLabels(for: camera, catalog: town.catalog, avoiding: [free[0].box])
+        #expect(reserved == Array(free.dropFirst()), "without \(free[0].name): \(reserved.map(\.name)), free: \(free.map(\.name))")
+        // A reservation away from every label changes nothing.
+        let corners = [LookAroundPlaceLabel.Box(minX: 0, minY: 0, maxX: 4, maxY: 4), LookAroundPlaceLabel.Box(minX: 316, minY: 0, maxX: 320, maxY: 4),
+                       LookAroundPlaceLabel.Box(minX: 0, minY: 236, maxX: 4, maxY: 240), LookAroundPlaceLabel.Box(minX: 316, minY: 236, maxX: 320, maxY: 240)]
+        let apart = try #require(corners.first { box in !free.contains { $0.box.overlaps(box) } })
+        #expect(try snapshotter.placeLabels(for: camera, catalog: town.catalog, avoiding: [apart]) == free)
+        let whole = LookAroundPlaceLabel.Box(minX: 0, minY: 0, maxX: 320, maxY: 240)
+        #expect(try snapshotter.placeLabels(for: camera, catalog: town.catalog, avoiding: [whole]).isEmpty)
+    }
+}
