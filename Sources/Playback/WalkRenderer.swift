@@ -42,6 +42,10 @@ public final class WalkRenderer: @unchecked Sendable {
     private var endpoints: [String: PanoramaTransition.Endpoint] = [:]
     private var snapshotters: [String: LookAroundSnapshotter] = [:]
     private var current: (segment: Int, transition: PanoramaTransition)?
+    /// The next move's transition, set up on another core while this move's frames are rendered (a
+    /// set-up takes about as long as ten frames: done in line, a player would drop frames at every
+    /// panorama).
+    var upcoming: (segment: Int, setUp: TransitionSetUp)?
     private var viewRenderer: ViewRenderer
     /// Per panorama of the route: its street and capture date, as the heads-up line shows them.
     let stopCaptions: [String: (street: String, date: String)]
@@ -104,10 +108,44 @@ public final class WalkRenderer: @unchecked Sendable {
         let r = try record(id)
         let e = try PanoramaTransition.Endpoint(record: r, frame: timeline.localFrame,
                                                 level: PanoramaTransition.Endpoint.level(for: camera, panoramaWidth: r.fullWidth))
-        // Keep the few panoramas around the walker (a walk may be long).
-        if endpoints.count > 4 { endpoints.removeAll() }
-        endpoints[id] = e
+        cache(e, id: id)
         return e
+    }
+
+    /// Keeps endpoint `e` of panorama `id`, with the few others around the walker (a walk may be long).
+    func cache(_ e: PanoramaTransition.Endpoint, id: String) {
+        if endpoints[id] == nil, endpoints.count > 4 { endpoints.removeAll() }
+        endpoints[id] = e
+    }
+
+    /// Starts setting up move `segment` (from its first stop, whose endpoint this move loaded, to the
+    /// next) on another core. Nothing when there is no such move, or when its panoramas cannot be
+    /// looked up: the move is then set up in line when it comes, and reports the error there.
+    func prepare(segment: Int, camera: ViewCamera) {
+        let stops = timeline.route.stops
+        guard segment + 1 < stops.count, stops[segment].panoramaID != stops[segment + 1].panoramaID,
+              let from = try? endpoint(stops[segment].panoramaID, camera: camera),
+              let record = try? record(stops[segment + 1].panoramaID) else { return }
+        let frame = timeline.localFrame, level = PanoramaTransition.Endpoint.level(for: camera, panoramaWidth: record.fullWidth)
+        upcoming = (segment, TransitionSetUp {
+            PanoramaTransition(from: from, to: try PanoramaTransition.Endpoint(record: record, frame: frame, level: level))
+        })
+    }
+
+    /// A transition being set up on another thread; ``wait()`` returns it (or its error).
+    final class TransitionSetUp: @unchecked Sendable {
+        private let group = DispatchGroup()
+        private var result: Result<PanoramaTransition, any Error>?
+
+        init(_ make: @escaping @Sendable () throws -> PanoramaTransition) {
+            DispatchQueue.global(qos: .utility).async(group: group) { self.result = Result { try make() } }
+        }
+
+        /// The transition, once set up (the group's wait orders the write before this read).
+        func wait() throws -> PanoramaTransition {
+            group.wait()
+            return try result!.get()
+        }
     }
 
     /// Renders frame `index` (0..<``frameCount``).
@@ -126,7 +164,16 @@ public final class WalkRenderer: @unchecked Sendable {
         if standing {
             standingAt = try endpoint(info.fraction >= 1 ? b : a, camera: camera)
         } else if current?.segment != info.segment {
-            current = (info.segment, PanoramaTransition(from: try endpoint(a, camera: camera), to: try endpoint(b, camera: camera)))
+            let transition: PanoramaTransition
+            if let upcoming, upcoming.segment == info.segment {
+                transition = try upcoming.setUp.wait()
+                cache(transition.to, id: b)
+            } else {
+                transition = PanoramaTransition(from: try endpoint(a, camera: camera), to: try endpoint(b, camera: camera))
+            }
+            current = (info.segment, transition)
+            upcoming = nil
+            prepare(segment: info.segment + 1, camera: camera)
         }
         let snapshotter = options.showsLabels ? try labelSnapshotter(panoramaID: nearest, camera: camera) : nil
         // Nothing drawn over the view needs it: while this core (with the other, in the warp's parallel
