@@ -24,9 +24,7 @@ public enum Compositing {
     public static func composite(_ source: RGBA8Image, onto destination: inout RGBA8Image,
                                  x: Int, y: Int, opacity: Float = 1, mode: BlendMode = .normal) {
         let opacity = min(max(opacity, 0), 1)
-        let x0 = max(0, x), y0 = max(0, y)
-        let x1 = min(destination.width, x + source.width), y1 = min(destination.height, y + source.height)
-        guard x0 < x1, y0 < y1, opacity > 0 else { return }
+        guard opacity > 0, let (x0, y0, x1, y1) = overlap(source, at: x, y, on: destination.width, destination.height) else { return }
         let dstWidth = destination.width, srcWidth = source.width
         source.components.withUnsafeBufferPointer { src in
             destination.components.withUnsafeMutableBufferPointer { dst in
@@ -52,9 +50,7 @@ public enum Compositing {
     /// cropped to what it covers costs only its own area.
     public static func composite(_ source: RGBA8Image, onto destination: inout RGB8Image, x: Int, y: Int, opacity: Float = 1) {
         let scale = UInt32((min(max(opacity, 0), 1) * 255).rounded())
-        let x0 = max(0, x), y0 = max(0, y)
-        let x1 = min(destination.width, x + source.width), y1 = min(destination.height, y + source.height)
-        guard x0 < x1, y0 < y1, scale > 0 else { return }
+        guard scale > 0, let (x0, y0, x1, y1) = overlap(source, at: x, y, on: destination.width, destination.height) else { return }
         let dstWidth = destination.width, srcWidth = source.width
         source.components.withUnsafeBufferPointer { src in
             destination.components.withUnsafeMutableBufferPointer { dst in
@@ -73,6 +69,14 @@ public enum Compositing {
                 }
             }
         }
+    }
+
+    /// The destination pixels `source` covers with its top-left corner at (`x`, `y`) on a
+    /// `width`×`height` destination (columns x0..<x1, rows y0..<y1); nil when none.
+    static func overlap(_ source: RGBA8Image, at x: Int, _ y: Int, on width: Int, _ height: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(width, x + source.width), y1 = min(height, y + source.height)
+        return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
     }
 
     /// Blends one row of `count` pixels of a solid colour whose per-pixel coverage (0…1, values

@@ -181,7 +181,6 @@ public final class WalkRenderer: @unchecked Sendable {
         // line and the title, each on a layer of its own; the view is then only composited with them.
         let side = SideWork()
         let group = DispatchGroup()
-        let catalog = self.catalog
         DispatchQueue.global(qos: .userInitiated).async(group: group) { [self] in
             do {
                 if let snapshotter {
