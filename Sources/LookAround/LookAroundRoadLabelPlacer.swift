@@ -56,7 +56,7 @@ public struct LookAroundRoadLabelPlacer: Sendable {
     /// start of the baseline (y down), as `TextMetrics` gives it divided by the pixel size. Measured
     /// in the painted style, so it includes the halo: the box the view-margin and overlap checks use
     /// is the box that gets painted.
-    struct Street {
+    struct Street: Sendable {
         var street: CatalogStreet
         var name: String
         var points: [SIMD2<Double>]

@@ -39,9 +39,23 @@ extension LookAroundSnapshotter {
     func roadLabels(for camera: ViewCamera, context: LabelContext, avoiding placeLabels: [LookAroundPlaceLabel],
                     placer: LookAroundRoadLabelPlacer = LookAroundRoadLabelPlacer()) throws -> [LookAroundRoadLabel] {
         guard options.showsRoadLabels else { return [] }
+        let radius = placer.distanceRangeMeters.upperBound + 2 * LookAroundRoadLabelPlacer.textEmMeters
+        let streets = try labelStreets(context: context, radiusMeters: radius)
+        // Place labels' names and anchor dots, as drawn.
+        let avoid = placeLabels.map { label -> [PixelPoint] in
+            let b = label.box
+            return [PixelPoint(b.minX, b.minY), PixelPoint(b.maxX, b.minY), PixelPoint(b.maxX, b.maxY + 5), PixelPoint(b.minX, b.maxY + 5)]
+        }
+        return placer.place(streets, camera: camera, cameraHeightMeters: context.placer.cameraHeightMeters,
+                            depth: placer.checksOcclusion ? context.placer : nil, avoiding: avoid)
+    }
+
+    /// The named streets within `radiusMeters` of the context's origin, in its local frame, each with
+    /// its name's inked box in the painted style (read from the catalog and measured once per radius).
+    func labelStreets(context: LabelContext, radiusMeters radius: Double) throws -> [LookAroundRoadLabelPlacer.Street] {
+        if let kept = labelSources.with(catalog: context.catalog, { $0.streets }), kept.radiusMeters == radius { return kept.streets }
         let fonts = try Self.fonts.get()
         let measureStyle = Self.roadLabelStyle(pixelSize: Self.roadLabelMeasureSize)
-        let radius = placer.distanceRangeMeters.upperBound + 2 * LookAroundRoadLabelPlacer.textEmMeters
         var streets: [LookAroundRoadLabelPlacer.Street] = []
         var ink: [String: (Double, Double, Double, Double)] = [:]
         for (street, _) in try context.catalog.streets(near: context.origin, radiusMeters: radius) {
@@ -60,13 +74,8 @@ extension LookAroundSnapshotter {
             }
             streets.append(.init(street: street, name: name, points: points, ink: (box.0, box.1, box.2, box.3)))
         }
-        // Place labels' names and anchor dots, as drawn.
-        let avoid = placeLabels.map { label -> [PixelPoint] in
-            let b = label.box
-            return [PixelPoint(b.minX, b.minY), PixelPoint(b.maxX, b.minY), PixelPoint(b.maxX, b.maxY + 5), PixelPoint(b.minX, b.maxY + 5)]
-        }
-        return placer.place(streets, camera: camera, cameraHeightMeters: context.placer.cameraHeightMeters,
-                            depth: placer.checksOcclusion ? context.placer : nil, avoiding: avoid)
+        labelSources.with(catalog: context.catalog) { $0.streets = (radius, streets) }
+        return streets
     }
 
     /// Paints `labels` (as ``roadLabels(for:catalog:avoiding:placer:)`` places them for `camera`) onto

@@ -107,6 +107,8 @@ public struct LookAroundSnapshotter: Sendable {
     public let options: Options
     let cache: PanoramaCache
     private let catalog: Catalog?
+    /// What its views' labels need whatever the camera, read once (see ``LabelSources``).
+    let labelSources = LabelSources()
 
     /// A snapshotter of `scene`; `cache` nil uses ``sharedCache``. Place labels come from `catalog`
     /// (the one the scene came from); nil uses ``LookAroundCatalog/shared()`` when it holds the scene's
@@ -205,8 +207,8 @@ extension LookAroundSnapshotter {
         return try placeLabels(for: camera, context: context, avoiding: reserved)
     }
 
-    /// What both label passes need of the panorama, read once per snapshot.
-    struct LabelContext {
+    /// What both label passes need of the panorama, read once per snapshotter.
+    struct LabelContext: Sendable {
         var catalog: Catalog
         var placer: LookAroundLabelPlacer
         var origin: GeoCoordinate
@@ -214,7 +216,17 @@ extension LookAroundSnapshotter {
     }
 
     /// The depth map, camera height and local frame of the scene's panorama; nil without a depth map.
+    /// Read once per snapshotter and catalog (``LabelSources``).
     func labelContext(catalog: Catalog) throws -> LabelContext? {
+        // Outer nil: not read yet; inner nil: read, and the panorama has no depth map.
+        let kept: LabelContext?? = labelSources.with(catalog: catalog) { $0.loaded ? .some($0.context) : .none }
+        if let kept { return kept }
+        let context = try loadLabelContext(catalog: catalog)
+        labelSources.with(catalog: catalog) { $0.context = context; $0.loaded = true }
+        return context
+    }
+
+    private func loadLabelContext(catalog: Catalog) throws -> LabelContext? {
         let match = scene.match
         guard let depthPath = match.depthPath else { return nil }
         let record = try catalog.panorama(id: match.panoramaID)
@@ -228,22 +240,21 @@ extension LookAroundSnapshotter {
     func placeLabels(for camera: ViewCamera, context: LabelContext, avoiding reserved: [LookAroundPlaceLabel.Box] = []) throws -> [LookAroundPlaceLabel] {
         guard options.pointOfInterestFilter != .excludingAll else { return [] }
         let match = scene.match
-        let (catalog, placer, origin, frame) = (context.catalog, context.placer, context.origin, context.frame)
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: match.imageWidth)
         var labels: [LookAroundPlaceLabel] = []
         // An anchor lies within the scan's bearing range of its place: places farther than that from
         // every bearing the view shows are skipped before the scan.
         let reach = Self.bearingHalfExtentDegrees(of: projection).map { $0 + LookAroundLabelPlacer.scanHalfWidthDegrees + 1 }
-        for (place, _) in try catalog.places(near: origin, radiusMeters: LookAroundLabelPlacer.searchRadiusMeters) {
+        for (index, candidate) in try labelPlaces(context: context).enumerated() {
+            let place = candidate.place, position = candidate.position
             if let group = PlaceGroup(rawValue: place.categoryGroup), !options.pointOfInterestFilter.includes(group) { continue }
-            let position = try frame.enu(from: place.coordinate)
             if let reach {
                 let bearing = atan2(position.east, position.north) * 180 / .pi
                 var offset = (bearing - camera.headingDegrees).truncatingRemainder(dividingBy: 360)
                 if offset > 180 { offset -= 360 } else if offset < -180 { offset += 360 }
                 if abs(offset) > reach { continue }
             }
-            guard let anchor = placer.anchor(forPlaceAt: position),
+            guard let anchor = labelAnchor(of: index, candidate, context: context),
                   let pixel = projection.viewPixel(forDirection: anchor),
                   (0...Double(camera.width)).contains(pixel.x), (0...Double(camera.height)).contains(pixel.y) else { continue }
             let horizontal2: Double = anchor.east * anchor.east + anchor.north * anchor.north

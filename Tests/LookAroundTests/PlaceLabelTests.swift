@@ -5,6 +5,7 @@ import Imaging
 @testable import LookAround
 import Reprojection
 import Simulator
+import Synchronization
 import Testing
 
 /// DESIGN §7: labels must land where the sign is.
@@ -208,5 +209,40 @@ extension PlaceLabelTests {
         #expect(try snapshotter.placeLabels(for: camera, catalog: town.catalog, avoiding: [apart]) == free)
         let whole = LookAroundPlaceLabel.Box(minX: 0, minY: 0, maxX: 320, maxY: 240)
         #expect(try snapshotter.placeLabels(for: camera, catalog: town.catalog, avoiding: [whole]).isEmpty)
+    }
+
+    /// A snapshotter keeps what its views' labels read of the catalog and the depth map (places,
+    /// anchors, streets) after the first view: every later view gets exactly the labels a fresh
+    /// snapshotter of the same scene gives it, and another catalog (a second one over the same file)
+    /// starts afresh instead of reusing what was read from the first.
+    @Test func labelsOfManyViewsMatchAFreshSnapshottersEach() async throws {
+        let town = try TinyTown.shared.get()
+        var views = 0, labelled = 0, painted = 0
+        for capture in town.captures.prefix(2) {
+            let coordinate = try #require(capture.coordinate)
+            let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+            let kept = LookAroundSnapshotter(scene: scene)
+            for heading in stride(from: 0.0, to: 360, by: 60) {
+                let camera = try ViewCamera(headingDegrees: heading, fieldOfViewDegrees: 100, width: 320, height: 240)
+                let places = try kept.placeLabels(for: camera, catalog: town.catalog)
+                let roads = try kept.roadLabels(for: camera, catalog: town.catalog, avoiding: places)
+                let fresh = LookAroundSnapshotter(scene: scene)
+                let freshPlaces = try fresh.placeLabels(for: camera, catalog: town.catalog)
+                #expect(places == freshPlaces, "\(scene.match.panoramaID) heading \(heading)")
+                #expect(roads == (try fresh.roadLabels(for: camera, catalog: town.catalog, avoiding: freshPlaces)),
+                        "\(scene.match.panoramaID) heading \(heading)")
+                views += 1
+                labelled += places.isEmpty ? 0 : 1
+                painted += roads.isEmpty ? 0 : 1
+            }
+            #expect(kept.labelSources.state.withLock { $0.places != nil && $0.catalog == ObjectIdentifier(town.catalog) })
+            let other = try Catalog(path: town.catalogPath)
+            let camera = try ViewCamera(headingDegrees: 0, fieldOfViewDegrees: 100, width: 320, height: 240)
+            #expect(try kept.placeLabels(for: camera, catalog: other) == (try LookAroundSnapshotter(scene: scene).placeLabels(for: camera, catalog: other)))
+            #expect(kept.labelSources.state.withLock { $0.catalog == ObjectIdentifier(other) })
+        }
+        // The comparison means something only where there were labels to compare.
+        print("\(views) views: \(labelled) with place labels, \(painted) with street names")
+        #expect(labelled > 0 && painted > 0, "\(views) views: \(labelled) with place labels, \(painted) with street names")
     }
 }
