@@ -17,44 +17,61 @@ extension LookAroundSnapshotter {
 
         struct State: Sendable {
             var catalog: ObjectIdentifier?
-            /// The context, or nil when the panorama has no depth map (`loaded` tells the two apart).
-            var context: LabelContext?
-            var loaded = false
+            /// The context once read (inside, nil: the panorama has no depth map).
+            var context: LabelContext??
             var places: [Place]?
-            /// Per place (its index in `places`), the anchor once worked out (nil inside: none).
+            /// Per place (its index in `places`), the anchor once worked out (inside, nil: none).
             var anchors: [Int: EastNorthUp?] = [:]
-            var streets: (radiusMeters: Double, streets: [LookAroundRoadLabelPlacer.Street])?
+            /// Per search radius, metres.
+            var streets: [Double: [LookAroundRoadLabelPlacer.Street]] = [:]
         }
 
-        let state = Mutex(State())
+        private let state = Mutex(State())
 
-        /// The state for `catalog`, emptied first when it was kept for another one.
-        func with<T>(catalog: Catalog, _ body: (inout State) throws -> T) rethrows -> T {
-            try state.withLock { state in
-                let id = ObjectIdentifier(catalog)
+        /// The value at `key` of the state kept for `catalog` (emptied first when it was kept for
+        /// another one), made by `make` and kept when there is none yet. `make` runs outside the lock.
+        func kept<T: Sendable>(_ key: WritableKeyPath<State, T?>, catalog: Catalog, _ make: () throws -> T) rethrows -> T {
+            let id = ObjectIdentifier(catalog)
+            func current(_ state: inout State) {
                 if state.catalog != id { state = State(catalog: id) }
-                return try body(&state)
             }
+            if let value = state.withLock({ state -> T? in current(&state); return state[keyPath: key] }) { return value }
+            let value = try make()
+            state.withLock { state in current(&state); state[keyPath: key] = value }
+            return value
+        }
+
+        /// ``kept(_:catalog:_:)`` for the anchor of place `index`, without a key path: it is asked for
+        /// every place a view may show, and a key path through the dictionary costs more than the lookup.
+        func anchor(_ index: Int, catalog: Catalog, _ make: () -> EastNorthUp?) -> EastNorthUp? {
+            let id = ObjectIdentifier(catalog)
+            if let value = state.withLock({ $0.catalog == id ? $0.anchors[index] : nil }) { return value }
+            let value = make()
+            state.withLock { state in
+                if state.catalog != id { state = State(catalog: id) }
+                state.anchors[index] = value
+            }
+            return value
+        }
+
+        /// Whether the state is kept for `catalog` and holds its places (for tests).
+        func holdsPlaces(of catalog: Catalog) -> Bool {
+            state.withLock { $0.catalog == ObjectIdentifier(catalog) && $0.places != nil }
         }
     }
 
     /// The places within ``LookAroundLabelPlacer/searchRadiusMeters`` of the context's origin, with
     /// their positions in its local frame (read from the catalog once).
     func labelPlaces(context: LabelContext) throws -> [LabelSources.Place] {
-        if let kept = labelSources.with(catalog: context.catalog, { $0.places }) { return kept }
-        var places: [LabelSources.Place] = []
-        for (place, _) in try context.catalog.places(near: context.origin, radiusMeters: LookAroundLabelPlacer.searchRadiusMeters) {
-            places.append(.init(place: place, position: try context.frame.enu(from: place.coordinate)))
+        try labelSources.kept(\.places, catalog: context.catalog) {
+            try context.catalog.places(near: context.origin, radiusMeters: LookAroundLabelPlacer.searchRadiusMeters).map { place, _ in
+                LabelSources.Place(place: place, position: try context.frame.enu(from: place.coordinate))
+            }
         }
-        labelSources.with(catalog: context.catalog) { $0.places = places }
-        return places
     }
 
     /// The anchor of place `index` of ``labelPlaces(context:)`` (worked out once).
     func labelAnchor(of index: Int, _ place: LabelSources.Place, context: LabelContext) -> EastNorthUp? {
-        if let kept = labelSources.with(catalog: context.catalog, { $0.anchors[index] }) { return kept }
-        let anchor = context.placer.anchor(forPlaceAt: place.position)
-        labelSources.with(catalog: context.catalog) { $0.anchors[index] = anchor }
-        return anchor
+        labelSources.anchor(index, catalog: context.catalog) { context.placer.anchor(forPlaceAt: place.position) }
     }
 }

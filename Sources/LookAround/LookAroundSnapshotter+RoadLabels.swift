@@ -53,7 +53,10 @@ extension LookAroundSnapshotter {
     /// The named streets within `radiusMeters` of the context's origin, in its local frame, each with
     /// its name's inked box in the painted style (read from the catalog and measured once per radius).
     func labelStreets(context: LabelContext, radiusMeters radius: Double) throws -> [LookAroundRoadLabelPlacer.Street] {
-        if let kept = labelSources.with(catalog: context.catalog, { $0.streets }), kept.radiusMeters == radius { return kept.streets }
+        try labelSources.kept(\.streets[radius], catalog: context.catalog) { try readLabelStreets(context: context, radiusMeters: radius) }
+    }
+
+    private func readLabelStreets(context: LabelContext, radiusMeters radius: Double) throws -> [LookAroundRoadLabelPlacer.Street] {
         let fonts = try Self.fonts.get()
         let measureStyle = Self.roadLabelStyle(pixelSize: Self.roadLabelMeasureSize)
         var streets: [LookAroundRoadLabelPlacer.Street] = []
@@ -74,7 +77,6 @@ extension LookAroundSnapshotter {
             }
             streets.append(.init(street: street, name: name, points: points, ink: (box.0, box.1, box.2, box.3)))
         }
-        labelSources.with(catalog: context.catalog) { $0.streets = (radius, streets) }
         return streets
     }
 

@@ -218,12 +218,7 @@ extension LookAroundSnapshotter {
     /// The depth map, camera height and local frame of the scene's panorama; nil without a depth map.
     /// Read once per snapshotter and catalog (``LabelSources``).
     func labelContext(catalog: Catalog) throws -> LabelContext? {
-        // Outer nil: not read yet; inner nil: read, and the panorama has no depth map.
-        let kept: LabelContext?? = labelSources.with(catalog: catalog) { $0.loaded ? .some($0.context) : .none }
-        if let kept { return kept }
-        let context = try loadLabelContext(catalog: catalog)
-        labelSources.with(catalog: catalog) { $0.context = context; $0.loaded = true }
-        return context
+        try labelSources.kept(\.context, catalog: catalog) { try loadLabelContext(catalog: catalog) }
     }
 
     private func loadLabelContext(catalog: Catalog) throws -> LabelContext? {

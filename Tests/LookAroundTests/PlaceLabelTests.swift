@@ -5,7 +5,6 @@ import Imaging
 @testable import LookAround
 import Reprojection
 import Simulator
-import Synchronization
 import Testing
 
 /// DESIGN §7: labels must land where the sign is.
@@ -235,11 +234,11 @@ extension PlaceLabelTests {
                 labelled += places.isEmpty ? 0 : 1
                 painted += roads.isEmpty ? 0 : 1
             }
-            #expect(kept.labelSources.state.withLock { $0.places != nil && $0.catalog == ObjectIdentifier(town.catalog) })
+            #expect(kept.labelSources.holdsPlaces(of: town.catalog))
             let other = try Catalog(path: town.catalogPath)
             let camera = try ViewCamera(headingDegrees: 0, fieldOfViewDegrees: 100, width: 320, height: 240)
             #expect(try kept.placeLabels(for: camera, catalog: other) == (try LookAroundSnapshotter(scene: scene).placeLabels(for: camera, catalog: other)))
-            #expect(kept.labelSources.state.withLock { $0.catalog == ObjectIdentifier(other) })
+            #expect(kept.labelSources.holdsPlaces(of: other))
         }
         // The comparison means something only where there were labels to compare.
         print("\(views) views: \(labelled) with place labels, \(painted) with street names")
