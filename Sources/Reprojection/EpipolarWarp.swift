@@ -132,11 +132,17 @@ struct EpipolarWarp: Sendable {
         // The depth map's tolerance is for neighbours one of its pixels (× √2) apart; grid samples
         // are `step` apart.
         let tolerance = depth.continuityToleranceInverseMeters * step / (2.0.squareRoot() * 2 * .pi / Double(depth.width))
-        let sines = (0..<samples).map { sin((Double($0) + 0.5) * step) }
+        // 1 / sin θ per row, and the sky's inverse distance from the line there.
+        let inverseSines = (0..<samples).map { 1 / sin((Double($0) + 0.5) * step) }
+        let skyRadial = inverseSines.map { Float($0 / sky) }
+        // The depth map as inverse ranges (0 for sky and for no value), once: each grid sample reads four.
+        let inverseTable = depth.image.components.map { value in
+            value == PanoramaDepthMap.skyValue || value == 0 ? 0 : Float(1 / PanoramaDepthMap.metersPerUnit) / Float(value)
+        }
         // Single precision, three past the end (read by the last four).
         let cosines = (0..<(samples + 3)).map { Float(cos((Double($0) + 0.5) * step)) }
         let floatSines = (0..<(samples + 3)).map { Float(sin((Double($0) + 0.5) * step)) }
-        depth.image.components.withUnsafeBufferPointer { ranges in
+        inverseTable.withUnsafeBufferPointer { inverses in
         end.image.pixels.withUnsafeBufferPointer { pixelBuffer in
             let pixels = pixelBuffer.baseAddress!
             inverseRadial.withUnsafeMutableBufferPointer { qs in
@@ -162,11 +168,11 @@ struct EpipolarWarp: Sendable {
                                 let ys = (Float.pi / 2 - latitude) * (Float(height) / .pi)
                                 for lane in 0..<min(4, samples - j) {
                                     let x = xs[lane], y = ys[lane], jj = j + lane
-                                    let inverse = Self.inverseRange(ranges, width: depth.width, height: depth.height, tolerance: depthTolerance,
+                                    let inverse = Self.inverseRange(inverses, width: depth.width, height: depth.height, tolerance: depthTolerance,
                                                                     x: x * scale, y: y * scale)
                                     inverseRanges[jj] = Double(inverse)
                                     let k = i * samples + jj
-                                    qs[k] = Float(1 / ((inverse > 0 ? 1 / Double(inverse) : sky) * sines[jj]))
+                                    qs[k] = inverse > 0 ? Float(Double(inverse) * inverseSines[jj]) : skyRadial[jj]
                                     // Pixel centres at integers, in 32.32 fixed point.
                                     let u = Int((x - 0.5) * 4_294_967_296), v = Int((y - 0.5) * 4_294_967_296)
                                     cs[k] = PanoramaImage.pack(ViewRenderer.bilinearSpread(pixels, width, height, u, v)) & 0x00FF_FFFF
@@ -194,36 +200,36 @@ struct EpipolarWarp: Sendable {
     }
 
     /// ``PanoramaDepthMap/rangeMeters(x:y:)`` in single precision, as an inverse range (1/metres; 0 for
-    /// sky): the inverse ranges of the four samples round the position (0 ≤ x ≤ width) that lie on the
-    /// nearest one's surface (within `tolerance`, the map's continuity tolerance), interpolated. Set-up
-    /// takes it at 2 M positions an end: calling the double-precision original instead (its nine
-    /// divisions a position) was measured 40–60 ms slower a move.
+    /// sky), from the map's inverse ranges (`inverses`, 0 for sky): those of the four pixels round the
+    /// position (0 ≤ x ≤ width) that lie on the nearest one's surface (within `tolerance`, the map's
+    /// continuity tolerance), interpolated. Set-up takes it at 2 M positions an end: calling the
+    /// double-precision original instead (its nine divisions a position) was measured 40–60 ms slower
+    /// a move, and dividing per tap instead of reading a table of inverses (made once an end) cost
+    /// about a fifth of the set-up's instructions.
     @inline(__always)
-    static func inverseRange(_ depth: UnsafeBufferPointer<UInt16>, width: Int, height: Int, tolerance: Float, x: Float, y: Float) -> Float {
+    static func inverseRange(_ inverses: UnsafeBufferPointer<Float>, width: Int, height: Int, tolerance: Float, x: Float, y: Float) -> Float {
         let fx = x - 0.5, fy = y - 0.5
         let x0 = floorInt(fx), y0 = floorInt(fy)
         let tx = fx - Float(x0), ty = fy - Float(y0)
-        let d = depth.baseAddress!
-        @inline(__always) func inverse(_ column: Int, _ row: Int) -> Float {
-            // Columns are within two of the map: one turn at most either way.
-            var c = column
-            if c < 0 { c += width } else if c >= width { c -= width }
-            let value = d[max(0, min(height - 1, row)) &* width &+ c]
-            return value == PanoramaDepthMap.skyValue || value == 0 ? 0 : Float(1 / PanoramaDepthMap.metersPerUnit) / Float(value)
-        }
-        let nearest = inverse(tx < 0.5 ? x0 : x0 + 1, ty < 0.5 ? y0 : y0 + 1)
+        // Columns are within two of the map: one turn at most either way; rows clamp.
+        var c0 = x0, c1 = x0 + 1
+        if c0 < 0 { c0 += width } else if c0 >= width { c0 -= width }
+        if c1 < 0 { c1 += width } else if c1 >= width { c1 -= width }
+        let d = inverses.baseAddress!
+        let r0 = d + max(0, min(height - 1, y0)) &* width, r1 = d + max(0, min(height - 1, y0 + 1)) &* width
+        let v00 = r0[c0], v10 = r0[c1], v01 = r1[c0], v11 = r1[c1]
+        let nearest = ty < 0.5 ? (tx < 0.5 ? v00 : v10) : (tx < 0.5 ? v01 : v11)
         guard nearest > 0 else { return 0 }
         var weighted: Float = 0, weights: Float = 0
-        @inline(__always) func tap(_ column: Int, _ row: Int, _ weight: Float) {
-            let v = inverse(column, row)
+        @inline(__always) func tap(_ v: Float, _ weight: Float) {
             guard v > 0, abs(v - nearest) <= tolerance else { return }
             weighted += weight * v
             weights += weight
         }
-        tap(x0, y0, (1 - tx) * (1 - ty))
-        tap(x0 + 1, y0, tx * (1 - ty))
-        tap(x0, y0 + 1, (1 - tx) * ty)
-        tap(x0 + 1, y0 + 1, tx * ty)
+        tap(v00, (1 - tx) * (1 - ty))
+        tap(v10, tx * (1 - ty))
+        tap(v01, (1 - tx) * ty)
+        tap(v11, tx * ty)
         return weighted / weights
     }
 
