@@ -83,6 +83,9 @@ func runPlaybackBenchmarks() throws {
     _ = try renderer.render(frameAt: first)
     var times: [Double] = []
     for k in 1...60 { times.append(try BenchmarkReport.milliseconds { _ = try renderer.render(frameAt: first + k) }) }
+    // LOOKAROUND_BENCH_TIMES=1 prints each frame's time, in order (the first frames share the cores
+    // with the next move's set-up).
+    if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_TIMES"] != nil { print("   frame times in order (ms):", times.map { fmt($0, 1) }.joined(separator: " ")) }
     times.sort()
     print("   composed 640×360 frame (warp + labels + map inset + heads-up line): median \(fmt(times[times.count / 2])) ms, "
           + "90th percentile \(fmt(times[times.count * 9 / 10])) ms (goal ≤ 8 ms)")

@@ -54,16 +54,20 @@ public enum Compositing {
         let dstWidth = destination.width, srcWidth = source.width
         source.components.withUnsafeBufferPointer { src in
             destination.components.withUnsafeMutableBufferPointer { dst in
-                for row in y0..<y1 {
-                    let from = src.baseAddress! + ((row - y) * srcWidth + (x0 - x)) * 4
-                    let to = dst.baseAddress! + (row * dstWidth + x0) * 3
-                    for k in 0..<(x1 - x0) {
-                        // a in 0…255·255; each channel (s·a + d·(255² − a) + 255²/2) / 255².
-                        let a = UInt32(from[4 * k + 3]) * scale
-                        guard a > 0 else { continue }
-                        let keep = 65_025 - a
-                        for c in 0..<3 {
-                            to[3 * k + c] = UInt8((UInt32(from[4 * k + c]) * a + UInt32(to[3 * k + c]) * keep + 32_512) / 65_025)
+                let srcBase = src.baseAddress!, dstBase = dst.baseAddress!
+                // Rows are independent: split them across cores (each chunk writes only its rows).
+                Parallel.forEachRowRange(y1 - y0, minimumRowsPerChunk: max(1, 16_384 / (x1 - x0))) { rows in
+                    for row in (y0 + rows.lowerBound)..<(y0 + rows.upperBound) {
+                        let from = srcBase + ((row - y) * srcWidth + (x0 - x)) * 4
+                        let to = dstBase + (row * dstWidth + x0) * 3
+                        for k in 0..<(x1 - x0) {
+                            // a in 0…255·255; each channel (s·a + d·(255² − a) + 255²/2) / 255².
+                            let a = UInt32(from[4 * k + 3]) * scale
+                            guard a > 0 else { continue }
+                            let keep = 65_025 - a
+                            for c in 0..<3 {
+                                to[3 * k + c] = UInt8((UInt32(from[4 * k + c]) * a + UInt32(to[3 * k + c]) * keep + 32_512) / 65_025)
+                            }
                         }
                     }
                 }

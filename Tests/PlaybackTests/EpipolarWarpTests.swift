@@ -93,6 +93,24 @@ import Testing
         #expect(once.components == again.components)
     }
 
+    /// Where an end's samples crowd (two or more to a row: the end ahead, seen from behind it), every
+    /// other one is drawn: the frames differ from drawing them all, by little. (Looking back from
+    /// near the start, cases[1], nothing crowds: its frames are the same bytes.)
+    @Test(arguments: [cases[0], cases[3], cases[6]])
+    func drawingCrowdedSamplesSparseChangesLittle(_ c: Case) throws {
+        var (warp, camera, _) = try Self.warp(c)
+        var scratch = EpipolarWarp.Scratch(), sparse = RGB8Image(width: camera.width, height: camera.height), dense = sparse
+        let tolerance = PanoramaTransition.occlusionToleranceFraction
+        warp.render(fraction: Float(c.fraction), camera: camera, occlusionTolerance: tolerance, scratch: &scratch, into: &sparse)
+        warp.sparseLandingRows = -1
+        warp.render(fraction: Float(c.fraction), camera: camera, occlusionTolerance: tolerance, scratch: &scratch, into: &dense)
+        let psnr = ImageMetrics.psnr(sparse, dense)
+        print("\(c): sparse against dense drawing \(String(format: "%.1f", psnr)) dB")
+        let differs = sparse.components != dense.components
+        #expect(differs, "\(c): nothing was drawn sparse")
+        #expect(psnr >= 40, "\(c): \(psnr) dB")
+    }
+
     /// A move of no length (both captures at one place) has no direction: any pole serves, and the
     /// frames are the two panoramas' blend from there.
     @Test func aMoveOfNoLengthStillRenders() throws {
