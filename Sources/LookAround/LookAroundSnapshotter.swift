@@ -108,16 +108,32 @@ public struct LookAroundSnapshotter: Sendable {
     let cache: PanoramaCache
     private let catalog: Catalog?
     /// What its views' labels need whatever the camera, read once (see ``LabelSources``).
-    let labelSources = LabelSources()
+    let labelSources: LabelSources
 
     /// A snapshotter of `scene`; `cache` nil uses ``sharedCache``. Place labels come from `catalog`
     /// (the one the scene came from); nil uses ``LookAroundCatalog/shared()`` when it holds the scene's
     /// panorama, and otherwise the snapshot has no labels.
     public init(scene: LookAroundScene, options: Options = Options(), cache: PanoramaCache? = nil, catalog: Catalog? = nil) {
+        self.init(scene: scene, options: options, cache: cache ?? Self.sharedCache, catalog: catalog, labelSources: LabelSources())
+    }
+
+    private init(scene: LookAroundScene, options: Options, cache: PanoramaCache, catalog: Catalog?, labelSources: LabelSources) {
         self.scene = scene
         self.options = options
-        self.cache = cache ?? Self.sharedCache
+        self.cache = cache
         self.catalog = catalog
+        self.labelSources = labelSources
+    }
+
+    /// A snapshotter of `scene` with `options` and `catalog` (as ``init(scene:options:cache:catalog:)``,
+    /// with this one's cache) that shares what this one's labels have read (the places and streets
+    /// near the panorama, the places' anchors: ``LabelSources``) when it is of the same panorama, with
+    /// the same catalog and label language, and otherwise starts afresh. For one view after another
+    /// of a panorama, as an interactive viewer's frames are: each new snapshotter would read them again.
+    public func sharingLabels(scene: LookAroundScene, options: Options, catalog: Catalog?) -> LookAroundSnapshotter {
+        let same = scene.panoramaID == self.scene.panoramaID && options.language == self.options.language && catalog === self.catalog
+        return LookAroundSnapshotter(scene: scene, options: options, cache: cache, catalog: catalog,
+                                     labelSources: same ? labelSources : LabelSources())
     }
 
     /// The catalog labels come from: the one given, else the shared one when it holds the scene's

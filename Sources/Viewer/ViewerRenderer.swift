@@ -5,6 +5,7 @@ import Imaging
 import LookAround
 import MapSnapshot
 import Reprojection
+import Synchronization
 import Terminal
 
 /// One rendered view: the picture (with navigation arrows and the map inset, without text) and what a
@@ -44,6 +45,8 @@ final class ViewerRenderer: @unchecked Sendable {
     let language: String?
     let map: ViewerMap?
     private var cameraHeights: [String: Double] = [:]
+    /// The last view's snapshotter: the next one of its panorama shares what its labels read.
+    private let lastSnapshotter = Mutex<LookAroundSnapshotter?>(nil)
 
     /// Place labels in the text modes are laid out as if each cell were this many pixels (the size
     /// the labels' fonts are made for), then written as text.
@@ -69,7 +72,7 @@ final class ViewerRenderer: @unchecked Sendable {
         let snapshot: LookAroundSnapshotter.Snapshot
         if layout.isGraphics {
             // The labels drawn in the picture with their fonts, as `snapshot` draws them.
-            snapshot = try LookAroundSnapshotter(scene: state.scene, options: options, catalog: navigator.catalog).render()
+            snapshot = try snapshotter(state.scene, options).render()
             let (px, py) = layout.pixelsPerCell
             placed = snapshot.labels.map { label in
                 let top = layout.pictureTopRow + Int(label.box.minY / py)
@@ -82,7 +85,7 @@ final class ViewerRenderer: @unchecked Sendable {
             let labelOptions = options
             options.pointOfInterestFilter = .excludingAll
             options.showsRoadLabels = false
-            snapshot = try LookAroundSnapshotter(scene: state.scene, options: options, catalog: navigator.catalog).render()
+            snapshot = try snapshotter(state.scene, options).render()
             if let catalog = navigator.catalog, state.labels != .none {
                 (placed, roads) = try textLabels(state: state, options: labelOptions, layout: layout, catalog: catalog)
             }
@@ -96,6 +99,17 @@ final class ViewerRenderer: @unchecked Sendable {
                             roadLabels: roads, arrows: arrows)
     }
 
+    /// A snapshotter of `scene` with `options`, sharing the last one's label sources when it was of
+    /// the same panorama (``LookAroundSnapshotter/sharingLabels(scene:options:catalog:)``).
+    private func snapshotter(_ scene: LookAroundScene, _ options: LookAroundSnapshotter.Options) -> LookAroundSnapshotter {
+        lastSnapshotter.withLock { last in
+            let next = last?.sharingLabels(scene: scene, options: options, catalog: navigator.catalog)
+                ?? LookAroundSnapshotter(scene: scene, options: options, catalog: navigator.catalog)
+            last = next
+            return next
+        }
+    }
+
     /// Labels for the text modes: laid out on a camera of `labelCellPixels` per cell (so the fonts'
     /// sizes match a cell's), decluttered there, and written as text one cell per character.
     private func textLabels(state: ViewerState, options: LookAroundSnapshotter.Options, layout: ViewerLayout, catalog: Catalog)
@@ -103,7 +117,7 @@ final class ViewerRenderer: @unchecked Sendable {
         var labelOptions = options
         let cx = Self.labelCellPixels.x, cy = Self.labelCellPixels.y
         labelOptions.size = PixelSize(width: Int(Double(layout.columns) * cx), height: Int(Double(layout.pictureRows) * cy))
-        let snapshotter = LookAroundSnapshotter(scene: state.scene, options: labelOptions, catalog: catalog)
+        let snapshotter = self.snapshotter(state.scene, labelOptions)
         let camera = try snapshotter.viewCamera()
         let places = try snapshotter.placeLabels(for: camera, catalog: catalog)
         let roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: places)

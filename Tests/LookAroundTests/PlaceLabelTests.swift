@@ -244,4 +244,41 @@ extension PlaceLabelTests {
         print("\(views) views: \(labelled) with place labels, \(painted) with street names")
         #expect(labelled > 0 && painted > 0, "\(views) views: \(labelled) with place labels, \(painted) with street names")
     }
+
+    /// A snapshotter made from another (``LookAroundSnapshotter/sharingLabels(scene:options:catalog:)``,
+    /// as the viewer makes one a frame) of the same panorama, catalog and language starts with what the
+    /// other's labels read, and labels its views exactly as a fresh snapshotter does; of another
+    /// panorama, or in another language, it starts afresh.
+    @Test func aSnapshotterSharingLabelsMatchesAFreshOne() async throws {
+        let town = try TinyTown.shared.get()
+        var scenes: [LookAroundScene] = []
+        for capture in town.captures.prefix(2) {
+            let coordinate = try #require(capture.coordinate)
+            scenes.append(try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene))
+        }
+        try #require(scenes.count == 2 && scenes[0].panoramaID != scenes[1].panoramaID)
+        let first = LookAroundSnapshotter(scene: scenes[0], catalog: town.catalog)
+        var compared = 0
+        var previous = first
+        for heading in stride(from: 0.0, to: 360, by: 45) {
+            var options = LookAroundSnapshotter.Options()
+            options.camera = LookAroundSnapshotter.Camera(headingDegrees: heading)
+            let next = previous.sharingLabels(scene: scenes[0], options: options, catalog: town.catalog)
+            if heading > 0 { #expect(next.labelSources.holdsPlaces(of: town.catalog), "heading \(heading): read again") }
+            let camera = try ViewCamera(headingDegrees: heading, fieldOfViewDegrees: 100, width: 320, height: 240)
+            let places = try next.placeLabels(for: camera, catalog: town.catalog)
+            let fresh = LookAroundSnapshotter(scene: scenes[0], options: options, catalog: town.catalog)
+            let freshPlaces = try fresh.placeLabels(for: camera, catalog: town.catalog)
+            #expect(places == freshPlaces, "heading \(heading)")
+            #expect(try next.roadLabels(for: camera, catalog: town.catalog, avoiding: places)
+                    == (try fresh.roadLabels(for: camera, catalog: town.catalog, avoiding: freshPlaces)), "heading \(heading)")
+            compared += places.isEmpty ? 0 : 1
+            previous = next
+        }
+        #expect(compared > 0, "no view with place labels to compare")
+        #expect(!previous.sharingLabels(scene: scenes[1], options: previous.options, catalog: town.catalog).labelSources.holdsPlaces(of: town.catalog))
+        var otherLanguage = previous.options
+        otherLanguage.language = "sv"
+        #expect(!previous.sharingLabels(scene: scenes[0], options: otherLanguage, catalog: town.catalog).labelSources.holdsPlaces(of: town.catalog))
+    }
 }
