@@ -469,8 +469,15 @@ struct EpipolarWarp: Sendable {
         // no run follows or precedes (the partner of the pair across the boundary). Where two runs meet,
         // the one drawn second has both samples of the pair, the first only the one it ends on (drawn
         // again at once: the order stays occlusion-compatible).
+        // Seen from ahead (descending) samples only move away from the pole, from behind only towards
+        // it: chunks wholly past the rows' far end (or before their near end) cannot land in reach
+        // (their kind would be 0) and are not looked at.
+        let reachRows = Int(Self.maximumStretchSamples) + 1
         if descending {
-            var c = chunks - 1, k = kind(c)
+            let beyond = (min(samples, rows.upperBound + reachRows) + chunkSize - 1) / chunkSize
+            var c = min(chunks, beyond) - 1
+            guard c >= 0 else { return }
+            var k = kind(c)
             while c >= 0 {
                 guard k != 0 else { c -= 1; if c >= 0 { k = kind(c) }; continue }
                 let last = c, runKind = k
@@ -480,7 +487,9 @@ struct EpipolarWarp: Sendable {
                          rows: work.rows, nearest: work.nearest, inverses: work.inverses)
             }
         } else {
-            var c = 0, k = kind(0)
+            var c = max(0, rows.lowerBound - reachRows) / chunkSize
+            guard c < chunks else { return }
+            var k = kind(c)
             while c < chunks {
                 guard k != 0 else { c += 1; if c < chunks { k = kind(c) }; continue }
                 let start = c, runKind = k
