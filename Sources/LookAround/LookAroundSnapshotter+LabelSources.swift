@@ -8,7 +8,8 @@ extension LookAroundSnapshotter {
     /// them) their anchors, and the named streets near it. A walk or the viewer asks for the labels of
     /// every frame of one panorama; without this each frame queried the catalog for the same places and
     /// streets and scanned the depth map for the same anchors. Kept for one catalog (another catalog
-    /// starts afresh); copies of a snapshotter share it.
+    /// starts afresh); copies of a snapshotter share it, and so does one made by
+    /// ``LookAroundSnapshotter/sharingLabels(scene:options:catalog:)`` (the viewer's next frame).
     final class LabelSources: Sendable {
         struct Place: Sendable {
             var place: CatalogPlace

@@ -71,6 +71,9 @@ struct EpipolarWarp: Sendable {
     /// The most grid samples one pair of consecutive samples is stretched over; beyond it they are
     /// taken for two surfaces (a wall seen edge-on at capture, which another end sees better).
     static let maximumStretchSamples: Float = 16
+    /// How far past a meridian's rows a sample may land and still be drawn onto them (stretched to a
+    /// neighbour there), samples.
+    static let landingReachSamples = Int(maximumStretchSamples) + 1
     /// A chunk whose samples all land within this many rows is drawn sparse (every other sample): at
     /// least two land on a row, where one is seen (an end seen from farther than it was captured, as
     /// the end ahead is from behind it: on the benchmark's frame its samples drawn fell from 767 k to
@@ -388,7 +391,7 @@ struct EpipolarWarp: Sendable {
         let eye = Double(t) * length
         let shiftA = Float(eye - from.offset), shiftB = Float(eye - to.offset)
         let weightB = UInt64(max(0, min(256, (t * 256).rounded()))), weightA = 256 - weightB
-        let reach = Int(Self.maximumStretchSamples) + 1
+        let reach = Self.landingReachSamples
         scratch.grid.withUnsafeMutableBufferPointer { grid in
             nonisolated(unsafe) let grid = grid
             region.meridianRows.withUnsafeBufferPointer { meridianRows in
@@ -453,17 +456,17 @@ struct EpipolarWarp: Sendable {
         let descending = s > 0
         let line = Line(q: qs, cot: cs, colors: colorBase + base, shift: s, perSample: Float(samples) / .pi,
                         offset: 0.5 + Float(rows.lowerBound), rowCount: rows.count, color: color, inverse: inverse)
-        // Per chunk: 0 when none of its samples can land in reach (from the chunk's least and greatest
-        // inverse distance), 2 when all land within ``sparseLandingRows`` rows (drawn sparse), else 1.
-        // A row's span in cotangent is at least π / samples × (1 + cot²) at the interval's least |cot|.
+        // Per chunk: skipped when none of its samples can land in reach (from the chunk's least and
+        // greatest inverse distance), sparse when all land within ``sparseLandingRows`` rows. A row's
+        // span in cotangent is at least π / samples × (1 + cot²) at the interval's least |cot|.
         let sparseSpan = sparseLandingRows * .pi / Float(samples)
-        @inline(__always) func kind(_ c: Int) -> Int {
+        @inline(__always) func kind(_ c: Int) -> ChunkKind {
             let b = bounds[i * chunks + c]
             let top = cot[c * chunkSize], bottom = cot[min(samples, (c + 1) * chunkSize) - 1]
             let lowest = bottom - s * (s >= 0 ? b.y : b.x), highest = top - s * (s >= 0 ? b.x : b.y)
-            guard highest >= reach.lowest && lowest <= reach.highest else { return 0 }
+            guard highest >= reach.lowest && lowest <= reach.highest else { return .skipped }
             let least = lowest > 0 ? lowest : highest < 0 ? -highest : 0
-            return highest - lowest <= sparseSpan * (1 + least * least) ? 2 : 1
+            return highest - lowest <= sparseSpan * (1 + least * least) ? .sparse : .dense
         }
         // Runs of consecutive chunks of one kind, in order, each widened by one sample at an end where
         // no run follows or precedes (the partner of the pair across the boundary). Where two runs meet,
@@ -471,35 +474,35 @@ struct EpipolarWarp: Sendable {
         // again at once: the order stays occlusion-compatible).
         // Seen from ahead (descending) samples only move away from the pole, from behind only towards
         // it: chunks wholly past the rows' far end (or before their near end) cannot land in reach
-        // (their kind would be 0) and are not looked at.
-        let reachRows = Int(Self.maximumStretchSamples) + 1
+        // (they would be skipped) and are not looked at.
+        let reachRows = Self.landingReachSamples
         if descending {
-            let beyond = (min(samples, rows.upperBound + reachRows) + chunkSize - 1) / chunkSize
-            var c = min(chunks, beyond) - 1
-            guard c >= 0 else { return }
+            var c = min(chunks, (min(samples, rows.upperBound + reachRows) + chunkSize - 1) / chunkSize) - 1
             var k = kind(c)
             while c >= 0 {
-                guard k != 0 else { c -= 1; if c >= 0 { k = kind(c) }; continue }
+                guard k != .skipped else { c -= 1; if c >= 0 { k = kind(c) }; continue }
                 let last = c, runKind = k
-                repeat { c -= 1; k = c >= 0 ? kind(c) : 0 } while k == runKind
-                let lower = k != 0 ? (c + 1) * chunkSize : max(0, (c + 1) * chunkSize - 1)
-                line.run(lower, min(samples, (last + 1) * chunkSize + 1), descending: true, sparse: runKind == 2,
+                repeat { c -= 1; k = c >= 0 ? kind(c) : .skipped } while k == runKind
+                let lower = k != .skipped ? (c + 1) * chunkSize : max(0, (c + 1) * chunkSize - 1)
+                line.run(lower, min(samples, (last + 1) * chunkSize + 1), descending: true, sparse: runKind == .sparse,
                          rows: work.rows, nearest: work.nearest, inverses: work.inverses)
             }
         } else {
             var c = max(0, rows.lowerBound - reachRows) / chunkSize
-            guard c < chunks else { return }
             var k = kind(c)
             while c < chunks {
-                guard k != 0 else { c += 1; if c < chunks { k = kind(c) }; continue }
+                guard k != .skipped else { c += 1; if c < chunks { k = kind(c) }; continue }
                 let start = c, runKind = k
-                repeat { c += 1; k = c < chunks ? kind(c) : 0 } while k == runKind
-                let upper = k != 0 ? c * chunkSize : min(samples, c * chunkSize + 1)
-                line.run(max(0, start * chunkSize - 1), upper, descending: false, sparse: runKind == 2,
+                repeat { c += 1; k = c < chunks ? kind(c) : .skipped } while k == runKind
+                let upper = k != .skipped ? c * chunkSize : min(samples, c * chunkSize + 1)
+                line.run(max(0, start * chunkSize - 1), upper, descending: false, sparse: runKind == .sparse,
                          rows: work.rows, nearest: work.nearest, inverses: work.inverses)
             }
         }
     }
+
+    /// How a frame draws a chunk of a meridian (``warpMeridian(_:q:colors:bounds:shift:rows:reach:cot:color:inverse:work:)``).
+    enum ChunkKind { case skipped, dense, sparse }
 
     /// A core's buffers for ``Line/run(_:_:descending:rows:nearest:inverses:)`` (``samples`` + 6 long).
     struct Work {
@@ -613,7 +616,10 @@ struct EpipolarWarp: Sendable {
     /// other. Then holes are filled from the farther of the nearest filled samples either side
     /// (within ``maximumFillSamples``: disocclusions show what is behind), what is left from the
     /// nearest filled sample above, else below, else grey.
-    @inline(__always)
+    ///
+    /// Not inlined: inlined into the frame's loop it was measured 23 M instructions slower over the
+    /// benchmark's 21 frames (callgrind).
+    @inline(never)
     static func blend(_ ca: UnsafeMutablePointer<UInt64>, _ ia: UnsafeMutablePointer<Float>, _ cb: UnsafeMutablePointer<UInt64>,
                       _ ib: UnsafeMutablePointer<Float>, count: Int, weights: (UInt64, UInt64), tolerance: Float,
                       into out: UnsafeMutablePointer<UInt32>) {
