@@ -3,7 +3,7 @@
 # speed drifts (a shared virtual machine): runs `LOOKAROUND_BENCH_FRAMES_ONLY=1 BINARY playback` for
 # each binary in turn, ROUNDS times (default 5), under the build lock, and prints per binary the
 # sorted per-run figures of the depth warp alone, the crossfade (code that rarely changes: the
-# control for the machine's speed), the composed frame's median and the set-up of a move.
+# control for the machine's speed), the composed frame's median and mean over a move, and the set-up of a move.
 #
 #   scripts/bench-alternate.sh /tmp/bench-before /tmp/bench-after   two copies of .build/release/Benchmarks
 #   ROUNDS=7 scripts/bench-alternate.sh A B C
@@ -23,14 +23,15 @@ for r in $(seq 1 "$rounds"); do
         warp=$(sed -n 's/^   depth warp.*): \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
         fade=$(sed -n 's/^   depth warp.*crossfade \([0-9.]*\) ms.*/\1/p' "$tmp/out")
         composed=$(sed -n 's/^   composed.*median \([0-9.]*\) ms,.*/\1/p' "$tmp/out")
+        mean=$(sed -n 's/^   composed.* mean \([0-9.]*\) ms,.*/\1/p' "$tmp/out")
         setup=$(sed -n 's/^   depth warp.*set-up per move \([0-9.]*\) ms.*/\1/p' "$tmp/out")
         [ -n "$warp" ] && [ -n "$composed" ] || { echo "error: $b printed no playback figures:" >&2; cat "$tmp/out" >&2; exit 70; }
-        echo "$warp $fade $composed $setup" >> "$tmp/$k"
-        echo "round $r/$rounds $(basename "$b"): warp $warp ms, crossfade $fade ms, composed median $composed ms, set-up $setup ms" >&2
+        echo "$warp $fade $composed $setup ${mean:-n/a}" >> "$tmp/$k"
+        echo "round $r/$rounds $(basename "$b"): warp $warp ms, crossfade $fade ms, composed median $composed ms, mean ${mean:-n/a} ms, set-up $setup ms" >&2
     done
 done
 for k in $(seq 1 $#); do
     b=${!k}
     col() { cut -d' ' -f"$1" "$tmp/$k" | sort -n | tr '\n' ' '; }
-    echo "$(basename "$b")  warp: $(col 1)| crossfade: $(col 2)| composed: $(col 3)| set-up: $(col 4)"
+    echo "$(basename "$b")  warp: $(col 1)| crossfade: $(col 2)| composed median: $(col 3)| mean: $(col 5)| set-up: $(col 4)"
 done

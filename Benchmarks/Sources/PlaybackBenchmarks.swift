@@ -64,10 +64,19 @@ func runPlaybackBenchmarks() throws {
     var transition = PanoramaTransition(from: a, to: b)
     let setup = BenchmarkReport.medianMilliseconds(runs: 5) { transition = PanoramaTransition(from: a, to: b) }
     var out = RGB8Image(width: 640, height: 360)
+    // The same camera every frame: the view's lookup is kept from the frame before.
     let warp = try BenchmarkReport.medianMilliseconds(runs: 21) { try transition.render(fraction: 0.5, camera: camera, into: &out) }
+    // The camera turning a thousandth of a degree a frame (as a walk's does between corners): the
+    // view's lookup is made afresh each frame instead of kept from the frame before.
+    var turn = 0
+    let turning = try BenchmarkReport.medianMilliseconds(runs: 21) {
+        turn += 1
+        try transition.render(fraction: 0.5, camera: try ViewCamera(headingDegrees: 270 + 0.001 * Double(turn), width: 640, height: 360), into: &out)
+    }
     let crossfade = try BenchmarkReport.medianMilliseconds(runs: 21) { try transition.crossfade(fraction: 0.5, camera: camera, into: &out) }
     print("   depth warp 640×360 (two 2048×1024 panoramas): \(fmt(warp)) ms per frame "
           + "(set-up per move \(fmt(setup)) ms); crossfade \(fmt(crossfade)) ms")
+    print("   depth warp, the camera turning 0.001° a frame (its lookup made afresh): \(fmt(turning)) ms per frame")
 
     // For counting the warp's instructions (valgrind): LOOKAROUND_BENCH_WARP_ONLY=1 stops here.
     if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_WARP_ONLY"] != nil { return }
@@ -77,18 +86,23 @@ func runPlaybackBenchmarks() throws {
     timelineOptions.framesPerSecond = 30
     let timeline = try WalkTimeline(route: route, options: timelineOptions)
     let renderer = try WalkRenderer(timeline: timeline, catalog: catalog, mapSnapshotter: snapshotter)
-    // Frames of one move (the set-up of the move is counted once, as a walk spends it).
+    // Every frame of the walk's second move, rendered in order as a walk renders them: the move's
+    // set-up was done beside the last frames of the first move (whose own set-up, the walk's first,
+    // is done in line), and its first frames share the cores with the next move's set-up. The mean
+    // carries that set-up; the median is a frame's typical time.
     let moving = timeline.frames.filter { !$0.isPaused }
-    let first = moving[60].index
-    _ = try renderer.render(frameAt: first)
+    let segment = 1
+    let move = moving.filter { $0.segment == segment }.map(\.index)
+    let before = moving.filter { $0.segment == segment - 1 }.suffix(40).first?.index ?? move[0]
+    for index in before..<move[0] { _ = try renderer.render(frameAt: index) }
     var times: [Double] = []
-    for k in 1...60 { times.append(try BenchmarkReport.milliseconds { _ = try renderer.render(frameAt: first + k) }) }
-    // LOOKAROUND_BENCH_TIMES=1 prints each frame's time, in order (the first frames share the cores
-    // with the next move's set-up).
+    for index in move { times.append(try BenchmarkReport.milliseconds { _ = try renderer.render(frameAt: index) }) }
+    // LOOKAROUND_BENCH_TIMES=1 prints each frame's time, in order.
     if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_TIMES"] != nil { print("   frame times in order (ms):", times.map { fmt($0, 1) }.joined(separator: " ")) }
+    let mean = times.reduce(0, +) / Double(times.count)
     times.sort()
-    print("   composed 640×360 frame (warp + labels + map inset + heads-up line): median \(fmt(times[times.count / 2])) ms, "
-          + "90th percentile \(fmt(times[times.count * 9 / 10])) ms (goal ≤ 8 ms)")
+    print("   composed 640×360 frame (warp + labels + map inset + heads-up line), the \(times.count) frames of a move: "
+          + "median \(fmt(times[times.count / 2])) ms, mean \(fmt(mean)) ms, 90th percentile \(fmt(times[times.count * 9 / 10])) ms (goal ≤ 8 ms)")
     // For profiling the frame: LOOKAROUND_BENCH_FRAMES_ONLY=1 stops here.
     if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_FRAMES_ONLY"] != nil { return }
 

@@ -23,7 +23,8 @@ import Imaging
 /// Both ends share the grid, so the two warped meridians are blended sample by sample (as
 /// ``PanoramaTransition`` describes) and disocclusions are filled along the meridian — the epipolar
 /// line, the direction in which they open — from the farther side. The view is then looked up in the
-/// blended grid: per view pixel, its direction's polar angle and meridian, and a bilinear tap.
+/// blended grid: per view pixel, its direction's polar angle and meridian, and a bilinear tap (the taps
+/// kept while the camera does not change).
 ///
 /// A frame touches only the meridians and polar angles its view can show (from its outline, with
 /// the poles when they are in view; near a pole in view, where meridians crowd, only every 2nd, 4th…
@@ -378,14 +379,34 @@ struct EpipolarWarp: Sendable {
     }
 
     /// Per-frame buffers, reused: the blended grid of the region (meridian by meridian, each
-    /// `region.rows.count` long).
+    /// `region.rows.count` long), and the last camera's region and lookup taps.
     struct Scratch {
         var grid: [UInt32] = []
+        var lookup: Lookup?
+    }
+
+    /// What a camera's view looks up in the grid, whatever the fraction: its region, and per view
+    /// pixel (row by row) its bilinear tap. A camera that does not turn between frames (a walk along
+    /// a straight street) looks up where the frame before did.
+    struct Lookup {
+        let camera: ViewCamera
+        let region: Region
+        var taps: [Tap]
+    }
+
+    /// A view pixel's tap: the grid offsets of its rows k0 and k0 + 1 on meridians m0 and m1 (each
+    /// pair adjacent in the grid), and its fractions (of 256) between the rows and between the meridians.
+    struct Tap {
+        var first: Int32, second: Int32, rowFraction: UInt16, meridianFraction: UInt16
     }
 
     /// One frame: the view of `camera` at `fraction` of the way, into `output` (the camera's size).
     func render(fraction t: Float, camera: ViewCamera, occlusionTolerance: Float, scratch: inout Scratch, into output: inout RGB8Image) {
-        let region = self.region(camera: camera)
+        if scratch.lookup?.camera != camera {
+            let region = self.region(camera: camera)
+            scratch.lookup = Lookup(camera: camera, region: region, taps: taps(region: region, camera: camera))
+        }
+        let region = scratch.lookup!.region
         let stride = region.rows.count, count = region.meridianCount
         if scratch.grid.count < stride * count { scratch.grid = [UInt32](repeating: 0, count: stride * count) }
         let eye = Double(t) * length
@@ -437,7 +458,7 @@ struct EpipolarWarp: Sendable {
             } }
             }
         }
-        lookUp(region: region, camera: camera, grid: scratch.grid, into: &output)
+        Self.lookUp(scratch.lookup!.taps, grid: scratch.grid, into: &output)
     }
 
     /// Warps meridian `i` of one end (its ``End/inverseRadial``, ``End/colors`` and
@@ -666,10 +687,10 @@ struct EpipolarWarp: Sendable {
         }
     }
 
-    /// The view from the blended grid: per pixel its direction's polar angle and meridian, a bilinear
-    /// tap (meridians wrapping when the region has them all, else clamped to it; rows clamped),
-    /// four pixels' positions at a time.
-    func lookUp(region: Region, camera: ViewCamera, grid: [UInt32], into output: inout RGB8Image) {
+    /// The taps of `camera`'s view in the grid of `region`: per pixel its direction's polar angle and
+    /// meridian (meridians wrapping when the region has them all, else clamped to it; rows clamped),
+    /// four pixels at a time.
+    func taps(region: Region, camera: ViewCamera) -> [Tap] {
         let (f, r, u) = camera.basis
         let forward = SIMD3(f.east, f.north, f.up), right = SIMD3(r.east, r.north, r.up), up = SIMD3(u.east, u.north, u.up)
         let focal = camera.focalLengthPixels, width = camera.width, height = camera.height
@@ -683,12 +704,12 @@ struct EpipolarWarp: Sendable {
         let fullCircle = Float(meridians), lastRow = Float(stride) - 1.001, lastMeridian = Float(count - 1)
         let halfGap = Float((meridians - count) / 2)
         let xs = SIMD4<Float>(0, 1, 2, 3)
-        grid.withUnsafeBufferPointer { grid in
+        var taps = [Tap](repeating: Tap(first: 0, second: 0, rowFraction: 0, meridianFraction: 0), count: width * height)
+        taps.withUnsafeMutableBufferPointer { taps in
           region.lookupLevels.withUnsafeBufferPointer { levels in
-            output.components.withUnsafeMutableBufferPointer { out in
-                nonisolated(unsafe) let out = out, grid = grid, levels = levels
+                nonisolated(unsafe) let taps = taps, levels = levels
                 Parallel.forEachRowRange(height) { rowsOfView in
-                    guard let texels = grid.baseAddress, let pixels = out.baseAddress else { return }
+                    guard let base = taps.baseAddress else { return }
                     for y in rowsOfView {
                         let rowOrigin = origin + dy * Float(y)
                         var x = 0
@@ -730,24 +751,48 @@ struct EpipolarWarp: Sendable {
                                 mj = (mi &+ 1).replacing(with: Int32(count - 1), where: mi &+ 1 .>= Int32(count))
                             }
                             let i0 = mi &* Int32(stride) &+ ki, i1 = mj &* Int32(stride) &+ ki
+                            let row = base + y * width + x
                             for lane in 0..<min(4, width - x) {
-                                // Rows k0 and k0 + 1 of meridians m0 and m1 (adjacent in the grid).
-                                let value = ViewRenderer.bilinear(texels + Int(i0[lane]), texels + Int(i1[lane]), fx: fk[lane], fy: fm[lane])
-                                let o = pixels + 3 * (y * width + x + lane)
-                                // Four bytes (the fourth is the next pixel's, written after) but at a row's end:
-                                // the next row may be another core's.
-                                if x &+ lane < width &- 1 {
-                                    UnsafeMutableRawPointer(o).storeBytes(of: unsafeBitCast(value, to: UInt32.self), as: UInt32.self)
-                                } else {
-                                    o[0] = value[0]; o[1] = value[1]; o[2] = value[2]
-                                }
+                                row[lane] = Tap(first: i0[lane], second: i1[lane], rowFraction: fk[lane], meridianFraction: fm[lane])
                             }
                             x += 4
                         }
                     }
                 }
-            }
           }
+        }
+        return taps
+    }
+
+    /// The view from the blended grid, one bilinear tap a pixel (`taps`, the output's pixels in order).
+    static func lookUp(_ taps: [Tap], grid: [UInt32], into output: inout RGB8Image) {
+        let width = output.width
+        grid.withUnsafeBufferPointer { grid in
+            taps.withUnsafeBufferPointer { taps in
+                output.components.withUnsafeMutableBufferPointer { out in
+                    nonisolated(unsafe) let out = out, grid = grid, taps = taps
+                    Parallel.forEachRowRange(output.height) { rowsOfView in
+                        guard let texels = grid.baseAddress, let pixels = out.baseAddress, let tapBase = taps.baseAddress else { return }
+                        for y in rowsOfView {
+                            let row = tapBase + y * width, o = pixels + 3 * y * width
+                            // Four bytes a pixel (the fourth is the next pixel's, written after) but the row's
+                            // last: the next row may be another core's.
+                            for x in 0..<(width - 1) {
+                                let tap = row[x]
+                                // Rows k0 and k0 + 1 of meridians m0 and m1 (adjacent in the grid).
+                                let value = ViewRenderer.bilinear(texels + Int(tap.first), texels + Int(tap.second),
+                                                                  fx: tap.rowFraction, fy: tap.meridianFraction)
+                                UnsafeMutableRawPointer(o + 3 * x).storeBytes(of: unsafeBitCast(value, to: UInt32.self), as: UInt32.self)
+                            }
+                            let tap = row[width - 1]
+                            let value = ViewRenderer.bilinear(texels + Int(tap.first), texels + Int(tap.second),
+                                                              fx: tap.rowFraction, fy: tap.meridianFraction)
+                            let last = o + 3 * (width - 1)
+                            last[0] = value[0]; last[1] = value[1]; last[2] = value[2]
+                        }
+                    }
+                }
+            }
         }
     }
 

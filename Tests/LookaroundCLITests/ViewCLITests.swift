@@ -216,7 +216,7 @@ import TestSupport
         #expect(both.exitCode == 64 && both.stderr.contains("not both"), "\(both.stderr)")
         guard let tmux = which("tmux") else { return }
         let pane = try TmuxPane(tmux: tmux, columns: 100, rows: 30, command: "\(Lookaround.executablePath) walk --catalog \(catalog) "
-                                + "--sequence senaatintori --speed-mps 6 --pause-seconds 0 --osm none --play")
+                                + "--sequence senaatintori --speed-mps 3 --pause-seconds 0 --osm none --play")
         _ = try pane.waitFor("the walk playing") { $0.contains("walk · senaatintori-") && $0.contains("space pause") }
         try pane.run(["send-keys", "-t", "t", "Space"])
         let paused = try pane.waitFor("paused") { $0.contains("· paused") }

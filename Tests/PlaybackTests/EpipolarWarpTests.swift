@@ -111,6 +111,29 @@ import Testing
         #expect(psnr >= 40, "\(c): \(psnr) dB")
     }
 
+    /// The lookup of the frame before is kept while the camera does not change (its region and taps,
+    /// whatever the fraction) and made afresh when it does: a scratch carried across cameras renders
+    /// the same bytes as a new one, every time.
+    @Test(arguments: [(cases[0], cases[1]), (cases[4], cases[5])])
+    func aKeptLookupFollowsTheCamera(_ pair: (Case, Case)) throws {
+        let (warp, first, _) = try Self.warp(pair.0)
+        let second = try ViewCamera(headingDegrees: first.headingDegrees + pair.1.headingOffset - pair.0.headingOffset,
+                                    pitchDegrees: pair.1.pitch, fieldOfViewDegrees: pair.1.fieldOfView, width: pair.1.width, height: pair.1.height)
+        let tolerance = PanoramaTransition.occlusionToleranceFraction
+        var kept = EpipolarWarp.Scratch()
+        for (camera, fraction) in [(first, 0.2), (first, 0.6), (second, 0.6), (second, 0.3), (first, 0.3)] {
+            var carried = RGB8Image(width: camera.width, height: camera.height), fresh = carried
+            var scratch = EpipolarWarp.Scratch()
+            warp.render(fraction: Float(fraction), camera: camera, occlusionTolerance: tolerance, scratch: &kept, into: &carried)
+            warp.render(fraction: Float(fraction), camera: camera, occlusionTolerance: tolerance, scratch: &scratch, into: &fresh)
+            #expect(kept.lookup?.camera == camera)
+            #expect(carried.components == fresh.components, "\(camera) t = \(fraction): a kept lookup rendered other bytes")
+        }
+        // The taps are those of the camera's own region.
+        #expect(kept.lookup?.taps.count == first.width * first.height)
+        #expect(kept.lookup?.region.rows == warp.region(camera: first).rows)
+    }
+
     /// A move of no length (both captures at one place) has no direction: any pole serves, and the
     /// frames are the two panoramas' blend from there.
     @Test func aMoveOfNoLengthStillRenders() throws {
