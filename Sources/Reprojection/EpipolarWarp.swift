@@ -403,10 +403,14 @@ struct EpipolarWarp: Sendable {
     /// One frame: the view of `camera` at `fraction` of the way, into `output` (the camera's size).
     func render(fraction t: Float, camera: ViewCamera, occlusionTolerance: Float, scratch: inout Scratch, into output: inout RGB8Image) {
         if scratch.lookup?.camera != camera {
+            // A new camera's taps go into the last one's memory (every entry is written).
+            var taps = scratch.lookup?.taps ?? []
+            scratch.lookup = nil
             let region = self.region(camera: camera)
-            scratch.lookup = Lookup(camera: camera, region: region, taps: taps(region: region, camera: camera))
+            fillTaps(&taps, region: region, camera: camera)
+            scratch.lookup = Lookup(camera: camera, region: region, taps: taps)
         }
-        let region = scratch.lookup!.region
+        let lookup = scratch.lookup!, region = lookup.region
         let stride = region.rows.count, count = region.meridianCount
         if scratch.grid.count < stride * count { scratch.grid = [UInt32](repeating: 0, count: stride * count) }
         let eye = Double(t) * length
@@ -458,7 +462,7 @@ struct EpipolarWarp: Sendable {
             } }
             }
         }
-        Self.lookUp(scratch.lookup!.taps, grid: scratch.grid, into: &output)
+        Self.lookUp(lookup.taps, grid: scratch.grid, into: &output)
     }
 
     /// Warps meridian `i` of one end (its ``End/inverseRadial``, ``End/colors`` and
@@ -687,10 +691,10 @@ struct EpipolarWarp: Sendable {
         }
     }
 
-    /// The taps of `camera`'s view in the grid of `region`: per pixel its direction's polar angle and
-    /// meridian (meridians wrapping when the region has them all, else clamped to it; rows clamped),
-    /// four pixels at a time.
-    func taps(region: Region, camera: ViewCamera) -> [Tap] {
+    /// The taps of `camera`'s view in the grid of `region`, into `taps` (resized to the view's pixels):
+    /// per pixel its direction's polar angle and meridian (meridians wrapping when the region has them
+    /// all, else clamped to it; rows clamped), four pixels at a time.
+    func fillTaps(_ taps: inout [Tap], region: Region, camera: ViewCamera) {
         let (f, r, u) = camera.basis
         let forward = SIMD3(f.east, f.north, f.up), right = SIMD3(r.east, r.north, r.up), up = SIMD3(u.east, u.north, u.up)
         let focal = camera.focalLengthPixels, width = camera.width, height = camera.height
@@ -704,7 +708,7 @@ struct EpipolarWarp: Sendable {
         let fullCircle = Float(meridians), lastRow = Float(stride) - 1.001, lastMeridian = Float(count - 1)
         let halfGap = Float((meridians - count) / 2)
         let xs = SIMD4<Float>(0, 1, 2, 3)
-        var taps = [Tap](repeating: Tap(first: 0, second: 0, rowFraction: 0, meridianFraction: 0), count: width * height)
+        if taps.count != width * height { taps = [Tap](repeating: Tap(first: 0, second: 0, rowFraction: 0, meridianFraction: 0), count: width * height) }
         taps.withUnsafeMutableBufferPointer { taps in
           region.lookupLevels.withUnsafeBufferPointer { levels in
                 nonisolated(unsafe) let taps = taps, levels = levels
@@ -761,7 +765,6 @@ struct EpipolarWarp: Sendable {
                 }
           }
         }
-        return taps
     }
 
     /// The view from the blended grid, one bilinear tap a pixel (`taps`, the output's pixels in order).
