@@ -215,23 +215,36 @@ import TestSupport
         let both = try Lookaround.run(["walk", "--catalog", catalog, "--sequence", "senaatintori", "--play", "-o", "x.gif"])
         #expect(both.exitCode == 64 && both.stderr.contains("not both"), "\(both.stderr)")
         guard let tmux = which("tmux") else { return }
+        // The tests run the debug build: there a frame takes about 1.5 s and the first move's set-up (which
+        // the first frame between two panoramas waits for) about 7 s on an idle machine, several times that
+        // beside a parallel test run. So the walk is paused only once it moves, each wait is long enough
+        // for a frame under load, and the walk (77 s at 1.4 m/s) is long enough that it cannot reach its end
+        // before the keys are read; its end is then reached by seeking.
         let pane = try TmuxPane(tmux: tmux, columns: 100, rows: 30, command: "\(Lookaround.executablePath) walk --catalog \(catalog) "
-                                + "--sequence senaatintori --speed-mps 3 --pause-seconds 0 --osm none --play")
-        _ = try pane.waitFor("the walk playing") { $0.contains("walk · senaatintori-") && $0.contains("space pause") }
+                                + "--sequence senaatintori --speed-mps 1.4 --pause-seconds 0 --osm none --play")
+        _ = try pane.waitFor("the walk playing", seconds: 60) { $0.contains("walk · senaatintori-") && $0.contains("space pause") }
+        _ = try pane.waitFor("the walk moving", seconds: 90) { walkedMeters(in: $0).map { $0 > 0 } ?? false }
         try pane.run(["send-keys", "-t", "t", "Space"])
-        let paused = try pane.waitFor("paused") { $0.contains("· paused") }
+        let paused = try pane.waitFor("paused", seconds: 60) { $0.contains("· paused") }
         try pane.run(["send-keys", "-t", "t", "Space", "+"])
-        _ = try pane.waitFor("playing again, twice as fast") { !$0.contains("· paused") && $0.contains("×2") }
+        _ = try pane.waitFor("playing again, twice as fast", seconds: 60) { !$0.contains("· paused") && $0.contains("×2") }
         try pane.run(["send-keys", "-t", "t", "r"])
-        _ = try pane.waitFor("backwards") { $0.contains("backwards ×2") }
+        _ = try pane.waitFor("backwards", seconds: 60) { $0.contains("backwards ×2") }
         try pane.run(["send-keys", "-t", "t", "r"])
-        _ = try pane.waitFor("forwards again") { !$0.contains("backwards") }
+        _ = try pane.waitFor("forwards again", seconds: 60) { !$0.contains("backwards") }
+        try pane.run(["send-keys", "-t", "t"] + Array(repeating: "Right", count: 16))
         #expect(paused.contains("senaatintori-"))
-        let rc = pane.waitForFile("rc", seconds: 60)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rc = pane.waitForFile("rc", seconds: 90)?.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(rc == "0", "exit status \(rc ?? "none")")
         let report = try pane.capture()
         #expect(report.contains("walk: played to the end") && report.contains("dropped to keep to real time"), "\(report)")
         #expect(pane.file("before") == pane.waitForFile("after"), "stty -g is the same before and after")
+    }
+
+    /// The meters walked in the walk's status line ("· 9 / 108 m ·").
+    private func walkedMeters(in capture: String) -> Int? {
+        guard let range = capture.range(of: #"· \d+ / \d+ m ·"#, options: .regularExpression) else { return nil }
+        return Int(capture[range].dropFirst(2).split(separator: " ")[0])
     }
 
     @Test func aSignalRestoresTheTerminal() throws {
