@@ -2,8 +2,9 @@
 # Compares release builds of Benchmarks on the playback section's frame figures, for a machine whose
 # speed drifts (a shared virtual machine): runs `LOOKAROUND_BENCH_FRAMES_ONLY=1 BINARY playback` for
 # each binary in turn, ROUNDS times (default 5), under the build lock, and prints per binary the
-# sorted per-run figures of the depth warp alone, the crossfade (code that rarely changes: the
-# control for the machine's speed), the composed frame's median and mean over a move, and the set-up of a move.
+# sorted per-run figures of the depth warp alone (the same camera, and a turning one), the crossfade
+# (code that rarely changes: the control for the machine's speed), the composed frame's median and
+# mean over a move, and the set-up of a move.
 #
 #   scripts/bench-alternate.sh /tmp/bench-before /tmp/bench-after   two copies of .build/release/Benchmarks
 #   ROUNDS=7 scripts/bench-alternate.sh A B C
@@ -20,18 +21,19 @@ for r in $(seq 1 "$rounds"); do
     for k in $(seq 1 $#); do
         b=${!k}
         flock /tmp/lookaround-build.lock env LOOKAROUND_BENCH_FRAMES_ONLY=1 "$b" playback > "$tmp/out" 2>&1 || true
-        warp=$(sed -n 's/^   depth warp.*): \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
-        fade=$(sed -n 's/^   depth warp.*crossfade \([0-9.]*\) ms.*/\1/p' "$tmp/out")
+        warp=$(sed -n 's/^   depth warp 640.*): \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
+        turning=$(sed -n 's/^   depth warp, the camera turning.*: \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
+        fade=$(sed -n 's/^   depth warp 640.*crossfade \([0-9.]*\) ms.*/\1/p' "$tmp/out")
         composed=$(sed -n 's/^   composed.*median \([0-9.]*\) ms,.*/\1/p' "$tmp/out")
         mean=$(sed -n 's/^   composed.* mean \([0-9.]*\) ms,.*/\1/p' "$tmp/out")
-        setup=$(sed -n 's/^   depth warp.*set-up per move \([0-9.]*\) ms.*/\1/p' "$tmp/out")
+        setup=$(sed -n 's/^   depth warp 640.*set-up per move \([0-9.]*\) ms.*/\1/p' "$tmp/out")
         [ -n "$warp" ] && [ -n "$composed" ] || { echo "error: $b printed no playback figures:" >&2; cat "$tmp/out" >&2; exit 70; }
-        echo "$warp $fade $composed $setup ${mean:-n/a}" >> "$tmp/$k"
-        echo "round $r/$rounds $(basename "$b"): warp $warp ms, crossfade $fade ms, composed median $composed ms, mean ${mean:-n/a} ms, set-up $setup ms" >&2
+        echo "$warp $fade $composed $setup ${mean:-n/a} ${turning:-n/a}" >> "$tmp/$k"
+        echo "round $r/$rounds $(basename "$b"): warp $warp ms (turning camera ${turning:-n/a} ms), crossfade $fade ms, composed median $composed ms, mean ${mean:-n/a} ms, set-up $setup ms" >&2
     done
 done
 for k in $(seq 1 $#); do
     b=${!k}
     col() { cut -d' ' -f"$1" "$tmp/$k" | sort -n | tr '\n' ' '; }
-    echo "$(basename "$b")  warp: $(col 1)| crossfade: $(col 2)| composed median: $(col 3)| mean: $(col 5)| set-up: $(col 4)"
+    echo "$(basename "$b")  warp: $(col 1)| turning camera: $(col 6)| crossfade: $(col 2)| composed median: $(col 3)| mean: $(col 5)| set-up: $(col 4)"
 done

@@ -7,6 +7,9 @@ import Geodesy
 /// ``Options/pauseSeconds`` at every waypoint (the ends included). The heading follows the direction of
 /// travel, measured over a window of ±``Options/headingLookAheadMeters`` along the route so corners are
 /// rounded rather than snapped, and it never turns faster than ``Options/maximumTurnRateDegreesPerSecond``.
+/// It holds while the direction of travel stays within ``Options/headingSteadinessDegrees`` of it: the
+/// panoramas of a straight street are not exactly in line, and following their wavering would turn the
+/// view by a fraction of a pixel every few frames (and make every frame's view lookup afresh).
 /// With ``Options/lookAt`` the view turns to keep that place in sight while it is within
 /// ``Options/lookAtRangeMeters`` and no more than ``Options/lookAtMaximumOffsetDegrees`` off the
 /// direction of travel.
@@ -23,6 +26,9 @@ public struct WalkTimeline: Sendable {
         public var maximumTurnRateDegreesPerSecond: Double = 45
         /// Half the window over which the travel direction is measured, metres.
         public var headingLookAheadMeters: Double = 8
+        /// How far the direction of travel may waver before the heading follows, degrees (0…1; 0.05° is
+        /// a third of a pixel across a 90° view 640 pixels wide).
+        public var headingSteadinessDegrees: Double = 0.05
         /// A place to keep in view while passing it.
         public var lookAt: GeoCoordinate?
         /// How near `lookAt` must be for the view to turn to it, metres.
@@ -54,6 +60,7 @@ public struct WalkTimeline: Sendable {
             try check(framesPerSecond, Self.framesPerSecondRange, "--fps", "1…120 frames per second")
             try check(pauseSeconds, Self.pauseRangeSeconds, "--pause-seconds", "0…60 seconds")
             try check(maximumTurnRateDegreesPerSecond, 1...3600, "maximum turn rate", "1…3600 degrees per second")
+            try check(headingSteadinessDegrees, 0...1, "heading steadiness", "0…1 degrees")
             try check(pitchDegrees, -90...90, "--pitch-degrees", "-90…90 degrees (0 = horizon)")
             try check(fieldOfViewDegrees, 10...120, "--fov-degrees", "10…120 degrees (horizontal)")
             return self
@@ -202,7 +209,8 @@ public struct WalkTimeline: Sendable {
             if i == 0 {
                 heading = target
             } else {
-                heading += min(maxTurn, max(-maxTurn, Self.signedDifference(target, heading)))
+                let turn = Self.signedDifference(target, heading)
+                if abs(turn) > options.headingSteadinessDegrees { heading += min(maxTurn, max(-maxTurn, turn)) }
             }
             let coordinate = (try? frame.geodetic(from: position).coordinate) ?? route.stops[0].coordinate
             frames.append(Frame(index: i, timeSeconds: time, segment: segment, fraction: fraction, coordinate: coordinate,

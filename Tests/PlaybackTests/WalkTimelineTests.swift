@@ -51,6 +51,27 @@ import Testing
         #expect(largest > 0.3, "the walk turns a corner, gradually")
     }
 
+    /// A straight street whose panoramas are 2 mm off its line, alternately left and right (the
+    /// direction of travel wavers by ±0.01°): the heading holds; with no steadiness it follows every wobble.
+    @Test func headingHoldsOnAStreetWhosePanoramasWaver() throws {
+        let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
+        var stops: [WalkRoute.Stop] = []
+        for i in 0..<10 {
+            let position = EastNorthUp(east: Double(i) * 10, north: i % 2 == 0 ? 0.002 : -0.002, up: 0)
+            stops.append(WalkRoute.Stop(panoramaID: "p\(i)", coordinate: try frame.geodetic(from: position).coordinate, distanceMeters: Double(i) * 10,
+                                        isWaypoint: i == 0 || i == 9, streetName: nil, captureTime: Date(timeIntervalSince1970: 0)))
+        }
+        var options = WalkTimeline.Options()
+        options.framesPerSecond = 10
+        let steady = try WalkTimeline(route: WalkRoute(stops: stops), options: options)
+        options.headingSteadinessDegrees = 0
+        let wavering = try WalkTimeline(route: WalkRoute(stops: stops), options: options)
+        let steadyHeadings = Set(steady.frames.map { $0.headingDegrees }), waveringHeadings = Set(wavering.frames.map { $0.headingDegrees })
+        #expect(steadyHeadings.count == 1 && abs(steady.frames[0].headingDegrees - 90) < 0.05, "\(steadyHeadings.sorted())")
+        #expect(waveringHeadings.count > 100, "\(waveringHeadings.count) headings")
+        #expect(waveringHeadings.allSatisfy { abs($0 - 90) < 0.05 })
+    }
+
     @Test func lookAtTurnsTheViewTowardsThePlace() throws {
         let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
         var options = WalkTimeline.Options()
