@@ -47,6 +47,10 @@ public final class WalkRenderer: @unchecked Sendable {
     /// panorama).
     var upcoming: (segment: Int, setUp: TransitionSetUp)?
     private var viewRenderer: ViewRenderer
+    /// The last frame's label layer, with the panorama and camera it was placed for: the labels are
+    /// those of the nearest panorama's scene seen with the frame's camera, the same for every frame of
+    /// a straight stretch until the nearer panorama changes (nil layer: no label in view).
+    var labels: (panoramaID: String, camera: ViewCamera, layer: Layer?)?
     /// Per panorama of the route: its street and capture date, as the heads-up line shows them.
     let stopCaptions: [String: (street: String, date: String)]
 
@@ -175,7 +179,8 @@ public final class WalkRenderer: @unchecked Sendable {
             upcoming = nil
             prepare(segment: info.segment + 1, camera: camera)
         }
-        let snapshotter = options.showsLabels ? try labelSnapshotter(panoramaID: nearest, camera: camera) : nil
+        let kept = labels.flatMap { $0.panoramaID == nearest && $0.camera == camera ? $0 : nil }
+        let snapshotter = options.showsLabels && kept == nil ? try labelSnapshotter(panoramaID: nearest, camera: camera) : nil
         // Nothing drawn over the view needs it: while this core (with the other, in the warp's parallel
         // parts) renders the view, another places and draws the labels, the map inset, the heads-up
         // line and the title, each on a layer of its own; the view is then only composited with them.
@@ -183,12 +188,15 @@ public final class WalkRenderer: @unchecked Sendable {
         let group = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: group) { [self] in
             do {
-                if let snapshotter {
+                if let kept {
+                    side.layers += kept.layer.map { [$0] } ?? []
+                } else if let snapshotter {
                     let places = try snapshotter.placeLabels(for: camera, catalog: catalog, avoiding: reservedBoxes)
                     let roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: places)
-                    if let labels = try LookAroundSnapshotter.labelLayer(placeLabels: places, roadLabels: roads, camera: camera) {
-                        side.layers.append(Layer(image: labels.image, x: labels.x, y: labels.y, opacity: 1))
-                    }
+                    let labels = try LookAroundSnapshotter.labelLayer(placeLabels: places, roadLabels: roads, camera: camera)
+                        .map { Layer(image: $0.image, x: $0.x, y: $0.y, opacity: 1) }
+                    side.labels = labels
+                    side.layers += labels.map { [$0] } ?? []
                 }
                 side.layers += try overlay(info: info, panoramaID: nearest)
             } catch {
@@ -207,6 +215,7 @@ public final class WalkRenderer: @unchecked Sendable {
         }
         group.wait()
         if let error = side.error { throw error }
+        if snapshotter != nil { labels = (nearest, camera, side.labels) }
         return WalkFrame(info: info, panoramaID: nearest, image: compose(view: view, layers: side.layers))
     }
 
@@ -218,6 +227,8 @@ public final class WalkRenderer: @unchecked Sendable {
     /// A frame's layers, worked out beside its view.
     final class SideWork: @unchecked Sendable {
         var layers: [Layer] = []
+        /// The label layer placed afresh (nil: none in view, or kept from the frame before).
+        var labels: Layer?
         var error: (any Error)?
     }
 
@@ -241,7 +252,6 @@ public final class WalkRenderer: @unchecked Sendable {
     /// What a frame shows over its view, in order: the map (the inset's picture of this frame), the
     /// heads-up line with the attribution, and the title while it shows.
     func overlay(info: WalkTimeline.Frame, panoramaID: String) throws -> [Layer] {
-        let size = options.size
         var layers: [Layer] = []
         if let map = inset?.render(coordinate: info.coordinate, distanceMeters: info.distanceMeters,
                                    headingDegrees: info.headingDegrees, fieldOfViewDegrees: info.fieldOfViewDegrees) {
@@ -300,7 +310,7 @@ public final class WalkRenderer: @unchecked Sendable {
         frame.components.withUnsafeMutableBufferPointer { dst in
             view.components.withUnsafeBufferPointer { src in
                 for y in 0..<h {
-                    UnsafeMutableBufferPointer(rebasing: dst[(3 * y * width)..<(3 * (y * width + w))])
+                    _ = UnsafeMutableBufferPointer(rebasing: dst[(3 * y * width)..<(3 * (y * width + w))])
                         .update(fromContentsOf: src[(3 * y * view.width)..<(3 * (y * view.width + w))])
                 }
             }
