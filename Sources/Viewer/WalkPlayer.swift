@@ -235,7 +235,8 @@ public final class WalkPlayer: @unchecked Sendable {
                         frame.image = try Resampler.resize(frame.image, to: picture, filter: .area)
                     }
                     let info = frame.info
-                    let total = durationSeconds
+                    // The walk's length as its frames' heads-up line gives it (durationSeconds adds the last frame's showing).
+                    let total = min(durationSeconds, timeline.durationSeconds)
                     let left = " walk · \(frame.panoramaID) · \(Self.clock(info.timeSeconds)) / \(Self.clock(total)) · "
                                       + "\(Int(info.distanceMeters.rounded())) / \(Int(timeline.route.lengthMeters.rounded())) m · "
                                       + "heading \(Int(info.headingDegrees.rounded()) % 360)°"
