@@ -167,6 +167,11 @@ public final class WalkRenderer: @unchecked Sendable {
         var standingAt: PanoramaTransition.Endpoint?
         if standing {
             standingAt = try endpoint(info.fraction >= 1 ? b : a, camera: camera)
+            // Standing where a move starts that nothing has set up (the walk's first, or after a seek):
+            // it is set up beside the standing frames, not in line with the move's first frame.
+            if info.fraction <= 0, current?.segment != info.segment, upcoming?.segment != info.segment {
+                prepare(segment: info.segment, camera: camera)
+            }
         } else if current?.segment != info.segment {
             let transition: PanoramaTransition
             if let upcoming, upcoming.segment == info.segment {

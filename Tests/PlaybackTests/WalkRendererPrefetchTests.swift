@@ -40,6 +40,24 @@ import Testing
         #expect(ahead.upcoming?.segment != 1)
     }
 
+    /// The walk's first frame stands at its start (the first waypoint's pause): the first move is set up
+    /// beside it, and renders as one set up in line.
+    @Test func theFirstMoveIsSetUpBesideTheFirstFrame() throws {
+        let (catalog, timeline) = try Self.walk.get()
+        var options = WalkRenderOptions()
+        options.size = .init(width: 160, height: 90)
+        options.showsLabels = false
+        #expect(timeline.frames[0].isPaused)
+        let ahead = try WalkRenderer(timeline: timeline, catalog: catalog, mapSnapshotter: nil, options: options)
+        _ = try ahead.render(frameAt: 0)
+        #expect(ahead.upcoming?.segment == 0, "the first move is being set up")
+        let moving = try #require(timeline.frames.first { $0.segment == 0 && !$0.isPaused && $0.fraction > 0 }).index
+        let prefetched = try ahead.render(frameAt: moving)
+        #expect(ahead.upcoming?.segment == 1, "the first move's frames set up the second")
+        let inLine = try WalkRenderer(timeline: timeline, catalog: catalog, mapSnapshotter: nil, options: options).render(frameAt: moving)
+        #expect(prefetched.image == inLine.image)
+    }
+
     /// Two frames in a row with the same nearest panorama and camera: the second's labels are the
     /// first's, and the frame is the one a new renderer draws.
     @Test func labelsKeptFromTheFrameBeforeAreThoseDrawnAfresh() throws {
