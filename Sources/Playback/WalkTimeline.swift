@@ -7,6 +7,10 @@ import Geodesy
 /// ``Options/pauseSeconds`` at every waypoint (the ends included). The heading follows the direction of
 /// travel, measured over a window of ±``Options/headingLookAheadMeters`` along the route so corners are
 /// rounded rather than snapped, and it never turns faster than ``Options/maximumTurnRateDegreesPerSecond``.
+/// Where the route steps sideways and goes on as before (a jog: its legs either side, out to
+/// ``Options/headingJogWindowMeters``, agree within ``Options/headingJogBendDegrees``), the view looks
+/// along the longer chord instead, the way a walker looks down the street rather than at the kerb; a turn
+/// (the legs disagree) is followed through the short window, with a blend between the two.
 /// It holds while the direction of travel stays within ``Options/headingSteadinessDegrees`` of it: the
 /// panoramas of a straight street are not exactly in line, and following their wavering would turn the
 /// view by a fraction of a pixel every few frames (and make every frame's view lookup afresh).
@@ -26,6 +30,13 @@ public struct WalkTimeline: Sendable {
         public var maximumTurnRateDegreesPerSecond: Double = 45
         /// Half the window over which the travel direction is measured, metres.
         public var headingLookAheadMeters: Double = 8
+        /// Half the longer window a jog is looked through, and how far either side the legs that tell a
+        /// jog from a turn reach, metres (at least ``headingLookAheadMeters``).
+        public var headingJogWindowMeters: Double = 24
+        /// Legs either side that agree within this are a jog (the longer window); from three times this
+        /// they are a turn (the short window); blended between, so the view never swings faster than the
+        /// route bends. Degrees.
+        public var headingJogBendDegrees: Double = 15
         /// How far the direction of travel may waver before the heading follows, degrees (0…1; 0.05° is
         /// a third of a pixel across a 90° view 640 pixels wide).
         public var headingSteadinessDegrees: Double = 0.05
@@ -61,6 +72,9 @@ public struct WalkTimeline: Sendable {
             try check(pauseSeconds, Self.pauseRangeSeconds, "--pause-seconds", "0…60 seconds")
             try check(maximumTurnRateDegreesPerSecond, 1...3600, "maximum turn rate", "1…3600 degrees per second")
             try check(headingSteadinessDegrees, 0...1, "heading steadiness", "0…1 degrees")
+            try check(headingLookAheadMeters, 1...100, "heading window", "1…100 metres")
+            try check(headingJogWindowMeters, headingLookAheadMeters...200, "heading jog window", "\(headingLookAheadMeters)…200 metres")
+            try check(headingJogBendDegrees, 0...90, "heading jog bend", "0…90 degrees")
             try check(pitchDegrees, -90...90, "--pitch-degrees", "-90…90 degrees (0 = horizon)")
             try check(fieldOfViewDegrees, 10...120, "--fov-degrees", "10…120 degrees (horizontal)")
             return self
@@ -190,11 +204,7 @@ public struct WalkTimeline: Sendable {
                 }
             }
             let position = path.position(at: s)
-            // Travel direction over a window around s.
-            let ahead = path.position(at: s + options.headingLookAheadMeters), behind = path.position(at: s - options.headingLookAheadMeters)
-            var target = route.stops.count > 1
-                ? atan2(ahead.east - behind.east, ahead.north - behind.north) * 180 / .pi
-                : route.stops.isEmpty ? 0 : 0
+            var target = route.stops.count > 1 ? Self.travelDirection(path, at: s, options: options) : 0
             if let place = lookAt {
                 let de = place.east - position.east, dn = place.north - position.north
                 let distance = (de * de + dn * dn).squareRoot()
@@ -218,6 +228,26 @@ public struct WalkTimeline: Sendable {
                                 pitchDegrees: options.pitchDegrees, fieldOfViewDegrees: options.fieldOfViewDegrees, isPaused: paused))
         }
         self.frames = frames
+    }
+
+    /// The direction of travel at `s` along `path`, degrees clockwise from north: over the window of
+    /// ±``Options/headingLookAheadMeters`` through a turn, over ±``Options/headingJogWindowMeters``
+    /// through a jog (see the type's description).
+    static func travelDirection(_ path: RoutePath, at s: Double, options: Options) -> Double {
+        let short = options.headingLookAheadMeters, long = options.headingJogWindowMeters
+        func direction(_ a: Double, _ b: Double) -> (degrees: Double, length: Double) {
+            let p = path.position(at: a), q = path.position(at: b)
+            let de = q.east - p.east, dn = q.north - p.north
+            return (atan2(de, dn) * 180 / .pi, (de * de + dn * dn).squareRoot())
+        }
+        let near = direction(s - short, s + short).degrees
+        let before = direction(s - long, s - short), after = direction(s + short, s + long)
+        // Near the route's ends a leg is cut short: the short window alone.
+        guard long > short, before.length >= (long - short) / 2, after.length >= (long - short) / 2 else { return near }
+        let bend = abs(signedDifference(after.degrees, before.degrees))
+        let turn = options.headingJogBendDegrees > 0 ? min(1, max(0, (bend - options.headingJogBendDegrees) / (2 * options.headingJogBendDegrees))) : 1
+        let far = direction(s - long, s + long).degrees
+        return far + turn * signedDifference(near, far)
     }
 
     /// `a − b` in (−180, 180], degrees.

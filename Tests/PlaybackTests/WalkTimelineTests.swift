@@ -1,6 +1,6 @@
 import Foundation
 import Geodesy
-import Playback
+@testable import Playback
 import Testing
 
 @Suite struct WalkTimelineTests {
@@ -70,6 +70,36 @@ import Testing
         #expect(steadyHeadings.count == 1 && abs(steady.frames[0].headingDegrees - 90) < 0.05, "\(steadyHeadings.sorted())")
         #expect(waveringHeadings.count > 100, "\(waveringHeadings.count) headings")
         #expect(waveringHeadings.allSatisfy { abs($0 - 90) < 0.05 })
+    }
+
+    /// A street east whose panoramas step 7 m north within one 12 m step at a crossing, then go on
+    /// east: the view looks down the street (it turned 31° towards the kerb through the short window
+    /// alone), and a right-angle corner is still turned fully.
+    @Test func aJogIsLookedThroughAndACornerTurned() throws {
+        let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
+        func route(_ points: [(Double, Double)]) throws -> WalkRoute {
+            var stops: [WalkRoute.Stop] = []
+            var distance = 0.0
+            for (i, p) in points.enumerated() {
+                if i > 0 { distance += ((p.0 - points[i - 1].0) * (p.0 - points[i - 1].0) + (p.1 - points[i - 1].1) * (p.1 - points[i - 1].1)).squareRoot() }
+                let coordinate = try frame.geodetic(from: EastNorthUp(east: p.0, north: p.1, up: 0)).coordinate
+                stops.append(WalkRoute.Stop(panoramaID: "p\(i)", coordinate: coordinate, distanceMeters: distance,
+                                            isWaypoint: i == 0 || i == points.count - 1, streetName: nil, captureTime: Date(timeIntervalSince1970: 0)))
+            }
+            return WalkRoute(stops: stops)
+        }
+        let jog = try route((0..<6).map { (Double($0) * 12, 0) } + (0..<6).map { (72 + Double($0) * 12, 7) })
+        func largestOffEast(_ options: WalkTimeline.Options) throws -> Double {
+            try WalkTimeline(route: jog, options: options).frames.map { abs(WalkTimeline.signedDifference($0.headingDegrees, 90)) }.max()!
+        }
+        var shortOnly = WalkTimeline.Options()
+        shortOnly.headingJogWindowMeters = shortOnly.headingLookAheadMeters
+        let through = try largestOffEast(WalkTimeline.Options()), followed = try largestOffEast(shortOnly)
+        #expect(through < 12, "\(through)° off the street through the jog")
+        #expect(followed > 25, "\(followed)° off with the short window alone")
+        // The L-shaped walk still turns from east to north, within the turn rate.
+        let corner = try WalkTimeline(route: Self.lRoute())
+        #expect(abs(corner.frames[0].headingDegrees - 90) < 1 && abs(WalkTimeline.signedDifference(corner.frames.last!.headingDegrees, 0)) < 1)
     }
 
     @Test func lookAtTurnsTheViewTowardsThePlace() throws {
