@@ -235,19 +235,22 @@ public struct WalkTimeline: Sendable {
     /// through a jog (see the type's description).
     static func travelDirection(_ path: RoutePath, at s: Double, options: Options) -> Double {
         let short = options.headingLookAheadMeters, long = options.headingJogWindowMeters
-        func direction(_ a: Double, _ b: Double) -> (degrees: Double, length: Double) {
+        func direction(_ a: Double, _ b: Double) -> Double {
             let p = path.position(at: a), q = path.position(at: b)
-            let de = q.east - p.east, dn = q.north - p.north
-            return (atan2(de, dn) * 180 / .pi, (de * de + dn * dn).squareRoot())
+            return atan2(q.east - p.east, q.north - p.north) * 180 / .pi
         }
-        let near = direction(s - short, s + short).degrees
+        let near = direction(s - short, s + short)
+        guard long > short, options.headingJogBendDegrees > 0 else { return near }
         let before = direction(s - long, s - short), after = direction(s + short, s + long)
-        // Near the route's ends a leg is cut short: the short window alone.
-        guard long > short, before.length >= (long - short) / 2, after.length >= (long - short) / 2 else { return near }
-        let bend = abs(signedDifference(after.degrees, before.degrees))
-        let turn = options.headingJogBendDegrees > 0 ? min(1, max(0, (bend - options.headingJogBendDegrees) / (2 * options.headingJogBendDegrees))) : 1
-        let far = direction(s - long, s + long).degrees
-        return far + turn * signedDifference(near, far)
+        let bend = abs(signedDifference(after, before)), jogBend = options.headingJogBendDegrees
+        // How much of a turn it is (0: a jog, 1: a turn), and how whole the legs are (along the route):
+        // near its ends they are cut short, and the short window takes over as they shrink to half.
+        let turn = min(1, max(0, (bend - jogBend) / (2 * jogBend)))
+        let total = path.lengths.last ?? 0
+        let behind = max(0, s - short) - max(0, s - long), ahead = min(total, s + long) - min(total, s + short)
+        let whole = min(1, max(0, 2 * min(behind, ahead) / (long - short) - 1))
+        let far = direction(s - long, s + long)
+        return far + (1 - whole * (1 - turn)) * signedDifference(near, far)
     }
 
     /// `a − b` in (−180, 180], degrees.

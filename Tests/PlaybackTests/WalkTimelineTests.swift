@@ -74,7 +74,8 @@ import Testing
 
     /// A street east whose panoramas step 7 m north within one 12 m step at a crossing, then go on
     /// east: the view looks down the street (it turned 31° towards the kerb through the short window
-    /// alone), and a right-angle corner is still turned fully.
+    /// alone), also where the jog comes before the legs are whole, and a right-angle corner is still
+    /// turned fully.
     @Test func aJogIsLookedThroughAndACornerTurned() throws {
         let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
         func route(_ points: [(Double, Double)]) throws -> WalkRoute {
@@ -97,6 +98,12 @@ import Testing
         let through = try largestOffEast(WalkTimeline.Options()), followed = try largestOffEast(shortOnly)
         #expect(through < 12, "\(through)° off the street through the jog")
         #expect(followed > 25, "\(followed)° off with the short window alone")
+        // A jog 12 m from the start: the view eases from the short window into the long one as the leg
+        // behind grows, with no jump where it becomes long enough to tell a jog.
+        let early = try route([(0, 0), (12, 0)] + (0..<6).map { (24 + Double($0) * 12, 7) })
+        let headings = try WalkTimeline(route: early).frames.map(\.headingDegrees)
+        let largestStep = zip(headings, headings.dropFirst()).map { abs(WalkTimeline.signedDifference($1, $0)) }.max()!
+        #expect(largestStep < 1.5, "\(largestStep)° in one frame")
         // The L-shaped walk still turns from east to north, within the turn rate.
         let corner = try WalkTimeline(route: Self.lRoute())
         #expect(abs(corner.frames[0].headingDegrees - 90) < 1 && abs(WalkTimeline.signedDifference(corner.frames.last!.headingDegrees, 0)) < 1)
