@@ -194,15 +194,14 @@ public final class WalkRenderer: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async(group: group) { [self] in
             do {
                 if let kept {
-                    side.layers += kept.layer.map { [$0] } ?? []
+                    side.labels = kept.layer
                 } else if let snapshotter {
                     let places = try snapshotter.placeLabels(for: camera, catalog: catalog, avoiding: reservedBoxes)
                     let roads = try snapshotter.roadLabels(for: camera, catalog: catalog, avoiding: places)
-                    let labels = try LookAroundSnapshotter.labelLayer(placeLabels: places, roadLabels: roads, camera: camera)
+                    side.labels = try LookAroundSnapshotter.labelLayer(placeLabels: places, roadLabels: roads, camera: camera)
                         .map { Layer(image: $0.image, x: $0.x, y: $0.y, opacity: 1) }
-                    side.labels = labels
-                    side.layers += labels.map { [$0] } ?? []
                 }
+                if let labels = side.labels { side.layers.append(labels) }
                 side.layers += try overlay(info: info, panoramaID: nearest)
             } catch {
                 side.error = error
@@ -220,7 +219,7 @@ public final class WalkRenderer: @unchecked Sendable {
         }
         group.wait()
         if let error = side.error { throw error }
-        if snapshotter != nil { labels = (nearest, camera, side.labels) }
+        if options.showsLabels { labels = (nearest, camera, side.labels) }
         return WalkFrame(info: info, panoramaID: nearest, image: compose(view: view, layers: side.layers))
     }
 
@@ -232,7 +231,7 @@ public final class WalkRenderer: @unchecked Sendable {
     /// A frame's layers, worked out beside its view.
     final class SideWork: @unchecked Sendable {
         var layers: [Layer] = []
-        /// The label layer placed afresh (nil: none in view, or kept from the frame before).
+        /// The label layer, placed afresh or kept from the frame before (nil: none in view).
         var labels: Layer?
         var error: (any Error)?
     }

@@ -776,22 +776,19 @@ struct EpipolarWarp: Sendable {
                     nonisolated(unsafe) let out = out, grid = grid, taps = taps
                     Parallel.forEachRowRange(output.height) { rowsOfView in
                         guard let texels = grid.baseAddress, let pixels = out.baseAddress, let tapBase = taps.baseAddress else { return }
+                        // Rows k0 and k0 + 1 of meridians m0 and m1 (adjacent in the grid).
+                        @inline(__always) func value(_ tap: Tap) -> SIMD4<UInt8> {
+                            ViewRenderer.bilinear(texels + Int(tap.first), texels + Int(tap.second), fx: tap.rowFraction, fy: tap.meridianFraction)
+                        }
                         for y in rowsOfView {
                             let row = tapBase + y * width, o = pixels + 3 * y * width
                             // Four bytes a pixel (the fourth is the next pixel's, written after) but the row's
                             // last: the next row may be another core's.
                             for x in 0..<(width - 1) {
-                                let tap = row[x]
-                                // Rows k0 and k0 + 1 of meridians m0 and m1 (adjacent in the grid).
-                                let value = ViewRenderer.bilinear(texels + Int(tap.first), texels + Int(tap.second),
-                                                                  fx: tap.rowFraction, fy: tap.meridianFraction)
-                                UnsafeMutableRawPointer(o + 3 * x).storeBytes(of: unsafeBitCast(value, to: UInt32.self), as: UInt32.self)
+                                UnsafeMutableRawPointer(o + 3 * x).storeBytes(of: unsafeBitCast(value(row[x]), to: UInt32.self), as: UInt32.self)
                             }
-                            let tap = row[width - 1]
-                            let value = ViewRenderer.bilinear(texels + Int(tap.first), texels + Int(tap.second),
-                                                              fx: tap.rowFraction, fy: tap.meridianFraction)
-                            let last = o + 3 * (width - 1)
-                            last[0] = value[0]; last[1] = value[1]; last[2] = value[2]
+                            let v = value(row[width - 1]), last = o + 3 * (width - 1)
+                            last[0] = v[0]; last[1] = v[1]; last[2] = v[2]
                         }
                     }
                 }

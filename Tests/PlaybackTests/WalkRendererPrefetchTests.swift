@@ -2,17 +2,17 @@ import Catalog
 import Foundation
 @testable import Playback
 import Testing
+import TestSupport
 
 /// What a walk's renderer keeps from one frame to the next: the next move, set up on another core while
 /// this one's frames are rendered, and the last frame's labels. Its frames are the same as those of a
 /// renderer that keeps nothing.
 @Suite struct WalkRendererPrefetchTests {
-    /// The shipped panoramas' catalog with the OSM extract's places and streets (built once) and the walk from aleksanterinkatu-053 to -051 (on
-    /// Aleksanterinkatu, past labelled shops).
+    /// The shipped panoramas' catalog with the OSM extract's places and streets (built once) and the
+    /// walk from aleksanterinkatu-053 to -051 (on Aleksanterinkatu, past labelled shops).
     static let walk: Result<(catalog: Catalog, timeline: WalkTimeline), any Error> = Result {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prefetch-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Lookaround.temporaryDirectory()
         let catalogPath = folder.appendingPathComponent("catalog.sqlite").path
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [repository.appendingPathComponent("Panoramas/helsinki").path],
                                                          catalogPath: catalogPath,

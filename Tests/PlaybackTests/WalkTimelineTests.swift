@@ -6,13 +6,17 @@ import Testing
 @Suite struct WalkTimelineTests {
     /// An L-shaped walk: 36 m east, then 36 m north (a right-angle corner at the third stop... the fourth).
     static func lRoute() throws -> WalkRoute {
+        try route(through: [(0, 0), (12, 0), (24, 0), (36, 0), (36, 12), (36, 24), (36, 36)])
+    }
+
+    /// A walk through panoramas at `points` (east, north metres from a point in Helsinki), waypoints at its ends.
+    static func route(through points: [(east: Double, north: Double)]) throws -> WalkRoute {
         let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
-        let points: [(Double, Double)] = [(0, 0), (12, 0), (24, 0), (36, 0), (36, 12), (36, 24), (36, 36)]
         var distance = 0.0
         var stops: [WalkRoute.Stop] = []
         for (i, p) in points.enumerated() {
-            if i > 0 { distance += 12 }
-            stops.append(WalkRoute.Stop(panoramaID: "p\(i)", coordinate: try frame.geodetic(from: EastNorthUp(east: p.0, north: p.1, up: 0)).coordinate,
+            if i > 0 { distance += hypot(p.east - points[i - 1].east, p.north - points[i - 1].north) }
+            stops.append(WalkRoute.Stop(panoramaID: "p\(i)", coordinate: try frame.geodetic(from: EastNorthUp(east: p.east, north: p.north, up: 0)).coordinate,
                                         distanceMeters: distance, isWaypoint: i == 0 || i == points.count - 1, streetName: nil,
                                         captureTime: Date(timeIntervalSince1970: 0)))
         }
@@ -54,18 +58,12 @@ import Testing
     /// A straight street whose panoramas are 2 mm off its line, alternately left and right (the
     /// direction of travel wavers by ±0.01°): the heading holds; with no steadiness it follows every wobble.
     @Test func headingHoldsOnAStreetWhosePanoramasWaver() throws {
-        let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
-        var stops: [WalkRoute.Stop] = []
-        for i in 0..<10 {
-            let position = EastNorthUp(east: Double(i) * 10, north: i % 2 == 0 ? 0.002 : -0.002, up: 0)
-            stops.append(WalkRoute.Stop(panoramaID: "p\(i)", coordinate: try frame.geodetic(from: position).coordinate, distanceMeters: Double(i) * 10,
-                                        isWaypoint: i == 0 || i == 9, streetName: nil, captureTime: Date(timeIntervalSince1970: 0)))
-        }
+        let route = try Self.route(through: (0..<10).map { i in (Double(i) * 10, i % 2 == 0 ? 0.002 : -0.002) })
         var options = WalkTimeline.Options()
         options.framesPerSecond = 10
-        let steady = try WalkTimeline(route: WalkRoute(stops: stops), options: options)
+        let steady = try WalkTimeline(route: route, options: options)
         options.headingSteadinessDegrees = 0
-        let wavering = try WalkTimeline(route: WalkRoute(stops: stops), options: options)
+        let wavering = try WalkTimeline(route: route, options: options)
         let steadyHeadings = Set(steady.frames.map { $0.headingDegrees }), waveringHeadings = Set(wavering.frames.map { $0.headingDegrees })
         #expect(steadyHeadings.count == 1 && abs(steady.frames[0].headingDegrees - 90) < 0.05, "\(steadyHeadings.sorted())")
         #expect(waveringHeadings.count > 100, "\(waveringHeadings.count) headings")
@@ -77,19 +75,7 @@ import Testing
     /// alone), also where the jog comes before the legs are whole, and a right-angle corner is still
     /// turned fully.
     @Test func aJogIsLookedThroughAndACornerTurned() throws {
-        let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: 60.17, longitude: 24.95))
-        func route(_ points: [(Double, Double)]) throws -> WalkRoute {
-            var stops: [WalkRoute.Stop] = []
-            var distance = 0.0
-            for (i, p) in points.enumerated() {
-                if i > 0 { distance += ((p.0 - points[i - 1].0) * (p.0 - points[i - 1].0) + (p.1 - points[i - 1].1) * (p.1 - points[i - 1].1)).squareRoot() }
-                let coordinate = try frame.geodetic(from: EastNorthUp(east: p.0, north: p.1, up: 0)).coordinate
-                stops.append(WalkRoute.Stop(panoramaID: "p\(i)", coordinate: coordinate, distanceMeters: distance,
-                                            isWaypoint: i == 0 || i == points.count - 1, streetName: nil, captureTime: Date(timeIntervalSince1970: 0)))
-            }
-            return WalkRoute(stops: stops)
-        }
-        let jog = try route((0..<6).map { (Double($0) * 12, 0) } + (0..<6).map { (72 + Double($0) * 12, 7) })
+        let jog = try Self.route(through: (0..<6).map { (Double($0) * 12, 0) } + (0..<6).map { (72 + Double($0) * 12, 7) })
         func largestOffEast(_ options: WalkTimeline.Options) throws -> Double {
             try WalkTimeline(route: jog, options: options).frames.map { abs(WalkTimeline.signedDifference($0.headingDegrees, 90)) }.max()!
         }
@@ -100,7 +86,7 @@ import Testing
         #expect(followed > 25, "\(followed)° off with the short window alone")
         // A jog 12 m from the start: the view eases from the short window into the long one as the leg
         // behind grows, with no jump where it becomes long enough to tell a jog.
-        let early = try route([(0, 0), (12, 0)] + (0..<6).map { (24 + Double($0) * 12, 7) })
+        let early = try Self.route(through: [(0, 0), (12, 0)] + (0..<6).map { (24 + Double($0) * 12, 7) })
         let headings = try WalkTimeline(route: early).frames.map(\.headingDegrees)
         let largestStep = zip(headings, headings.dropFirst()).map { abs(WalkTimeline.signedDifference($1, $0)) }.max()!
         #expect(largestStep < 1.5, "\(largestStep)° in one frame")
