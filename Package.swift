@@ -25,6 +25,8 @@ let package = Package(
         // MARK: C system libraries (headers and link flags; the code comes from Debian)
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
+        // epoll and eventfd (libc's Linux headers, which the Glibc module leaves out): the HTTP server.
+        .systemLibrary(name: "CLinuxEvents"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate",
@@ -38,8 +40,6 @@ let package = Package(
         // The PostGIS catalog store's client library (PostgreSQL's libpq).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel",
                        providers: [.apt(["libsixel-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
@@ -79,7 +79,7 @@ let package = Package(
                 dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection",
                                "MapSnapshot", "LookAround"]),
         .target(name: "Service",
-                dependencies: ["CMicroHTTPD", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
+                dependencies: ["CLinuxEvents", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
                                "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
 
         // MARK: Executables

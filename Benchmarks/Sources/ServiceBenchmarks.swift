@@ -215,7 +215,7 @@ func runServiceBenchmarks() throws {
     _ = Wrk.run(base, seconds: 2, script: wrkScript("warm-scene", randomSceneScript(points)))
     _ = Wrk.run(base, seconds: 3, connections: 8, script: wrkScript("warm-snap", randomSnapshotScript))
 
-    let cases: [(name: String, url: String, script: String?)] = [
+    var cases: [(name: String, url: String, script: String?)] = [
         ("nginx static JSON (ceiling)", "http://127.0.0.1:18931/scene.json", nil),
         ("nginx static JSON, scripted random queries", "http://127.0.0.1:18931",
          wrkScript("nginx", randomSceneScript(points, path: "/scene.json"))),
@@ -225,6 +225,19 @@ func runServiceBenchmarks() throws {
         ("640x480 snapshots, random headings (warm)", base, wrkScript("snapshot", randomSnapshotScript)),
         ("640x480 snapshots, 8 connections", base, wrkScript("snapshot8", randomSnapshotScript)),
     ]
+    // Another build's `lookaround` (LOOKAROUND_BENCH_PREVIOUS_SERVER=PATH, e.g. the commit before a change
+    // to the HTTP layer), measured the same way in the same rounds.
+    var previous: ServedProcess?
+    if let path = ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_PREVIOUS_SERVER"] {
+        previous = try ServedProcess(catalog: service.catalog.path, executable: path)
+        let previousBase = "http://127.0.0.1:\(previous!.port)"
+        print("   previous server: \(path)")
+        _ = Wrk.run(previousBase, seconds: 2, script: wrkScript("warm-previous", randomSceneScript(points)))
+        cases += [("previous: scene, one point (keep-alive)", previousBase + "/v1/scene?lat=60.1699&lon=24.9523", nil),
+                  ("previous: scene, random points", previousBase, wrkScript("scene-previous", randomSceneScript(points))),
+                  ("previous: Street View metadata, random", previousBase, wrkScript("metadata-previous", randomMetadataScript(points)))]
+    }
+    defer { previous?.stop() }
     var results: [String: [WrkResult]] = [:]
     for round in 0..<rounds {
         for entry in cases where entry.name.hasPrefix("nginx") ? nginx != nil : true {
@@ -253,6 +266,7 @@ func runServiceBenchmarks() throws {
         print(line)
     }
     print("   goals: scene and metadata ≥ 0.75× nginx, p99 < 10 ms, 0 errors; snapshots ≥ 200/s")
+    runHostileClientFigures(server: server)
 }
 
 /// The median run by requests per second (its p99 is that run's).
@@ -265,8 +279,9 @@ final class ServedProcess {
     let process = Process()
     private(set) var port: UInt16 = 0
 
-    init(catalog: String, extra: [String] = []) throws {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    /// `executable` nil: the `lookaround` built beside this benchmark.
+    init(catalog: String, extra: [String] = [], executable: String? = nil) throws {
+        let executable = executable ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("lookaround").path
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--catalog", catalog,
@@ -335,6 +350,12 @@ func runServiceSoak() throws {
     var samples: [Int] = []
     var requests = 0, errors = 0, non2xx = 0
     var elapsed = 0
+    // Beside the normal load (wrk, from 127.0.0.1), hostile clients from other addresses the whole time.
+    let hostile = ProcessInfo.processInfo.environment["LOOKAROUND_SOAK_HOSTILE"] == "0" ? nil : HostileMix(port: server.port)
+    if hostile != nil {
+        print("   with hostile clients throughout: 600 slow senders (127.0.0.3), rounds of 300 held 1 MiB bodies (127.0.1.x) "
+              + "and malformed requests (127.0.0.5)")
+    }
     while elapsed < total {
         let slice = min(10, total - elapsed)
         guard let result = Wrk.run(base, seconds: slice, connections: 32, script: script) else { return }
@@ -349,6 +370,8 @@ func runServiceSoak() throws {
                          result.requestsPerSecond, result.p99Milliseconds))
         }
     }
+    hostile?.stop()
+    if let hostile { print("   hostile rounds: \(hostile.rounds.load(ordering: .relaxed))") }
     let firstMinute = samples.prefix(6).max() ?? 0, last = samples.suffix(6).max() ?? 0
     print(String(format: "   RSS: start %.1f, peak %.1f, max of the first minute %.1f, max of the last minute %.1f MiB; %d requests, %d socket errors, %d non-2xx",
                  Double(start) / 1_048_576, Double(samples.max() ?? 0) / 1_048_576, Double(firstMinute) / 1_048_576,

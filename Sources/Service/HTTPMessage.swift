@@ -5,12 +5,14 @@ import Foundation
 public struct HTTPRequest: Sendable {
     /// `GET`, `HEAD` or `POST` (other methods never reach a route).
     public var method: String
-    /// The path without the query string, percent-decoded by libmicrohttpd (`/v1/scene`).
+    /// The path without the query string, percent-decoded (`/v1/scene`); never holds a NUL or another control character.
     public var path: String
-    /// Query arguments, decoded (`%2C` → `,`, `+` → space), in order; a name may repeat.
+    /// Query arguments, decoded (`%2C` → `,`, `+` → space), in order; a name may repeat. Neither names nor
+    /// values hold a NUL or another control character (the HTTP layer refuses those requests).
     public var query: [(name: String, value: String)]
     /// The request headers routes read, by lower-cased name: `if-none-match`, `x-api-key`,
-    /// `content-type`, `accept` (the server looks up only these).
+    /// `content-type`, `accept`, `host` (the server keeps only these; `x-api-key`, `content-type` and
+    /// `host` given twice are refused, list headers given twice are joined with `, `).
     public var headers: [String: String]
     /// The body (POST), at most the configured limit.
     public var body: [UInt8]

@@ -1,11 +1,14 @@
-import CMicroHTTPD
+import CLinuxEvents
 import Dispatch
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a handler does with a request: answer at once on the network thread (cheap routes: scene
-/// requests, metadata, JSON), or hand work to the render workers (snapshots, maps, tiles), which
-/// frees the network thread while the connection waits (libmicrohttpd suspend/resume).
+/// requests, metadata, JSON), or hand work to the render workers (snapshots, maps, tiles, batches),
+/// which frees the network thread while the connection waits.
 public enum HTTPDisposition: Sendable {
     /// The answer, sent now.
     case respond(HTTPResponse)
@@ -13,37 +16,52 @@ public enum HTTPDisposition: Sendable {
     case render(@Sendable () -> HTTPResponse)
 }
 
-/// Answers requests. Called on libmicrohttpd's threads, concurrently.
+/// What a handler decides from a request's head, before any of its body is read: a request that will
+/// be refused (no such route, wrong method, no valid key) is answered without its body being read or
+/// kept, and a route's body is bounded by what that route takes.
+public enum HTTPAdmission: Sendable {
+    /// Read the body, at most `maximumBodyBytes` (0: the route takes none), then ``HTTPHandler/handle(_:)``.
+    case accept(maximumBodyBytes: Int)
+    /// Answer now; the body, if any, is not read (the connection closes after the answer).
+    case refuse(route: String, HTTPResponse)
+}
+
+/// Answers requests. Called on the network threads, concurrently.
 public protocol HTTPHandler: Sendable {
+    /// Decides from the head alone (``HTTPRequest/body`` is empty) whether the body is read.
+    func admit(_ head: HTTPRequest) -> HTTPAdmission
     /// The route's label (for metrics and the access log) and what to do.
     func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition)
     /// The answer when the render queue is full or the server is draining (503).
     func overloaded(route: String, retryAfterSeconds: Int) -> HTTPResponse
-    /// The answer for a body over the limit (413).
-    func bodyTooLarge(limitBytes: Int) -> HTTPResponse
-    /// Called once per finished request with its outcome (metrics, access log).
+    /// The answer to a request the HTTP layer refuses itself (malformed, over a limit, too slow, too
+    /// many connections from one address); `path` is the request's path when its request line was read.
+    func protocolError(_ error: ServiceError, path: String?) -> HTTPResponse
+    /// Called once per request with its outcome (metrics, access log), refused ones included.
     func finished(_ outcome: HTTPOutcome)
 }
 
 /// What happened to one request, for metrics and the access log.
 public struct HTTPOutcome: Sendable {
-    /// `GET`, `HEAD`, `POST`.
+    /// `GET`, `HEAD`, `POST`; "-" when the request line could not be read.
     public var method: String
-    /// The path asked for (no query).
+    /// The path asked for (no query), decoded; "-" when the request line could not be read.
     public var path: String
     /// The route label.
     public var route: String
-    /// The status sent.
+    /// The status sent (499: the client closed the connection before the answer).
     public var status: Int
     /// Body bytes sent.
     public var bytes: Int
-    /// From the request's headers being read to its answer being queued, microseconds.
+    /// From the request's first byte to its answer being queued, microseconds.
     public var microseconds: Int
     /// Whether the answer came from a render worker.
     public var rendered: Bool
 }
 
-/// Limits and threads of the HTTP layer.
+/// Limits, deadlines and threads of the HTTP layer. The limits have nginx's shapes: a total deadline
+/// for the head (`client_header_timeout`) and for the body (`client_body_timeout`), connections per
+/// client address (`limit_conn`), head buffers (`large_client_header_buffers`).
 public struct HTTPServerConfiguration: Sendable {
     /// The address to bind (IPv4 or IPv6 text). Default loopback.
     public var host = "127.0.0.1"
@@ -51,44 +69,62 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// Network threads (each runs an epoll loop and answers cheap routes itself).
     public var networkThreads = 2
-    /// Render workers (snapshots, maps, tiles).
+    /// Render workers (snapshots, maps, tiles, batches).
     public var renderWorkers = 2
     /// Render jobs that may wait for a worker; one more is answered 503 at once.
     public var maximumQueuedRenders = 32
     /// A render job that waited longer than this for a worker is answered 503 instead, seconds.
     public var queueTimeoutSeconds = 10.0
-    /// Open connections at most (a backstop; further ones wait in the kernel's backlog).
-    public var connectionLimit = 2048
-    /// An idle or stalled connection (slow client) is closed after this many seconds.
+    /// Open connections at most, from all addresses (a backstop: beyond it new connections are closed).
+    public var connectionLimit = 8192
+    /// Open connections from one client address at most; one more is answered 503 and closed.
+    public var connectionsPerAddress = 256
+    /// A connection that makes no progress (idle between requests, a read or a write that stalls) is
+    /// closed after this many seconds.
     public var connectionTimeoutSeconds = 15
-    /// Per-connection memory for the request line and headers: longer URLs get 414, longer headers 431.
-    public var connectionMemoryBytes = 16 * 1024
-    /// Largest accepted request body (413 beyond).
+    /// A request's head must arrive whole within this many seconds of its first byte (408 after).
+    public var headerTimeoutSeconds = 10
+    /// A request's body must arrive whole within this many seconds of its head (408 after).
+    public var bodyTimeoutSeconds = 30
+    /// How long the request line and the header fields may be.
+    public var head = HTTPHeadLimits()
+    /// Largest request body any route takes (413 beyond); routes bound their own below it.
     public var maximumBodyBytes = 1 << 20
 
     /// The defaults: 127.0.0.1:8080, two network threads, two render workers.
     public init() {}
 }
 
-/// An HTTP/1.1 server over libmicrohttpd (epoll, a thread pool, keep-alive) that hands every request
-/// to an ``HTTPHandler``.
+/// An HTTP/1.1 server on epoll: keep-alive, pipelining, strict framing, bounded heads and bodies,
+/// deadlines and a per-address connection limit; every request goes to an ``HTTPHandler``.
 ///
-/// Keep-alive needs libmicrohttpd's two-call pattern: the handler's first call (headers only) queues
-/// nothing. Bodies arrive in chunks and are kept up to the limit; a `Content-Length` over it is
-/// answered 413 at once, a chunked body over it is read to its end and then answered 413. Render
-/// work runs on its own bounded queue while the connection is suspended; a full queue answers 503 at
-/// once. ``stop(drainingForSeconds:)`` stops gracefully: no new connections, requests in flight finish.
+/// Each network thread runs an epoll loop that owns its connections (their state is touched by that
+/// thread only), accepts from the shared listening socket, parses heads (``HTTPHeadParser``), asks the
+/// handler to admit the request before reading its body, and answers cheap routes itself. Render work
+/// runs on a bounded queue; its answer comes back through the loop's mailbox (an eventfd wakes it).
+/// A sweep four times a second enforces the deadlines. ``stop(drainingForSeconds:)`` stops gracefully:
+/// no new connections, requests in flight finish.
+///
+/// libmicrohttpd served here before; it could not do what a service facing hostile clients needs: its
+/// own errors (malformed requests, 414, 431, an absurd `Content-Length`) were HTML, a head whose
+/// parameters overflowed its pool got no answer at all, its timeout counted idle time only (a byte
+/// every few seconds held a connection forever), its per-address limit closed without an answer, and
+/// the path and query reached the handler already decoded (a `%00` truncated them).
 public final class HTTPServer: @unchecked Sendable {
+    // @unchecked: the mutable state is the atomics below, `listening` and `loops` (set in init and
+    // cleared by stop under `stopLock`), and each loop's connections, which only its thread touches.
+
     /// The port listened on (what port 0 became).
-    public private(set) var port: UInt16 = 0
+    public let port: UInt16
     /// The address listened on.
     public let host: String
     let configuration: HTTPServerConfiguration
     let handler: any HTTPHandler
-    private var daemon: OpaquePointer?
-    private var context: Unmanaged<HTTPServer>?
     private let renderQueue: OperationQueue
-    /// Requests between their first handler call and their completion.
+    private var listening: Int32
+    private var loops: [EventLoop] = []
+    private var threadsDone: [DispatchSemaphore] = []
+    /// Requests between their head being read and their answer being written (or the connection lost).
     let inFlight = Atomic<Int>(0)
     /// Render jobs queued or running.
     let queuedRenders = Atomic<Int>(0)
@@ -98,6 +134,9 @@ public final class HTTPServer: @unchecked Sendable {
     let draining = Atomic<Bool>(false)
     /// When draining ends (uptime nanoseconds): queued render jobs not started by then answer 503.
     let drainDeadline = Atomic<UInt64>(UInt64.max)
+    /// Connections per client address.
+    let addresses = Mutex<[ClientAddress: Int]>([:])
+    private let connectionSerial = Atomic<UInt64>(0)
     private let stopLock = NSLock()
 
     /// Starts listening.
@@ -109,23 +148,24 @@ public final class HTTPServer: @unchecked Sendable {
         renderQueue = OperationQueue()
         renderQueue.maxConcurrentOperationCount = max(1, configuration.renderWorkers)
         renderQueue.name = "lookaround.render"
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_ERROR_LOG.rawValue
-        // The context is retained for the daemon's life and released by stop().
-        let context = Unmanaged.passRetained(self)
-        let started = lk_mhd_start(flags, configuration.host, configuration.port, UInt32(max(1, configuration.networkThreads)),
-                                   UInt32(configuration.connectionLimit), UInt32(configuration.connectionTimeoutSeconds),
-                                   configuration.connectionMemoryBytes,
-                                   accessHandler, context.toOpaque(), completedHandler, context.toOpaque(),
-                                   connectionHandler, context.toOpaque())
-        guard let started else {
-            let reason = errno == 0 ? "the address does not parse" : String(cString: strerror(errno))
-            context.release()
-            throw .cannotListen(address: "\(configuration.host):\(configuration.port)", detail: reason)
+        Self.raiseDescriptorLimit(to: configuration.connectionLimit + 256)
+        let (descriptor, boundPort) = try Self.listen(host: configuration.host, port: configuration.port)
+        listening = descriptor
+        port = boundPort
+        for index in 0..<max(1, configuration.networkThreads) {
+            let loop: EventLoop
+            do { loop = try EventLoop(server: self, listening: descriptor) } catch {
+                for loop in loops { loop.close() }
+                Glibc.close(descriptor)
+                throw .cannotListen(address: "\(configuration.host):\(configuration.port)", detail: "epoll: \(error)")
+            }
+            loops.append(loop)
+            let done = DispatchSemaphore(value: 0)
+            threadsDone.append(done)
+            let thread = Thread { loop.run(); done.signal() }
+            thread.name = "lookaround.http.\(index)"
+            thread.start()
         }
-        daemon = started
-        self.context = context
-        port = lk_mhd_bound_port(started)
     }
 
     /// Stops: refuses new connections at once, lets requests in flight (render jobs included) finish for
@@ -133,26 +173,26 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop(drainingForSeconds seconds: Double = 10) {
         stopLock.lock()
         defer { stopLock.unlock() }
-        guard let daemon else { return }
+        guard listening >= 0 else { return }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
         drainDeadline.store(deadline, ordering: .sequentiallyConsistent)
         draining.store(true, ordering: .sequentiallyConsistent)
-        let listening = MHD_quiesce_daemon(daemon)
-        if listening >= 0 { shutdown(listening, Int32(SHUT_RDWR)) }
+        for loop in loops { loop.stopAccepting() }
+        shutdown(listening, Int32(SHUT_RDWR))
+        Glibc.close(listening)
+        listening = -1
         func waitForRequests(until limit: UInt64) {
             while inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now().uptimeNanoseconds < limit { usleep(2_000) }
         }
         waitForRequests(until: deadline)
         // Past the deadline, jobs that have not started answer 503 at once; a running one finishes (its
-        // size is bounded). No connection may stay suspended when the daemon stops, and a resumed one
-        // needs a moment for its answer to be sent.
+        // size is bounded), and its answer needs a moment to be written.
         renderQueue.waitUntilAllOperationsAreFinished()
         waitForRequests(until: DispatchTime.now().uptimeNanoseconds + 2_000_000_000)
-        MHD_stop_daemon(daemon)
-        if listening >= 0 { close(listening) }
-        self.daemon = nil
-        context?.release()
-        context = nil
+        for loop in loops { loop.requestStop() }
+        for done in threadsDone { done.wait() }
+        for loop in loops { loop.close() }
+        loops = []
     }
 
     /// Requests in flight now.
@@ -162,171 +202,128 @@ public final class HTTPServer: @unchecked Sendable {
     /// Render jobs queued or running now.
     public var rendersQueued: Int { queuedRenders.load(ordering: .relaxed) }
 
+    func nextSerial() -> UInt64 { connectionSerial.add(1, ordering: .relaxed).newValue }
+
     // MARK: Render queue
 
-    /// Runs `work` on a render worker and resumes `connection` with its answer; false (and nothing
-    /// queued) when the queue is full or the server is draining.
-    func enqueue(_ work: @escaping @Sendable () -> HTTPResponse, exchange: Exchange, connection: OpaquePointer) -> Bool {
+    /// Runs `work` on a render worker and posts its answer to `loop` for connection `fd` (`serial`
+    /// tells a reused descriptor apart); false (and nothing queued) when the queue is full or the
+    /// server is draining.
+    func enqueue(_ work: @escaping @Sendable () -> HTTPResponse, route: String, loop: EventLoop, fd: Int32, serial: UInt64) -> Bool {
         if draining.load(ordering: .relaxed) { return false }
         let queued = queuedRenders.add(1, ordering: .relaxed).newValue
         guard queued <= configuration.maximumQueuedRenders + configuration.renderWorkers else {
             queuedRenders.subtract(1, ordering: .relaxed)
             return false
         }
-        MHD_suspend_connection(connection)
         let timeout = configuration.queueTimeoutSeconds
         let enqueued = DispatchTime.now().uptimeNanoseconds
-        let connectionAddress = Int(bitPattern: UnsafeMutableRawPointer(connection))
         let server = self
         renderQueue.addOperation {
             let now = DispatchTime.now().uptimeNanoseconds
             let waited = Double(now - enqueued) / 1e9
             let tooLate = waited > timeout || now > server.drainDeadline.load(ordering: .relaxed)
-            exchange.pending = tooLate ? server.handler.overloaded(route: exchange.route, retryAfterSeconds: 2) : work()
+            let response = tooLate ? server.handler.overloaded(route: route, retryAfterSeconds: 2) : work()
             server.queuedRenders.subtract(1, ordering: .relaxed)
-            MHD_resume_connection(OpaquePointer(bitPattern: connectionAddress))
+            loop.post(fd: fd, serial: serial, response: response)
         }
         return true
     }
-}
 
-/// Per-request state, kept in libmicrohttpd's `con_cls` from the first handler call to completion.
-final class Exchange: @unchecked Sendable {
-    var body: [UInt8] = []
-    var bodyTooLarge = false
-    let started = DispatchTime.now().uptimeNanoseconds
-    var route = "unknown"
-    var method = ""
-    var path = ""
-    /// Set by a render worker before it resumes the connection.
-    var pending: HTTPResponse?
-    var rendered = false
-}
+    // MARK: Per-address limit
 
-// MARK: libmicrohttpd callbacks (C function pointers: no captured context; state through cls)
-
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
-    guard let cls, let connection, let conCls else { return .NO }
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    guard let state = conCls.pointee else {
-        // First call: headers only. Queue nothing (keep-alive), except 413 for a declared body over the limit.
-        let exchange = Exchange()
-        exchange.method = method.map { String(cString: $0) } ?? ""
-        exchange.path = url.map { String(cString: $0) } ?? "/"
-        conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        server.inFlight.add(1, ordering: .relaxed)
-        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let declared = Int(String(cString: length)), declared > server.configuration.maximumBodyBytes {
-            exchange.route = "body_too_large"
-            return server.send(server.handler.bodyTooLarge(limitBytes: server.configuration.maximumBodyBytes),
-                               exchange: exchange, connection: connection)
+    /// Counts a new connection from `address`; false (nothing counted) when it holds the most already.
+    func admitConnection(from address: ClientAddress) -> Bool {
+        let limit = configuration.connectionsPerAddress
+        return addresses.withLock { counts in
+            let count = counts[address, default: 0]
+            guard count < limit else { return false }
+            counts[address] = count + 1
+            return true
         }
-        return .YES
     }
-    let exchange = Unmanaged<Exchange>.fromOpaque(state).takeUnretainedValue()
-    if let pending = exchange.pending {
-        // Resumed after a render worker finished.
-        exchange.pending = nil
-        return server.send(pending, exchange: exchange, connection: connection)
-    }
-    if let uploadDataSize, uploadDataSize.pointee > 0 {
-        let count = uploadDataSize.pointee
-        if exchange.body.count + count > server.configuration.maximumBodyBytes {
-            exchange.bodyTooLarge = true
-            exchange.body = []
-        } else if !exchange.bodyTooLarge, let uploadData {
-            exchange.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: count))
+
+    func releaseConnection(from address: ClientAddress) {
+        addresses.withLock { counts in
+            let count = counts[address, default: 1] - 1
+            counts[address] = count > 0 ? count : nil
         }
-        uploadDataSize.pointee = 0
-        return .YES
     }
-    if exchange.bodyTooLarge {
-        exchange.route = "body_too_large"
-        return server.send(server.handler.bodyTooLarge(limitBytes: server.configuration.maximumBodyBytes),
-                           exchange: exchange, connection: connection)
-    }
-    let request = HTTPRequest(method: exchange.method, path: exchange.path, query: queryArguments(connection),
-                              headers: requestHeaders(connection), body: exchange.body)
-    exchange.body = []
-    let (route, disposition) = server.handler.handle(request)
-    exchange.route = route
-    switch disposition {
-    case .respond(let response):
-        return server.send(response, exchange: exchange, connection: connection)
-    case .render(let work):
-        exchange.rendered = true
-        if server.enqueue(work, exchange: exchange, connection: connection) { return .YES }
-        return server.send(server.handler.overloaded(route: route, retryAfterSeconds: 1), exchange: exchange,
-                           connection: connection)
-    }
-}
 
-private let completedHandler: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
-    guard let cls, let conCls, let state = conCls.pointee else { return }
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    Unmanaged<Exchange>.fromOpaque(state).release()
-    conCls.pointee = nil
-    server.inFlight.subtract(1, ordering: .relaxed)
-}
+    // MARK: Socket set-up
 
-private let connectionHandler: MHD_NotifyConnectionCallback = { cls, _, _, code in
-    guard let cls else { return }
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    if code == .CONNECTION_NOTIFY_STARTED {
-        server.openConnections.add(1, ordering: .relaxed)
-    } else {
-        server.openConnections.subtract(1, ordering: .relaxed)
-    }
-}
-
-/// Collects key/value pairs from libmicrohttpd's iterator.
-private final class Pairs {
-    var items: [(name: String, value: String)] = []
-}
-
-private let pairCollector: MHD_KeyValueIterator = { cls, _, key, value in
-    guard let cls, let key else { return .YES }
-    let pairs = Unmanaged<Pairs>.fromOpaque(cls).takeUnretainedValue()
-    pairs.items.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-    return .YES
-}
-
-private func queryArguments(_ connection: OpaquePointer) -> [(name: String, value: String)] {
-    let pairs = Pairs()
-    let box = Unmanaged.passUnretained(pairs).toOpaque()
-    withExtendedLifetime(pairs) { _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, pairCollector, box) }
-    return pairs.items
-}
-
-/// The request headers routes read (``HTTPRequest/headers`` holds only these, lower-cased): looked up
-/// one by one, which costs less than collecting every header of every request.
-let routedHeaders = ["if-none-match", "x-api-key", "content-type", "accept"]
-
-private func requestHeaders(_ connection: OpaquePointer) -> [String: String] {
-    var headers: [String: String] = [:]
-    for name in routedHeaders {
-        if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) { headers[name] = String(cString: value) }
-    }
-    return headers
-}
-
-extension HTTPServer {
-    /// Queues `response` on `connection` and reports the outcome.
-    func send(_ response: HTTPResponse, exchange: Exchange, connection: OpaquePointer) -> MHD_Result {
-        let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                            .RESPMEM_MUST_COPY)
+    private static func listen(host: String, port: UInt16) throws(ServiceError) -> (Int32, UInt16) {
+        let address = "\(host):\(port)"
+        var storage = sockaddr_storage()
+        var length: socklen_t
+        var family: Int32
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            var socketAddress = sockaddr_in()
+            socketAddress.sin_family = sa_family_t(AF_INET)
+            socketAddress.sin_port = port.bigEndian
+            socketAddress.sin_addr = v4
+            withUnsafeBytes(of: socketAddress) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+            (family, length) = (AF_INET, socklen_t(MemoryLayout<sockaddr_in>.size))
+        } else if inet_pton(AF_INET6, host, &v6) == 1 {
+            var socketAddress = sockaddr_in6()
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = port.bigEndian
+            socketAddress.sin6_addr = v6
+            withUnsafeBytes(of: socketAddress) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+            (family, length) = (AF_INET6, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        } else {
+            throw .cannotListen(address: address, detail: "the address does not parse (give an IPv4 or IPv6 address)")
         }
-        guard let created else { return .NO }
-        MHD_add_response_header(created, "Content-Type", response.contentType)
-        for header in response.headers { MHD_add_response_header(created, header.name, header.value) }
-        if draining.load(ordering: .relaxed) { MHD_add_response_header(created, "Connection", "close") }
-        let result = MHD_queue_response(connection, UInt32(response.status), created)
-        MHD_destroy_response(created)
-        let elapsed = Int((DispatchTime.now().uptimeNanoseconds - exchange.started) / 1000)
-        handler.finished(HTTPOutcome(method: exchange.method, path: exchange.path, route: exchange.route,
-                                     status: response.status, bytes: exchange.method == "HEAD" ? 0 : response.body.count,
-                                     microseconds: elapsed, rendered: exchange.rendered))
-        return result
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .cannotListen(address: address, detail: String(cString: strerror(errno))) }
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        guard bound == 0, Glibc.listen(descriptor, 4096) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(descriptor)
+            throw .cannotListen(address: address, detail: reason)
+        }
+        var boundStorage = sockaddr_storage()
+        var boundLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &boundStorage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &boundLength) }
+        }
+        return (descriptor, ClientAddress.port(of: boundStorage))
+    }
+
+    /// A server holds a descriptor per connection: the soft limit is raised towards the hard one.
+    private static func raiseDescriptorLimit(to wanted: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
+/// A client's IP address (the port left out), the key of the per-address limit.
+struct ClientAddress: Hashable, Sendable {
+    var high: UInt64
+    var low: UInt64
+
+    init(_ storage: sockaddr_storage) {
+        if Int32(storage.ss_family) == AF_INET6 {
+            let v6 = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
+            (high, low) = withUnsafeBytes(of: v6.sin6_addr) { raw in
+                (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+        } else {
+            let v4 = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
+            (high, low) = (0, UInt64(v4.sin_addr.s_addr))
+        }
+    }
+
+    /// The port of a socket address.
+    static func port(of storage: sockaddr_storage) -> UInt16 {
+        if Int32(storage.ss_family) == AF_INET6 {
+            return UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }.sin6_port)
+        }
+        return UInt16(bigEndian: withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }.sin_port)
     }
 }

@@ -100,30 +100,18 @@ public final class SceneService: HTTPHandler {
 
     // MARK: HTTPHandler
 
+    public func admit(_ head: HTTPRequest) -> HTTPAdmission {
+        switch preflight(head) {
+        case .failure(let refusal): return .refuse(route: refusal.route, refusal.response)
+        case .success(let route): return .accept(maximumBodyBytes: route == .scenes ? configuration.http.maximumBodyBytes : 0)
+        }
+    }
+
     public func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
-        let path = request.path
-        let streetView = path.hasPrefix("/maps/api/streetview")
-        guard request.method == "GET" || request.method == "HEAD" || request.method == "POST" else {
-            var response = error(.methodNotAllowed(method: request.method, allowed: ["GET", "HEAD", "POST"]),
-                                 streetView: streetView)
-            response.headers.append(("Allow", "GET, HEAD, POST"))
-            return ("method_not_allowed", .respond(response))
-        }
-        guard let route = Self.route(for: path) else {
-            return ("not_found", .respond(error(.notFound(path: path), streetView: streetView)))
-        }
-        let wantedMethod = route == .scenes ? "POST" : "GET"
-        if request.method != wantedMethod && !(wantedMethod == "GET" && request.method == "HEAD") {
-            let allowed = wantedMethod == "GET" ? ["GET", "HEAD"] : ["POST"]
-            var response = error(.methodNotAllowed(method: request.method, allowed: allowed), streetView: streetView)
-            response.headers.append(("Allow", allowed.joined(separator: ", ")))
-            return (route.label, .respond(response))
-        }
-        if route.needsKey && keys.isEnabled && !keys.accepts(request.argument("key") ?? request.headers["x-api-key"]) {
-            if route == .streetViewMetadata {
-                return (route.label, .respond(streetViewStatus("REQUEST_DENIED", message: ServiceError.forbidden.description)))
-            }
-            return (route.label, .respond(error(.forbidden, streetView: streetView)))
+        let route: Route
+        switch preflight(request) {
+        case .failure(let refusal): return (refusal.route, .respond(refusal.response))
+        case .success(let admitted): route = admitted
         }
         switch route {
         case .health: return (route.label, .respond(health()))
@@ -139,13 +127,52 @@ public final class SceneService: HTTPHandler {
         }
     }
 
+    /// A request refused before its route runs, with the route label for metrics.
+    struct Refusal: Error {
+        var route: String
+        var response: HTTPResponse
+    }
+
+    /// What every request goes through before its route, from its head alone (so a refused request's
+    /// body is never read): the method, the route, the method the route takes, the API key.
+    func preflight(_ request: HTTPRequest) -> Result<Route, Refusal> {
+        let path = request.path
+        let streetView = path.hasPrefix("/maps/api/streetview")
+        guard request.method == "GET" || request.method == "HEAD" || request.method == "POST" else {
+            var response = error(.methodNotAllowed(method: request.method, allowed: ["GET", "HEAD", "POST"]),
+                                 streetView: streetView)
+            response.headers.append(("Allow", "GET, HEAD, POST"))
+            return .failure(Refusal(route: "method_not_allowed", response: response))
+        }
+        guard let route = Self.route(for: path) else {
+            return .failure(Refusal(route: "not_found", response: error(.notFound(path: path), streetView: streetView)))
+        }
+        let wantedMethod = route == .scenes ? "POST" : "GET"
+        if request.method != wantedMethod && !(wantedMethod == "GET" && request.method == "HEAD") {
+            let allowed = wantedMethod == "GET" ? ["GET", "HEAD"] : ["POST"]
+            var response = error(.methodNotAllowed(method: request.method, allowed: allowed), streetView: streetView)
+            response.headers.append(("Allow", allowed.joined(separator: ", ")))
+            return .failure(Refusal(route: route.label, response: response))
+        }
+        if route.needsKey && keys.isEnabled && !keys.accepts(request.argument("key") ?? request.headers["x-api-key"]) {
+            if route == .streetViewMetadata {
+                return .failure(Refusal(route: route.label,
+                                        response: streetViewStatus("REQUEST_DENIED", message: ServiceError.forbidden.description)))
+            }
+            return .failure(Refusal(route: route.label, response: error(.forbidden, streetView: streetView)))
+        }
+        return .success(route)
+    }
+
+    public func protocolError(_ failure: ServiceError, path: String?) -> HTTPResponse {
+        error(failure, streetView: path?.hasPrefix("/maps/api/streetview") ?? false)
+    }
+
     public func overloaded(route: String, retryAfterSeconds: Int) -> HTTPResponse {
         var response = error(.overloaded(retryAfterSeconds: retryAfterSeconds), streetView: route.hasPrefix("streetview"))
         response.headers.append(("Retry-After", "\(retryAfterSeconds)"))
         return response
     }
-
-    public func bodyTooLarge(limitBytes: Int) -> HTTPResponse { error(.bodyTooLarge(limitBytes: limitBytes), streetView: false) }
 
     public func finished(_ outcome: HTTPOutcome) {
         metrics.record(route: outcome.route, status: outcome.status, bytes: outcome.bytes, microseconds: outcome.microseconds)

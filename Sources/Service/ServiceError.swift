@@ -35,6 +35,27 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case catalogUnavailable(detail: String)
     /// Anything else that went wrong inside.
     case internalError(detail: String)
+    /// The request breaks HTTP/1.1's framing or syntax (a bare CR, a folded header, two different
+    /// `Content-Length`s, `Content-Length` with `Transfer-Encoding`, a control character): `detail` says which.
+    case malformedRequest(detail: String)
+    /// The request target is longer than the limit or has too many query parameters.
+    case requestTargetTooLong(detail: String)
+    /// The request's head (request line and header fields) is larger than the limit.
+    case headersTooLarge(detail: String)
+    /// A `Content-Length` too large to be a body anyone would send.
+    case contentLengthTooLarge(value: String)
+    /// A route that takes no body was sent one.
+    case unexpectedBody(path: String)
+    /// A `Transfer-Encoding` other than chunked.
+    case unsupportedTransferCoding(coding: String)
+    /// An `Expect` other than `100-continue`.
+    case expectationFailed(expectation: String)
+    /// A protocol version other than HTTP/1.0 and HTTP/1.1.
+    case httpVersionNotSupported(version: String)
+    /// The head or the body did not arrive within its deadline (a slow or stalled client).
+    case requestTimeout(seconds: Int)
+    /// The client's address holds as many connections as one address may.
+    case tooManyConnections(limit: Int)
     /// The server could not listen (bad address, port in use).
     case cannotListen(address: String, detail: String)
     /// A configuration file (API keys) could not be read.
@@ -43,13 +64,19 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status of each case: the one table.
     public var httpStatus: Int {
         switch self {
-        case .invalidParameter, .batchTooLarge, .imageTooLarge: 400
+        case .invalidParameter, .batchTooLarge, .imageTooLarge, .malformedRequest: 400
         case .forbidden: 403
         case .notFound, .unknownPanorama, .placeNotFound: 404
         case .methodNotAllowed: 405
-        case .bodyTooLarge: 413
+        case .requestTimeout: 408
+        case .bodyTooLarge, .contentLengthTooLarge, .unexpectedBody: 413
+        case .requestTargetTooLong: 414
+        case .expectationFailed: 417
+        case .headersTooLarge: 431
         case .unreadableImagery, .catalogFailed, .internalError, .cannotListen, .badConfiguration: 500
-        case .overloaded, .catalogUnavailable: 503
+        case .unsupportedTransferCoding: 501
+        case .overloaded, .catalogUnavailable, .tooManyConnections: 503
+        case .httpVersionNotSupported: 505
         }
     }
 
@@ -62,7 +89,16 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownPanorama: "unknown_panorama"
         case .placeNotFound: "place_not_found"
         case .forbidden: "forbidden"
-        case .bodyTooLarge: "body_too_large"
+        case .bodyTooLarge, .contentLengthTooLarge: "body_too_large"
+        case .unexpectedBody: "unexpected_body"
+        case .malformedRequest: "malformed_request"
+        case .requestTargetTooLong: "uri_too_long"
+        case .headersTooLarge: "headers_too_large"
+        case .unsupportedTransferCoding: "unsupported_transfer_coding"
+        case .expectationFailed: "expectation_failed"
+        case .httpVersionNotSupported: "http_version_not_supported"
+        case .requestTimeout: "request_timeout"
+        case .tooManyConnections: "too_many_connections"
         case .batchTooLarge: "batch_too_large"
         case .imageTooLarge: "image_too_large"
         case .overloaded: "overloaded"
@@ -76,11 +112,14 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Google's `status` for the same failure on the Street View routes.
     public var streetViewStatus: String {
         switch self {
-        case .invalidParameter, .batchTooLarge, .imageTooLarge, .bodyTooLarge, .methodNotAllowed, .notFound: "INVALID_REQUEST"
+        case .invalidParameter, .batchTooLarge, .imageTooLarge, .bodyTooLarge, .methodNotAllowed, .notFound, .malformedRequest,
+             .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody, .unsupportedTransferCoding,
+             .expectationFailed, .httpVersionNotSupported, .requestTimeout:
+            "INVALID_REQUEST"
         case .unknownPanorama: "ZERO_RESULTS"
         case .placeNotFound: "NOT_FOUND"
         case .forbidden: "REQUEST_DENIED"
-        case .overloaded, .unreadableImagery, .catalogFailed, .catalogUnavailable, .internalError, .cannotListen, .badConfiguration:
+        case .overloaded, .tooManyConnections, .unreadableImagery, .catalogFailed, .catalogUnavailable, .internalError, .cannotListen, .badConfiguration:
             "UNKNOWN_ERROR"
         }
     }
@@ -108,6 +147,17 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .placeNotFound(let name): "no place matches '\(name)'; try /v1/search?q=\(name)"
         case .forbidden: "a valid API key is required: pass key=… or the X-API-Key header"
         case .bodyTooLarge(let limit): "the request body is over the limit of \(limit) bytes"
+        case .contentLengthTooLarge(let value): "Content-Length \(value) is over any limit; bodies are bounded per route (see /v1/openapi.json)"
+        case .unexpectedBody(let path): "\(path) takes no request body; send the request without one"
+        case .malformedRequest(let detail): "malformed HTTP/1.1 request: \(detail)"
+        case .requestTargetTooLong(let detail): "\(detail); shorten the URL or use POST /v1/scenes for many requests"
+        case .headersTooLarge(let detail): "\(detail); send fewer or shorter header fields"
+        case .unsupportedTransferCoding(let coding): "Transfer-Encoding '\(coding)' is not supported; send Content-Length or chunked"
+        case .expectationFailed(let expectation): "Expect '\(expectation)' is not supported; only 100-continue is"
+        case .httpVersionNotSupported(let version): "\(version) is not supported; speak HTTP/1.1 (or HTTP/1.0)"
+        case .requestTimeout(let seconds): "the request did not arrive within \(seconds) s; send the head and the body without pausing"
+        case .tooManyConnections(let limit): "this address already holds \(limit) connections, the most one address may; "
+            + "reuse connections (keep-alive) or retry later"
         case .batchTooLarge(let count, let limit): "the batch holds \(count) requests; at most \(limit) are allowed, split it"
         case .imageTooLarge(let pixels, let limit): "the image would have \(pixels) pixels; at most \(limit) are allowed"
         case .overloaded(let seconds): "the server is busy or stopping; retry in \(seconds) s"

@@ -30,7 +30,14 @@ enum ServeCommand: Command {
             .value("max-image-pixels", valueName: "N", help: "Largest image a request may ask for, 1…16000000 pixels.", defaultValue: "4000000"),
             .value("max-batch", valueName: "N", help: "Requests in one POST /v1/scenes at most, 1…100000.", defaultValue: "1000"),
             .value("max-body-bytes", valueName: "N", help: "Largest request body, 1…1073741824 bytes (413 beyond).", defaultValue: "1048576"),
-            .value("timeout-seconds", valueName: "S", help: "Close idle or stalled connections after S seconds, 1…3600.", defaultValue: "15"),
+            .value("timeout-seconds", valueName: "S", help: "Close idle or stalled connections (no byte read or written) after S seconds, 1…3600.",
+                   defaultValue: "15"),
+            .value("header-timeout-seconds", valueName: "S",
+                   help: "A request's head must arrive whole within S seconds of its first byte (408 after), 1…3600.", defaultValue: "10"),
+            .value("body-timeout-seconds", valueName: "S",
+                   help: "A request's body must arrive whole within S seconds of its head (408 after), 1…3600.", defaultValue: "30"),
+            .value("max-connections-per-address", valueName: "N",
+                   help: "Open connections one client address may hold, 1…65536 (503 and close beyond).", defaultValue: "256"),
             .value("drain-seconds", valueName: "S", help: "On SIGTERM/SIGINT, wait at most S seconds for requests in flight, 0…600.",
                    defaultValue: "10"),
             .value("cache-mb", valueName: "N", help: "Memory for decoded tiles and cached answers, 16…65536 MiB.", defaultValue: "256"),
@@ -64,6 +71,9 @@ enum ServeCommand: Command {
         configuration.http.maximumQueuedRenders = try arguments.int("max-queue", in: 0...10_000) ?? 64
         configuration.http.maximumBodyBytes = try arguments.int("max-body-bytes", in: 1...(1 << 30)) ?? 1 << 20
         configuration.http.connectionTimeoutSeconds = try arguments.int("timeout-seconds", in: 1...3600) ?? 15
+        configuration.http.headerTimeoutSeconds = try arguments.int("header-timeout-seconds", in: 1...3600) ?? 10
+        configuration.http.bodyTimeoutSeconds = try arguments.int("body-timeout-seconds", in: 1...3600) ?? 30
+        configuration.http.connectionsPerAddress = try arguments.int("max-connections-per-address", in: 1...65_536) ?? 256
         configuration.maximumImagePixels = try arguments.int("max-image-pixels", in: 1...16_000_000) ?? 4_000_000
         configuration.maximumBatchCount = try arguments.int("max-batch", in: 1...100_000) ?? 1000
         configuration.cacheMegabytes = try arguments.int("cache-mb", in: 16...65_536) ?? 256

@@ -5,10 +5,10 @@ import Service
 /// `lookaround --version`: the tool's version and the C libraries it loaded (`--json`: this, encoded).
 struct VersionReport: Encodable {
     var version = CommandTree.version
-    var libraries = LinkedLibrary.lookAround + [.microHTTPD]
+    var libraries = LinkedLibrary.lookAround
 
     static func text() -> String {
-        let libraries = LinkedLibrary.lookAround + [.microHTTPD]
+        let libraries = LinkedLibrary.lookAround
         let column = (libraries.map(\.name.count).max() ?? 0) + 2
         var lines = ["lookaround \(CommandTree.version)", "", "C libraries (as loaded, unless marked):"]
         for library in libraries {

@@ -34,7 +34,14 @@ import TestSupport
             HTTPResponse(status: 503, contentType: "text/plain", headers: [("Retry-After", "\(retryAfterSeconds)")], body: Array("busy".utf8))
         }
 
-        func bodyTooLarge(limitBytes: Int) -> HTTPResponse { HTTPResponse(status: 413, contentType: "text/plain", body: []) }
+        func admit(_ head: HTTPRequest) -> HTTPAdmission {
+            if head.path == "/refused" { return .refuse(route: "refused", HTTPResponse(status: 403, contentType: "text/plain", body: [])) }
+            return .accept(maximumBodyBytes: head.path == "/echo" ? 1000 : 0)
+        }
+
+        func protocolError(_ error: ServiceError, path: String?) -> HTTPResponse {
+            HTTPResponse(status: error.httpStatus, contentType: "text/plain", body: Array(error.code.utf8))
+        }
 
         func finished(_ outcome: HTTPOutcome) { outcomes.withLock { $0.append(outcome) } }
     }
@@ -109,8 +116,42 @@ import TestSupport
         try slow.send("GET /fast HTTP/1.1\r\nHost: x\r\n")   // headers never finished
         #expect(try RawHTTPClient(port: server.port).get("/fast").status == 200)
         let clock = ContinuousClock.now
+        // Answered 408 (the head stalled for the timeout), then closed.
+        let answer = try slow.readResponse()
+        #expect(answer.status == 408 && answer.text == "request_timeout")
         #expect(slow.isClosedByServer())
         #expect(ContinuousClock.now - clock < .seconds(4))
+    }
+
+    @Test func aHeadTrickledInMustArriveWithinItsDeadline() throws {
+        let handler = GatedHandler()
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.connectionTimeoutSeconds = 30
+        configuration.headerTimeoutSeconds = 1
+        let server = try HTTPServer(configuration: configuration, handler: handler)
+        defer { server.stop(drainingForSeconds: 1) }
+        let slow = try RawHTTPClient(port: server.port, timeoutSeconds: 5)
+        let clock = ContinuousClock.now
+        // A byte every 0.2 s: never idle for the 30 s timeout, but the head takes longer than 1 s.
+        for byte in Array("GET /fast HTTP/1.1\r\nHost: x\r\n".utf8) {
+            guard (try? slow.send([byte])) != nil, slow.receivedWithoutWaiting() == nil else { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(ContinuousClock.now - clock < .seconds(4), "the trickle was cut off")
+        #expect(handler.outcomes.withLock { $0.contains { $0.route == "request_timeout" && $0.status == 408 } })
+    }
+
+    @Test func aRefusedRequestsBodyIsNeverRead() throws {
+        let handler = GatedHandler()
+        let server = try Self.start(handler)
+        defer { server.stop(drainingForSeconds: 1) }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("POST /refused HTTP/1.1\r\nHost: x\r\nContent-Length: 900\r\n\r\n")
+        let answer = try client.readResponse()
+        #expect(answer.status == 403)
+        #expect(answer.header("connection") == "close")
+        #expect(handler.outcomes.withLock { $0.contains { $0.route == "refused" && $0.status == 403 } })
     }
 
     @Test func bodiesArriveWholeUpToTheLimit() throws {

@@ -34,10 +34,24 @@ public final class RawHTTPClient {
     private let descriptor: Int32
     private var pending: [UInt8] = []
 
-    /// Connects to `host:port` (IPv4), with `timeoutSeconds` for every read.
-    public init(host: String = "127.0.0.1", port: UInt16, timeoutSeconds: Double = 10) throws {
+    /// Connects to `host:port` (IPv4), with `timeoutSeconds` for every read; from `sourceAddress` when
+    /// given (another loopback address, such as 127.0.0.2, is another client to the server).
+    public init(host: String = "127.0.0.1", port: UInt16, timeoutSeconds: Double = 10, sourceAddress: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure.connect(String(cString: strerror(errno))) }
+        if let sourceAddress {
+            var source = sockaddr_in()
+            source.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, sourceAddress, &source.sin_addr)
+            let bound = withUnsafePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let why = String(cString: strerror(errno))
+                close(descriptor)
+                throw Failure.connect("bind \(sourceAddress): \(why)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -86,6 +100,13 @@ public final class RawHTTPClient {
         return try readResponse(method: "POST")
     }
 
+    /// The bytes that have arrived, without waiting (nil when none have).
+    public func receivedWithoutWaiting() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        return count > 0 ? Array(buffer[0..<count]) : nil
+    }
+
     /// Whether the server has closed the connection (a read returns end of file within the timeout).
     public func isClosedByServer() -> Bool {
         var byte: UInt8 = 0
@@ -101,7 +122,7 @@ public final class RawHTTPClient {
         pending += buffer[0..<count]
     }
 
-    /// Reads one response (Content-Length or chunked bodies; none for HEAD, 204 and 304).
+    /// Reads one response (Content-Length or chunked bodies; none for HEAD, 1xx, 204 and 304).
     public func readResponse(method: String = "GET") throws -> Response {
         let separator: [UInt8] = [13, 10, 13, 10]
         var headerEnd: Int?
@@ -119,7 +140,7 @@ public final class RawHTTPClient {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         var body: [UInt8] = []
-        if method == "HEAD" || status == 304 || status == 204 {
+        if method == "HEAD" || status == 304 || status == 204 || (100..<200).contains(status) {
             // no body
         } else if let length = headers["content-length"].flatMap(Int.init) {
             while pending.count < length { try fill() }

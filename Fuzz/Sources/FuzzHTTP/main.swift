@@ -1,12 +1,12 @@
-// The service's request path below the socket: the input is a raw request ("METHOD TARGET", header
-// lines, a blank line, the body), split the way libmicrohttpd hands it over (path and query
-// percent-decoded, `+` as space in the query, header names lower-cased), then SceneService.handle and,
-// for image routes, the render work a worker would run. The catalog is two shipped panoramas with their
+// The service's request path below the socket: the input is a raw request (request line, header
+// lines, a blank line, the body), parsed by the HTTP layer's own head parser (HTTPHeadParser), then
+// SceneService.admit and .handle and, for image routes, the render work a worker would run. No control
+// character may reach a route, and a refused head is answered from the one error table. The catalog is two shipped panoramas with their
 // depth and label maps, indexed once at start; since it is sound, any 5xx but 503 is a finding.
 import Catalog
 import Foundation
 import FuzzSupport
-import Service
+@testable import Service
 
 let service: SceneService = {
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -30,69 +30,39 @@ let service: SceneService = {
     return try! SceneService(configuration: configuration)
 }()
 
-/// `%XX` decoding as libmicrohttpd's MHD_http_unescape does it (a bad escape stays as it is).
-func unescape(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> String {
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count)
-    var index = bytes.startIndex
-    func hex(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x41 + 10
-        case 0x61...0x66: c - 0x61 + 10
-        default: nil
-        }
-    }
-    while index < bytes.endIndex {
-        let c = bytes[index]
-        if c == 0x25, index + 2 < bytes.endIndex, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
-            out.append(high << 4 | low)
-            index += 3
-            continue
-        }
-        out.append(plusIsSpace && c == 0x2B ? 0x20 : c)
-        index += 1
-    }
-    // libmicrohttpd hands over C strings: a decoded NUL ends the value.
-    if let nul = out.firstIndex(of: 0) { out.removeSubrange(nul...) }
-    return String(decoding: out, as: UTF8.self)
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzInput.bytes(data, size)
-    // The head ends at the first blank line; the body is the rest.
-    var headEnd = bytes.count, bodyStart = bytes.count
-    if bytes.count >= 2 {
-        for i in 0..<(bytes.count - 1) where bytes[i] == 0x0A && bytes[i + 1] == 0x0A {
-            headEnd = i
-            bodyStart = i + 2
-            break
-        }
+    let parsed = bytes.withUnsafeBytes { HTTPHeadParser.parse($0, limits: HTTPHeadLimits()) }
+    let head: HTTPRequestHead, used: Int
+    switch parsed {
+    case .incomplete: return 0
+    case .failed(let error, let path):
+        // Refused by the HTTP layer: a 4xx or 5xx of the one table, answered in the JSON (or Google's) shape.
+        precondition(error.httpStatus >= 400 && error.httpStatus != 500, "\(error)")
+        precondition(path.map { !$0.utf8.contains { $0 < 32 || $0 == 127 } } ?? true, "a control character in \(path ?? "")")
+        let answer = service.protocolError(error, path: path)
+        precondition(answer.status == error.httpStatus)
+        return 0
+    case .complete(let complete, let consumed):
+        (head, used) = (complete, consumed)
     }
-    let lines = bytes[..<headEnd].split(separator: 0x0A, omittingEmptySubsequences: false)
-    guard let requestLine = lines.first else { return 0 }
-    let parts = requestLine.split(separator: 0x20, maxSplits: 1, omittingEmptySubsequences: false)
-    let method = String(decoding: parts[0], as: UTF8.self)
-    let target = parts.count > 1 ? parts[1] : []
-    let question = target.firstIndex(of: 0x3F)
-    let path = unescape(question.map { target[..<$0] } ?? target, plusIsSpace: false)
-    var query: [(name: String, value: String)] = []
-    if let question {
-        for pair in target[(question + 1)...].split(separator: 0x26) {
-            let equals = pair.firstIndex(of: 0x3D)
-            query.append((unescape(equals.map { pair[..<$0] } ?? pair, plusIsSpace: true),
-                          equals.map { unescape(pair[($0 + 1)...], plusIsSpace: true) } ?? ""))
-        }
+    for text in [head.path] + head.query.flatMap({ [$0.name, $0.value] }) {
+        precondition(!text.utf8.contains { $0 < 32 || $0 == 127 }, "a control character reached a route: \(text.debugDescription)")
     }
-    var headers: [String: String] = [:]
-    for line in lines.dropFirst() {
-        guard let colon = line.firstIndex(of: 0x3A) else { continue }
-        headers[String(decoding: line[..<colon], as: UTF8.self).lowercased()] =
-            String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    var body: [UInt8] = []
+    switch service.admit(head.request()) {
+    case .refuse(_, let answer):
+        precondition(answer.status >= 400, "a refusal with status \(answer.status)")
+        return 0
+    case .accept(let limit):
+        // The body as the loop would hand it over: Content-Length bytes (chunked bodies are the loop's).
+        guard !head.isChunked else { return 0 }
+        let length = head.contentLength ?? 0
+        guard length <= limit, bytes.count - used >= length else { return 0 }
+        body = Array(bytes[used..<(used + length)])
     }
-    let request = HTTPRequest(method: method, path: path, query: query, headers: headers,
-                              body: Array(bytes[bodyStart...]))
+    let request = head.request(body: body)
     let (_, disposition) = service.handle(request)
     let response: HTTPResponse
     switch disposition {
@@ -102,7 +72,7 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     precondition((200..<600).contains(response.status), "status \(response.status)")
     // The catalog and its files are sound: no request may make the service fail internally.
     precondition(response.status < 500 || response.status == 503,
-                 "status \(response.status) for \(method) \(path): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
+                 "status \(response.status) for \(request.method) \(request.path): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
     return 0
 }
 
