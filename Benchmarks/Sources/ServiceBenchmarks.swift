@@ -278,6 +278,7 @@ func median(_ runs: [WrkResult]) -> WrkResult {
 final class ServedProcess {
     let process = Process()
     private(set) var port: UInt16 = 0
+    private var errorLog = ""
 
     /// `executable` nil: the `lookaround` built beside this benchmark.
     init(catalog: String, extra: [String] = [], executable: String? = nil) throws {
@@ -288,7 +289,10 @@ final class ServedProcess {
                              "--osm", "Panoramas/sources/helsinki-centre.osm.pbf", "--max-queue", "256"] + extra
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // The server's stderr goes to a file, so a server that dies under load says why (`stop()` prints it).
+        errorLog = NSTemporaryDirectory() + "lookaround-bench-serve-\(getpid())-\(ObjectIdentifier(process).hashValue).log"
+        FileManager.default.createFile(atPath: errorLog, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errorLog)
         try process.run()
         var text = ""
         while !text.contains("stop with") {
@@ -311,9 +315,19 @@ final class ServedProcess {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// Whether the server is still running.
+    var isRunning: Bool { process.isRunning }
+
     func stop() {
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        if !process.isRunning {
+            let errors = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+            print("   lookaround serve died (status \(process.terminationStatus)); its stderr ends:\n"
+                  + errors.split(separator: "\n").suffix(20).map { "     " + $0 }.joined(separator: "\n"))
+        } else {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: errorLog)
     }
 }
 
@@ -358,7 +372,7 @@ func runServiceSoak() throws {
     }
     while elapsed < total {
         let slice = min(10, total - elapsed)
-        guard let result = Wrk.run(base, seconds: slice, connections: 32, script: script) else { return }
+        guard let result = Wrk.run(base, seconds: slice, connections: 32, script: script) else { break }
         elapsed += slice
         requests += result.requests
         errors += result.errors

@@ -273,7 +273,8 @@ final class EventLoop: @unchecked Sendable {
             connection.bodyLimit = limit
             connection.bodyStarted = now
             connection.body = []
-            connection.body.reserveCapacity(min(head.contentLength ?? 16 * 1024, limit))
+            // Grown as the body arrives: a declared length costs nothing until its bytes come.
+            connection.body.reserveCapacity(min(head.contentLength ?? 16 * 1024, limit, 64 * 1024))
             connection.chunk = head.isChunked ? .size : .none
             connection.remaining = head.contentLength ?? 0
             if head.expectsContinue {
@@ -482,8 +483,8 @@ final class EventLoop: @unchecked Sendable {
         if connection.closeAfterWrite {
             if connection.lingerAfterWrite {
                 shutdown(connection.fd, Int32(SHUT_WR))
+                // (What the inbox still holds is discarded with the rest: nothing is processed while lingering.)
                 connection.phase = .lingering(until: now + Self.lingerNanoseconds)
-                connection.inbox = []
                 setInterest(connection, EPOLLIN.rawValue)
             } else {
                 closeConnection(connection)

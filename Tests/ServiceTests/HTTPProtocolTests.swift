@@ -122,6 +122,12 @@ import TestSupport
         #expect(try client.readResponse().status == 404)
         let scene = try client.readResponse()
         #expect(scene.status == 200 && scene.text.contains("\"found\":true"))
+        // A malformed request pipelined behind one that goes to a render worker is answered after it.
+        let render = try ServiceFixture.client(timeoutSeconds: 30)
+        try render.send("GET /v1/snapshot?scene=senaatintori-005&size=64x48 HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n")
+        #expect(try render.readResponse().status == 200)
+        #expect(try render.readResponse().status == 400)
+        #expect(render.isClosedByServer())
         // HTTP/1.0 closes after the answer unless it asks to keep the connection.
         let old = try ServiceFixture.client(timeoutSeconds: 10)
         try old.send("GET /v1/health HTTP/1.0\r\n\r\n")
