@@ -169,24 +169,47 @@ struct CityModelBuilder {
         "school", "university", "college", "hospital", "tower", "government", "civic", "public", "museum",
     ]
 
-    /// The roof height above the walls, metres: `roof:height`, else `roof:angle` over the shape's run,
-    /// else `roof:levels` × 3.2 m, else the shape's default (half-sphere for a dome, 1.5 R for onions
-    /// and cones, a 30° pitch for the others); never more than the building's extrusion.
-    static func roofHeightMeters(_ building: Building, shape: RoofShape, frame: RoofFrame, radiusMeters: Double) -> Double {
-        guard shape != .flat else { return 0 }
+    /// A roof's default height when no tag gives one, for ridged shapes: a 30° pitch over the run,
+    /// at most one level (OSM Buildings draws a 3 m roof): a wide or irregular footprint (a courtyard
+    /// block, an L) keeps a roof of a house's height instead of one that grows with its width.
+    static let defaultRoofPitchDegrees = 30.0
+
+    /// Where a building's walls stop and how tall its roof is, metres above the ground, by Simple 3D
+    /// Buildings:
+    ///
+    /// - The roof is `roof:height`, else `roof:angle` over the shape's run, else `roof:levels` × 3.2 m,
+    ///   else the shape's default (a dome a half-sphere, onions and cones 1.5 R, the others
+    ///   ``defaultRoofPitchDegrees`` capped at one level).
+    /// - A tagged `height` includes the roof: the walls are what remains, and never lower than
+    ///   `building:levels` (or `min_height`) allow; the roof gives way instead.
+    /// - Without `height` the walls are `building:levels` × 3.2 m (or the type's default height) and the
+    ///   roof stands on them (``BuildingHeightRules`` already counted a tagged `roof:height` or
+    ///   `roof:levels` in the top; an angle or a default is added here).
+    static func roofSplit(_ building: Building, shape: RoofShape, frame: RoofFrame, radiusMeters: Double)
+        -> (wallTopMeters: Double, roofHeightMeters: Double) {
+        let top = building.heightMeters
+        guard shape != .flat else { return (top, 0) }
+        let level = BuildingHeightRules.levelHeightMeters
         let run = shape.isRadial ? radiusMeters : frame.halfWidth * shape.runFactor
-        let h: Double
-        if let tagged = building.roofHeightMeters { h = tagged }
-        else if let angle = building.roofAngleDegrees { h = tan(angle * .pi / 180) * run }
-        else if let levels = building.roofLevels, levels > 0 { h = levels * BuildingHeightRules.levelHeightMeters }
-        else {
+        let roof: Double, withinTop: Bool
+        if let tagged = building.roofHeightMeters {
+            (roof, withinTop) = (tagged, true)
+        } else if let angle = building.roofAngleDegrees {
+            (roof, withinTop) = (tan(angle * .pi / 180) * run, building.heightSource == .heightTag)
+        } else if let levels = building.roofLevels, levels > 0 {
+            (roof, withinTop) = (levels * level, true)
+        } else {
             switch shape {
-            case .dome, .round: h = run
-            case .onion, .cone: h = 1.5 * run
-            default: h = tan(30 * .pi / 180) * run
+            case .dome, .round: roof = run
+            case .onion, .cone: roof = 1.5 * run
+            default: roof = min(tan(defaultRoofPitchDegrees * .pi / 180) * run, level)
             }
+            withinTop = building.heightSource == .heightTag
         }
-        return min(max(h, 0), building.extrusionMeters)
+        guard withinTop else { return (top, max(roof, 0)) }
+        let lowestWallTop = max(building.minHeightMeters, (building.levels ?? 0) * level)
+        let fitted = min(max(roof, 0), max(0, top - lowestWallTop))
+        return (top - fitted, fitted)
     }
 
     mutating func addBuilding(_ building: Building) {
@@ -219,10 +242,10 @@ struct CityModelBuilder {
             for q in outer { radius = max(radius, hypot(q.x - frame.centerX, q.y - frame.centerY)) }
             var sized = building
             sized.heightMeters = Double(top); sized.minHeightMeters = Double(bottom)
-            let roof = RoofGeometry(shape: shape, frame: frame,
-                                    heightMeters: Self.roofHeightMeters(sized, shape: shape, frame: frame, radiusMeters: radius),
-                                    radiusMeters: radius)
-            let wallTop = top - Float(roof.heightMeters)
+            let split = Self.roofSplit(sized, shape: shape, frame: frame, radiusMeters: radius)
+            let roof = RoofGeometry(shape: shape, frame: frame, heightMeters: split.roofHeightMeters, radiusMeters: radius)
+            let wallTop = Float(split.wallTopMeters)
+            let top = wallTop + Float(split.roofHeightMeters)
             let facadeRecord = SurfaceRecord(normal: .zero, material: .facade, albedo: facade, accent: trimBase,
                                              extentV: wallTop,
                                              style: seed | (noShops ? 1 << 31 : 0) | (plainWall ? 1 << 30 : 0))

@@ -57,9 +57,9 @@ struct RoofShapeTests {
         var radius = 0.0
         for q in ring { radius = max(radius, hypot(q.x - roofFrame.centerX, q.y - roofFrame.centerY)) }
         let kind = RoofShape(tag: shape)
-        let h = CityModelBuilder.roofHeightMeters(building, shape: kind, frame: roofFrame, radiusMeters: radius)
-        let roof = RoofGeometry(shape: kind, frame: roofFrame, heightMeters: h, radiusMeters: radius)
-        return (CityModel(builder: builder), roof, 16 - roof.heightMeters)
+        let split = CityModelBuilder.roofSplit(building, shape: kind, frame: roofFrame, radiusMeters: radius)
+        let roof = RoofGeometry(shape: kind, frame: roofFrame, heightMeters: split.roofHeightMeters, radiusMeters: radius)
+        return (CityModel(builder: builder), roof, split.wallTopMeters)
     }
 
     static func traceDown(_ model: CityModel, _ p: Point) -> Double? {
