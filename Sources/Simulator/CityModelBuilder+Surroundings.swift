@@ -13,7 +13,9 @@ extension CityModelBuilder {
         for (index, polygon) in (water.sea + water.inlandWater).enumerated() {
             var outer = ring(polygon.outer)
             if index < water.sea.count, let bounds = water.bounds { outer = extendingSea(polygon.outer, beyond: bounds) }
-            guard outer.count >= 3, anyInside(outer) || ringContains(outer, ((minX + maxX) / 2, (minY + maxY) / 2)) else { continue }
+            // The sea round a quay has its vertices far off (along the coastline's ends and the extract's
+            // bounds): it is kept where it overlaps the extent, not only where a vertex lies in it.
+            guard outer.count >= 3, overlapsExtent(outer) else { continue }
             let holes = polygon.inners.map(ring).filter { $0.count >= 3 }
             waterRings.append((outer, holes, Self.box(outer)))
             scene.addPolygon(outer: outer, holes: holes, z: Self.waterZ, record)
@@ -79,7 +81,7 @@ extension CityModelBuilder {
             let seed = Self.seed(area.source)
             for polygon in area.polygons {
                 let outer = ring(polygon.outer)
-                guard outer.count >= 3, anyInside(outer) else { continue }
+                guard outer.count >= 3, overlapsExtent(outer) else { continue }
                 let holes = polygon.inners.map(ring).filter { $0.count >= 3 }
                 let b = Self.box(outer)
                 let s = density.spacing
@@ -122,7 +124,7 @@ extension CityModelBuilder {
     mutating func addHedges(_ hedges: [Hedge]) {
         for hedge in hedges {
             let line = hedge.points.map(project)
-            guard line.count >= 2, anyInside(line) else { continue }
+            guard line.count >= 2, crossesExtent(line) else { continue }
             let height = Float(min(max(hedge.heightMeters ?? 1.3, 0.4), 4))
             let record = SurfaceRecord(normal: .zero, material: .shrub, albedo: ColorPalette.linear(50, 88, 38),
                                        style: Self.seed(hedge.source))
@@ -144,7 +146,7 @@ extension CityModelBuilder {
         let gauge = 1.0, railWidth = 0.07
         for line in railways where line.kind == .tram && !line.isTunnel {
             let points = line.points.map(project)
-            guard points.count >= 2, anyInside(points) else { continue }
+            guard points.count >= 2, crossesExtent(points) else { continue }
             tramSegments.add(points, halfWidthMeters: 1.3, carriesTraffic: true)
             for side in [-1.0, 1.0] {
                 scene.addStrip(Self.offset(points, by: side * (gauge + railWidth) / 2), width: railWidth, z: Self.railZ,

@@ -67,6 +67,35 @@ struct CityModelBuilder {
     func inside(_ p: Point) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
     func anyInside(_ ps: [Point]) -> Bool { ps.contains(where: inside) }
 
+    /// Whether segment p–q passes through the extent (Liang–Barsky clipping).
+    func segmentCrossesExtent(_ p: Point, _ q: Point) -> Bool {
+        var t0 = 0.0, t1 = 1.0
+        let dx = q.x - p.x, dy = q.y - p.y
+        for (direction, room) in [(-dx, p.x - minX), (dx, maxX - p.x), (-dy, p.y - minY), (dy, maxY - p.y)] {
+            if direction == 0 {
+                if room < 0 { return false }
+                continue
+            }
+            let t = room / direction
+            if direction < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+            if t0 > t1 { return false }
+        }
+        return true
+    }
+
+    /// Whether a line passes through the extent: a street, hedge or track may cross it with no point
+    /// inside (a long straight way, or a small region round a few captures).
+    func crossesExtent(_ line: [Point]) -> Bool {
+        anyInside(line) || zip(line, line.dropFirst()).contains { segmentCrossesExtent($0, $1) }
+    }
+
+    /// Whether an area overlaps the extent: a vertex inside, an edge through it, or the whole extent
+    /// inside the area (the sea off a quay, a forest round a clearing).
+    func overlapsExtent(_ ring: [Point]) -> Bool {
+        guard let first = ring.first else { return false }
+        return crossesExtent(ring + [first]) || FootprintIndex.ringContains(ring, (minX, minY))
+    }
+
     static func seed(_ reference: OSMElementReference) -> UInt32 {
         PatternNoise.hash(Int32(truncatingIfNeeded: reference.id), Int32(truncatingIfNeeded: reference.id >> 32), 0x9E37)
     }
@@ -88,7 +117,7 @@ struct CityModelBuilder {
             }
             for polygon in area.polygons {
                 let outer = ring(polygon.outer)
-                guard outer.count >= 3, anyInside(outer) else { continue }
+                guard outer.count >= 3, overlapsExtent(outer) else { continue }
                 let holes = polygon.inners.map(ring).filter { $0.count >= 3 }
                 if area.kind == .square, let name = area.name { squares.append((name, outer)) }
                 scene.addPolygon(outer: outer, holes: holes, z: z,
@@ -371,7 +400,7 @@ struct CityModelBuilder {
         let marking = SurfaceRecord(normal: Vec3(0, 0, 1), material: .marking, albedo: ColorPalette.linear(225, 225, 218))
         for street in all where !street.isTunnel {
             let line = street.points.map(project)
-            guard line.count >= 2, anyInside(line) else { continue }
+            guard line.count >= 2, crossesExtent(line) else { continue }
             let width = Self.roadWidth(street)
             switch street.highwayClass {
             case .motorway, .trunk, .primary, .secondary, .tertiary, .unclassified, .residential, .livingStreet, .service:
