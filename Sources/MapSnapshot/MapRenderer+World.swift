@@ -164,6 +164,26 @@ extension MapRenderer {
         if !sea.isEmpty { canvas.fill(sea, color: water, rule: .evenOdd) }
     }
 
+    /// Beside the extract, the world layer is washed out and the extract's edge drawn (``MapStyle/outsideExtract``,
+    /// ``MapStyle/extractEdge``): the world layer's coastline is too coarse for a city (it puts land over
+    /// Helsinki's South Harbour, just past the shipped extract's edge), so what is not data must not
+    /// look like it.
+    mutating func drawOutsideExtract() {
+        guard let e = relativeExtractBox else { return }
+        let corners = [SIMD3(e.minX, e.minY, 0), SIMD3(e.maxX, e.minY, 0), SIMD3(e.maxX, e.maxY, 0), SIMD3(e.minX, e.maxY, 0)]
+        guard let ring = projection.projectRing(4, { corners[$0] }) else { return }
+        let box = clippedToView(ring, margin: 8)
+        let w = Double(canvas.width), h = Double(canvas.height)
+        var outside = Path()
+        outside.addPolygon([PixelPoint(-8, -8), PixelPoint(w + 8, -8), PixelPoint(w + 8, h + 8), PixelPoint(-8, h + 8)])
+        if box.count >= 3 { outside.addPolygon(box) }
+        canvas.fill(outside, color: style.outsideExtract, rule: .evenOdd)
+        guard box.count >= 3 else { return }
+        var edge = Path()
+        edge.addPolygon(box)   // (where the box leaves the view, its clipped edges run outside the image)
+        canvas.stroke(edge, style: StrokeStyle(width: px(1.5), cap: .butt, join: .miter), color: style.extractEdge)
+    }
+
     /// Country names at their label points, in the options' language (falling back to `name`), while
     /// the zoom is within the country's label range; outside the extract when the extract is drawn. A
     /// country whose label point is out of view but whose land is in it gets its name at the point of

@@ -60,6 +60,7 @@ struct MapRenderer {
             if options.showsBuildings && (type == .standard || type == .muted) && zoom >= 14 {
                 if projection.isPitched { drawExtrudedBuildings() } else { drawFlatBuildings() }
             }
+            if world { drawOutsideExtract() }
         }
         if options.coverage != nil { drawCoverage() }
         for overlay in options.overlays where overlay.level == .aboveRoads { try drawOverlay(overlay) }
@@ -125,7 +126,9 @@ struct MapRenderer {
     }
 
     mutating func drawAreas() {
-        let order: [AreaKind] = [.wood, .scrub, .grass, .park, .pavedArea, .square, .water]
+        // Land use first (below the covers drawn on it), as the simulator stacks them.
+        let order: [AreaKind] = [.residential, .industrial, .farmland, .meadow, .orchard, .sand, .wood, .scrub, .grass, .park,
+                                 .parking, .pavedArea, .square, .water]
         for kind in order {
             guard let color = style.areas[kind] else { continue }
             var path = Path()

@@ -50,6 +50,10 @@ public struct MapStyle: Sendable, Hashable {
     public var sea = MapStyle.rgb(163, 206, 240), worldLand = MapStyle.rgb(245, 243, 238)
     /// Country borders and country-name text.
     public var border = MapStyle.rgb(186, 160, 186), countryText = MapStyle.rgb(112, 98, 112)
+    /// Outside the extract, where only the coarse world layer is known (its coastline 1:10 m, with
+    /// no harbours, quays or islets): a wash over it, and a line along the extract's edge, so that what
+    /// lies beyond the data cannot be taken for data.
+    public var outsideExtract = MapStyle.rgb(255, 255, 255, 150), extractEdge = MapStyle.rgb(120, 120, 124, 220)
 
     /// Consecutive coverage positions closer than this are joined by a line, metres.
     public static let coverageLinkMeters = 40.0
@@ -108,7 +112,9 @@ public struct MapStyle: Sendable, Hashable {
         land: rgb(245, 243, 238), skyTop: rgb(168, 200, 232), skyHorizon: rgb(226, 234, 242),
         areas: [.wood: rgb(186, 219, 172), .scrub: rgb(204, 224, 184), .grass: rgb(206, 234, 194),
                 .park: rgb(196, 228, 184), .pavedArea: rgb(234, 231, 226), .square: rgb(236, 233, 238),
-                .water: rgb(163, 206, 240)],
+                .water: rgb(163, 206, 240), .meadow: rgb(214, 236, 190), .residential: rgb(236, 234, 230),
+                .farmland: rgb(240, 238, 212), .orchard: rgb(200, 230, 180), .sand: rgb(244, 234, 200),
+                .industrial: rgb(232, 226, 232), .parking: rgb(232, 232, 232)],
         buildingFill: rgb(224, 219, 212), buildingOutline: rgb(200, 193, 185),
         roof: rgb(236, 232, 226), wallLit: rgb(208, 200, 191), wallShaded: rgb(170, 161, 152),
         roads: [.motorway: road(rgb(248, 178, 98), rgb(214, 138, 64), meters: 20, min: 3, max: 28, zoom: 5),
@@ -134,7 +140,9 @@ public struct MapStyle: Sendable, Hashable {
         s.skyTop = rgb(214, 220, 226); s.skyHorizon = rgb(236, 238, 240)
         s.areas = [.wood: rgb(226, 232, 224), .scrub: rgb(230, 234, 228), .grass: rgb(228, 234, 226),
                    .park: rgb(226, 233, 224), .pavedArea: rgb(238, 238, 236), .square: rgb(238, 238, 238),
-                   .water: rgb(214, 222, 230)]
+                   .water: rgb(214, 222, 230), .meadow: rgb(232, 236, 228), .residential: rgb(240, 240, 238),
+                   .farmland: rgb(240, 240, 232), .orchard: rgb(228, 234, 226), .sand: rgb(242, 240, 232),
+                   .industrial: rgb(238, 236, 238), .parking: rgb(238, 238, 238)]
         s.buildingFill = rgb(231, 231, 229); s.buildingOutline = rgb(220, 220, 218)
         s.roof = rgb(236, 236, 234); s.wallLit = rgb(224, 224, 222); s.wallShaded = rgb(212, 212, 210)
         for (k, var r) in s.roads {

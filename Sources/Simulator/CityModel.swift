@@ -21,6 +21,11 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
     public let furniture: [FurniturePlacement]
     /// Number of triangles.
     public var triangleCount: Int { bvh.triangleCount }
+    /// The share of the region that building footprints cover; above ``isBuiltUp``'s threshold its
+    /// untagged ground is paved, else rough grass.
+    public let builtUpShare: Double
+    /// Whether the region counts as built up (its untagged ground paved).
+    public var isBuiltUp: Bool { builtUpShare > CityModelBuilder.builtUpCoverage }
 
     let bvh: BoundingVolumeHierarchy
     /// Embree over the BVH's triangles when ``rayEngine`` is `.embree`.
@@ -58,11 +63,11 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         let m = options.marginMeters
         var builder = CityModelBuilder(frame: frame, minX: min(sw.east, ne.east) - m, minY: min(sw.north, ne.north) - m,
                                        maxX: max(sw.east, ne.east) + m, maxY: max(sw.north, ne.north) + m)
-        builder.addGround()
         builder.addAreas(dataset.areas)
         builder.addWater(dataset.water)
         builder.addShopPlaces(dataset.places)
         builder.addBuildings(dataset.buildings)
+        builder.addGround()
         builder.addStreets(dataset.streets)
         builder.addTramTracks(dataset.railways)
         if options.includeTrees {
@@ -101,6 +106,7 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         streets = builder.streets
         squares = builder.squares
         ground = builder.ground
+        builtUpShare = builder.builtUpShare
     }
 
     deinit { records.deallocate() }

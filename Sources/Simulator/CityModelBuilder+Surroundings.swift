@@ -64,7 +64,8 @@ extension CityModelBuilder {
 
     // MARK: Greenery
 
-    /// Trees and shrubs scattered over parks, gardens, grass, meadows, woods and scrub, on a jittered
+    /// Trees and shrubs scattered over parks, gardens, grass, meadows, woods, scrub, residential land and
+    /// orchards (none on fields, sand, yards or car parks), on a jittered
     /// grid seeded by the area's OSM id: none on streets and paths, in buildings, in water, or within
     /// 9 m of a mapped tree (where trees are mapped one by one, the mapper's trees stand alone).
     mutating func addGreenery(_ areas: [AreaFeature]) {
@@ -76,7 +77,10 @@ extension CityModelBuilder {
             case .wood: density = (7, 0.8, 0.15)
             case .scrub: density = (4, 0.05, 0.7)
             case .grass: density = (15, 0.18, 0.22)
-            case .square, .pavedArea, .water: continue
+            case .meadow: density = (16, 0.03, 0.18)
+            case .residential: density = (14, 0.22, 0.3)    // garden trees and shrubs between the houses
+            case .orchard: density = (6, 0.7, 0.05)
+            case .square, .pavedArea, .water, .farmland, .sand, .industrial, .parking: continue
             }
             let seed = Self.seed(area.source)
             for polygon in area.polygons {

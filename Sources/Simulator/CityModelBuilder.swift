@@ -37,7 +37,7 @@ struct CityModelBuilder {
 
     // Heights of the layered ground surfaces (metres); each sits above the one before so that
     // overlapping polygons never fight.
-    static let pavingZ: Float = 0.004, grassZ: Float = 0.008, waterZ: Float = 0.012, roadZ: Float = 0.016
+    static let landCoverZ: Float = 0.002, pavingZ: Float = 0.004, grassZ: Float = 0.008, waterZ: Float = 0.012, roadZ: Float = 0.016
     static let cyclewayZ: Float = 0.022, markingZ: Float = 0.03, railZ: Float = 0.036, sidewalkZ: Float = 0.12
 
     init(frame: LocalTangentFrame, minX: Double, minY: Double, maxX: Double, maxY: Double) {
@@ -102,26 +102,65 @@ struct CityModelBuilder {
 
     // MARK: Ground
 
-    /// The infinite ground plane up = 0 (traced analytically, not as triangles).
+    /// The infinite ground plane up = 0 (traced analytically, not as triangles): land no area covers.
+    /// Its default follows the region being built: where buildings cover more than
+    /// ``builtUpCoverage`` of it (a town centre, whose untagged land is yards, verges and gaps between
+    /// the road and its mapped sidewalks) grey paved ground; elsewhere rough grass, the usual cover of
+    /// untagged land in the temperate regions the extracts come from. Sand only where it is tagged
+    /// (``AreaKind/sand``). Call after ``addBuildings(_:)``.
     mutating func addGround() {
-        ground = SurfaceRecord(normal: Vec3(0, 0, 1), material: .ground, albedo: ColorPalette.linear(120, 116, 108))
+        let albedo = builtUpShare > Self.builtUpCoverage ? ColorPalette.linear(116, 114, 110) : ColorPalette.linear(104, 112, 80)
+        ground = SurfaceRecord(normal: Vec3(0, 0, 1), material: .ground, albedo: albedo)
+    }
+
+    /// The share of the region buildings cover above which its untagged ground is paved (a Helsinki or
+    /// Munich centre: 0.3–0.5; suburbs of detached houses: under 0.15; countryside: a few hundredths).
+    static let builtUpCoverage = 0.2
+
+    /// The share of the region's area that building footprints cover (0 before ``addBuildings(_:)``).
+    var builtUpShare: Double {
+        let area = (maxX - minX) * (maxY - minY)
+        guard area > 0 else { return 0 }
+        var covered = 0.0
+        for footprint in footprints.footprints {
+            let ring = footprint.outer
+            var twice = 0.0
+            for k in 0..<ring.count {
+                let p = ring[k], q = ring[(k + 1) % ring.count]
+                twice += p.x * q.y - q.x * p.y
+            }
+            covered += abs(twice) / 2
+        }
+        return min(1, covered / area)
+    }
+
+    /// Each land cover's surface: material, height above the ground (overlapping areas: a park over
+    /// residential land, a square over a park) and colour.
+    static func landCover(_ kind: AreaKind) -> (material: MaterialKind, z: Float, albedo: Vec3)? {
+        switch kind {
+        case .square, .pavedArea: (.paving, pavingZ, ColorPalette.linear(150, 146, 138))
+        case .parking: (.asphalt, pavingZ, ColorPalette.linear(92, 92, 94))
+        case .water: nil   // drawn from the dataset's water model (addWater)
+        case .park, .grass, .wood, .scrub: (.grass, grassZ, ColorPalette.linear(88, 128, 56))
+        case .meadow: (.grass, grassZ, ColorPalette.linear(118, 134, 62))
+        case .residential: (.grass, landCoverZ, ColorPalette.linear(80, 124, 58))
+        case .orchard: (.grass, landCoverZ, ColorPalette.linear(96, 122, 52))
+        case .farmland: (.field, landCoverZ, ColorPalette.linear(150, 134, 78))
+        case .sand: (.sand, landCoverZ, ColorPalette.linear(196, 178, 136))
+        case .industrial: (.sand, landCoverZ, ColorPalette.linear(132, 128, 120))
+        }
     }
 
     mutating func addAreas(_ areas: [AreaFeature]) {
         for area in areas {
-            let material: MaterialKind, z: Float, albedo: Vec3
-            switch area.kind {
-            case .square, .pavedArea: material = .paving; z = Self.pavingZ; albedo = ColorPalette.linear(150, 146, 138)
-            case .water: continue   // drawn from the dataset's water model (addWater)
-            case .park, .grass, .wood, .scrub: material = .grass; z = Self.grassZ; albedo = ColorPalette.linear(88, 128, 56)
-            }
+            guard let (material, z, albedo) = Self.landCover(area.kind) else { continue }
             for polygon in area.polygons {
                 let outer = ring(polygon.outer)
                 guard outer.count >= 3, overlapsExtent(outer) else { continue }
                 let holes = polygon.inners.map(ring).filter { $0.count >= 3 }
                 if area.kind == .square, let name = area.name { squares.append((name, outer)) }
                 scene.addPolygon(outer: outer, holes: holes, z: z,
-                                 SurfaceRecord(normal: Vec3(0, 0, 1), material: material, albedo: albedo))
+                                 SurfaceRecord(normal: Vec3(0, 0, 1), material: material, albedo: albedo, style: Self.seed(area.source)))
             }
         }
     }

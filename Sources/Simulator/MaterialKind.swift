@@ -15,6 +15,10 @@ enum MaterialKind: UInt8, Sendable {
     case rail
     /// Hedges and shrubs (foliage pattern).
     case shrub
+    /// Fields: crop rows 0.8 m apart, in a direction of the field's own (`SurfaceRecord.style`).
+    case field
+    /// Sand, beaches, quarries, gravel.
+    case sand
 
     /// The label class of surfaces of this kind.
     var label: LabelClass {
@@ -24,11 +28,11 @@ enum MaterialKind: UInt8, Sendable {
         case .marking: .roadMarking
         case .sidewalk, .curb: .sidewalk
         case .paving: .pedestrianArea
-        case .grass, .bark, .foliage: .vegetation
+        case .grass, .bark, .foliage, .field: .vegetation
         case .water: .water
         case .sign: .sign
         case .plate: .streetPlate
-        case .ground: .ground
+        case .ground, .sand: .ground
         case .pole: .pole
         case .signal: .trafficLight
         case .furniture, .shelterGlass: .streetFurniture

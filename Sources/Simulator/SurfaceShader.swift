@@ -29,6 +29,13 @@ struct SurfaceShader: @unchecked Sendable {
         case .grass:
             let n = PatternNoise.cell(p.x, p.y, size: 0.3, seed: 17) * 0.5 + PatternNoise.cell(p.x, p.y, size: 3, seed: 18) * 0.5
             return (r.albedo * (0.7 + 0.6 * n), 0)
+        case .field:
+            let angle = Float(r.style % 180) * .pi / 180
+            let across = (p.x * cos(angle) + p.y * sin(angle)) / 0.8
+            let row = abs(across - across.rounded(.down) - 0.5) * 2
+            return (r.albedo * (0.68 + 0.34 * row + 0.16 * PatternNoise.cell(p.x, p.y, size: 2.5, seed: 22)), 0)
+        case .sand:
+            return (r.albedo * (0.9 + 0.18 * PatternNoise.cell(p.x, p.y, size: 0.4, seed: 23)), 0)
         case .water:
             return (r.albedo, 0.35)
         case .bark:

@@ -167,7 +167,9 @@ enum SimulateCommand: Command {
         if !quiet {
             Console.error("simulate: \(model.triangleCount) triangles, \(model.signs.count) signs, BVH in "
                           + "\(fixed(model.bvhBuildSeconds, 2)) s; \(captures.count) captures in "
-                          + "\(Set(captures.map(\.sequenceID)).count) sequences")
+                          + "\(Set(captures.map(\.sequenceID)).count) sequences; buildings cover "
+                          + "\(Int((model.builtUpShare * 100).rounded())) % of the region: untagged ground "
+                          + (model.isBuiltUp ? "paved" : "rough grass"))
         }
         let progress = ProgressDisplay(label: "simulate", unit: "captures", quiet: quiet)
         var written = 0, skipped = 0

@@ -29,6 +29,19 @@ import TestSupport
         return n
     }
 
+    /// How many pixels are within 2 levels of `color` seen through the wash outside the extract
+    /// (``MapStyle/outsideExtract`` composited over it).
+    static func countWashed(_ color: RGBAColor, style: MapStyle = .standard, in image: RGBA8Image, x: Range<Int>? = nil) -> Int {
+        let wash = style.outsideExtract, alpha = Double(wash.alpha) / 255
+        func over(_ below: UInt8, _ above: UInt8) -> Double { Double(above) * alpha + Double(below) * (1 - alpha) }
+        let want = [over(color.red, wash.red), over(color.green, wash.green), over(color.blue, wash.blue)]
+        var n = 0
+        for y in 0..<image.height {
+            for x in (x ?? 0..<image.width) where (0..<3).allSatisfy({ abs(Double(image[x, y, $0]) - want[$0]) <= 2 }) { n += 1 }
+        }
+        return n
+    }
+
     /// Pixels tinted like the (anti-aliased, thin) border lines: red and blue above green.
     static func borderPixels(in image: RGBA8Image) -> Int {
         var n = 0
@@ -90,8 +103,39 @@ import TestSupport
         let snapshot = try MapTestFixtures.snapshotter().snapshot(MapSnapshotOptions(region: try Self.region(center, meters: 5_000), size: Self.size))
         let image = snapshot.image
         let east = image.width * 3 / 4 ..< image.width
-        #expect(Self.count(MapStyle.standard.sea, in: image, x: east) > 1_000, "the world layer's sea east of the extract")
+        #expect(Self.countWashed(MapStyle.standard.sea, in: image, x: east) > 1_000, "the world layer's sea east of the extract, washed")
+        #expect(Self.count(MapStyle.standard.sea, in: image, x: east) == 0, "nothing outside the extract looks like data")
         GoldenImage.check(image, named: "world-extract-edge")
+    }
+
+    /// Helsinki's South Harbour lies just past the shipped extract's eastern edge, where Natural
+    /// Earth's 1:10 m coastline has land: the world layer there is washed out and the edge drawn, so
+    /// it cannot be taken for the extract's data; the extract's own water inside stays as it is.
+    @Test func theHarbourBeyondTheExtractCannotBeTakenForData() throws {
+        let center = try GeoCoordinate(latitude: 60.1665, longitude: 24.9560)
+        let snapshotter = try MapTestFixtures.snapshotter()
+        let snapshot = try snapshotter.snapshot(MapSnapshotOptions(region: try Self.region(center, meters: 1_600), size: PixelSize(width: 450, height: 350)))
+        let image = snapshot.image
+        let bounds = try #require(try MapDataset(contentsOfFile: MapTestFixtures.helsinkiPath).boundingBox)
+        let edge = try #require(snapshot.point(for: try GeoCoordinate(latitude: 60.1665, longitude: bounds.maxLongitude)))
+        let outside = (Int(edge.x) + 4)..<image.width
+        let style = MapStyle.standard
+        // East of the edge: the world layer's land and sea only as washed, never in the data's colours.
+        #expect(Self.count(style.worldLand, in: image, x: outside) == 0 && Self.count(style.land, in: image, x: outside) == 0)
+        #expect(Self.count(style.sea, in: image, x: outside) == 0)
+        #expect(Self.countWashed(style.worldLand, in: image, x: outside) + Self.countWashed(style.sea, in: image, x: outside)
+                > outside.count * image.height * 8 / 10)
+        // The edge is drawn: along its column, most rows in the edge's grey.
+        let column = Int(edge.x.rounded(.down))
+        var edgeRows = 0
+        for y in 0..<Int(edge.y) where (column - 1...column + 1).contains(where: { x in
+            (0..<3).allSatisfy { abs(Int(image[x, y, $0]) - Int([style.extractEdge.red, style.extractEdge.green, style.extractEdge.blue][$0])) <= 40 }
+        }) { edgeRows += 1 }
+        #expect(edgeRows > Int(edge.y) / 2, "edge drawn on \(edgeRows) of \(Int(edge.y)) rows")
+        // Inside, the boat basin by the market is the extract's water.
+        let basin = try #require(snapshot.point(for: try GeoCoordinate(latitude: 60.1671, longitude: 24.9530)))
+        let water = try #require(style.areas[.water])
+        #expect((0..<3).map { image[Int(basin.x), Int(basin.y), $0] } == [water.red, water.green, water.blue])
     }
 
     /// Six frames of a long flight, 3 × 2, each 159 points square, 300 km camera distance at the ends.
@@ -165,8 +209,8 @@ import TestSupport
             options.orthophotoProvider = SyntheticOrthophoto(snapshotter: snapshotter)
             let image = try snapshotter.snapshot(options).image
             let style = MapStyle.forType(type)
-            let sea = WorldMapGoldenTests.count(style.sea, in: image, x: 170..<200)
-            #expect(sea > 1_500, "\(type): \(sea) sea pixels at the east edge")
+            let sea = WorldMapGoldenTests.countWashed(style.sea, style: style, in: image, x: 170..<200)
+            #expect(sea > 1_500, "\(type): \(sea) washed sea pixels at the east edge")
         }
         #expect(MapStyle.forType(.imagery).sea == MapStyle.standard.sea && MapStyle.forType(.hybrid).sea == MapStyle.standard.sea)
     }
