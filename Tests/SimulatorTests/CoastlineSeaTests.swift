@@ -15,31 +15,17 @@ import TestSupport
     /// The extract: 2 km × 1.1 km; the coastline runs west to east (land on its left) 500 m south of
     /// the north edge, with only its two ends as nodes; the quay road 25 m north of it.
     static func osm(frame: LocalTangentFrame) throws -> String {
-        var lines: [String] = []
-        var nextID = 1
-        func node(_ east: Double, _ north: Double) throws -> Int {
-            let g = try frame.geodetic(from: EastNorthUp(east: east, north: north, up: 0)).coordinate
-            defer { nextID += 1 }
-            lines.append(String(format: "  <node id=\"%d\" lat=\"%.7f\" lon=\"%.7f\" version=\"1\"/>", nextID, g.latitude, g.longitude))
-            return nextID
-        }
-        func way(_ id: Int, _ nodes: [Int], _ tags: [(String, String)]) {
-            lines.append("  <way id=\"\(id)\" version=\"1\">")
-            for n in nodes { lines.append("    <nd ref=\"\(n)\"/>") }
-            for (k, v) in tags { lines.append("    <tag k=\"\(k)\" v=\"\(v)\"/>") }
-            lines.append("  </way>")
-        }
+        var extract = OSMTestExtract(frame: frame)
         // The extract's box is its nodes' extent (as a cut extract's is): a buoy 600 m out at sea and a
         // beacon 500 m inland span it; the coastline's ends lie on its west and east edges.
-        let coastWest = try node(-1000, 0), coastEast = try node(1000, 0)
-        let buoy = try node(0, -600), beacon = try node(0, 500)
-        way(100, [coastWest, coastEast], [("natural", "coastline")])
-        way(101, [try node(-60, 25), try node(60, 25)], [("highway", "residential"), ("name", "Satamakatu")])
-        let corners = [try node(-20, 40), try node(20, 40), try node(20, 55), try node(-20, 55)]
-        way(102, corners + [corners[0]], [("building", "yes"), ("building:levels", "3")])
-        way(103, [buoy, beacon], [("power", "line")])
-        return (["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<osm version=\"0.6\" generator=\"lookaround tests\">"]
-                + lines + ["</osm>"]).joined(separator: "\n")
+        let coastWest = try extract.node(-1000, 0), coastEast = try extract.node(1000, 0)
+        let buoy = try extract.node(0, -600), beacon = try extract.node(0, 500)
+        extract.way(100, [coastWest, coastEast], [("natural", "coastline")])
+        extract.way(101, [try extract.node(-60, 25), try extract.node(60, 25)], [("highway", "residential"), ("name", "Satamakatu")])
+        let corners = [try extract.node(-20, 40), try extract.node(20, 40), try extract.node(20, 55), try extract.node(-20, 55)]
+        extract.way(102, corners + [corners[0]], [("building", "yes"), ("building:levels", "3")])
+        extract.way(103, [buoy, beacon], [("power", "line")])
+        return extract.document
     }
 
     @Test func aCaptureOnTheQuaySeesTheSea() throws {

@@ -30,30 +30,16 @@ import TestSupport
     }
 
     static func osm(frame: LocalTangentFrame) throws -> String {
-        var lines: [String] = []
-        var nextID = 1
-        func node(_ east: Double, _ north: Double) throws -> Int {
-            let g = try frame.geodetic(from: EastNorthUp(east: east, north: north, up: 0)).coordinate
-            defer { nextID += 1 }
-            lines.append(String(format: "  <node id=\"%d\" lat=\"%.8f\" lon=\"%.8f\" version=\"1\"/>", nextID, g.latitude, g.longitude))
-            return nextID
-        }
-        var ways: [String] = []
-        func way(_ id: Int, _ nodes: [Int], _ tags: [(String, String)]) {
-            ways.append("  <way id=\"\(id)\" version=\"1\">")
-            for n in nodes { ways.append("    <nd ref=\"\(n)\"/>") }
-            for (k, v) in tags { ways.append("    <tag k=\"\(k)\" v=\"\(v)\"/>") }
-            ways.append("  </way>")
-        }
+        var extract = OSMTestExtract(frame: frame)
         for (index, cell) in cells.enumerated() {
             guard let tags = cell.tags else { continue }
             let (e, n) = corner(index)
-            let ring = [try node(e, n), try node(e + cellMeters, n), try node(e + cellMeters, n + cellMeters), try node(e, n + cellMeters)]
-            way(100 + index, ring + [ring[0]], tags)
+            let ring = [try extract.node(e, n), try extract.node(e + cellMeters, n), try extract.node(e + cellMeters, n + cellMeters),
+                        try extract.node(e, n + cellMeters)]
+            extract.way(100 + index, ring + [ring[0]], tags)
         }
-        way(200, [try node(-130, -70), try node(130, -70)], [("highway", "residential"), ("name", "Peltotie")])
-        return (["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<osm version=\"0.6\" generator=\"lookaround tests\">"]
-                + lines + ways + ["</osm>"]).joined(separator: "\n")
+        extract.way(200, [try extract.node(-130, -70), try extract.node(130, -70)], [("highway", "residential"), ("name", "Peltotie")])
+        return extract.document
     }
 
     struct CellLook {
