@@ -152,7 +152,7 @@ public enum ArgumentParser {
 
     private static func isNegativeNumber(_ word: String) -> Bool {
         guard word.count > 1, word.hasPrefix("-") else { return false }
-        return Double(word) != nil
+        return ParsedArguments.decimal(word) != nil
     }
 
     // MARK: Help

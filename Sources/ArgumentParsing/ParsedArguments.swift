@@ -61,12 +61,37 @@ public struct ParsedArguments: Sendable {
     public static func parseDouble(_ text: String, what: String, in range: ClosedRange<Double>,
                                    commandPath: String) throws -> Double {
         let allowed = "allowed \(format(range.lowerBound))…\(format(range.upperBound))"
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let value = decimal(text.trimmingCharacters(in: .whitespaces)) else {
             throw UsageError(commandPath: commandPath, message: "\(what) '\(text)' is not a finite number; \(allowed)")
         }
         guard range.contains(value) else {
             throw UsageError(commandPath: commandPath, message: "\(what) \(text) is out of range; \(allowed)")
         }
+        return value
+    }
+
+    /// A finite number written in decimal: an optional sign, digits with an optional fraction, an
+    /// optional exponent (`-12`, `60.1699`, `.5`, `1e3`); nil for anything else, such as hexadecimal
+    /// (`0x1p4`, which `Double(_:)` reads as 16), `inf`, `nan`, white space or an overflow. The one
+    /// number syntax of the command line and of every HTTP query parameter.
+    public static func decimal<S: StringProtocol>(_ text: S) -> Double? {
+        var digits = 0, index = text.utf8.startIndex
+        let bytes = text.utf8
+        func skipDigits() {
+            while index < bytes.endIndex, (48...57).contains(bytes[index]) { digits += 1; index = bytes.index(after: index) }
+        }
+        if index < bytes.endIndex, bytes[index] == 43 || bytes[index] == 45 { index = bytes.index(after: index) }
+        skipDigits()
+        if index < bytes.endIndex, bytes[index] == 46 { index = bytes.index(after: index); skipDigits() }
+        guard digits > 0 else { return nil }
+        if index < bytes.endIndex, bytes[index] == 101 || bytes[index] == 69 {
+            index = bytes.index(after: index)
+            if index < bytes.endIndex, bytes[index] == 43 || bytes[index] == 45 { index = bytes.index(after: index) }
+            digits = 0
+            skipDigits()
+            guard digits > 0 else { return nil }
+        }
+        guard index == bytes.endIndex, let value = Double(String(text)), value.isFinite else { return nil }
         return value
     }
 

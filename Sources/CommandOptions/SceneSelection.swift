@@ -20,11 +20,15 @@ public struct SceneSelection: Sendable {
     ]
 
     /// The options of the view.
+    /// The longest side of a snapshot, pixels: within what every image writer takes (JPEG stops at
+    /// 65,500) and what the pixel budget allows with a useful other side.
+    public static let maximumSidePixels = 16_384
+
     public static let cameraOptions: [OptionSpec] = [
         .value("heading-degrees", valueName: "DEGREES", help: "View direction, clockwise from north (default: see above)."),
         .value("pitch-degrees", valueName: "DEGREES", help: "Degrees above the horizon, -90…90.", defaultValue: "0"),
         .value("fov-degrees", valueName: "DEGREES", help: "Horizontal field of view, 10…120.", defaultValue: "90"),
-        .value("size", valueName: "WxH", help: "Image size in pixels (at most 16 megapixels).", defaultValue: "1280x720"),
+        .value("size", valueName: "WxH", help: "Image size in pixels (each side 1…16384, at most 16 megapixels).", defaultValue: "1280x720"),
     ]
 
     /// The point given with `--lat/--lon` (nil for `--near` and `--scene` until resolved).
@@ -51,7 +55,7 @@ public struct SceneSelection: Sendable {
             point = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
         }
         radiusMeters = try arguments.double("radius-meters", in: SceneRequest.radiusRange) ?? SceneRequest.defaultRadiusMeters
-        do { size = try PixelSize(parsing: arguments.string("size") ?? "1280x720") } catch let error as ImagingError {
+        do { size = try PixelSize(parsing: arguments.string("size") ?? "1280x720", maximumSide: Self.maximumSidePixels) } catch let error as ImagingError {
             throw arguments.error("--size: \(error)")
         }
         camera = LookAroundSnapshotter.Camera()

@@ -17,13 +17,24 @@ struct QueryParameters {
     func double(_ name: String, in range: ClosedRange<Double>, unit: String = "") throws(ServiceError) -> Double? {
         guard let text = string(name) else { return nil }
         let allowed = "allowed \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
-        guard let value = Double(text) ?? Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let value = ParsedArguments.decimal(text) else {
             throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not a finite number; \(allowed)")
         }
         guard range.contains(value) else {
             throw .invalidParameter(parameter: name, message: "\(name) \(text) is out of range; \(allowed)")
         }
         return value
+    }
+
+    /// Refuses a parameter the route does not take (the API key, `key`, is taken everywhere), naming
+    /// the closest one it does take.
+    func refuseUnknown(_ allowed: [String]) throws(ServiceError) {
+        for (name, _) in request.query where name != "key" && !allowed.contains(name) {
+            var message = allowed.isEmpty ? "\(request.path) takes no parameters; '\(name)' is not one"
+                : "'\(name)' is not a parameter of \(request.path); it takes \(allowed.joined(separator: ", "))"
+            if let close = ArgumentParser.closestMatch(to: name, among: allowed) { message += "; did you mean '\(close)'?" }
+            throw .invalidParameter(parameter: name, message: message)
+        }
     }
 
     /// A whole number within `range`.
@@ -72,7 +83,7 @@ struct QueryParameters {
         guard let comma = utf8.firstIndex(of: UInt8(ascii: ",")) else { return nil }
         let first = Substring(utf8[utf8.startIndex..<comma]), second = Substring(utf8[utf8.index(after: comma)...])
         guard !second.utf8.contains(UInt8(ascii: ",")) else { return nil }
-        func number(_ part: Substring) -> Double? { Double(part) ?? Double(part.trimmingCharacters(in: .whitespaces)) }
+        func number(_ part: Substring) -> Double? { ParsedArguments.decimal(part) ?? ParsedArguments.decimal(part.trimmingCharacters(in: .whitespaces)) }
         guard let a = number(first), let b = number(second) else { return nil }
         return (a, b)
     }

@@ -80,7 +80,7 @@ extension SceneService {
                 return writer.bytes
             })
         } catch {
-            return streetViewStatus(error.streetViewStatus, message: error.description)
+            return streetViewStatus(error.streetViewStatus, message: error.publicDescription == nil ? error.description : publicMessage(error))
         }
     }
 

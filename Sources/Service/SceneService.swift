@@ -113,12 +113,20 @@ public final class SceneService: HTTPHandler {
         case .failure(let refusal): return (refusal.route, .respond(refusal.response))
         case .success(let admitted): route = admitted
         }
+        if let allowed = route.parameters {
+            do { try QueryParameters(request: request).refuseUnknown(allowed) } catch {
+                return (route.label, .respond(self.error(error, streetView: false)))
+            }
+        }
         switch route {
         case .health: return (route.label, .respond(health()))
         case .metrics: return (route.label, .respond(metricsText()))
         case .openAPI: return (route.label, .respond(.json(OpenAPIDocument.bytes)))
         case .scene: return (route.label, .respond(answer { () throws(ServiceError) in try scene(request) }))
-        case .scenes: return (route.label, .respond(answer { () throws(ServiceError) in try batch(request) }))
+        case .scenes:
+            // Parsing a body of up to --max-body-bytes and answering each line is work for a render
+            // worker, not for a network thread that other clients' scene requests wait for.
+            return (route.label, .render { [self] in answer { () throws(ServiceError) in try batch(request) } })
         case .search: return (route.label, .respond(answer { () throws(ServiceError) in try search(request) }))
         case .coverage: return (route.label, .respond(answer { () throws(ServiceError) in try coverage(request) }))
         case .panorama: return (route.label, .respond(answer { () throws(ServiceError) in try panorama(request) }))
@@ -154,12 +162,25 @@ public final class SceneService: HTTPHandler {
             response.headers.append(("Allow", allowed.joined(separator: ", ")))
             return .failure(Refusal(route: route.label, response: response))
         }
-        if route.needsKey && keys.isEnabled && !keys.accepts(request.argument("key") ?? request.headers["x-api-key"]) {
-            if route == .streetViewMetadata {
-                return .failure(Refusal(route: route.label,
-                                        response: streetViewStatus("REQUEST_DENIED", message: ServiceError.forbidden.description)))
+        // One key source rule: the key is given once, as `key=` or as the `X-API-Key` header. A request
+        // that gives more than one (two `key=`, or both) is refused rather than one of them picked.
+        if route.needsKey && keys.isEnabled {
+            let given = request.query.filter { $0.name == "key" }.map(\.value) + (request.headers["x-api-key"].map { [$0] } ?? [])
+            if given.count > 1 {
+                let ambiguous = ServiceError.invalidParameter(parameter: "key", message: "the API key is given \(given.count) times; "
+                                                              + "give it once, as key=… or as the X-API-Key header")
+                if route == .streetViewMetadata {
+                    return .failure(Refusal(route: route.label, response: streetViewStatus("INVALID_REQUEST", message: ambiguous.description)))
+                }
+                return .failure(Refusal(route: route.label, response: error(ambiguous, streetView: streetView)))
             }
-            return .failure(Refusal(route: route.label, response: error(.forbidden, streetView: streetView)))
+            if !keys.accepts(given.first) {
+                if route == .streetViewMetadata {
+                    return .failure(Refusal(route: route.label,
+                                            response: streetViewStatus("REQUEST_DENIED", message: ServiceError.forbidden.description)))
+                }
+                return .failure(Refusal(route: route.label, response: error(.forbidden, streetView: streetView)))
+            }
         }
         return .success(route)
     }
@@ -206,6 +227,18 @@ public final class SceneService: HTTPHandler {
             }
         }
 
+        /// The query parameters a native route takes (besides `key`), nil where the route's option
+        /// spec checks them (snapshot, map) or Google's routes take Google's.
+        var parameters: [String]? {
+            switch self {
+            case .scene: ["lat", "lon", "near", "radius_meters", "preference", "source", "after", "before", "language", "id"]
+            case .scenes: ["radius_meters", "preference", "source", "after", "before"]
+            case .search: ["q", "near", "category", "language", "limit"]
+            case .health, .metrics, .openAPI, .coverage, .panorama, .tile: []
+            case .snapshot, .map, .streetViewMetadata, .streetViewImage: nil
+            }
+        }
+
         /// Whether an API key is needed (when the server has keys): every route but health, metrics
         /// and the API description.
         var needsKey: Bool { ![.health, .metrics, .openAPI].contains(self) }
@@ -244,23 +277,43 @@ public final class SceneService: HTTPHandler {
         return response
     }
 
+    /// A failure inside (unreadable imagery, the catalog, a bug) answers what failed in general terms
+    /// and an incident id; the details (file paths, library messages, database addresses) go to the
+    /// operator's log (stderr) under that id, never to the client.
     private func errorBody(_ error: ServiceError, streetView: Bool) -> HTTPResponse {
+        var message = error.description
+        var incident: String?
+        if error.publicDescription != nil { (message, incident) = logIncident(error) }
         if streetView {
             return HTTPResponse(status: error.httpStatus, contentType: "text/plain; charset=utf-8",
-                                body: Array((error.description + "\n").utf8))
+                                body: Array((message + "\n").utf8))
         }
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.key("error")
         writer.beginObject()
         writer.field("code", error.code)
-        writer.field("message", error.description)
+        if let incident { writer.field("incident", incident) }
+        writer.field("message", message)
         writer.key("parameter")
         if let parameter = error.parameter { writer.value(parameter) } else { writer.null() }
         writer.endObject()
         writer.endObject()
         return .json(writer.bytes, status: error.httpStatus)
     }
+
+    /// The client's message of a failure inside (``ServiceError/publicDescription`` and an incident id),
+    /// the details written to stderr under the id.
+    func logIncident(_ error: ServiceError) -> (message: String, incident: String) {
+        let id = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let incident = String(repeating: "0", count: 8 - id.count) + id
+        let line = "lookaround serve: incident \(incident): \(error.code): \(error.description)\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        return ((error.publicDescription ?? "internal error") + "; incident \(incident) (the server's log has the details)", incident)
+    }
+
+    /// ``logIncident(_:)``'s message alone.
+    func publicMessage(_ error: ServiceError) -> String { logIncident(error).message }
 
     /// `{"catalog", "panoramas", "revision", "status"}`; for a PostGIS catalog it asks the database, and
     /// answers 503 with `"status": "catalog_unavailable"` when that fails (what a load balancer checks).
@@ -276,7 +329,8 @@ public final class SceneService: HTTPHandler {
         }
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
-        writer.field("catalog", catalog.location.description)
+        // The kind of store only: no file path or database URL for whoever asks (health needs no key).
+        writer.field("catalog", catalog.location.isPostgres ? "postgis" : "sqlite")
         writer.field("panoramas", catalog.panoramaCount)
         writer.field("revision", Int(catalog.revision))
         writer.field("status", status)

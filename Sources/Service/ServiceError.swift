@@ -137,6 +137,19 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What a client is told of a failure inside, without the details (file paths, library messages,
+    /// database addresses) that ``description`` has for the operator's log; nil for the failures a
+    /// client caused, whose description is for the client.
+    public var publicDescription: String? {
+        switch self {
+        case .unreadableImagery(let id, _): "the imagery of panorama '\(id)' cannot be read"
+        case .catalogFailed: "the catalog failed"
+        case .catalogUnavailable: "the catalog's database cannot be reached now; retry shortly"
+        case .internalError, .cannotListen, .badConfiguration: "internal error"
+        default: nil
+        }
+    }
+
     /// One sentence naming the bad value, the allowed range or form, and what to do.
     public var description: String {
         switch self {
@@ -145,7 +158,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .methodNotAllowed(let method, let allowed): "\(method) is not allowed here; allowed \(allowed.joined(separator: ", "))"
         case .unknownPanorama(let id): "no panorama with id '\(id)' in the catalog"
         case .placeNotFound(let name): "no place matches '\(name)'; try /v1/search?q=\(name)"
-        case .forbidden: "a valid API key is required: pass key=… or the X-API-Key header"
+        case .forbidden: "a valid API key is required: pass it once, as key=… or as the X-API-Key header"
         case .bodyTooLarge(let limit): "the request body is over the limit of \(limit) bytes"
         case .contentLengthTooLarge(let value): "Content-Length \(value) is over any limit; bodies are bounded per route (see /v1/openapi.json)"
         case .unexpectedBody(let path): "\(path) takes no request body; send the request without one"

@@ -137,8 +137,24 @@ public final class AccessLog: @unchecked Sendable {
 
     /// Appends the line of one request.
     public func write(_ outcome: HTTPOutcome) {
-        buffer.append("\(Self.timestamp()) \(outcome.method) \(outcome.path) \(outcome.route) \(outcome.status) "
+        buffer.append("\(Self.timestamp()) \(Self.escaped(outcome.method)) \(Self.escaped(outcome.path)) \(outcome.route) \(outcome.status) "
                       + "\(outcome.bytes) \(outcome.microseconds)us\n")
+    }
+
+    /// A client-controlled field as one log field: bytes under 0x21 (controls, the space), DEL, `"`
+    /// and `%` itself percent-encoded (so a field never holds a space or a line break, and decoding
+    /// gives back what was asked); other UTF-8 stays as it is.
+    static func escaped(_ field: String) -> String {
+        guard field.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F || $0 == 0x22 || $0 == 0x25 }) else { return field }
+        var out: [UInt8] = []
+        for byte in field.utf8 {
+            if byte < 0x21 || byte == 0x7F || byte == 0x22 || byte == 0x25 {
+                out += Array(String(format: "%%%02X", byte).utf8)
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Writes what is buffered.

@@ -118,4 +118,18 @@ import Testing
         #expect(error.description == "error: bad\n       did you mean '--lat'?\n       see 'lookaround scene --help'")
         #expect(UsageError.exitCode == 64)
     }
+
+    /// The one number syntax of the command line and the HTTP queries: decimal, finite, nothing else.
+    @Test func numbersAreDecimalOnly() throws {
+        let accepted: [(String, Double)] = [("60.1699", 60.1699), ("-12", -12), ("+5", 5), (".5", 0.5), ("5.", 5), ("1e3", 1000),
+                                            ("2.5E-2", 0.025), ("0", 0), ("-0.0", 0)]
+        for (text, value) in accepted { #expect(ParsedArguments.decimal(text) == value, "\(text)") }
+        for text in ["0x1p4", "0x10", "inf", "-inf", "nan", "NaN", "infinity", " 5", "5 ", "", "-", ".", "e3", "1e", "1e+",
+                     "1.2.3", "1,5", "5m", "1e999", "٣"] {
+            #expect(ParsedArguments.decimal(text) == nil, "\(text.debugDescription) was taken for a number")
+        }
+        // On the command line: --lat 0x1p4 is an error naming the value, not latitude 16.
+        let parsed = try run(["snapshot", "--lat", "0x1p4", "-o", "a.png"])
+        #expect(throws: UsageError.self) { try parsed.double("lat", in: -90...90) }
+    }
 }

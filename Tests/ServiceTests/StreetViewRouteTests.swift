@@ -105,6 +105,31 @@ import TestSupport
         #expect(try get("/v1/health").status == 200)
     }
 
+    /// One key source rule: the key is given once, as key= or X-API-Key. Two keys are refused, whichever
+    /// is valid (a wrong key= no longer beats a valid header, nor a later key= an earlier one).
+    @Test func theKeyIsGivenOnce() throws {
+        let port = try Self.server.get().port
+        func get(_ path: String, headers: [String: String] = [:]) throws -> RawHTTPClient.Response {
+            try RawHTTPClient(port: port).get(path, headers: headers)
+        }
+        for (path, headers) in [("/v1/scene?lat=60.1699&lon=24.9523&key=bad&key=s3cret-key", [String: String]()),
+                                ("/v1/scene?lat=60.1699&lon=24.9523&key=s3cret-key&key=s3cret-key", [:]),
+                                ("/v1/scene?lat=60.1699&lon=24.9523&key=wrong", ["X-API-Key": "s3cret-key"]),
+                                ("/v1/scene?lat=60.1699&lon=24.9523&key=s3cret-key", ["X-API-Key": "s3cret-key"])] {
+            let answer = try get(path, headers: headers)
+            #expect(answer.status == 400, "\(path) \(headers): \(answer.status)")
+            let error = try #require(try answer.json()["error"] as? [String: Any])
+            #expect(error["parameter"] as? String == "key" && (error["message"] as? String)?.contains("give it once") == true)
+        }
+        let metadata = try get("/maps/api/streetview/metadata?location=60.1699,24.9523&key=bad&key=s3cret-key")
+        #expect(metadata.status == 200)
+        #expect(try metadata.json()["status"] as? String == "INVALID_REQUEST")
+        #expect(try get("/v1/scene?lat=60.1699&lon=24.9523&key=s3cret-key").status == 200)
+        #expect(try get("/v1/scene?lat=60.1699&lon=24.9523", headers: ["X-API-Key": "s3cret-key"]).status == 200)
+        // A NUL cuts nothing short: key=GOOD%00garbage is refused before any route (not accepted as GOOD).
+        #expect(try get("/v1/scene?lat=60.1699&lon=24.9523&key=s3cret-key%00garbage").status == 400)
+    }
+
     @Test func keyFileIsReadAndCheckedForKeys() throws {
         let root = try Lookaround.temporaryDirectory()
         let file = root.appendingPathComponent("keys.txt")
