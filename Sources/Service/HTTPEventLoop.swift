@@ -97,6 +97,7 @@ final class EventLoop: @unchecked Sendable {
     func run() {
         while !stopping.load(ordering: .relaxed) {
             let count = epoll_wait(epoll, events, Int32(eventCapacity), 250)
+            if count < 0 && errno != EINTR { break }   // the loop's epoll is gone (a server that failed to start)
             let now = DispatchTime.now().uptimeNanoseconds
             if count > 0 {
                 for index in 0..<Int(count) {
