@@ -47,11 +47,11 @@ public struct SceneBatchParser: Sendable {
             guard fields.count >= 2 && fields.count <= 4 else {
                 throw .badBatchLine(line: number, text: text, detail: "expected 2 to 4 comma-separated fields, found \(fields.count)")
             }
-            latitude = Double(fields[0])
-            longitude = Double(fields[1])
+            latitude = Self.decimal(fields[0])
+            longitude = Self.decimal(fields[1])
             if fields.count >= 3 && !fields[2].isEmpty {
-                guard let radius = Double(fields[2]) else {
-                    throw .badBatchLine(line: number, text: text, detail: "radius '\(fields[2])' is not a number")
+                guard let radius = Self.decimal(fields[2]) else {
+                    throw .badBatchLine(line: number, text: text, detail: "radius '\(fields[2])' is not a finite decimal number")
                 }
                 request.radiusMeters = radius
             }
@@ -70,5 +70,13 @@ public struct SceneBatchParser: Sendable {
         }
         do { try request.validate() } catch { throw .badBatchLine(line: number, text: text, detail: error.description) }
         return (request, id)
+    }
+
+    /// A CSV field as a finite decimal number: only digits, a sign, a point and an exponent may appear
+    /// (`Double(_:)` alone also reads `0x3cp0` as 60 and `inf`), as in the HTTP queries and on the command line.
+    static func decimal(_ field: String) -> Double? {
+        guard !field.isEmpty, field.utf8.allSatisfy({ (48...57).contains($0) || $0 == 43 || $0 == 45 || $0 == 46 || $0 == 101 || $0 == 69 }),
+              let value = Double(field), value.isFinite else { return nil }
+        return value
     }
 }
