@@ -28,7 +28,7 @@ enum OpenAPIDocument {
         Parameter(name: "id", description: "An id echoed as request_id."),
     ]
 
-    static let key = Parameter(name: "key", description: "API key (or the X-API-Key header) when the server requires one.")
+    static let key = Parameter(name: "key", description: "API key when the server requires one: give it once, as key= or as the X-API-Key header (both, or key= twice, is a 400).")
 
     static let snapshotParameters: [Parameter] = [
         Parameter(name: "lat", type: "number", description: "Latitude, -90…90 degrees."),
@@ -73,7 +73,7 @@ enum OpenAPIDocument {
     ]
 
     static let operations: [Operation] = [
-        Operation(method: "get", path: "/v1/health", summary: "Liveness and the catalog's size.", parameters: [],
+        Operation(method: "get", path: "/v1/health", summary: "Liveness: status, the kind of catalog (sqlite or postgis; never its path or URL), its panorama count and revision.", parameters: [],
                   responses: ["200": "ok"]),
         Operation(method: "get", path: "/metrics", summary: "Prometheus metrics.", parameters: [],
                   responses: ["200": "text exposition format 0.0.4"], contentType: "text/plain"),

@@ -104,9 +104,12 @@ import TestSupport
         let forged = try RawHTTPClient(port: server.port).get("/v1/health%0a2026-01-01T00:00:00Z%20GET%20/v1/health%20health%20200")
         #expect(forged.status == 400)
         #expect(try RawHTTPClient(port: server.port).get("/v1/health").status == 200)
+        // A space and a quote in a path are percent-encoded in the log: one field, not three.
+        #expect(try RawHTTPClient(port: server.port).get("/v1/a%20b%22c").status == 404)
         _ = server.terminate()
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.count == 3, "\(lines)")
         #expect(lines.first?.contains(" malformed_request 400 ") == true, "\(lines)")
+        #expect(lines.last?.contains(" GET /v1/a%20b%22c not_found 404 ") == true, "\(lines)")
     }
 }
