@@ -47,6 +47,10 @@ public struct TerminalCapabilities: Sendable, Equatable {
     public var kittyGraphics: Bool?
     /// Sixel graphics work (attribute 4 in the DA1 reply).
     public var sixel: Bool?
+    /// The largest sixel image the terminal shows, in pixels (XTSMGRAPHICS `CSI ? 2 ; 1 ; 0 S`). xterm
+    /// drops a larger image without a word (its default `maxGraphicSize` is 1000×1000); nil when the
+    /// terminal did not say.
+    public var sixelMaximumPixelSize: PixelSize?
     /// 24-bit SGR colours are shown as such.
     public var truecolor: Bool
     /// Mode 2026 is supported (DECRQM reply).
@@ -69,12 +73,13 @@ public struct TerminalCapabilities: Sendable, Equatable {
     /// One line per finding: what was seen and what it means, in the order it was found.
     public var reasons: [String]
 
-    public init(kittyGraphics: Bool? = nil, sixel: Bool? = nil, truecolor: Bool = true, synchronizedOutput: Bool? = nil,
+    public init(kittyGraphics: Bool? = nil, sixel: Bool? = nil, sixelMaximumPixelSize: PixelSize? = nil, truecolor: Bool = true, synchronizedOutput: Bool? = nil,
                 cellPixelSize: PixelSize? = nil, windowPixelSize: PixelSize? = nil, columns: Int? = nil, rows: Int? = nil,
                 insideTmux: Bool = false, remote: Bool = false, terminalName: String? = nil, answeredQueries: Bool = false,
                 reasons: [String] = []) {
         self.kittyGraphics = kittyGraphics
         self.sixel = sixel
+        self.sixelMaximumPixelSize = sixelMaximumPixelSize
         self.truecolor = truecolor
         self.synchronizedOutput = synchronizedOutput
         self.cellPixelSize = cellPixelSize
@@ -89,7 +94,9 @@ public struct TerminalCapabilities: Sendable, Equatable {
     }
 
     /// The protocol for `choice` and why: an explicit choice wins; `auto` takes kitty, then sixel, then
-    /// truecolor, then 256 colours, as far as they are known to work.
+    /// truecolor, then 256 colours, as far as they are known to work. Sixel needs the terminal's largest
+    /// image as well (``sixelMaximumPixelSize``): a picture beyond it is dropped, so without it `auto`
+    /// takes the half-blocks.
     public func resolve(_ choice: OutputProtocolChoice) -> (protocol: OutputProtocol, reason: String) {
         switch choice {
         case .kitty: return (.kitty, "--protocol kitty")
@@ -98,7 +105,14 @@ public struct TerminalCapabilities: Sendable, Equatable {
         case .palette256: return (.palette256, "--protocol 256")
         case .auto:
             if kittyGraphics == true { return (.kitty, "auto: the kitty graphics protocol works") }
-            if sixel == true { return (.sixel, "auto: the terminal reports sixel graphics") }
+            if sixel == true, let limit = sixelMaximumPixelSize {
+                return (.sixel, "auto: the terminal reports sixel graphics, images up to \(limit.width)×\(limit.height) px")
+            }
+            if sixel == true {
+                return (truecolor ? .truecolor : .palette256,
+                        "auto: the terminal reports sixel graphics but not the largest image it shows (a larger one is "
+                        + "dropped); \(truecolor ? "24-bit" : "256")-colour half-blocks (--protocol sixel forces sixel)")
+            }
             if truecolor { return (.truecolor, "auto: no graphics protocol found; 24-bit colour half-blocks") }
             return (.palette256, "auto: no graphics protocol and no sign of 24-bit colour; 256-colour half-blocks")
         }
@@ -111,7 +125,8 @@ public struct TerminalCapabilities: Sendable, Equatable {
         var lines = [
             "protocol:            \(chosen.protocol.rawValue) (\(chosen.reason))",
             "kitty graphics:      \(yesNo(kittyGraphics))",
-            "sixel:               \(yesNo(sixel))",
+            "sixel:               \(yesNo(sixel))"
+                + (sixelMaximumPixelSize.map { ", images up to \($0.width)×\($0.height) px" } ?? (sixel == true ? ", largest image unknown" : "")),
             "24-bit colour:       \(truecolor ? "yes" : "no")",
             "synchronized output: \(yesNo(synchronizedOutput))",
             "cell size:           \(cellPixelSize.map { "\($0.width)×\($0.height) px" } ?? "unknown")",

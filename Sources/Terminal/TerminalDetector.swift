@@ -7,11 +7,11 @@ import Imaging
 public enum TerminalDetector {
     /// The queries sent, in order: kitty's graphics query (a 1×1 image, `a=q`: answered, never shown),
     /// DECRQM for mode 2026, the cell size (CSI 16 t) and text-area size (CSI 14 t) in pixels,
-    /// XTVERSION, and DA1 last. Every terminal tested answers DA1 and answers in order, so its reply
+    /// XTVERSION, the largest sixel image (XTSMGRAPHICS `CSI ? 2 ; 1 ; 0 S`), and DA1 last. Every terminal tested answers DA1 and answers in order, so its reply
     /// ends the wait; the timeout is for the ones that do not.
     public static func queryBytes(includeKitty: Bool) -> [UInt8] {
         Array(((includeKitty ? "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" : "")
-               + "\u{1B}[?2026$p\u{1B}[16t\u{1B}[14t\u{1B}[>0q\u{1B}[c").utf8)
+               + "\u{1B}[?2026$p\u{1B}[16t\u{1B}[14t\u{1B}[>0q\u{1B}[?2;1;0S\u{1B}[c").utf8)
     }
 
     /// What the environment says (`TERM`, `TERM_PROGRAM`, `COLORTERM`, `KITTY_WINDOW_ID`, `TMUX`,
@@ -175,6 +175,14 @@ public enum TerminalDetector {
                 // DECRPM ESC [ ? 2026 ; Ps $ y: 1 set, 2 reset (both: known), 0 unknown, 4 permanently reset.
                 c.synchronizedOutput = n[1] == 1 || n[1] == 2 || n[1] == 3
                 c.reasons.append("DECRQM 2026 → \(n[1]): " + (c.synchronizedOutput == true ? "synchronized output" : "no synchronized output"))
+            } else if s.final == 0x53, s.parameters.first == 0x3F, n.count >= 2, n[0] == 2 {
+                // XTSMGRAPHICS ESC [ ? 2 ; Ps ; Pw ; Ph S: status 0 is success, with the width and height.
+                if n[1] == 0, n.count == 4, n[2] > 0, n[3] > 0 {
+                    c.sixelMaximumPixelSize = PixelSize(width: n[2], height: n[3])
+                    c.reasons.append("XTSMGRAPHICS: sixel images up to \(n[2])×\(n[3]) px are shown, larger ones dropped")
+                } else {
+                    c.reasons.append("XTSMGRAPHICS answered status \(n[1]) without a size: the largest sixel image is unknown")
+                }
             }
         }
         if let version = dcsReplies(reply).first(where: { $0.hasPrefix(">|") }) {

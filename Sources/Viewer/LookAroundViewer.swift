@@ -270,7 +270,7 @@ public final class LookAroundViewer: @unchecked Sendable {
             if dx != 0 || dy != 0 { d.moved = true }
             drag = d
             // The picture moves with the pointer: degrees per cell at the centre of the view.
-            let perColumn = current.fieldOfViewDegrees / Double(layout.columns)
+            let perColumn = current.fieldOfViewDegrees / Double(layout.pictureColumns)
             let size = layout.picturePixelSize
             let verticalFOV = 2 * atan(tan(current.fieldOfViewDegrees * .pi / 360) * Double(size.height) / Double(size.width)) * 180 / .pi
             let perRow = verticalFOV / Double(layout.pictureRows)

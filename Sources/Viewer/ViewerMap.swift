@@ -84,7 +84,7 @@ final class ViewerMap: @unchecked Sendable {
     static func insetRect(in layout: ViewerLayout) -> (x: Int, y: Int, width: Int, height: Int) {
         let size = layout.picturePixelSize
         let (px, py) = layout.pixelsPerCell
-        let columns = max(12, min(layout.columns / 3, 64)), rows = max(5, min(layout.pictureRows / 2, 24))
+        let columns = max(12, min(layout.pictureColumns / 3, 64)), rows = max(5, min(layout.pictureRows / 2, 24))
         let width = min(size.width - Int(px), Int(Double(columns) * px)), height = min(size.height - Int(py), Int(Double(rows) * py))
         return (size.width - width - Int(px), Int(py / 2), width, height)
     }

@@ -73,12 +73,12 @@ final class ViewerRenderer: @unchecked Sendable {
         if layout.isGraphics {
             // The labels drawn in the picture with their fonts, as `snapshot` draws them.
             snapshot = try snapshotter(state.scene, options).render()
-            let (px, py) = layout.pixelsPerCell
             placed = snapshot.labels.map { label in
-                let top = layout.pictureTopRow + Int(label.box.minY / py)
+                let first = layout.cell(pictureX: label.box.minX, y: label.box.minY)
+                let last = layout.cell(pictureX: label.box.maxX, y: label.box.minY)
                 return RenderedView.PlacedLabel(name: label.name, category: label.category, distanceMeters: label.distanceMeters,
-                                                row: max(layout.pictureTopRow, top),
-                                                columns: Int(label.box.minX / px)..<max(Int(label.box.minX / px) + 1, Int(label.box.maxX / px) + 1),
+                                                row: max(layout.pictureTopRow, first.row),
+                                                columns: first.column..<max(first.column + 1, last.column + 1),
                                                 color: LookAroundSnapshotter.labelColor(categoryGroup: label.categoryGroup))
             }
         } else {

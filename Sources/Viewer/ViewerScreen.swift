@@ -153,7 +153,7 @@ struct ViewerScreen {
         }
         out += presenter.bytes(for: frame)
         if layout.isGraphics, let picture, pictureChanged || !imageShown {
-            out += Array("\u{1B}[\(layout.pictureTopRow + 1);1H".utf8)
+            out += Array("\u{1B}[\(layout.pictureTopRow + 1);\(layout.pictureLeftColumn + 1)H".utf8)
             switch layout.outputProtocol {
             case .kitty: out += try kitty.encode(picture, columns: layout.columns, rows: layout.pictureRows)
             default: out += try sixel.encode(picture)

@@ -17,7 +17,9 @@ enum ViewCommand: Command {
             equirectangular JPEG or PNG (--panorama FILE; pose from its GPano/EXIF metadata, no catalog). \
             The picture is drawn with the best the terminal offers: the kitty graphics protocol, sixel, \
             24-bit colour half-blocks, or 256 colours (--protocol overrides; --diagnose shows what was \
-            detected and why). Moving keeps the direction you look in. The terminal is restored on every \
+            detected and why). A sixel picture is fitted inside the largest image the terminal says it \
+            shows (xterm's default is 1000x1000 px; larger ones are dropped), centred; auto takes the \
+            half-blocks when a sixel terminal does not say. Moving keeps the direction you look in. The terminal is restored on every \
             way out (q, Ctrl-C, a signal, an error); Ctrl-Z suspends, fg resumes.
             Keys:
             \(ViewerKeys.helpLines.map { "  " + $0 }.joined(separator: "\n"))
@@ -104,11 +106,14 @@ enum ViewCommand: Command {
         return .ok
     }
 
-    /// "picture 800x450 px from row 1, cells 9x20 px": what the reports on stderr say of a layout.
+    /// "picture 800x450 px from row 1, column 0, cells 9x20 px": what the reports on stderr say of a
+    /// layout (", fitted in the terminal's sixel limit 1000x780 px" when a sixel picture is smaller than the window).
     static func describe(_ layout: ViewerLayout) -> String {
         let picture = layout.picturePixelSize
-        return "picture \(picture.width)x\(picture.height) px from row \(layout.pictureTopRow), "
+        return "picture \(picture.width)x\(picture.height) px from row \(layout.pictureTopRow), column \(layout.pictureLeftColumn), "
             + "cells \(layout.cellPixelSize.width)x\(layout.cellPixelSize.height) px"
+            + (layout.outputProtocol == .sixel && layout.pictureIsFitted
+               ? ", fitted in the terminal's sixel limit \(layout.sixelPixelLimit.width)x\(layout.sixelPixelLimit.height) px" : "")
     }
 
     /// `--diagnose`: the environment, and the terminal's answers when stdin and stdout are one.
@@ -120,7 +125,14 @@ enum ViewCommand: Command {
         } else {
             capabilities.reasons.append("standard input or output is not a terminal: no queries sent (environment only)")
         }
-        Console.out(capabilities.report(choice: choice))
+        var report = capabilities.report(choice: choice)
+        if let columns = capabilities.columns, let rows = capabilities.rows {
+            // The picture the viewer would draw in this window.
+            let layout = ViewerLayout(columns: columns, rows: rows, outputProtocol: capabilities.resolve(choice).protocol,
+                                      cellPixelSize: capabilities.cellPixelSize, sixelPixelLimit: capabilities.sixelMaximumPixelSize)
+            report += "picture:             \(describe(layout).dropFirst("picture ".count))\n"
+        }
+        Console.out(report)
         return .ok
     }
 }

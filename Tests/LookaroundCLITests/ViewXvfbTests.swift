@@ -11,15 +11,16 @@ import TestSupport
     /// The least PSNR (dB) of the screenshot against the snapshot: sixel's palette costs a few dB.
     static let sixelMinimumPSNR = 22.0, kittyMinimumPSNR = 25.0
 
-    /// The layout a `lookaround view` report line gives ("picture 891x520 px from row 1, cells 9x20 px").
-    private struct ReportedLayout { var width: Int, height: Int, top: Int, cellHeight: Int }
+    /// The layout a `lookaround view` report line gives ("picture 891x520 px from row 1, column 0, cells 9x20 px").
+    private struct ReportedLayout { var width: Int, height: Int, top: Int, left: Int, cellWidth: Int, cellHeight: Int }
 
     private static func layout(in report: String, after prefix: String) -> ReportedLayout? {
         guard let line = report.range(of: prefix + ".*", options: .regularExpression),
-              let range = report.range(of: #"picture (\d+)x(\d+) px from row (\d+), cells (\d+)x(\d+) px"#,
+              let range = report.range(of: #"picture (\d+)x(\d+) px from row (\d+), column (\d+), cells (\d+)x(\d+) px"#,
                                        options: .regularExpression, range: line) else { return nil }
         let numbers = report[range].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        return numbers.count == 5 ? ReportedLayout(width: numbers[0], height: numbers[1], top: numbers[2], cellHeight: numbers[4]) : nil
+        return numbers.count == 6 ? ReportedLayout(width: numbers[0], height: numbers[1], top: numbers[2], left: numbers[3],
+                                                   cellWidth: numbers[4], cellHeight: numbers[5]) : nil
     }
 
     /// Runs the viewer in a terminal (`launch`), waits for its "first frame drawn" line on stderr (the
@@ -31,7 +32,8 @@ import TestSupport
     private func session(display: String, folder: String, title: String,
                          compare: (_ shot: RGB8Image, _ expected: RGB8Image, _ layout: ReportedLayout) -> VirtualDisplay.Comparison,
                          good: (VirtualDisplay.Comparison) -> Bool,
-                         launch: (_ command: [String]) throws -> VirtualDisplay.SpawnedProgram) throws -> (result: VirtualDisplay.Comparison, width: Int, height: Int)? {
+                         launch: (_ command: [String]) throws -> VirtualDisplay.SpawnedProgram)
+        throws -> (result: VirtualDisplay.Comparison, width: Int, height: Int, report: String)? {
         let log = folder + "/view.log"
         let script = folder + "/view.sh"
         let command = ([Lookaround.executablePath, "view", "--catalog", try ViewCLITests.catalog] + Self.arguments)
@@ -63,7 +65,7 @@ import TestSupport
         // The layout on leaving is the one drawn (the window was not resized).
         let left = Self.layout(in: report, after: "left at ")
         #expect(left.map { ($0.width, $0.height, $0.top) == (drawn.width, drawn.height, drawn.top) } == true, "\(report)")
-        return (result, drawn.width, drawn.height)
+        return (result, drawn.width, drawn.height, report)
     }
 
     /// The snapshot of the viewer's camera at `width × height`.
@@ -84,16 +86,44 @@ import TestSupport
             let title = "lookaround-view-sixel-\(getpid())"
             guard let view = try session(display: display, folder: folder, title: title, compare: { shot, expected, layout in
                 // xwd's 1 px border and xterm's 2 px internal border, then the message row.
-                let top = 3 + layout.top * layout.cellHeight
-                return VirtualDisplay.compare(shot, expected, xOffsets: 1...5, yOffsets: top - 2...top + 2)
+                let top = 3 + layout.top * layout.cellHeight, left = 3 + layout.left * layout.cellWidth
+                return VirtualDisplay.compare(shot, expected, xOffsets: left - 2...left + 2, yOffsets: top - 2...top + 2)
             }, good: { $0.psnr >= Self.sixelMinimumPSNR }, launch: { command in
                 try VirtualDisplay.start(xterm, ["-ti", "vt340", "-xrm", "XTerm*maxGraphicSize: 2000x2000", "-xrm", "XTerm*allowWindowOps: true",
                                                  "-T", title, "-geometry", "100x30+0+0", "-e"] + command, environment: ["DISPLAY": display],
                                          errorLog: folder + "/terminal.err")
             }) else { return }
-            let (result, width, height) = view
+            let (result, width, height, _) = view
             print("lookaround view in xterm -ti vt340 (sixel, \(width)×\(height) px): PSNR "
                   + "\(String(format: "%.1f", result.psnr)) dB against snapshot at offset \(result.offset)")
+            #expect(result.psnr >= Self.sixelMinimumPSNR, "PSNR \(result.psnr) dB")
+        }
+    }
+
+    /// What users have: xterm -ti vt340 with its default resources (maxGraphicSize 1000x1000, no window
+    /// operations) in a window wider than 1000 px. A larger sixel image would be dropped and the window
+    /// stay empty; the viewer asks (XTSMGRAPHICS), fits the picture inside the limit and centres it.
+    @Test func sixelInADefaultXtermWiderThanItsLimit() throws {
+        guard let xterm = which("xterm"), which("xdotool") != nil, which("xwd") != nil else {
+            print("ViewXvfbTests.sixelInADefaultXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
+            return
+        }
+        try VirtualDisplay.withXvfb(screen: "1400x900x24") { display, folder in
+            let title = "lookaround-view-default-xterm-\(getpid())"
+            guard let view = try session(display: display, folder: folder, title: title, compare: { shot, expected, layout in
+                #expect(shot.width > 1000, "the window is \(shot.width) px wide: wider than xterm's default limit")
+                let top = 3 + layout.top * layout.cellHeight, left = 3 + layout.left * layout.cellWidth
+                return VirtualDisplay.compare(shot, expected, xOffsets: left - 2...left + 2, yOffsets: top - 2...top + 2)
+            }, good: { $0.psnr >= Self.sixelMinimumPSNR }, launch: { command in
+                // No -xrm: the resources every xterm starts with.
+                try VirtualDisplay.start(xterm, ["-ti", "vt340", "-T", title, "-geometry", "200x60+0+0", "-e"] + command,
+                                         environment: ["DISPLAY": display], errorLog: folder + "/terminal.err")
+            }) else { return }
+            let (result, width, height, report) = view
+            print("lookaround view in a default xterm -ti vt340 of 200x60 cells (sixel, \(width)×\(height) px): PSNR "
+                  + "\(String(format: "%.1f", result.psnr)) dB against snapshot at offset \(result.offset)")
+            #expect(width <= 1000 && height <= 1000, "the picture is within xterm's default limit")
+            #expect(report.contains("fitted in the terminal's sixel limit"), "\(report)")
             #expect(result.psnr >= Self.sixelMinimumPSNR, "PSNR \(result.psnr) dB")
         }
     }
@@ -116,7 +146,7 @@ import TestSupport
                                                        "KITTY_CACHE_DIRECTORY": folder + "/cache", "MESA_SHADER_CACHE_DIR": folder + "/mesa"],
                                          errorLog: folder + "/terminal.err")
             }) else { return }
-            let (result, width, height) = view
+            let (result, width, height, _) = view
             print("lookaround view in kitty (graphics protocol, \(width)×\(height) px): PSNR "
                   + "\(String(format: "%.1f", result.psnr)) dB against snapshot at offset \(result.offset)")
             #expect(result.psnr >= Self.kittyMinimumPSNR, "PSNR \(result.psnr) dB")

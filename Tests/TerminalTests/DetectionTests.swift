@@ -76,7 +76,8 @@ private final class FakeTerminal: @unchecked Sendable {
 
     /// xterm -ti vt340's replies (verified in ../shared/notes/terminal.md §2).
     @Test func answeringTerminalXtermVT340() throws {
-        let fake = try FakeTerminal(reply: "\u{1B}[?2026;0$y\u{1B}[6;13;6t\u{1B}[4;390;600t\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?63;1;2;4;6;9;15;16;22;28c",
+        let fake = try FakeTerminal(reply: "\u{1B}[?2026;0$y\u{1B}[6;13;6t\u{1B}[4;390;600t\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?2;0;600;390S"
+                                           + "\u{1B}[?63;1;2;4;6;9;15;16;22;28c",
                                     columns: 100, rows: 30, widthPixels: 604, heightPixels: 394)
         var c = TerminalDetector.fromEnvironment(["TERM": "xterm"])
         let reply = TerminalDetector.query(&c, input: fake.slave, output: fake.slave, timeoutMilliseconds: 2000)
@@ -86,9 +87,32 @@ private final class FakeTerminal: @unchecked Sendable {
         #expect(c.sixel == true && c.kittyGraphics == false && c.synchronizedOutput == false)
         #expect(c.cellPixelSize == PixelSize(width: 6, height: 13) && c.windowPixelSize == PixelSize(width: 600, height: 390))
         #expect(c.columns == 100 && c.rows == 30 && c.terminalName == "XTerm(379)")
+        #expect(c.sixelMaximumPixelSize == PixelSize(width: 600, height: 390))
         #expect(c.resolve(.auto).protocol == .sixel)
         let report = c.report()
         #expect(report.contains("protocol:            sixel") && report.contains("attribute 4"))
+        #expect(report.contains("sixel:               yes, images up to 600×390 px") && report.contains("XTSMGRAPHICS"))
+    }
+
+    /// A sixel terminal that does not say how large an image it shows (no XTSMGRAPHICS reply, or a
+    /// failure status): `auto` takes the half-blocks, since a picture over its limit would be dropped
+    /// without a word; `--protocol sixel` still gets sixel.
+    @Test(arguments: ["", "\u{1B}[?2;3;0S", "\u{1B}[?2;0;0;0S"])
+    func sixelWithoutAKnownLimitFallsBackToCells(xtsmgraphics: String) throws {
+        let fake = try FakeTerminal(reply: "\u{1B}P>|XTerm(379)\u{1B}\\" + xtsmgraphics + "\u{1B}[?63;1;2;4;6;9;15;16;22;28c")
+        var c = TerminalDetector.fromEnvironment(["TERM": "xterm"])
+        TerminalDetector.query(&c, input: fake.slave, output: fake.slave, timeoutMilliseconds: 2000)
+        _ = fake.finish()
+        #expect(c.sixel == true && c.sixelMaximumPixelSize == nil)
+        let auto = c.resolve(.auto)
+        #expect(auto.protocol == .truecolor && auto.reason.contains("not the largest image"), "\(auto.reason)")
+        #expect(c.resolve(.sixel).protocol == .sixel)
+        #expect(c.report().contains("sixel:               yes, largest image unknown"))
+        if !xtsmgraphics.isEmpty { #expect(c.reasons.contains { $0.contains("XTSMGRAPHICS answered status") }) }
+        // Without 24-bit colour the fallback is 256 colours.
+        var old = c
+        old.truecolor = false
+        #expect(old.resolve(.auto).protocol == .palette256)
     }
 
     /// kitty's replies: the graphics query answered OK before DA1.

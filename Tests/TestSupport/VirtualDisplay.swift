@@ -135,11 +135,11 @@ public enum VirtualDisplay {
     }
 
 
-    /// One virtual X server per test. Xvfb picks a free display itself (`-displayfd`): choosing the
+    /// One virtual X server per test, its screen `screen` (WxHxDepth). Xvfb picks a free display itself (`-displayfd`): choosing the
     /// number here raced when two suites of one test process (one pid) started servers at the same
     /// moment. A window that does not show is reported with the server's state: running or not, the
     /// displays its own sockets listen on (found through /proc), and its log.
-    public static func withXvfb(_ body: (_ display: String, _ folder: String) throws -> Void) throws {
+    public static func withXvfb(screen: String = "1024x768x24", _ body: (_ display: String, _ folder: String) throws -> Void) throws {
         guard let xvfb = which("Xvfb") else { print("skipped: Xvfb is not installed (apt install xvfb)"); return }
         let folder = NSTemporaryDirectory() + "lookaround-xvfb-\(getpid())-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -158,7 +158,7 @@ public enum VirtualDisplay {
             // connecting, on a machine slowed by a parallel run: the terminal then failed at once with
             // "Can't open display" while the server ran on that display (runs 4 of c7336ef, 7 and 8 of
             // e232960, 8 of f318450).
-            server = try start(xvfb, ["-displayfd", "3", "-noreset", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+            server = try start(xvfb, ["-displayfd", "3", "-noreset", "-screen", "0", screen, "-nolisten", "tcp"],
                                errorLog: log, passing: ends[1])
         }
         defer { server.stop() }

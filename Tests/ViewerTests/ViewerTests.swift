@@ -117,12 +117,43 @@ import Testing
         #expect(text.picturePoint(column: 10, row: 47) == nil, "the status line is no picture")
         let sixel = ViewerLayout(columns: 120, rows: 40, outputProtocol: .sixel, cellPixelSize: PixelSize(width: 6, height: 13))
         #expect(sixel.picturePixelSize == PixelSize(width: 720, height: 38 * 13) && sixel.pictureTopRow == 1)
+        #expect(!sixel.pictureIsFitted && sixel.pictureLeftColumn == 0 && sixel.pictureColumns == 120)
         let kitty = ViewerLayout(columns: 300, rows: 100, outputProtocol: .kitty, cellPixelSize: PixelSize(width: 10, height: 20))
         let size = kitty.picturePixelSize
         #expect(size.width * size.height <= ViewerLayout.kittyPixelBudget && abs(Double(size.width) / Double(size.height) - 3000.0 / 1960) < 0.01)
         #expect(ViewerLayout(columns: 19, rows: 30, outputProtocol: .truecolor).isTooSmall)
         #expect(ViewerLayout(columns: 20, rows: 7, outputProtocol: .truecolor).isTooSmall)
         #expect(!ViewerLayout(columns: 20, rows: 8, outputProtocol: .truecolor).isTooSmall)
+    }
+
+    /// A sixel picture larger than the terminal shows is dropped (xterm's default limit is 1000×1000):
+    /// the picture is fitted inside the limit in whole cells and centred, and cells map to its pixels.
+    @Test func aSixelPictureFitsInsideTheTerminalsLimit() throws {
+        // xterm at 200×60 cells of 6×13 px answers XTSMGRAPHICS with 1000×780 (the text area, capped).
+        let xterm = ViewerLayout(columns: 200, rows: 60, outputProtocol: .sixel, cellPixelSize: PixelSize(width: 6, height: 13),
+                                 sixelPixelLimit: PixelSize(width: 1000, height: 780))
+        #expect(xterm.pictureColumns == 166 && xterm.pictureRows == 58 && xterm.picturePixelSize == PixelSize(width: 996, height: 754))
+        #expect(xterm.pictureLeftColumn == 17 && xterm.pictureTopRow == 1 && xterm.pictureIsFitted)
+        #expect(xterm.cell(pictureX: 0, y: 0) == (17, 1) && xterm.cell(pictureX: 995, y: 753) == (182, 58))
+        #expect(xterm.picturePoint(column: 17, row: 1)! == (3, 6.5))
+        #expect(xterm.picturePoint(column: 16, row: 10) == nil && xterm.picturePoint(column: 183, row: 10) == nil)
+        // Limited both ways: centred vertically too, under the message row.
+        let tall = ViewerLayout(columns: 250, rows: 90, outputProtocol: .sixel, cellPixelSize: PixelSize(width: 6, height: 13),
+                                sixelPixelLimit: PixelSize(width: 1000, height: 1000))
+        #expect(tall.picturePixelSize == PixelSize(width: 996, height: 76 * 13) && tall.pictureTopRow == 1 + (88 - 76) / 2)
+        #expect(tall.statusRow == 89 && tall.messageRow == 0)
+        // No limit known: xterm's default is assumed. Kitty and the text modes are not limited.
+        #expect(ViewerLayout(columns: 250, rows: 90, outputProtocol: .sixel, cellPixelSize: PixelSize(width: 6, height: 13)) == tall)
+        #expect(ViewerLayout(columns: 250, rows: 90, outputProtocol: .truecolor, sixelPixelLimit: PixelSize(width: 10, height: 10))
+                    .picturePixelSize == PixelSize(width: 250, height: 178))
+        // The picture is placed at its cell: the sixel image starts with the cursor at row 2, column 18.
+        var screen = ViewerScreen(kittyTransmission: .direct)
+        let picture = RGB8Image(width: 996, height: 754)
+        let frame = ViewerScreen.cells(layout: xterm, picture: picture, status: ("left", "right"), message: nil)
+        let bytes = try screen.bytes(frame: frame, picture: picture, layout: xterm, pictureChanged: true)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let position = try #require(text.range(of: "\u{1B}[2;18H\u{1B}P"), "the sixel image follows the cursor at its cell")
+        #expect(text[position.upperBound...].contains("\"1;1;996;754"), "raster attributes give the fitted size")
     }
 
     @Test func statusLineSaysWhereAndWhichWay() throws {
