@@ -6,7 +6,7 @@ RELEASE    := .build/release
 OUT        ?= out
 SECTIONS   ?=
 
-.PHONY: all deps build release test demo bench fuzz panoramas clean help postgis-up postgis-down
+.PHONY: all deps build release test demo bench fuzz panoramas clean help postgis-up postgis-down install uninstall deb install-build
 
 all: build
 
@@ -21,6 +21,9 @@ help:
 	@echo "make panoramas - regenerate the shipped simulated imagery in Panoramas/helsinki (minutes, 2 cores)"
 	@echo "make man    - manual pages into .build/man/man1 (MANPATH=.build/man: man lookaround-snapshot)"
 	@echo "make docs   - DocC archives into .build/docs/<Module>.doccarchive (when the toolchain has docc)"
+	@echo "make install [PREFIX=/usr/local] [DESTDIR=] - the program, its data, man pages, completions, docs"
+	@echo "make uninstall [PREFIX=/usr/local] [DESTDIR=] - remove exactly what make install put there"
+	@echo "make deb    - a Debian package (with the systemd service) into OUT (default out/)"
 
 deps:
 	@scripts/install-deps.sh
@@ -39,11 +42,17 @@ release: deps
 TEST_FLAGS ?=
 # The PostGIS conformance tests need a server: the local cluster is started for the run and stopped
 # after it (whatever the result); when none can start, those tests say they were skipped and why.
+# After the suite, the installation is tested as users get it (scripts/test-install.sh): the static
+# release build, make install into a temporary DESTDIR, the installed program run from elsewhere,
+# make uninstall, make deb, the units through systemd-analyze. TEST_INSTALL=0 leaves it out.
+TEST_INSTALL ?= 1
 test: deps
 	@scripts/install-test-tools.sh
 	@url=$$(scripts/postgis.sh up) || { echo "make test: no PostGIS server; its tests will be skipped" >&2; url=; }; \
 	  LOOKAROUND_TEST_POSTGRES="$$url" $(LOCK) $(SWIFT) test $(TEST_FLAGS); status=$$?; \
 	  [ -z "$$url" ] || scripts/postgis.sh down; exit $$status
+	@[ "$(TEST_INSTALL)" = 0 ] || $(MAKE) --no-print-directory install-build
+	@[ "$(TEST_INSTALL)" = 0 ] || scripts/test-install.sh $(INSTALL_BUILD)/release/lookaround
 
 # A local PostgreSQL + PostGIS cluster (.build/postgis, 127.0.0.1:55432): the last line is the catalog URL.
 postgis-up:
@@ -77,6 +86,25 @@ man: build
 # DocC catalogues (Sources/<Module>/<Module>.docc); the script takes the build lock for its one swift call.
 docs:
 	@SWIFT=$(SWIFT) scripts/make-docs.sh
+
+# Installing. The installed program carries the Swift runtime (--static-swift-stdlib): it runs
+# without the toolchain, and the Debian package depends only on Debian packages. Its own build
+# folder, so that it does not undo the ordinary release build.
+PREFIX        ?= /usr/local
+DESTDIR       ?=
+INSTALL_BUILD := .build/install
+
+install-build: deps
+	$(LOCK) $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(INSTALL_BUILD) --product lookaround
+
+install: install-build
+	@scripts/install.sh install $(INSTALL_BUILD)/release/lookaround "$(PREFIX)" "$(DESTDIR)"
+
+uninstall:
+	@scripts/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
+
+deb: install-build
+	@scripts/make-deb.sh $(INSTALL_BUILD)/release/lookaround $(OUT)
 
 clean:
 	rm -rf .build $(OUT)

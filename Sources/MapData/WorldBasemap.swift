@@ -121,18 +121,27 @@ public struct WorldBasemap: Sendable {
     public static let shippedFileName = "world-basemap.bin"
 
     /// Where the shipped basemap is looked for, in order: `$LOOKAROUND_WORLD_BASEMAP`; the resource
-    /// bundle SwiftPM copies beside the executable (`LookAround_MapData.resources/`); the source tree
-    /// this module was built from.
+    /// bundle SwiftPM copies beside the executable (`LookAround_MapData.resources/`); an installed
+    /// copy, `../share/lookaround/` from the executable's folder (`make install`, the Debian package);
+    /// and, for an executable inside a `.build` folder only (development and tests), the source tree
+    /// this module was built from, so an installed binary never depends on where it was built.
     public static var searchPaths: [String] {
         var paths: [String] = []
         if let override = ProcessInfo.processInfo.environment["LOOKAROUND_WORLD_BASEMAP"], !override.isEmpty { paths.append(override) }
-        let executableDirectory = Bundle.main.bundleURL
-        paths.append(executableDirectory.appendingPathComponent("LookAround_MapData.resources/\(shippedFileName)").path)
-        if let executable = Bundle.main.executableURL?.deletingLastPathComponent() {
-            paths.append(executable.appendingPathComponent("LookAround_MapData.resources/\(shippedFileName)").path)
+        var folders = [Bundle.main.bundleURL]
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent(), executable != folders[0] {
+            folders.append(executable)
         }
-        paths.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Resources/\(shippedFileName)").path)
+        for folder in folders {
+            paths.append(folder.appendingPathComponent("LookAround_MapData.resources/\(shippedFileName)").path)
+        }
+        for folder in folders {
+            paths.append(folder.deletingLastPathComponent().appendingPathComponent("share/lookaround/\(shippedFileName)").path)
+        }
+        if folders.contains(where: { $0.path.contains("/.build/") }) {
+            paths.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Resources/\(shippedFileName)").path)
+        }
         return paths
     }
 

@@ -47,6 +47,11 @@ enum ServeCommand: Command {
             .value("catalog-poll-seconds", valueName: "S",
                    help: "PostGIS catalog: ask for its revision every S seconds and drop cached answers when an index run replaced it, 0…3600 (0 = never).",
                    defaultValue: "2"),
+            .value("config", valueName: "FILE",
+                   help: "Read options from FILE, one 'name = value' per line ('#' comments; a flag is 'name = true'); "
+                       + "options on the command line win. The service unit reads /etc/lookaround/serve.conf."),
+            .flag("print-config", help: "Print a configuration file with every option, its help and its default, and exit; "
+                      + "the options given with it are written set, the others commented out."),
         ],
         examples: [
             (command: "lookaround index && lookaround serve", comment: "index the shipped panoramas and serve them"),
@@ -55,9 +60,16 @@ enum ServeCommand: Command {
              comment: "a Street View Static API image"),
             (command: "lookaround serve --listen 127.0.0.1:0 --api-key-file keys.txt --access-log -",
              comment: "any free port, keys required, access log on stdout"),
+            (command: "lookaround serve --print-config > serve.conf && lookaround serve --config serve.conf",
+             comment: "the options in a file, as the system service keeps them"),
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        if arguments.flag("print-config") {
+            Console.out(configurationTemplate(setting: arguments))
+            return .ok
+        }
+        let arguments = try arguments.string("config").map { try arguments.overConfigFile($0) } ?? arguments
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var configuration = ServiceConfiguration()
         let listen = try arguments.requiredString("listen")
@@ -121,6 +133,18 @@ enum ServeCommand: Command {
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (loopback).
+    /// The configuration file `--print-config` writes: every option, documented, the ones given in
+    /// `arguments` set (in the order of the spec).
+    static func configurationTemplate(setting arguments: ParsedArguments) -> String {
+        let set = spec.options.flatMap { option in (arguments.values[option.name] ?? []).map { (name: option.name, value: $0) } }
+        return ConfigFile.template(for: spec, values: set, header: [
+            "lookaround serve: its options, one 'name = value' per line. Read with 'lookaround serve --config FILE';",
+            "options on the command line win over these. A line starting with '#' is a comment: each option below",
+            "is commented out at its default unless set. Values are not quoted (double quotes keep spaces at",
+            "either end). 'lookaround serve --help' and 'man lookaround-serve' say more.",
+        ], excluding: ["print-config"])
+    }
+
     static func parseListen(_ text: String, arguments: ParsedArguments) throws -> (host: String, port: UInt16) {
         var host: Substring, portText: Substring
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {

@@ -95,6 +95,28 @@ import TestSupport
         #expect(help.exitCode == 0 && help.stdout.contains("--api-key-file") && help.stdout.contains("/maps/api/streetview"))
     }
 
+    /// `--print-config` writes the file the service reads; a mistake in it names the file and line
+    /// (exit 64), and a value from it is checked like the same option on the command line.
+    @Test func theConfigurationFileIsPrintedReadAndChecked() throws {
+        let printed = try Lookaround.run(["serve", "--print-config", "--listen", "127.0.0.1:0", "--cache-mb", "32"])
+        #expect(printed.exitCode == 0)
+        #expect(printed.stdout.contains("\nlisten = 127.0.0.1:0\n") && printed.stdout.contains("\ncache-mb = 32\n"))
+        #expect(printed.stdout.contains("\n# max-queue = 64\n") && !printed.stdout.contains("print-config ="))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typo = folder.appendingPathComponent("typo.conf").path
+        try (printed.stdout + "cache-mbs = 64\n").write(toFile: typo, atomically: true, encoding: .utf8)
+        let bad = try Lookaround.run(["serve", "--config", typo])
+        let line = printed.stdout.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(bad.exitCode == 64 && bad.stderr.contains("\(typo):\(line): unknown option 'cache-mbs'"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("did you mean 'cache-mb'"), "\(bad.stderr)")
+        let range = folder.appendingPathComponent("range.conf").path
+        try "cache-mb = 1\n".write(toFile: range, atomically: true, encoding: .utf8)
+        let outOfRange = try Lookaround.run(["serve", "--config", range, "--catalog", try Self.catalog()])
+        #expect(outOfRange.exitCode == 64 && outOfRange.stderr.contains("16…65536"), "\(outOfRange.stderr)")
+    }
+
     @Test func aPythonClientWrittenForGooglesAPIWorksUnchanged() throws {
         let probe = try Lookaround.runProcess("/usr/bin/env", ["python3", "-c", "import google_streetview.api"])
         guard probe.exitCode == 0 else {
