@@ -27,6 +27,8 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"])]),
         // epoll and eventfd (libc's Linux headers, which the Glibc module leaves out): the HTTP server.
         .systemLibrary(name: "CLinuxEvents"),
+        // A software prefetch hint (one inline C function; Swift has no intrinsic): the view renderer.
+        .systemLibrary(name: "CPrefetch"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate",
@@ -57,15 +59,19 @@ let package = Package(
         .target(name: "Imaging",
                 dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
-        .target(name: "MapData", dependencies: ["CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
+        .target(name: "MapData", dependencies: ["CReadOSM"], resources: [.copy("Resources/world-basemap.bin")]),
         .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CImagingShims"]),
-        .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData", "Simulator", "Catalog"]),
+        .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CPrefetch"]),
+        .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
+        // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
+        // above, as MapSnapshot's OrthophotoProvider. Above both, so that MapSnapshot and LookAround (and
+        // every client of LookAround) do not link the ray tracer and Embree; used by the CLI and the service.
+        .target(name: "Orthophoto", dependencies: ["Geodesy", "Imaging", "MapData", "MapSnapshot", "Simulator"]),
         // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
         .target(name: "Playback",
-                dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
+                dependencies: ["Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
         // Terminal output and input: pixels and bytes, not panoramas.
         .target(name: "Terminal", dependencies: ["Imaging", "CSixel"]),
         // Interactive terminal sessions over Terminal: `lookaround view` and `walk --play`.
@@ -80,14 +86,15 @@ let package = Package(
                                "MapSnapshot", "LookAround"]),
         .target(name: "Service",
                 dependencies: ["CLinuxEvents", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
-                               "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
+                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Orthophoto"]),
 
         // MARK: Executables
         .executableTarget(name: "lookaround",
                           dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer"]),
+                                         "Catalog", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
+                                         "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["CPNG", "ArgumentParsing", "Geodesy", "Imaging", "MapData", "Simulator",
+                          dependencies: ["CPNG", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer",
                                          "CEmbree3", "ProcessRunner"],
                           path: "Benchmarks/Sources"),
@@ -124,7 +131,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",
                                                          "Imaging", "Geodesy", "TestSupport"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging", "TestSupport"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal"],
                     exclude: ["Fixtures"]),
     ],

@@ -158,10 +158,6 @@ public final class Catalog: @unchecked Sendable {
         return hit.row.map { ($0, hit.approximateDistanceMeters) }
     }
 
-    /// The catalog `row` of index position `position` (from a ``SceneQueryIndex/Hit``).
-    /// (SQLite catalogs only: a PostGIS catalog has no index positions.)
-    public func row(atIndexPosition position: Int) -> Int { Int(store.queryIndex!.rows[position]) }
-
     // MARK: Details
 
     private func withLock<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {

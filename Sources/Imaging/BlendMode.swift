@@ -35,14 +35,6 @@ public enum BlendMode: String, Sendable, Hashable, CaseIterable {
     /// Luminosity of the source, hue and saturation of the backdrop (non-separable).
     case luminosity
 
-    /// Whether B works channel by channel (spec §10.1–10.2) or on the whole colour (§10.3).
-    public var isSeparable: Bool {
-        switch self {
-        case .hue, .saturation, .color, .luminosity: return false
-        default: return true
-        }
-    }
-
     /// The spec's name ("color-burn"), as CSS writes it.
     public var cssName: String { rawValue }
 }

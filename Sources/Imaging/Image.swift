@@ -46,20 +46,6 @@ public enum Gray16: PixelFormat {
     public static let name = "Gray16"
 }
 
-/// 32-bit float grey (intermediate results: metrics, filters).
-public enum GrayFloat: PixelFormat {
-    public typealias Component = Float
-    public static let channelCount = 1
-    public static let name = "GrayFloat"
-}
-
-/// 32-bit float red, green, blue, alpha (intermediate results where 8 bits lose precision).
-public enum RGBAFloat: PixelFormat {
-    public typealias Component = Float
-    public static let channelCount = 4
-    public static let name = "RGBAFloat"
-}
-
 /// A rectangular raster of pixels in the layout described above.
 public struct Image<Format: PixelFormat>: Sendable, Equatable {
     /// Width in pixels (≥ 1).
@@ -113,8 +99,6 @@ public typealias RGB8Image = Image<RGB8>
 public typealias RGBA8Image = Image<RGBA8>
 public typealias Gray8Image = Image<Gray8>
 public typealias Gray16Image = Image<Gray16>
-public typealias GrayFloatImage = Image<GrayFloat>
-public typealias RGBAFloatImage = Image<RGBAFloat>
 
 extension Image where Format == RGB8 {
     /// The same pixels with an opaque alpha channel.
@@ -139,24 +123,6 @@ extension Image where Format == RGBA8 {
             out.withUnsafeMutableBufferPointer { dst in
                 for i in 0..<pixelCount {
                     dst[3 * i] = src[4 * i]; dst[3 * i + 1] = src[4 * i + 1]; dst[3 * i + 2] = src[4 * i + 2]
-                }
-            }
-        }
-        return RGB8Image(width: width, height: height, components: out)
-    }
-
-    /// Composites the image over an opaque background colour (straight alpha), giving RGB.
-    public func flattened(over background: RGBColor) -> RGB8Image {
-        var out = [UInt8](repeating: 0, count: pixelCount * 3)
-        let bg = [background.red, background.green, background.blue].map(UInt32.init)
-        components.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<pixelCount {
-                    let a = UInt32(src[4 * i + 3])
-                    for c in 0..<3 {
-                        let v = UInt32(src[4 * i + c]) * a + bg[c] * (255 - a)
-                        dst[3 * i + c] = UInt8((v + 127) / 255)
-                    }
                 }
             }
         }

@@ -33,11 +33,6 @@ public enum ImageDecoder {
         try decodeRGB(try ImageFile.read(path), file: path, pixelBudget: pixelBudget)
     }
 
-    /// Reads a file and decodes it to RGBA; errors name `path`.
-    public static func readRGBA(path: String, pixelBudget: Int = defaultPixelBudget) throws -> RGBA8Image {
-        try decodeRGBA(try ImageFile.read(path), file: path, pixelBudget: pixelBudget)
-    }
-
     /// The size of a JPEG or PNG from its headers, without decoding pixels.
     public static func size(of data: [UInt8], file: String? = nil) throws -> PixelSize {
         switch try format(of: data, file: file) {

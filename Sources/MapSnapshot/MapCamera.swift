@@ -107,12 +107,6 @@ public struct MapCamera: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The eye's height above the ground, metres: distance × cos(pitch).
     public var altitudeMeters: Double { centerCoordinateDistanceMeters * cos(pitch.radians) }
 
-    /// The same camera with another distance (pitch re-clamped for it).
-    /// - Throws: ``MapSnapshotError/valueOutOfRange(parameter:value:allowed:)`` for a distance out of range.
-    public func withDistance(_ meters: Double) throws(MapSnapshotError) -> MapCamera {
-        try MapCamera(centerCoordinate: centerCoordinate, centerCoordinateDistanceMeters: meters, heading: heading, pitch: pitch)
-    }
-
     /// The web-map zoom level (256-point tiles: zoom z shows the world 256 · 2^z points wide) at which the
     /// centre of a view `viewHeightPoints` tall is drawn. Halving the distance adds exactly 1.
     public func zoomLevel(viewHeightPoints: Double) -> Double {

@@ -10,7 +10,7 @@ extension MapRenderer {
     mutating func drawImagery() throws {
         guard let provider = options.orthophotoProvider else {
             throw MapSnapshotError.mapTypeUnavailable(options.mapType, reason: "no orthophoto provider is set "
-                + "(set options.orthophotoProvider, for example to SimulatedOrthophoto(dataset:))")
+                + "(set options.orthophotoProvider, for example to the Orthophoto module's SimulatedOrthophoto(dataset:))")
         }
         let b = bounds
         let rect = MapRect(x: projection.center.x + b.minX, y: projection.center.y + b.minY,

@@ -1,4 +1,4 @@
-import CImagingShims
+import CPrefetch
 import Foundation
 import Imaging
 

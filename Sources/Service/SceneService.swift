@@ -6,6 +6,7 @@ import Imaging
 import LookAround
 import MapData
 import MapSnapshot
+import Orthophoto
 import Reprojection
 import Synchronization
 

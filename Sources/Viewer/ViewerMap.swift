@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Geodesy
 import Imaging
+import LookAround
 import MapData
 import MapSnapshot
 

@@ -4,8 +4,10 @@ import CommandOptions
 import Foundation
 import Geodesy
 import Imaging
+import LookAround
 import MapData
 import MapSnapshot
+import Orthophoto
 
 /// `lookaround map`: a map snapshot (or the frames of a camera flight) of the OSM data as PNG.
 enum MapCommand: Command {

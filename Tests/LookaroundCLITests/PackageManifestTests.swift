@@ -89,6 +89,44 @@ import TestSupport
         #expect(checked > 100, "only \(checked) imports checked")
     }
 
+    /// The other way round: every declared dependency is imported somewhere in the target, so the
+    /// graph says what the code uses (a dependency kept after its last use still orders and links the
+    /// build: MapSnapshot's Simulator made every client of LookAround link Embree). A C module that
+    /// only links a library (CImagingShims' libpng) is imported too, by the code that calls it.
+    @Test func everyDeclaredDependencyIsImported() throws {
+        let manifest = try String(contentsOf: Self.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var checked = 0
+        for target in Self.targets(in: manifest) where target.kind != "systemLibrary" {
+            let folder = Self.packageRoot.appendingPathComponent(target.path)
+            let swiftFiles = FileManager.default.enumerator(atPath: folder.path)?.contains { ($0 as? String)?.hasSuffix(".swift") == true }
+            guard swiftFiles == true else { continue }
+            let imports = Self.imports(under: folder)
+            for dependency in target.dependencies.sorted() {
+                checked += 1
+                #expect(imports[dependency] != nil, "\(target.name) declares \(dependency) in Package.swift but no file under \(target.path) imports it")
+            }
+        }
+        #expect(checked > 100, "only \(checked) dependencies checked")
+    }
+
+    /// A client of the public API (`import LookAround`) does not link the ray tracer and Embree: no
+    /// path in the target graph from LookAround to Simulator or CEmbree3.
+    @Test func lookAroundDoesNotReachTheSimulator() throws {
+        let manifest = try String(contentsOf: Self.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let targets = Dictionary(uniqueKeysWithValues: Self.targets(in: manifest).map { ($0.name, $0) })
+        func closure(_ name: String) -> Set<String> {
+            var seen: Set<String> = [], stack = [name]
+            while let next = stack.popLast() {
+                for dependency in targets[next]?.dependencies ?? [] where seen.insert(dependency).inserted { stack.append(dependency) }
+            }
+            return seen
+        }
+        let reached = closure("LookAround")
+        #expect(reached.contains("Reprojection") && reached.contains("MapSnapshot"), "\(reached.sorted())")
+        #expect(!reached.contains("Simulator") && !reached.contains("CEmbree3"), "LookAround reaches \(reached.sorted())")
+        #expect(closure("Orthophoto").contains("CEmbree3"), "the check sees a path when there is one")
+    }
+
     /// The parser finds what the check relies on (a manifest with the failure of 2026-11-29).
     @Test func theCheckSeesAnUndeclaredTransitiveImport() throws {
         let manifest = """

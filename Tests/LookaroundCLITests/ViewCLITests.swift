@@ -61,8 +61,7 @@ import TestSupport
     /// The viewer in a tmux pane of `columns × rows` cells.
     private func pane(_ arguments: String, columns: Int = 100, rows: Int = 30) throws -> TmuxPane? {
         guard let tmux = which("tmux") else {
-            print("ViewCLITests: tmux tests skipped: tmux is not installed (apt install tmux)")
-            return nil
+            try Test.cancel("ViewCLITests: tmux tests skipped: tmux is not installed (apt install tmux)")
         }
         return try TmuxPane(tmux: tmux, columns: columns, rows: rows,
                             command: "\(Lookaround.executablePath) view --catalog \(try Self.catalog) \(arguments)")

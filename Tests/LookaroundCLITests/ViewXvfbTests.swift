@@ -79,8 +79,7 @@ import TestSupport
 
     @Test func sixelInXtermMatchesTheSnapshot() throws {
         guard let xterm = which("xterm"), which("xdotool") != nil, which("xwd") != nil else {
-            print("ViewXvfbTests.sixelInXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
-            return
+            try Test.cancel("ViewXvfbTests.sixelInXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
         }
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-view-sixel-\(getpid())"
@@ -105,8 +104,7 @@ import TestSupport
     /// stay empty; the viewer asks (XTSMGRAPHICS), fits the picture inside the limit and centres it.
     @Test func sixelInADefaultXtermWiderThanItsLimit() throws {
         guard let xterm = which("xterm"), which("xdotool") != nil, which("xwd") != nil else {
-            print("ViewXvfbTests.sixelInADefaultXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
-            return
+            try Test.cancel("ViewXvfbTests.sixelInADefaultXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
         }
         try VirtualDisplay.withXvfb(screen: "1400x900x24") { display, folder in
             let title = "lookaround-view-default-xterm-\(getpid())"
@@ -130,8 +128,7 @@ import TestSupport
 
     @Test func kittyGraphicsInKittyMatchTheSnapshot() throws {
         guard let kitty = which("kitty"), which("xdotool") != nil, which("xwd") != nil else {
-            print("ViewXvfbTests.kitty skipped: kitty, xdotool or xwd is not installed (apt install kitty xdotool x11-apps)")
-            return
+            try Test.cancel("ViewXvfbTests.kitty skipped: kitty, xdotool or xwd is not installed (apt install kitty xdotool x11-apps)")
         }
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-view-kitty-\(getpid())"

@@ -40,7 +40,8 @@ import Testing
         } throws: { error in
             guard case PlaybackError.noPath(let from, let to, let last, let beyond, let gap) = error else { return false }
             return from == "A" && to == "B" && last == "p1" && beyond == "p2" && abs(gap - 50) < 0.1
-                && error.localizedDescription.isEmpty == false
+                && "\(error)" == "no walk from A to B over the panorama links: the graph breaks after panorama p1; "
+                    + "the nearest panorama beyond the gap is p2, 50.0 m away (capture panoramas across the gap, or choose ends the links join)"
         }
     }
 
@@ -74,6 +75,13 @@ import Testing
     @Test func farPointIsNoPanoramaNear() throws {
         let g = try Self.graph([(0, 0), (12, 0)], [(0, 1)])
         let far = try GeoCoordinate(latitude: 60.18, longitude: 24.95)
-        #expect(throws: PlaybackError.self) { try RoutePlanner(graph: g).route(from: far, to: g.nodes[1].coordinate) }
+        #expect {
+            try RoutePlanner(graph: g).route(from: far, to: g.nodes[1].coordinate)
+        } throws: { error in
+            // The far point is about 1.3 km from the graph: the error names it, the search radius and the nearest.
+            guard case PlaybackError.noPanoramaNear(_, let coordinate, let radius, let nearest) = error else { return false }
+            return coordinate == far && radius > 0 && radius < 1000 && (nearest ?? 0) > radius
+                && "\(error)".contains("no panorama within") && "\(error)".contains("see 'lookaround scene'")
+        }
     }
 }

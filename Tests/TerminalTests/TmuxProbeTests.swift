@@ -34,8 +34,7 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
 @Suite(.serialized) struct TmuxProbeTests {
     @Test func drawsTurnsTakesMouseResizesAndRestores() throws {
         guard let tmux = which("tmux") else {
-            print("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
-            return
+            try Test.cancel("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
         }
         try #require(FileManager.default.isExecutableFile(atPath: probePath), "no TerminalProbe at \(probePath)")
         let pane = try TmuxPane(tmux: tmux, columns: 50, rows: 14, command: "\(probePath) show")
@@ -64,8 +63,7 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
 
     @Test func palette256Frames() throws {
         guard let tmux = which("tmux") else {
-            print("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
-            return
+            try Test.cancel("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
         }
         let pane = try TmuxPane(tmux: tmux, columns: 40, rows: 10, command: "\(probePath) show --protocol 256")
         var capture = try pane.waitFor("the first frame") { $0.contains("probe 40x10 256 s0: none") }
@@ -77,11 +75,10 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
         #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
-    @Test(arguments: [SIGTERM, SIGHUP, SIGINT]) func signalRestoresTheTerminal(signal: Int32) throws {
-        guard let tmux = which("tmux") else {
-            print("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
-            return
-        }
+    // A parameterized test's cancellation is reported per case (the test as passed): the trait reports it skipped.
+    @Test(.enabled(if: which("tmux") != nil, "tmux is not installed (apt install tmux)"), arguments: [SIGTERM, SIGHUP, SIGINT])
+    func signalRestoresTheTerminal(signal: Int32) throws {
+        let tmux = try #require(which("tmux"))
         let pane = try TmuxPane(tmux: tmux, columns: 40, rows: 10, command: "\(probePath) show")
         _ = try pane.waitFor("the first frame") { $0.contains("probe 40x10") }
         let pid = try #require(pane.probePID)
@@ -93,8 +90,7 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
 
     @Test func suspendAndResume() throws {
         guard let tmux = which("tmux") else {
-            print("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
-            return
+            try Test.cancel("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
         }
         let pane = try TmuxPane(tmux: tmux, columns: 40, rows: 10, command: "\(probePath) show")
         _ = try pane.waitFor("the first frame") { $0.contains("probe 40x10") }

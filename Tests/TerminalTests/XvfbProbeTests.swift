@@ -40,7 +40,7 @@ private var probePath: String {
     /// terminal was connecting, and the terminal failed with "Can't open display". Without the flag
     /// the root window's property set by one client is gone ("no such atom") for the next.
     @Test func theXServerKeepsItsStateWhenItsLastClientLeaves() throws {
-        guard let xprop = which("xprop") else { print("XvfbProbeTests skipped: xprop is not installed (apt install x11-utils)"); return }
+        guard let xprop = which("xprop") else { try Test.cancel("XvfbProbeTests skipped: xprop is not installed (apt install x11-utils)") }
         try VirtualDisplay.withXvfb { display, folder in
             _ = try VirtualDisplay.output(xprop, ["-root", "-f", "LOOKAROUND_MARK", "8s", "-set", "LOOKAROUND_MARK", "kept"],
                                          environment: ["DISPLAY": display], folder: folder)
@@ -70,8 +70,7 @@ private var probePath: String {
     /// the screenshot at (3, 3) matches the pattern within palette quantisation (PSNR ≥ 25 dB).
     @Test func sixelInXterm() throws {
         guard let xterm = which("xterm"), which("xdotool") != nil, which("xwd") != nil else {
-            print("XvfbProbeTests.sixelInXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
-            return
+            try Test.cancel("XvfbProbeTests.sixelInXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
         }
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-sixel-\(getpid())"
@@ -93,7 +92,7 @@ private var probePath: String {
     /// A terminal that ends before its window shows is reported with its status and errors at once,
     /// not waited for: the message a failed start of xterm or kitty gives.
     @Test func aTerminalThatEndsIsReportedWithItsErrors() throws {
-        guard which("xdotool") != nil else { print("XvfbProbeTests skipped: xdotool is not installed"); return }
+        guard which("xdotool") != nil else { try Test.cancel("XvfbProbeTests skipped: xdotool is not installed") }
         try VirtualDisplay.withXvfb { display, folder in
             let errors = folder + "/fake.err"
             let fake = try VirtualDisplay.start("/bin/sh", ["-c", "echo 'cannot open font' >&2; exit 3"], environment: ["DISPLAY": display],
@@ -109,8 +108,7 @@ private var probePath: String {
     /// shown pixel for pixel.
     @Test func kittyGraphicsInKitty() throws {
         guard let kitty = which("kitty"), which("xdotool") != nil, which("xwd") != nil else {
-            print("XvfbProbeTests.kittyGraphicsInKitty skipped: kitty, xdotool or xwd is not installed (apt install kitty xdotool x11-apps)")
-            return
+            try Test.cancel("XvfbProbeTests.kittyGraphicsInKitty skipped: kitty, xdotool or xwd is not installed (apt install kitty xdotool x11-apps)")
         }
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-kitty-\(getpid())"

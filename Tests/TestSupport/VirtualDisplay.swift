@@ -140,7 +140,7 @@ public enum VirtualDisplay {
     /// moment. A window that does not show is reported with the server's state: running or not, the
     /// displays its own sockets listen on (found through /proc), and its log.
     public static func withXvfb(screen: String = "1024x768x24", _ body: (_ display: String, _ folder: String) throws -> Void) throws {
-        guard let xvfb = which("Xvfb") else { print("skipped: Xvfb is not installed (apt install xvfb)"); return }
+        guard let xvfb = which("Xvfb") else { try Test.cancel("skipped: Xvfb is not installed (apt install xvfb)") }
         let folder = NSTemporaryDirectory() + "lookaround-xvfb-\(getpid())-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -6,11 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// A software prefetch hint for the line holding `address` (into all cache levels). Why it is here:
-/// Swift has no prefetch intrinsic, and the view renderer's source reads follow a curve through the
-/// panorama that the hardware prefetchers cannot predict (Reprojection's ViewRenderer).
-static inline void lk_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
-
 /// Output layouts of lk_png_decode.
 enum {
     LK_PNG_GRAY8 = 0,   ///< 1 byte per pixel

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Imaging
 import MapData
+import MapSnapshot
 import Simulator
 
 /// The `imagery` and `hybrid` map types' source: the simulator's 3D city (built from the same OSM data)
