@@ -73,8 +73,13 @@ public struct LookAroundLabelPlacer: Sendable {
 
     /// Depth in centimetres, 65,535 = sky (the simulator's depth PNG).
     public let depth: Gray16Image
-    /// The panorama's capture heading (centre column), degrees; the depth map is taken as level.
-    public let panoramaHeadingDegrees: Double
+    /// The panorama's pose: the depth map is read through its equirectangular frame, so a panorama
+    /// with pitch and roll (as real cameras write them) gets its labels where its picture shows the places.
+    public let pose: PanoramaPose
+    /// The pose's equirectangular mapping (``EquirectangularFrame``).
+    let frame: EquirectangularFrame
+    /// The panorama's capture heading (centre column), degrees.
+    public var panoramaHeadingDegrees: Double { pose.headingDegrees }
     /// Camera height above the ground, metres.
     public let cameraHeightMeters: Double
 
@@ -84,11 +89,13 @@ public struct LookAroundLabelPlacer: Sendable {
     /// The bearing offsets scanned around a place: ±``scanHalfWidthDegrees`` in steps of one depth column.
     private let scanOffsets: [Double]
 
-    /// A placer over a depth map.
-    public init(depth: Gray16Image, panoramaHeadingDegrees: Double, cameraHeightMeters: Double) {
+    /// A placer over a depth map of a panorama captured with `pose`.
+    public init(depth: Gray16Image, pose: PanoramaPose, cameraHeightMeters: Double) {
         self.depth = depth
-        self.panoramaHeadingDegrees = panoramaHeadingDegrees
+        self.pose = pose
+        self.frame = EquirectangularFrame(pose: pose)
         self.cameraHeightMeters = cameraHeightMeters
+        let panoramaHeadingDegrees = pose.headingDegrees
         let w = depth.width, h = depth.height
         // The same expressions the scan used per sample, so the anchors are unchanged to the bit.
         func bearingRadians(_ x: Int) -> Double {
@@ -121,14 +128,13 @@ public struct LookAroundLabelPlacer: Sendable {
 
     /// A placer over the depth PNG at `depthPath`, reused while the file is unchanged.
     /// - Throws: `ImagingError` when the file cannot be read or decoded.
-    public static func cached(depthPath: String, panoramaHeadingDegrees: Double, cameraHeightMeters: Double) throws -> LookAroundLabelPlacer {
+    public static func cached(depthPath: String, pose: PanoramaPose, cameraHeightMeters: Double) throws -> LookAroundLabelPlacer {
         let attributes = try? FileManager.default.attributesOfItem(atPath: depthPath)
         let stamp = "\((attributes?[.size] as? Int) ?? -1)/\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1)"
-        let key = "\(depthPath)|\(stamp)|\(panoramaHeadingDegrees)|\(cameraHeightMeters)"
+        let key = "\(depthPath)|\(stamp)|\(pose.headingDegrees)|\(pose.pitchDegrees)|\(pose.rollDegrees)|\(cameraHeightMeters)"
         if let placer = placers.withLock({ $0[key] }) { return placer }
         let depth = try PNGCodec.decodeGray16(try ImageFile.read(depthPath), file: depthPath)
-        let placer = LookAroundLabelPlacer(depth: depth, panoramaHeadingDegrees: panoramaHeadingDegrees,
-                                           cameraHeightMeters: cameraHeightMeters)
+        let placer = LookAroundLabelPlacer(depth: depth, pose: pose, cameraHeightMeters: cameraHeightMeters)
         placers.withLock { cache in
             if cache.count >= cachedPlacerLimit { cache.removeAll() }
             cache[key] = placer
@@ -153,6 +159,17 @@ public struct LookAroundLabelPlacer: Sendable {
     /// up metres), or nil for sky.
     func surfacePoint(bearingDegrees: Double, elevationDegrees: Double) -> EastNorthUp? {
         let w = depth.width, h = depth.height
+        guard frame.isLevel else {
+            // A tilted panorama: the depth pixel where the direction appears, and the ray through its centre.
+            let b = bearingDegrees * .pi / 180, e = elevationDegrees * .pi / 180
+            let position = frame.position(of: EastNorthUp(east: cos(e) * sin(b), north: cos(e) * cos(b), up: sin(e)))
+            let x = min(w - 1, Int(position.u * Double(w))), y = min(h - 1, max(0, Int(position.v * Double(h))))
+            let value = depth.components[y * w + x]
+            guard value != UInt16.max, value > 0 else { return nil }
+            let ray = frame.direction(u: (Double(x) + 0.5) / Double(w), v: (Double(y) + 0.5) / Double(h))
+            let distance = Double(value) / 100
+            return EastNorthUp(east: distance * ray.east, north: distance * ray.north, up: distance * ray.up)
+        }
         var u = ((bearingDegrees - panoramaHeadingDegrees) / 360 + 0.5).truncatingRemainder(dividingBy: 1)
         if u < 0 { u += 1 }
         let x = min(w - 1, Int(u * Double(w)))

@@ -80,8 +80,7 @@ extension LookAroundSnapshotter {
         let cameraHeight = record?.cameraHeightMeters ?? LookAroundLabelPlacer.defaultCameraHeightMeters
         // The depth map the label placer keeps per file: a hit test after a snapshot (or another hit
         // test) of the same panorama does not decode the PNG again.
-        let depthImage = try LookAroundLabelPlacer.cached(depthPath: depthPath, panoramaHeadingDegrees: match.headingDegrees,
-                                                          cameraHeightMeters: cameraHeight).depth
+        let depthImage = try LookAroundLabelPlacer.cached(depthPath: depthPath, pose: pose, cameraHeightMeters: cameraHeight).depth
         let depth = try PanoramaDepthMap(depthImage, nearestSurfaceMeters: max(1, cameraHeight))
         guard let range = depth.rangeMeters(viewX: x, viewY: y, projection: projection) else {
             hit.surface = .sky
@@ -96,8 +95,7 @@ extension LookAroundSnapshotter {
         hit.surface = height <= Self.groundToleranceMeters ? .ground : .raised
         guard let catalog else { return hit }
         if hit.surface == .raised {
-            let placer = LookAroundLabelPlacer(depth: depthImage, panoramaHeadingDegrees: match.headingDegrees,
-                                               cameraHeightMeters: cameraHeight)
+            let placer = LookAroundLabelPlacer(depth: depthImage, pose: pose, cameraHeightMeters: cameraHeight)
             hit.place = try place(at: offset, coordinate: coordinate, frame: frame, placer: placer, catalog: catalog)
         } else {
             hit.street = try street(at: coordinate, catalog: catalog)

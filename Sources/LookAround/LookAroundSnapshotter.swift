@@ -241,7 +241,7 @@ extension LookAroundSnapshotter {
         let match = scene.match
         guard let depthPath = match.depthPath else { return nil }
         let record = try catalog.panorama(id: match.panoramaID)
-        let placer = try LookAroundLabelPlacer.cached(depthPath: depthPath, panoramaHeadingDegrees: match.headingDegrees,
+        let placer = try LookAroundLabelPlacer.cached(depthPath: depthPath, pose: pose,
                                                       cameraHeightMeters: record.cameraHeightMeters
                                                           ?? LookAroundLabelPlacer.defaultCameraHeightMeters)
         let origin = try GeoCoordinate(latitude: match.latitude, longitude: match.longitude)

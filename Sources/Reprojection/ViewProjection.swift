@@ -112,13 +112,7 @@ public struct ViewProjection: Sendable {
 
     /// The world direction of a continuous panorama pixel position (for depth lookups and hit testing).
     public func direction(panoramaX x: Double, panoramaY y: Double) -> EastNorthUp {
-        let longitude = (x - Double(panoramaWidth) / 2) / pixelsPerRadian
-        let latitude = Double.pi / 2 - y / pixelsPerRadian
-        let (f, r, u) = panoramaAxes
-        let cf = cos(latitude) * cos(longitude), cr = cos(latitude) * sin(longitude), cu = sin(latitude)
-        return EastNorthUp(east: cf * f.east + cr * r.east + cu * u.east,
-                           north: cf * f.north + cr * r.north + cu * u.north,
-                           up: cf * f.up + cr * r.up + cu * u.up)
+        EquirectangularFrame(pose: pose).direction(u: x / Double(panoramaWidth), v: 2 * y / Double(panoramaWidth))
     }
 
     /// Source pixels per view pixel at the view centre: `(panoramaWidth / 2π) / focalLength`.

@@ -163,10 +163,54 @@ extension PlaceLabelTests {
         return depth
     }
 
+    /// The same ring seen by a camera with `pose`: each depth pixel's ray through the pose's
+    /// equirectangular frame, traced against the walls and the ground in the world.
+    static func ringDepth(radius: Double, pose: PanoramaPose) -> Gray16Image {
+        let frame = EquirectangularFrame(pose: pose)
+        var depth = Gray16Image(width: 512, height: 256)
+        for y in 0..<256 {
+            for x in 0..<512 {
+                let d = frame.direction(u: (Double(x) + 0.5) / 512, v: (Double(y) + 0.5) / 256)
+                let horizontal = (d.east * d.east + d.north * d.north).squareRoot()
+                var range = Double.infinity
+                if horizontal > 1e-9 {
+                    let toWall = radius / horizontal
+                    let height = 2.5 + d.up * toWall
+                    if height >= 0 && height <= 15 { range = toWall }
+                }
+                if d.up < 0 { range = min(range, 2.5 / -d.up) }
+                depth.components[y * 512 + x] = range.isFinite ? UInt16(min(65534, (range * 100).rounded())) : 65535
+            }
+        }
+        return depth
+    }
+
+    /// A panorama with pose pitch and roll (real cameras write them): its depth map is read through
+    /// the posed frame, so places hang on the wall at sign height as on a level panorama. Read as level
+    /// (what the placer did before), the same depth map puts them metres off or hides them.
+    @Test(arguments: [PanoramaPose(headingDegrees: 30, pitchDegrees: 12, rollDegrees: -8),
+                      PanoramaPose(headingDegrees: 200, pitchDegrees: -6, rollDegrees: 15)])
+    func labelsOnATiltedPanoramaStayOnTheirFacades(pose: PanoramaPose) throws {
+        let depth = Self.ringDepth(radius: 25, pose: pose)
+        let placer = LookAroundLabelPlacer(depth: depth, pose: pose, cameraHeightMeters: 2.5)
+        let asLevel = LookAroundLabelPlacer(depth: depth, pose: PanoramaPose(headingDegrees: pose.headingDegrees), cameraHeightMeters: 2.5)
+        var levelErrors: [Double] = []
+        for bearing in stride(from: 0.0, to: 360, by: 30) {
+            let place = EastNorthUp(east: 22 * sin(bearing * .pi / 180), north: 22 * cos(bearing * .pi / 180), up: 0)
+            let anchor = try #require(placer.anchor(forPlaceAt: place), "bearing \(bearing)")
+            let distance = (anchor.east * anchor.east + anchor.north * anchor.north).squareRoot()
+            #expect(abs(distance - 25) < 0.4, "bearing \(bearing): anchor \(distance) m out, the wall is at 25")
+            #expect(abs(anchor.up - (LookAroundLabelPlacer.signHeightMeters - 2.5)) < 0.4, "bearing \(bearing): \(anchor)")
+            let wrong = asLevel.anchor(forPlaceAt: place)
+            levelErrors.append(wrong.map { abs(($0.east * $0.east + $0.north * $0.north).squareRoot() - 25) + abs($0.up - (LookAroundLabelPlacer.signHeightMeters - 2.5)) } ?? .infinity)
+        }
+        #expect(levelErrors.contains { $0 > 1 }, "read as level the labels should go wrong somewhere: \(levelErrors)")
+    }
+
     /// "Their facade, else 3 m": a place near a wall hangs on it at sign height; one out in the open
     /// gets its own position 3 m up; one behind the wall is hidden.
     @Test func openAirPlacesAnchorThreeMetresUpUnlessCovered() throws {
-        let placer = LookAroundLabelPlacer(depth: Self.ringDepth(radius: 25), panoramaHeadingDegrees: 30, cameraHeightMeters: 2.5)
+        let placer = LookAroundLabelPlacer(depth: Self.ringDepth(radius: 25), pose: PanoramaPose(headingDegrees: 30), cameraHeightMeters: 2.5)
         let nearWall = try #require(placer.anchor(forPlaceAt: EastNorthUp(east: 0, north: 22, up: 0)))
         #expect(abs((nearWall.east * nearWall.east + nearWall.north * nearWall.north).squareRoot() - 25) < 0.3, "\(nearWall)")
         #expect(abs(nearWall.up - (LookAroundLabelPlacer.signHeightMeters - 2.5)) < 1e-9)
@@ -174,7 +218,7 @@ extension PlaceLabelTests {
         #expect(open.east == 8 && open.north == -6 && abs(open.up - 0.5) < 1e-9, "\(open)")
         #expect(placer.anchor(forPlaceAt: EastNorthUp(east: -30, north: 30, up: 0)) == nil, "42 m out, behind the 25 m wall")
         // With no walls at all (sky everywhere above the ground) a place is seen at its own position.
-        let openField = LookAroundLabelPlacer(depth: Self.ringDepth(radius: 10_000), panoramaHeadingDegrees: 0, cameraHeightMeters: 2.5)
+        let openField = LookAroundLabelPlacer(depth: Self.ringDepth(radius: 10_000), pose: .north, cameraHeightMeters: 2.5)
         #expect(openField.anchor(forPlaceAt: EastNorthUp(east: 40, north: 0, up: 0)) != nil)
     }
 }
