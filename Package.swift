@@ -55,15 +55,17 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("png16")]),
 
         // MARK: Libraries, bottom-up
-        .target(name: "Geodesy"),
+        // The one error classification (ErrorCategory: exit codes, HTTP statuses) every error type names.
+        .target(name: "Diagnostics"),
+        .target(name: "Geodesy", dependencies: ["Diagnostics"]),
         .target(name: "Imaging",
-                dependencies: ["CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
+                dependencies: ["Diagnostics", "CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
-        .target(name: "MapData", dependencies: ["CReadOSM"], resources: [.copy("Resources/world-basemap.bin")]),
-        .target(name: "Simulator", dependencies: ["Geodesy", "Imaging", "MapData", "CEmbree3"]),
-        .target(name: "Catalog", dependencies: ["CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "Reprojection", dependencies: ["Geodesy", "Imaging", "CPrefetch"]),
-        .target(name: "MapSnapshot", dependencies: ["Geodesy", "Imaging", "MapData"]),
+        .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM"], resources: [.copy("Resources/world-basemap.bin")]),
+        .target(name: "Simulator", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
+        .target(name: "Catalog", dependencies: ["Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
+        .target(name: "Reprojection", dependencies: ["Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
+        .target(name: "MapSnapshot", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
         // above, as MapSnapshot's OrthophotoProvider. Above both, so that MapSnapshot and LookAround (and
@@ -71,26 +73,26 @@ let package = Package(
         .target(name: "Orthophoto", dependencies: ["Geodesy", "Imaging", "MapData", "MapSnapshot", "Simulator"]),
         // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
         .target(name: "Playback",
-                dependencies: ["Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
+                dependencies: ["Diagnostics", "Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
         // Terminal output and input: pixels and bytes, not panoramas.
-        .target(name: "Terminal", dependencies: ["Imaging", "CSixel"]),
+        .target(name: "Terminal", dependencies: ["Diagnostics", "Imaging", "CSixel"]),
         // Interactive terminal sessions over Terminal: `lookaround view` and `walk --play`.
         .target(name: "Viewer",
                 dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Playback",
                                "Terminal"]),
-        .target(name: "ArgumentParsing"),
+        .target(name: "ArgumentParsing", dependencies: ["Diagnostics"]),
         // Option specs and their validation shared by the CLI and the HTTP service (scene selection,
         // snapshot and map options), so one query means the same on both.
         .target(name: "CommandOptions",
                 dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection",
                                "MapSnapshot", "LookAround"]),
         .target(name: "Service",
-                dependencies: ["CLinuxEvents", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
+                dependencies: ["Diagnostics", "CLinuxEvents", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
                                "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Orthophoto"]),
 
         // MARK: Executables
         .executableTarget(name: "lookaround",
-                          dependencies: ["ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
+                          dependencies: ["Diagnostics", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
                                          "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
@@ -126,6 +128,8 @@ let package = Package(
         // A client's view: depends on and imports only LookAround (it re-exports what its API uses).
         .testTarget(name: "LookAroundClientTests", dependencies: ["LookAround"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ArgumentParsing", "Catalog", "Geodesy", "Imaging", "MapData",
+                                                            "MapSnapshot", "Playback", "Reprojection", "Service", "Simulator", "Terminal"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
                     resources: [.copy("Fixtures")]),

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// A mistake in the command line. The tool prints it in one format and exits with code 64.
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command path the error belongs to (`lookaround snapshot`), for the "see --help" hint.
@@ -50,4 +52,9 @@ func closestMatch(to word: String, among candidates: [String]) -> String? {
     let scored = candidates.map { ($0, editDistance(word, $0)) }.sorted { $0.1 < $1.1 }
     guard let best = scored.first else { return nil }
     return best.1 <= max(2, word.count / 3) ? best.0 : nil
+}
+
+extension UsageError: CategorizedError {
+    /// Always ``ErrorCategory/usage`` (exit 64).
+    public var category: ErrorCategory { .usage }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Imaging
 
 /// Every error the `Catalog` module throws.
@@ -25,8 +26,10 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     case placeNotFound(name: String)
     /// The stored query index does not match the panorama table (a damaged catalog).
     case corruptIndex(path: String, detail: String)
-    /// A file could not be written.
+    /// A file could not be read or written.
     case io(path: String, detail: String)
+    /// A file or folder that should be there is not; `remedy` says what to pass instead.
+    case fileNotFound(path: String, remedy: String)
     /// The catalog could not be written: `failure` names the catalog (not its temporary file) and the
     /// system's reason (`ENOSPC` for SQLite's "database or disk is full", `EACCES` for a folder it may not
     /// write). The old catalog is left as it was. The CLI exits 73 or 74 by ``WriteFailure/isCannotCreate``.
@@ -65,6 +68,8 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the query index in \(path) is damaged (\(detail)); rebuild with 'lookaround index --catalog \(path)'"
         case .io(let path, let detail):
             return "\(path): \(detail)"
+        case .fileNotFound(let path, let remedy):
+            return "\(path): no such file or folder; \(remedy)"
         case .cannotWrite(let failure, let detail):
             return "cannot write the catalog \(failure.path): \(failure.reason)\(detail.isEmpty ? "" : " (\(detail))"); "
                 + "\(failure.remedy); the old catalog is unchanged"
@@ -74,5 +79,25 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
         case .postgres(let location, let operation, let state, let message):
             return "PostgreSQL error \(state.isEmpty ? "" : state + " ")while \(operation) in \(location): \(message)"
         }
+    }
+}
+
+extension CatalogError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .catalogMissing, .directoryMissing, .fileNotFound: .missingInput
+        case .notACatalog, .schemaTooNew, .corruptIndex, .badBatchLine: .badData
+        case .invalidParameter: .usage
+        case .unknownPanorama, .placeNotFound: .noImagery
+        case .cannotWrite(let failure, _): failure.category
+        case .unavailable: .unavailable
+        case .io: .io
+        case .sqlite, .postgres: .internalError
+        }
+    }
+
+    public var invalidValue: InvalidValue? {
+        if case .invalidParameter(let name, let value, let allowed) = self { return InvalidValue(parameter: name, value: value, allowed: allowed) }
+        return nil
     }
 }

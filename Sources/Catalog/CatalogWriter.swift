@@ -24,7 +24,7 @@ enum CatalogWriter {
         }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
-            throw CatalogError.io(path: directory, detail: "the catalog's folder does not exist; create it first")
+            throw CatalogError.fileNotFound(path: directory, remedy: "the catalog's folder does not exist; create it first")
         }
         // A build killed mid-way (SIGKILL, power) left its temporary file: its process is gone, remove it.
         removeAbandonedTemporaries(of: path)

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// Every error the `Geodesy` module throws.
 ///
 /// Each case carries the offending value(s). ``description`` names the value, the allowed range or
@@ -73,5 +75,28 @@ public enum GeodesyError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private static func problem(_ value: Double) -> String {
         value.isFinite ? "outside" : "not a finite number; it must be within"
+    }
+}
+
+extension GeodesyError: CategorizedError {
+    /// Every geodesy error is a value out of its range: a usage error when it reaches the top.
+    public var category: ErrorCategory { .usage }
+
+    /// The parameter, the value and its allowed range.
+    public var invalidValue: InvalidValue? {
+        switch self {
+        case .latitudeOutOfRange(let v): InvalidValue(parameter: "latitude", value: "\(v)", allowed: "-90…90 degrees")
+        case .longitudeOutOfRange(let v): InvalidValue(parameter: "longitude", value: "\(v)", allowed: "-180…180 degrees")
+        case .notFinite(let parameter, let v): InvalidValue(parameter: parameter, value: "\(v)", allowed: "a finite number")
+        case .latitudeDeltaOutOfRange(let v): InvalidValue(parameter: "latitude span", value: "\(v)", allowed: "0…180 degrees")
+        case .longitudeDeltaOutOfRange(let v): InvalidValue(parameter: "longitude span", value: "\(v)", allowed: "0…360 degrees")
+        case .regionBeyondPole(let centre, let delta):
+            InvalidValue(parameter: "region", value: "centre latitude \(centre), span \(delta)", allowed: "within -90…90 degrees of latitude")
+        case .zoomOutOfRange(let z): InvalidValue(parameter: "zoom", value: "\(z)", allowed: "0…30")
+        case .tileOutOfRange(let x, let y, let zoom): InvalidValue(parameter: "tile", value: "\(x)/\(y) at zoom \(zoom)", allowed: "0…2^zoom-1")
+        case .invalidQuadkey(let key, _): InvalidValue(parameter: "quadkey", value: key, allowed: "1…30 digits 0-3")
+        case .ellipsoidOutOfRange(let radius, let flattening):
+            InvalidValue(parameter: "ellipsoid", value: "radius \(radius) m, flattening \(flattening)", allowed: "radius > 0, flattening 0…0.01")
+        }
     }
 }

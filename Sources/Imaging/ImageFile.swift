@@ -2,12 +2,11 @@ import Foundation
 
 /// Reading and writing whole files, atomically.
 public enum ImageFile {
-    /// Reads a file's bytes; a missing or unreadable file is an `ImagingError.io` naming the path.
+    /// Reads a file's bytes; a missing file is `ImagingError.fileNotFound`, an unreadable one `.io`, naming the path.
     public static func read(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ImagingError.io(path: path, detail: exists ? "cannot be read (check its permissions)"
-                                                             : "no such file")
+            guard FileManager.default.fileExists(atPath: path) else { throw ImagingError.fileNotFound(path: path) }
+            throw ImagingError.io(path: path, detail: "cannot be read (check its permissions)")
         }
         return [UInt8](data)
     }
@@ -15,8 +14,8 @@ public enum ImageFile {
     /// Reads at most the first `maximumBytes` of a file (enough for an image's headers).
     public static func readPrefix(_ path: String, maximumBytes: Int) throws -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ImagingError.io(path: path, detail: FileManager.default.fileExists(atPath: path)
-                                  ? "cannot be read (check its permissions)" : "no such file")
+            guard FileManager.default.fileExists(atPath: path) else { throw ImagingError.fileNotFound(path: path) }
+            throw ImagingError.io(path: path, detail: "cannot be read (check its permissions)")
         }
         defer { try? handle.close() }
         do {

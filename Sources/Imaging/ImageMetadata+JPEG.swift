@@ -75,11 +75,11 @@ extension ImageMetadata {
     }
 
     /// Reads metadata from a JPEG file, loading only its first 256 KiB unless the headers run longer.
-    /// - Throws: `ImagingError.io` for a missing file, and as `read(fromJPEG:file:)`.
+    /// - Throws: `ImagingError.fileNotFound` for a missing file, `.io` for an unreadable one, and as `read(fromJPEG:file:)`.
     public static func read(fromJPEGFile path: String) throws -> ImageMetadataReadResult {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ImagingError.io(path: path, detail: FileManager.default.fileExists(atPath: path)
-                                  ? "cannot be read (check its permissions)" : "no such file")
+            guard FileManager.default.fileExists(atPath: path) else { throw ImagingError.fileNotFound(path: path) }
+            throw ImagingError.io(path: path, detail: "cannot be read (check its permissions)")
         }
         defer { try? handle.close() }
         let prefixBytes = 256 * 1024

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// Every error the Imaging module throws. Each case carries what a message needs: the file (when
 /// there is one), the bad value, the allowed range or form.
 public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -25,6 +27,8 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case font(path: String, detail: String)
     /// Reading or writing a file failed.
     case io(path: String, detail: String)
+    /// The file does not exist.
+    case fileNotFound(path: String)
     /// A file could not be written, with the system's reason (the disk full, no permission).
     case cannotWrite(WriteFailure)
 
@@ -56,6 +60,8 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
             return "font \(path): \(detail)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
+        case .fileNotFound(let path):
+            return "\(path): no such file"
         case .cannotWrite(let failure):
             return failure.description
         }
@@ -65,3 +71,24 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The most pixels a decoder will allocate for one image unless told otherwise:
 /// 2^28 = 268,435,456 (a 23,170 × 11,585 panorama; 1 GiB as RGBA8).
 public let defaultPixelBudget = 1 << 28
+
+extension ImagingError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .empty, .wrongFormat, .corrupt, .truncated, .exceedsPixelBudget, .unsupported, .metadata: .badData
+        case .invalidSize, .invalidParameter: .usage
+        case .encodeFailed: .internalError
+        case .font, .fileNotFound: .missingInput
+        case .io: .io
+        case .cannotWrite(let failure): failure.category
+        }
+    }
+
+    public var invalidValue: InvalidValue? {
+        switch self {
+        case .invalidParameter(let name, let value, let allowed): InvalidValue(parameter: name, value: value, allowed: allowed)
+        case .invalidSize(let text, let reason): InvalidValue(parameter: "size", value: text, allowed: reason)
+        default: nil
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// Why a file could not be written, kept as the system's `errno` so that every module names the cause
@@ -117,4 +118,9 @@ private final class WriteSequence: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     func add() -> Int { lock.withLock { next += 1; return next } }
+}
+
+extension WriteFailure: CategorizedError {
+    /// ``ErrorCategory/cannotCreate`` or ``ErrorCategory/io`` (``isCannotCreate``).
+    public var category: ErrorCategory { isCannotCreate ? .cannotCreate : .io }
 }

@@ -41,7 +41,7 @@ extension LookAroundScene {
     /// pose (heading, pitch, roll) and position from GPano XMP and EXIF GPS when the JPEG has them (else
     /// heading 0 = the image centre looks north, at 0°, 0°). It has no links, labels or depth map.
     /// The whole file is decoded once here, so a damaged image fails now rather than in a view.
-    /// - Throws: `ImagingError` when the file is missing (`.io`, "no such file"), not an image or
+    /// - Throws: `ImagingError` when the file is missing (`.fileNotFound`), not an image or
     ///   damaged; `ReprojectionError.notEquirectangular` when it is not 2:1.
     public init(panoramaFile path: String) throws {
         let bytes = try ImageFile.read(path)

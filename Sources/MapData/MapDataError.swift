@@ -1,3 +1,4 @@
+import Diagnostics
 /// Everything that can go wrong reading an OSM file (or the world basemap). Each message names the file, what was wrong and
 /// what to do about it.
 public enum MapDataError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -61,6 +62,17 @@ public enum MapDataError: Error, Sendable, Equatable, CustomStringConvertible {
         case .worldBasemapNotFound(let searched):
             return "the world basemap (\(WorldBasemap.shippedFileName)) is not at any of: \(searched.joined(separator: ", ")). "
                 + "Set LOOKAROUND_WORLD_BASEMAP to its path, or keep LookAround_MapData.resources beside the executable."
+        }
+    }
+}
+
+extension MapDataError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .fileNotFound, .worldBasemapNotFound, .unreadable: .missingInput
+        case .readFailed: .io
+        case .notOSM, .compressedXML, .unsupportedSuffix, .unsupportedPBFCompression, .pbfWithoutDenseNodes,
+             .pbfBlockTooLarge, .malformedWorldBasemap: .badData
         }
     }
 }

@@ -1,9 +1,10 @@
+import Diagnostics
 import Foundation
 
 /// Every error the `MapSnapshot` module throws.
 ///
 /// Each case carries the offending value; ``description`` names it, the allowed range or form, and a
-/// remedy. The CLI maps ``isBadData`` cases to exit 65, ``isMissingInput`` to 66 and the rest to 64.
+/// remedy. Its ``category`` decides the CLI's exit code and the service's status.
 public enum MapSnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A number that must be finite and inside a range was not. `parameter` names it with its unit.
     case valueOutOfRange(parameter: String, value: Double, allowed: String)
@@ -20,18 +21,6 @@ public enum MapSnapshotError: Error, Sendable, Hashable, CustomStringConvertible
     case missingInput(file: String, detail: String)
     /// Flight parameters that cannot make a flight (fewer than 2 frames, too many).
     case invalidFlight(detail: String)
-
-    /// True for errors about the content of a data file (exit 65 in the CLI).
-    public var isBadData: Bool {
-        if case .malformedGeoJSON = self { return true }
-        return false
-    }
-
-    /// True for errors about a file that is not there (exit 66 in the CLI).
-    public var isMissingInput: Bool {
-        if case .missingInput = self { return true }
-        return false
-    }
 
     /// A one-line message naming the value, the allowed range and what to do.
     public var description: String {
@@ -60,6 +49,28 @@ public enum MapSnapshotError: Error, Sendable, Hashable, CustomStringConvertible
         guard value.isFinite, range.contains(value) else {
             throw .valueOutOfRange(parameter: parameter, value: value,
                                    allowed: allowed ?? "\(range.lowerBound)…\(range.upperBound)")
+        }
+    }
+}
+
+extension MapSnapshotError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .valueOutOfRange, .invalidSize, .mapTypeUnavailable, .invalidFlight: .usage
+        case .malformedGeoJSON: .badData
+        case .missingInput: .missingInput
+        case .orthophotoFailed: .internalError
+        }
+    }
+
+    public var invalidValue: InvalidValue? {
+        switch self {
+        case .valueOutOfRange(let parameter, let value, let allowed): InvalidValue(parameter: parameter, value: "\(value)", allowed: allowed)
+        case .mapTypeUnavailable(let type, let reason): InvalidValue(parameter: "type", value: type.rawValue, allowed: reason)
+        case .invalidFlight(let detail): InvalidValue(parameter: "flight", value: "the camera flight", allowed: detail)
+        case .invalidSize(let width, let height, let scale):
+            InvalidValue(parameter: "size", value: "\(width)x\(height) at scale \(scale)", allowed: "1…\(MapSnapshotOptions.maximumSidePoints) points per side")
+        default: nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Geodesy
 
@@ -59,5 +60,24 @@ public enum PlaybackError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled:
             return "cancelled; no output was left behind"
         }
+    }
+}
+
+extension PlaybackError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .noPath, .noPanoramaNear, .unknownSequence: .noImagery
+        case .malformedWaypoints: .badData
+        case .missingInput: .missingInput
+        case .cannotCreate: .cannotCreate
+        case .invalidParameter: .usage
+        case .toolMissing: .unavailable
+        case .encodingFailed, .cancelled: .internalError
+        }
+    }
+
+    public var invalidValue: InvalidValue? {
+        if case .invalidParameter(let name, let value, let allowed) = self { return InvalidValue(parameter: name, value: value, allowed: allowed) }
+        return nil
     }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Imaging
 
 /// Every error the Reprojection module throws. Each case names the bad value, the allowed range and
@@ -39,6 +40,28 @@ public enum ReprojectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .exceedsMemoryBudget(let file, let width, let height, let needed, let limit):
             return "\(file) (\(width)x\(height)) needs about \(needed >> 20) MiB to cut into tiles, over the memory limit of "
                 + "\(limit >> 20) MiB; raise --memory-mb to at least \((needed >> 20) + 1)"
+        }
+    }
+}
+
+extension ReprojectionError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .invalidParameter, .exceedsPixelBudget, .exceedsMemoryBudget: .usage
+        case .notEquirectangular, .unreadablePanorama: .badData
+        case .outputSizeMismatch: .internalError
+        case .cannotWrite(let failure): failure.category
+        }
+    }
+
+    public var invalidValue: InvalidValue? {
+        switch self {
+        case .invalidParameter(let name, let value, let allowed): InvalidValue(parameter: name, value: value, allowed: allowed)
+        case .exceedsPixelBudget(let width, let height, let budget):
+            InvalidValue(parameter: "size", value: "\(width)x\(height)", allowed: "at most \(budget) pixels")
+        case .exceedsMemoryBudget(let file, let width, let height, let needed, let limit):
+            InvalidValue(parameter: "panorama", value: "\(file) (\(width)x\(height), \(needed) bytes decoded)", allowed: "at most \(limit) bytes")
+        default: nil
         }
     }
 }

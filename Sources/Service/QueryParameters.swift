@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Catalog
+import Diagnostics
 import Foundation
 import Geodesy
 import Imaging
@@ -146,26 +147,21 @@ struct QueryParameters {
             var message = snakeCased(error.message)
             if let suggestion = error.suggestion { message += "; did you mean '\(snakeCased(suggestion))'?" }
             return .invalidParameter(parameter: firstOption(in: error.message) ?? "query", message: message)
-        case let error as CatalogError:
-            switch error {
-            case .invalidParameter(let name, _, _):
-                return .invalidParameter(parameter: snakeCaseName(name), message: error.description)
-            case .unknownPanorama(let id): return .unknownPanorama(id: id)
-            case .placeNotFound(let name): return .placeNotFound(name: name)
+        case CatalogError.unknownPanorama(let id): return .unknownPanorama(id: id)
+        case CatalogError.placeNotFound(let name): return .placeNotFound(name: name)
+        case let error as CatalogError where error.category == .unavailable: return .catalogUnavailable(detail: error.description)
+        case let error as any CategorizedError:
+            // The one classification (ErrorCategory): the client's values are 400s naming the parameter
+            // (the library's name, snake_cased); the server's own files, the catalog and bugs are 500s.
+            switch error.category {
+            case .usage:
+                return .invalidParameter(parameter: error.invalidValue.map { snakeCaseName($0.parameter) } ?? firstOption(in: error.description) ?? "query",
+                                         message: snakeCased(error.description))
             case .unavailable: return .catalogUnavailable(detail: error.description)
-            default: return .catalogFailed(detail: error.description)
+            case .noImagery: return .noImagery(detail: error.description)
+            case .badData, .missingInput, .cannotCreate, .io, .internalError:
+                return error is CatalogError ? .catalogFailed(detail: error.description) : .internalError(detail: error.description)
             }
-        case let error as ReprojectionError:
-            switch error {
-            case .invalidParameter(let name, _, _): return .invalidParameter(parameter: snakeCaseName(name), message: error.description)
-            case .exceedsPixelBudget: return .invalidParameter(parameter: "size", message: error.description)
-            default: return .internalError(detail: error.description)
-            }
-        case let error as MapSnapshotError:
-            return error.isBadData || error.isMissingInput ? .internalError(detail: "\(error)")
-                : .invalidParameter(parameter: "query", message: "\(error)")
-        case let error as GeodesyError:
-            return .invalidParameter(parameter: "query", message: error.description)
         default:
             return .internalError(detail: "\(error)")
         }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// Every error the `Service` module reports, and the one table from error to HTTP status
@@ -16,6 +17,8 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownPanorama(id: String)
     /// No place matches the name.
     case placeNotFound(name: String)
+    /// No imagery, route or result where a library looked (its message says where and why).
+    case noImagery(detail: String)
     /// The request has no valid API key (the server was started with `--api-key-file`).
     case forbidden
     /// The body is larger than the limit.
@@ -66,7 +69,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidParameter, .batchTooLarge, .imageTooLarge, .malformedRequest: 400
         case .forbidden: 403
-        case .notFound, .unknownPanorama, .placeNotFound: 404
+        case .notFound, .unknownPanorama, .placeNotFound, .noImagery: 404
         case .methodNotAllowed: 405
         case .requestTimeout: 408
         case .bodyTooLarge, .contentLengthTooLarge, .unexpectedBody: 413
@@ -88,6 +91,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .methodNotAllowed: "method_not_allowed"
         case .unknownPanorama: "unknown_panorama"
         case .placeNotFound: "place_not_found"
+        case .noImagery: "no_imagery"
         case .forbidden: "forbidden"
         case .bodyTooLarge, .contentLengthTooLarge: "body_too_large"
         case .unexpectedBody: "unexpected_body"
@@ -116,7 +120,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
              .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody, .unsupportedTransferCoding,
              .expectationFailed, .httpVersionNotSupported, .requestTimeout:
             "INVALID_REQUEST"
-        case .unknownPanorama: "ZERO_RESULTS"
+        case .unknownPanorama, .noImagery: "ZERO_RESULTS"
         case .placeNotFound: "NOT_FOUND"
         case .forbidden: "REQUEST_DENIED"
         case .overloaded, .tooManyConnections, .unreadableImagery, .catalogFailed, .catalogUnavailable, .internalError, .cannotListen, .badConfiguration:
@@ -158,6 +162,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .methodNotAllowed(let method, let allowed): "\(method) is not allowed here; allowed \(allowed.joined(separator: ", "))"
         case .unknownPanorama(let id): "no panorama with id '\(id)' in the catalog"
         case .placeNotFound(let name): "no place matches '\(name)'; try /v1/search?q=\(name)"
+        case .noImagery(let detail): detail
         case .forbidden: "a valid API key is required: pass it once, as key=… or as the X-API-Key header"
         case .bodyTooLarge(let limit): "the request body is over the limit of \(limit) bytes"
         case .contentLengthTooLarge(let value): "Content-Length \(value) is over any limit; bodies are bounded per route (see /v1/openapi.json)"
@@ -180,6 +185,23 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .internalError(let detail): "internal error: \(detail)"
         case .cannotListen(let address, let detail): "cannot listen on \(address): \(detail)"
         case .badConfiguration(let file, let detail): "\(file): \(detail)"
+        }
+    }
+}
+
+extension ServiceError: CategorizedError {
+    /// The kind of failure (``httpStatus`` is the finer table the service answers with; the two agree:
+    /// usage 4xx but the two protocol versions' 501 and 505, no imagery 404, unavailable 503, else 500).
+    public var category: ErrorCategory {
+        switch self {
+        case .invalidParameter, .notFound, .methodNotAllowed, .forbidden, .bodyTooLarge, .batchTooLarge, .imageTooLarge,
+             .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody,
+             .unsupportedTransferCoding, .expectationFailed, .httpVersionNotSupported, .requestTimeout: .usage
+        case .unknownPanorama, .placeNotFound, .noImagery: .noImagery
+        case .overloaded, .catalogUnavailable, .tooManyConnections, .cannotListen: .unavailable
+        case .unreadableImagery: .badData
+        case .badConfiguration: .missingInput
+        case .catalogFailed, .internalError: .internalError
         }
     }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Imaging
 
@@ -35,6 +36,27 @@ public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible 
             return "cannot write \(path): \(detail). Check that the folder exists and is writable."
         case let .cannotWrite(failure):
             return failure.description
+        }
+    }
+}
+
+extension SimulatorError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .invalidParameter, .unknownStreets: .usage
+        case .emptyScene, .noCaptures: .badData
+        case .output: .internalError
+        case .cannotWrite(let failure): failure.category
+        }
+    }
+
+    public var invalidValue: InvalidValue? {
+        switch self {
+        case .invalidParameter(let name, let value, let allowed): InvalidValue(parameter: name, value: value, allowed: allowed)
+        case .unknownStreets(let requested, let available):
+            InvalidValue(parameter: "streets", value: requested.joined(separator: ", "), allowed: "streets of the extract, such as "
+                         + available.prefix(5).joined(separator: ", "))
+        default: nil
         }
     }
 }

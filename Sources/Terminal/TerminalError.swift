@@ -1,3 +1,4 @@
+import Diagnostics
 /// What can go wrong in the Terminal module; each case names the bad value and a remedy.
 public enum TerminalError: Error, Equatable, CustomStringConvertible {
     /// A `--protocol` value that is not one of the known names.
@@ -18,11 +19,12 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
         case .notATerminal(let fd):
             return "file descriptor \(fd) is not a terminal; run in a terminal, or use `lookaround snapshot` to write an image file"
         case .systemCall(let call, let code):
-            return "\(call) failed: \(String(cString: strerror(code))) (errno \(code))"
+            return "\(call) failed: \(String(cString: strerror(code))) (errno \(code)); if the terminal was closed or detached, "
+                + "run again in a terminal (or use `lookaround snapshot` for an image file)"
         case .sixel(let status, let message):
-            return "libsixel failed with status \(status): \(message)"
+            return "libsixel failed with status \(status): \(message); try --protocol truecolor (24-bit half-blocks) instead"
         case .imageTooLarge(let width, let height, let limit):
-            return "a \(width)×\(height) image is too large: \(limit)"
+            return "a \(width)×\(height) image is too large: \(limit); make the window smaller or pass --protocol truecolor"
         }
     }
 }
@@ -30,3 +32,23 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+extension TerminalError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .unknownProtocol, .imageTooLarge: .usage
+        case .notATerminal: .unavailable
+        case .systemCall: .io
+        case .sixel: .internalError
+        }
+    }
+
+    public var invalidValue: InvalidValue? {
+        switch self {
+        case .unknownProtocol(let name):
+            InvalidValue(parameter: "--protocol", value: name, allowed: OutputProtocolChoice.allCases.map(\.rawValue).joined(separator: ", "))
+        case .imageTooLarge(let width, let height, let limit): InvalidValue(parameter: "image", value: "\(width)x\(height)", allowed: limit)
+        default: nil
+        }
+    }
+}

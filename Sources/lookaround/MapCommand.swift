@@ -58,16 +58,7 @@ enum MapCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        do {
-            return try runChecked(arguments)
-        } catch let error as MapSnapshotError {
-            Console.error("error: \(error)")
-            return error.isBadData ? .dataError : (error.isMissingInput ? .noInput : .usage)
-        } catch let error as MapDataError {
-            Console.error("error: \(error)")
-            if case .fileNotFound = error { return .noInput }
-            return .dataError
-        }
+        try runChecked(arguments)
     }
 
     static func runChecked(_ arguments: ParsedArguments) throws -> ExitCode {

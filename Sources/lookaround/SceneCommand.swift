@@ -169,8 +169,10 @@ enum SceneCommand: Command {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
             guard let contents = FileManager.default.contents(atPath: source) else {
-                throw CatalogError.io(path: source, detail: FileManager.default.fileExists(atPath: source)
-                                      ? "cannot be read" : "no such file; pass a CSV or JSON Lines file, or - for stdin")
+                guard FileManager.default.fileExists(atPath: source) else {
+                    throw CatalogError.fileNotFound(path: source, remedy: "pass a CSV or JSON Lines file, or - for stdin")
+                }
+                throw CatalogError.io(path: source, detail: "cannot be read")
             }
             data = contents
         }

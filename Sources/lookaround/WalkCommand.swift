@@ -107,7 +107,7 @@ enum WalkCommand: Command {
             route = try plan(arguments, planner: planner, catalog: catalog, language: language)
         } catch let error as PlaybackError {
             Console.error("error: \(error)")
-            return exitCode(for: error)
+            return ExitCode(error.category)
         }
         let timeline = try WalkTimeline(route: route, options: options)
         if arguments.flag("dry-run") {
@@ -247,19 +247,6 @@ enum WalkCommand: Command {
         if let failure = error as? WriteFailure { return failure }
         if case .cannotWrite(let failure)? = error as? ImagingError { return failure }
         return nil
-    }
-
-    /// The exit code of a playback error (DESIGN §3).
-    static func exitCode(for error: PlaybackError) -> ExitCode {
-        switch error {
-        case .noPath, .noPanoramaNear, .unknownSequence: return .noImagery
-        case .malformedWaypoints: return .dataError
-        case .missingInput: return .noInput
-        case .cannotCreate: return .cannotCreate
-        case .invalidParameter: return .usage
-        case .toolMissing: return .unavailable
-        case .encodingFailed, .cancelled: return .internalError
-        }
     }
 
     static func timelineOptions(_ arguments: ParsedArguments, video: Bool) throws -> WalkTimeline.Options {

@@ -110,7 +110,7 @@ struct JPEGCodecTests {
         } catch {
             #expect("\(error)".contains("a.gif") && "\(error)".contains("GIF"), "\(error)")
         }
-        #expect(throws: ImagingError.io(path: "/nonexistent/x.jpg", detail: "no such file")) {
+        #expect(throws: ImagingError.fileNotFound(path: "/nonexistent/x.jpg")) {
             try ImageDecoder.readRGB(path: "/nonexistent/x.jpg")
         }
     }

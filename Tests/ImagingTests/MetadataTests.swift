@@ -130,7 +130,7 @@ struct MetadataTests {
         let long = try ImageMetadata.read(fromJPEGFile: path)
         #expect(long.warnings.isEmpty, "\(long.warnings)")
         expectSame(long.metadata, sampleMetadata[0])
-        #expect(throws: ImagingError.io(path: path + ".missing", detail: "no such file")) {
+        #expect(throws: ImagingError.fileNotFound(path: path + ".missing")) {
             try ImageMetadata.read(fromJPEGFile: path + ".missing")
         }
     }

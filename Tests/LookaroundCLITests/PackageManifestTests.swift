@@ -77,7 +77,7 @@ import TestSupport
             let swiftFiles = FileManager.default.enumerator(atPath: folder.path)?.contains { ($0 as? String)?.hasSuffix(".swift") == true }
             guard swiftFiles == true else { continue }  // a C target (CImagingShims)
             let imports = Self.imports(under: folder)
-            #expect(!imports.isEmpty, "\(target.name): no imports found under \(target.path)")
+            #expect(!imports.isEmpty || target.dependencies.isEmpty, "\(target.name): no imports found under \(target.path)")
             for (module, file) in imports.sorted(by: { $0.key < $1.key })
             where module != target.name && !Self.systemModules.contains(module) {
                 checked += 1

@@ -43,7 +43,7 @@ import Testing
             _ = try GeoJSONReader.parse(Data(text.utf8), file: "bad.geojson")
             Issue.record("no error for \(text)")
         } catch {
-            #expect(error.isBadData)
+            guard case .malformedGeoJSON = error else { Issue.record("\(error) is not malformedGeoJSON"); return }
             #expect(error.description.contains("bad.geojson: GeoJSON at \(path)"), "\(error)")
         }
     }
