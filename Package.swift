@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "Imaging",
                 dependencies: ["Diagnostics", "CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
-        .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM"], resources: [.copy("Resources/world-basemap.bin")]),
+        .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         .target(name: "Simulator", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),

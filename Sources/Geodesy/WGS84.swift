@@ -8,4 +8,7 @@ public enum WGS84 {
     public static let polarRadiusMeters = equatorialRadiusMeters * (1 - flattening)
     /// First eccentricity squared, e² = f (2 − f).
     public static let eccentricitySquared = flattening * (2 - flattening)
+    /// Metres per degree of arc on the equator (2π a / 360, about 111,319.49 m): the scale of local
+    /// equirectangular approximations over city distances (× cos latitude for longitude).
+    public static let metersPerDegreeOfArc = equatorialRadiusMeters * .pi / 180
 }

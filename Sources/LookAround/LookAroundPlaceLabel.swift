@@ -71,7 +71,7 @@ public struct LookAroundLabelPlacer: Sendable {
     /// Camera height assumed when the catalog has none, metres.
     public static let defaultCameraHeightMeters = 2.5
 
-    /// Depth in centimetres, 65,535 = sky (the simulator's depth PNG).
+    /// The depth map (Imaging's ``DepthEncoding``: centimetres, 65,535 = sky).
     public let depth: Gray16Image
     /// The panorama's pose: the depth map is read through its equirectangular frame, so a panorama
     /// with pitch and roll (as real cameras write them) gets its labels where its picture shows the places.
@@ -164,19 +164,15 @@ public struct LookAroundLabelPlacer: Sendable {
             let b = bearingDegrees * .pi / 180, e = elevationDegrees * .pi / 180
             let position = frame.position(of: EastNorthUp(east: cos(e) * sin(b), north: cos(e) * cos(b), up: sin(e)))
             let x = min(w - 1, Int(position.u * Double(w))), y = min(h - 1, max(0, Int(position.v * Double(h))))
-            let value = depth.components[y * w + x]
-            guard value != UInt16.max, value > 0 else { return nil }
+            guard let distance = DepthEncoding.meters(depth.components[y * w + x]) else { return nil }
             let ray = frame.direction(u: (Double(x) + 0.5) / Double(w), v: (Double(y) + 0.5) / Double(h))
-            let distance = Double(value) / 100
             return EastNorthUp(east: distance * ray.east, north: distance * ray.north, up: distance * ray.up)
         }
         var u = ((bearingDegrees - panoramaHeadingDegrees) / 360 + 0.5).truncatingRemainder(dividingBy: 1)
         if u < 0 { u += 1 }
         let x = min(w - 1, Int(u * Double(w)))
         let y = min(h - 1, max(0, Int((90 - elevationDegrees) / 180 * Double(h))))
-        let value = depth.components[y * w + x]
-        guard value != UInt16.max, value > 0 else { return nil }
-        let distance = Double(value) / 100
+        guard let distance = DepthEncoding.meters(depth.components[y * w + x]) else { return nil }
         // The ray through that depth pixel's centre.
         let horizontal = distance * rowCosine[y]
         return EastNorthUp(east: horizontal * columnSine[x], north: horizontal * columnCosine[x], up: distance * rowSine[y])

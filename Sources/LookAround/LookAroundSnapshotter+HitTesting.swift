@@ -19,21 +19,11 @@ extension LookAroundSnapshotter {
     public static let streetSidewalkMarginMeters = 2.5
 
     /// Half the usual carriageway width of a catalog highway class (as `CatalogStreet.highwayClass`
-    /// names it), metres: the simulator's default road widths, halved.
+    /// names it, the OSM tag value), metres: MapData's ``HighwayClass/defaultWidthMeters``, halved, as
+    /// the simulator builds it. (The catalog keeps no `width` or `lanes`.)
     public static func streetHalfWidthMeters(highwayClass: String) -> Double {
-        switch highwayClass {
-        case "motorway", "trunk": return 7
-        case "primary": return 6
-        case "secondary": return 5
-        case "tertiary": return 4.5
-        case "residential", "unclassified": return 3.75
-        case "living_street", "livingStreet": return 3  // the second: catalogs indexed before tag values
-        case "service": return 2.25
-        case "pedestrian": return 4
-        case "cycleway": return 1
-        case "footway", "path", "steps", "platform", "bridleway", "track", "corridor": return 1.25
-        default: return 1.5
-        }
+        // "livingStreet": catalogs indexed before the class was stored as its tag value.
+        HighwayClass(tagValue: highwayClass == "livingStreet" ? "living_street" : highwayClass).defaultWidthMeters / 2
     }
 
     /// What lies under continuous view pixel (`x`, `y`) of this snapshotter's view (pixel centres at

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// Builds the sea polygons of ``WaterModel`` from coastline pieces and the extract's bounds (see there
 /// for the rules). Internal: ``WaterModel/init(coastlines:areas:bounds:)`` is the API.
@@ -93,7 +94,7 @@ enum CoastlineAssembler {
 
     /// Metres between two coordinates (local equirectangular approximation: city distances).
     static func meters(_ a: OSMCoordinate, _ b: OSMCoordinate) -> Double {
-        let metersPerDegree = 111_319.49
+        let metersPerDegree = WGS84.metersPerDegreeOfArc
         let dy = (a.latitude - b.latitude) * metersPerDegree
         let dx = (a.longitude - b.longitude) * metersPerDegree * cos((a.latitude + b.latitude) / 2 * .pi / 180)
         return (dx * dx + dy * dy).squareRoot()
@@ -139,7 +140,7 @@ enum CoastlineAssembler {
     static func project(_ p: OSMCoordinate, _ b: OSMBoundingBox) -> (point: OSMCoordinate, position: Double, distanceMeters: Double) {
         let w = b.maxLongitude - b.minLongitude, h = b.maxLatitude - b.minLatitude
         let lat = min(max(p.latitude, b.minLatitude), b.maxLatitude), lon = min(max(p.longitude, b.minLongitude), b.maxLongitude)
-        let metersPerDegreeLatitude = 111_319.49, metersPerDegreeLongitude = 111_319.49 * cos(lat * .pi / 180)
+        let metersPerDegreeLatitude = WGS84.metersPerDegreeOfArc, metersPerDegreeLongitude = WGS84.metersPerDegreeOfArc * cos(lat * .pi / 180)
         let north = (b.maxLatitude - lat) * metersPerDegreeLatitude, south = (lat - b.minLatitude) * metersPerDegreeLatitude
         let east = (b.maxLongitude - lon) * metersPerDegreeLongitude, west = (lon - b.minLongitude) * metersPerDegreeLongitude
         let nearest = min(north, south, east, west)

@@ -104,6 +104,24 @@ public enum HighwayClass: Sendable, Hashable, Codable {
         }
     }
 
+    /// The usual width of a way of this class when it has no `width` or `lanes`, metres: the
+    /// carriageway the simulator builds, and twice the half-width hit testing takes for a street.
+    public var defaultWidthMeters: Double {
+        switch self {
+        case .motorway, .trunk: 14
+        case .primary: 12
+        case .secondary: 10
+        case .tertiary: 9
+        case .residential, .unclassified: 7.5
+        case .livingStreet: 6
+        case .service: 4.5
+        case .pedestrian: 8
+        case .cycleway: 2
+        case .footway, .path, .steps, .platform, .bridleway, .track, .corridor: 2.5
+        case .construction, .other: 3
+        }
+    }
+
     /// True for roads meant for motor traffic (motorway … service, living streets).
     public var isRoad: Bool {
         switch self {

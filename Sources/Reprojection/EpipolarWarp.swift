@@ -147,7 +147,7 @@ struct EpipolarWarp: Sendable {
         let skyRadial = inverseSines.map { Float($0 / sky) }
         // The depth map as inverse ranges (0 for sky and for no value), once: each grid sample reads four.
         let inverseTable = depth.image.components.map { value in
-            value == PanoramaDepthMap.skyValue || value == 0 ? 0 : Float(1 / PanoramaDepthMap.metersPerUnit) / Float(value)
+            value == DepthEncoding.skyValue || value == 0 ? 0 : Float(1 / DepthEncoding.metersPerUnit) / Float(value)
         }
         // Single precision, three past the end (read by the last four).
         let cosines = (0..<(samples + 3)).map { Float(cos((Double($0) + 0.5) * step)) }

@@ -6,7 +6,7 @@ import Imaging
 /// The format is the simulator's (DESIGN §4): a 16-bit equirectangular image in the panorama's layout
 /// (DESIGN §3; usually smaller than the panorama, 512×256, with the same pose), each value the
 /// Euclidean distance from the camera centre to the surface along the ray through that pixel's centre
-/// in ``metersPerUnit`` (1 cm), and ``skyValue`` (65,535) where nothing was hit within 655.34 m.
+/// in 1 cm units, and 65,535 where nothing was hit within 655.34 m (Imaging's ``DepthEncoding``).
 ///
 /// ``rangeMeters(x:y:)`` interpolates between the four depth pixels around a position, but only
 /// across samples on the same surface as the nearest one: it never averages sky with a facade, nor
@@ -14,10 +14,6 @@ import Imaging
 /// ray direction on any plane, so the ground between two depth rows comes out right even where its
 /// range changes by a quarter from one row to the next.
 public struct PanoramaDepthMap: Sendable {
-    /// One depth unit, metres (1 cm).
-    public static let metersPerUnit = 0.01
-    /// The value of sky (nothing hit) and of anything farther than 655.34 m.
-    public static let skyValue: UInt16 = 65_535
     /// The nearest surface assumed when ``init(_:nearestSurfaceMeters:)`` is given none: a camera
     /// on a mast 2.5 m above the street, whose nearest surface is the ground below.
     public static let defaultNearestSurfaceMeters = 2.5
@@ -64,7 +60,7 @@ public struct PanoramaDepthMap: Sendable {
         if x < 0 { x += width }
         let y = min(height - 1, max(0, row))
         let value = image.components[y * width + x]
-        return value == Self.skyValue || value == 0 ? nil : Double(value) * Self.metersPerUnit
+        return DepthEncoding.meters(value)
     }
 
     /// The range along the ray through continuous depth-map position (`x`, `y`) (pixel centres at

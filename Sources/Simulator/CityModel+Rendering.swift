@@ -6,10 +6,6 @@ extension CityModel {
     /// Offset of shadow-ray origins along the surface normal, metres (against shadow acne), plus a
     /// part proportional to the hit distance for Float precision far away.
     static let shadowBias: Float = 2e-3
-    /// The value of depth pixels where nothing was hit (sky) or the hit is farther than 655.34 m.
-    public static let depthSkyValue: UInt16 = 65_535
-    /// Depth unit: one depth-map step is this many metres (1 cm).
-    public static let depthMetersPerUnit = 0.01
 
     /// Pointers into this model's storage; valid while the model lives.
     var query: SceneQuery {
@@ -104,7 +100,7 @@ extension CityModel {
     /// Depth and label maps through `camera`, one ray through each pixel centre.
     ///
     /// Depth: Euclidean distance from the camera centre to the surface, in centimetres
-    /// (``depthMetersPerUnit``), rounded, 1…65,534; ``depthSkyValue`` (65,535) for sky and anything
+    /// (Imaging's ``DepthEncoding``: 1 cm units), rounded, 1…65,534; 65,535 for sky and anything
     /// farther than 655.34 m. Labels: ``LabelClass`` raw values.
     public func renderDepthAndLabels<C: RayGenerating>(_ camera: C, maximumThreads: Int? = nil) -> (depth: Gray16Image, labels: Gray8Image) {
         if let c = camera as? EquirectangularCamera { return mapsLoop(c, maximumThreads: maximumThreads) }
@@ -115,7 +111,7 @@ extension CityModel {
 
     func mapsLoop<C: RayGenerating>(_ camera: C, maximumThreads: Int?) -> (depth: Gray16Image, labels: Gray8Image) {
         let width = camera.width, height = camera.height
-        var depth = [UInt16](repeating: Self.depthSkyValue, count: width * height)
+        var depth = [UInt16](repeating: DepthEncoding.skyValue, count: width * height)
         var labels = [UInt8](repeating: LabelClass.sky.rawValue, count: width * height)
         depth.withUnsafeMutableBufferPointer { depthOut in
             labels.withUnsafeMutableBufferPointer { labelOut in
@@ -129,9 +125,7 @@ extension CityModel {
                             let ray = camera.sceneRay(x: Float(x) + 0.5, y: Float(y) + 0.5)
                             let dir = ray.direction.vec3
                             guard let hit = query.closest(origin: ray.origin.vec3, direction: dir, stack: stack) else { continue }
-                            let meters = Double(hit.t * dir.length)
-                            let units = (meters / Self.depthMetersPerUnit).rounded()
-                            d[y * width + x] = units >= 65_535 ? Self.depthSkyValue : UInt16(max(1, units))
+                            d[y * width + x] = DepthEncoding.value(meters: Double(hit.t * dir.length))
                             l[y * width + x] = hit.record.material.label.rawValue
                         }
                     }

@@ -415,19 +415,7 @@ struct CityModelBuilder {
     static func roadWidth(_ street: Street) -> Double {
         if let w = street.widthMeters, w > 1, w < 60 { return w }
         if let lanes = street.lanes, lanes > 0 { return Double(lanes) * 3.2 + 1 }
-        switch street.highwayClass {
-        case .motorway, .trunk: return 14
-        case .primary: return 12
-        case .secondary: return 10
-        case .tertiary: return 9
-        case .residential, .unclassified: return 7.5
-        case .livingStreet: return 6
-        case .service: return 4.5
-        case .pedestrian: return 8
-        case .cycleway: return 2
-        case .footway, .path, .steps, .platform, .bridleway, .track, .corridor: return 2.5
-        default: return 3
-        }
+        return street.highwayClass.defaultWidthMeters
     }
 
     mutating func addStreets(_ all: [Street]) {

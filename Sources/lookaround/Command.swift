@@ -23,9 +23,9 @@ extension CommandGroup {
     }
 }
 
-/// Exit codes (DESIGN §3): 0 ok, 1 "no imagery here", 64 usage, 65 bad data, 66 missing input, 70 internal,
-/// 73 cannot create output (permission denied, read-only file system, no such folder), 74 I/O error
-/// while writing (disk full, quota, file too large).
+/// Exit codes (DESIGN §3), one per `ErrorCategory` (Diagnostics): 0 ok, 1 "no imagery here", 64 usage,
+/// 65 bad data, 66 missing input, 69 unavailable, 70 internal, 73 cannot create output (permission denied,
+/// read-only file system, no such folder), 74 I/O error (disk full, quota, file too large).
 enum ExitCode: Int32 {
     case ok = 0
     case noImagery = 1

@@ -22,9 +22,9 @@ enum CommandTree {
         discussion: """
             Conventions: coordinates are WGS84 degrees (latitude -90…90, longitude -180…180); headings are \
             degrees clockwise from true north; units are in option names (--radius-meters).
-            Exit codes: 0 ok, 1 no imagery here, 64 usage error, 65 bad data, 66 missing input, 70 internal error, \
-            73 cannot create output (permission denied, read-only or missing folder), 74 I/O error while writing \
-            (disk full).
+            Exit codes: 0 ok, 1 no imagery here, 64 usage error, 65 bad data, 66 missing input, 69 unavailable \
+            (a database server, a tool, a terminal), 70 internal error, 73 cannot create output (permission denied, \
+            read-only or missing folder), 74 I/O error (disk full).
             """,
         options: [.flag("version", help: "Print the version and the C libraries' versions, and exit."),
                   .flag("json", help: "With --version: as JSON (version, libraries with name, version, is_run_time_version, source).")],

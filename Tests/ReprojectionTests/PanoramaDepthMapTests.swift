@@ -15,7 +15,7 @@ import Testing
     /// ground below; in columns 128…255 a surface 10 m away from row 64 down, in columns 256…383 one
     /// 40 m away (constant ranges: spheres around the camera, which is all these tests need).
     static func map() throws -> PanoramaDepthMap {
-        var components = [UInt16](repeating: PanoramaDepthMap.skyValue, count: width * height)
+        var components = [UInt16](repeating: DepthEncoding.skyValue, count: width * height)
         for row in 0..<height {
             let e = elevation(Double(row) + 0.5)
             for column in 0..<width {

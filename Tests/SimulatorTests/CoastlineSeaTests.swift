@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Imaging
 import MapData
 import Testing
 import TestSupport
@@ -55,8 +56,8 @@ import TestSupport
         // Below the horizon, past the quay road and its edge (more than 40 m away), it is sea.
         var far = 0, water = 0
         for y in (camera.height / 2)..<camera.height {
-            for x in 0..<camera.width where maps.depth[x, y, 0] != CityModel.depthSkyValue {
-                guard Double(maps.depth[x, y, 0]) * CityModel.depthMetersPerUnit > 40 else { continue }
+            for x in 0..<camera.width where maps.depth[x, y, 0] != DepthEncoding.skyValue {
+                guard Double(maps.depth[x, y, 0]) * DepthEncoding.metersPerUnit > 40 else { continue }
                 far += 1
                 if maps.labels[x, y, 0] == LabelClass.water.rawValue { water += 1 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Imaging
 import Testing
 @testable import Simulator
 
@@ -21,7 +22,7 @@ import Testing
         let pano = try EquirectangularCamera(position: eye, headingDegrees: 0, width: 64)
         let p = model.renderDepthAndLabels(pano)
         #expect(abs(Int(p.depth[32, 15, 0]) - Int((10 / cos(2.8125 * Double.pi / 180) * 100).rounded())) <= 1)
-        #expect(p.depth[32, 0, 0] == CityModel.depthSkyValue)          // zenith: sky
+        #expect(p.depth[32, 0, 0] == DepthEncoding.skyValue)          // zenith: sky
         #expect(p.labels[32, 0, 0] == LabelClass.sky.rawValue)
         #expect(p.labels[0, 31, 0] == LabelClass.ground.rawValue)      // below, behind: ground
         let hit = try #require(model.firstHit(from: eye, direction: EastNorthUp(east: 0, north: 1, up: 0)))

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Imaging
 import MapData
 import Testing
 @testable import Simulator
@@ -34,10 +35,10 @@ import Testing
         for y in (camera.height / 2)..<camera.height {
             for x in 0..<camera.width {
                 let depth = maps.depth[x, y, 0]
-                guard depth != CityModel.depthSkyValue else { continue }
+                guard depth != DepthEncoding.skyValue else { continue }
                 let d = camera.direction(pixelX: Double(x) + 0.5, pixelY: Double(y) + 0.5)
                 let l = (d.east * d.east + d.north * d.north + d.up * d.up).squareRoot()
-                let meters = Double(depth) * CityModel.depthMetersPerUnit
+                let meters = Double(depth) * DepthEncoding.metersPerUnit
                 let point = EastNorthUp(east: eye.east + d.east / l * meters, north: eye.north + d.north / l * meters,
                                         up: eye.up + d.up / l * meters)
                 guard point.up < 0.05 else { continue }    // only the ground and water surfaces

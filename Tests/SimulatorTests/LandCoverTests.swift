@@ -81,7 +81,7 @@ import TestSupport
                     return east > e + 4 && east < e + cellMeters - 4 && north > n + 4 && north < n + cellMeters - 4
                 }) else { continue }
                 let groundDistance = toGround * length
-                let depth = Double(maps.depth[x, y, 0]) * CityModel.depthMetersPerUnit
+                let depth = Double(maps.depth[x, y, 0]) * DepthEncoding.metersPerUnit
                 var entry = sums[cells[index].name] ?? ([0, 0, 0], 0, 0, [:])
                 for c in 0..<3 { entry.colour[c] += Double(image[x, y, c]) }
                 entry.count += 1
