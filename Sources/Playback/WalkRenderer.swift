@@ -30,6 +30,9 @@ public struct WalkFrame: Sendable {
 /// Frames are rendered in order; one transition (both panoramas resampled into the move's grid) is
 /// kept per move, so a walk costs one set-up per move plus one warp per frame. Not thread-safe: one
 /// renderer per walk.
+// @unchecked Sendable so that a renderer can be handed to the thread that renders (`walk --play`'s render
+// thread): ownership moves with it, and it is never used from two threads at once (its caches are not
+// locked). Each call renders on the calling thread, which may itself fan work out (`SideWork`).
 public final class WalkRenderer: @unchecked Sendable {
     /// The plan.
     public let timeline: WalkTimeline

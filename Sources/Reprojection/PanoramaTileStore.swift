@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Imaging
+import Synchronization
 
 /// The tile files (``PanoramaTileFile``) of one catalog's panoramas: where they are, whether one is
 /// current, and making the missing or stale ones — the one place both `lookaround index --tiles` and
@@ -130,12 +131,7 @@ public struct PanoramaTileStore: Sendable {
 
     /// Tile files this process could not make, by path and source stamp: not tried again while the
     /// source stays the same (a read-only folder would otherwise cost a full decode and encode on every view).
-    private static let failedMakes = FailedMakes()
-
-    private final class FailedMakes: @unchecked Sendable {
-        let lock = NSLock()
-        var keys: Set<String> = []
-    }
+    private static let failedMakes = Mutex<Set<String>>([])
 
     /// For a view: the current tile file, made now when missing or stale unless making it has already
     /// failed in this process for the source as it is; nil when there is none (the caller then decodes
@@ -143,12 +139,11 @@ public struct PanoramaTileStore: Sendable {
     public func fileForView(panoramaID: String, source sourcePath: String, crop: PanoramaCrop? = nil) -> PanoramaTileFile? {
         if let file = currentFile(panoramaID: panoramaID, source: sourcePath) { return file }
         let key = failureKey(panoramaID: panoramaID, source: sourcePath)
-        let failed = Self.failedMakes
-        if failed.lock.withLock({ failed.keys.contains(key) }) { return nil }
+        if Self.failedMakes.withLock({ $0.contains(key) }) { return nil }
         do {
             return try file(panoramaID: panoramaID, source: sourcePath, crop: crop).file
         } catch {
-            failed.lock.withLock { _ = failed.keys.insert(key) }
+            Self.failedMakes.withLock { _ = $0.insert(key) }
             return nil
         }
     }
@@ -157,7 +152,7 @@ public struct PanoramaTileStore: Sendable {
     /// process (so views decode the JPEG directly).
     public func makingFailed(panoramaID: String, source sourcePath: String) -> Bool {
         let key = failureKey(panoramaID: panoramaID, source: sourcePath)
-        return Self.failedMakes.lock.withLock { Self.failedMakes.keys.contains(key) }
+        return Self.failedMakes.withLock { $0.contains(key) }
     }
 
     private func failureKey(panoramaID: String, source sourcePath: String) -> String {

@@ -110,6 +110,9 @@ public struct HTTPServerConfiguration: Sendable {
 /// parameters overflowed its pool got no answer at all, its timeout counted idle time only (a byte
 /// every few seconds held a connection forever), its per-address limit closed without an answer, and
 /// the path and query reached the handler already decoded (a `%00` truncated them).
+// @unchecked Sendable: `listening`, `loops` and `threadsDone` are written by `start()` before any loop
+// thread runs and by `stop()` after every loop thread has ended (it waits for them); in between the
+// loops only read them. Everything else is immutable.
 public final class HTTPServer: @unchecked Sendable {
     // @unchecked: the mutable state is the atomics below, `listening` and `loops` (set in init and
     // cleared by stop under `stopLock`), and each loop's connections, which only its thread touches.

@@ -385,6 +385,7 @@ struct TilePath {
 }
 
 /// The OSM data and the map renderer `/v1/map` draws with, loaded on first use.
+// @unchecked Sendable: the loaded data and the failure are read and written under `lock` only.
 final class MapResources: @unchecked Sendable {
     private var loaded: (snapshotter: MapSnapshotter, dataset: MapDataset)?
     private var orthophoto: SimulatedOrthophoto?

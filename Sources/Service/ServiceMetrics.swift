@@ -108,6 +108,8 @@ public final class ServiceMetrics: Sendable {
 
 /// One line per request (time, client-visible method and path, route, status, bytes, microseconds),
 /// buffered and written at least once a second and when the server stops.
+// @unchecked Sendable: its state is immutable after init; the lines go through `LogBuffer`, which
+// appends and flushes under its own lock (network threads and the flush timer share it).
 public final class AccessLog: @unchecked Sendable {
     private let buffer: LogBuffer
     private let ownsDescriptor: Bool

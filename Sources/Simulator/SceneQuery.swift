@@ -1,6 +1,8 @@
 import CEmbree3
 
 /// Closest-hit queries against the scene's triangles and its ground plane, through plain pointers.
+// @unchecked Sendable: raw pointers into the BVH and surface storage, immutable after the model is
+// built and valid while the model lives; queries only read.
 struct SceneQuery: @unchecked Sendable {
     let bvh: BVHView
     /// Surface records in BVH leaf order.

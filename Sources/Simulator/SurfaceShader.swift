@@ -1,6 +1,7 @@
 import Foundation
 
 /// The procedural patterns: what colour a surface has at a point (before lighting), and how glassy it is.
+// @unchecked Sendable: reads only, through pointers into the model's immutable storage.
 struct SurfaceShader: @unchecked Sendable {
     /// Sign atlas coverage and its row length; rectangles as x, y, w, h per entry.
     let atlasPixels: UnsafePointer<UInt8>

@@ -2,6 +2,8 @@ import CEmbree3
 import Foundation
 
 /// Everything one ray needs, as plain values and pointers (no reference counting in the loop).
+// @unchecked Sendable: plain values and raw pointers into the model's storage, which is immutable while
+// rays are traced and outlives every trace (the model owns it).
 struct TraceContext: @unchecked Sendable {
     @inline(__always) func fifth(_ x: Float) -> Float { let x2 = x * x; return x2 * x2 * x }
 

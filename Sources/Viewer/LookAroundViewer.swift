@@ -12,6 +12,8 @@ import Terminal
 /// state: held keys coalesce (each render takes the state as it is then; states in between are
 /// never drawn). A move between panoramas keeps the absolute heading and shows the street moving past
 /// for a quarter of a second (``PanoramaTransition``, as the walkthroughs do).
+// @unchecked Sendable: the state both threads see is under `condition` (see there); the rest belongs
+// to one of them.
 public final class LookAroundViewer: @unchecked Sendable {
     /// What the viewer shows and how.
     public struct Configuration: Sendable {

@@ -16,6 +16,8 @@ import Terminal
 /// let view = try frames.render(state, layout: ViewerLayout(columns: 160, rows: 48, outputProtocol: .truecolor))
 /// write(1, try frames.bytes(for: view))
 /// ```
+// @unchecked Sendable: handed to one render thread, which alone uses it (the screen state and the
+// panorama cache are that thread's); it is never used from two threads at once.
 public final class ViewerFrames: @unchecked Sendable {
     let navigator: ViewerNavigator
     let renderer: ViewerRenderer

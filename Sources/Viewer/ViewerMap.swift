@@ -9,6 +9,8 @@ import MapSnapshot
 /// The map inset (`m`): a north-up map snapshot around the panorama with the coverage, the links and
 /// a cone showing the heading and field of view. The OSM extract loads on a thread of its own the
 /// first time the inset is asked for; until then the inset says so.
+// @unchecked Sendable: status, snapshotter and cached inset are under `lock`; `onChange` is set before
+// the first load starts.
 final class ViewerMap: @unchecked Sendable {
     enum Status: Sendable { case idle, loading, ready, failed(String) }
 

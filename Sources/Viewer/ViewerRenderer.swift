@@ -40,6 +40,8 @@ public struct RenderedView: Sendable {
 
 /// Renders views of the viewer's state: the perspective view from the snapshotter, labels placed for
 /// the terminal, arrows on the ground towards the linked panoramas, and the map inset.
+// @unchecked Sendable: the shared snapshotter is a Mutex; `cameraHeights` is touched only by the one
+// render thread that renders (the viewer's or the player's).
 final class ViewerRenderer: @unchecked Sendable {
     let navigator: ViewerNavigator
     let language: String?

@@ -12,6 +12,8 @@ import Terminal
 /// falling behind (the frames skipped are counted). Space pauses, ← → seek 5 s, + − change the speed,
 /// r reverses, m toggles the map inset, q quits; it ends by itself after the last frame (or the first,
 /// played backwards).
+// @unchecked Sendable: everything the input thread and the render thread share (speed, pause, seek,
+// the frame counters, the error) is read and written under `condition`; the rest is the render thread's.
 public final class WalkPlayer: @unchecked Sendable {
     /// How a playback ended.
     public struct Outcome: Sendable {

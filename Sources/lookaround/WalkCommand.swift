@@ -7,6 +7,7 @@ import Imaging
 import MapData
 import MapSnapshot
 import Playback
+import Synchronization
 import Terminal
 import Viewer
 
@@ -293,11 +294,10 @@ enum WalkCommand: Command {
 }
 
 /// Set from the SIGINT handler, read between frames.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// `walk -o … --json`: what was written.
