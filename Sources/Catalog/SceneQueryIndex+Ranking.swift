@@ -37,8 +37,6 @@ extension SceneQueryIndex {
     static func rank(_ candidates: [Candidate], for query: Query) -> CatalogStoreHit {
         let ordered = candidates.sorted { storageKey($0) < storageKey($1) }
         let radiusSquared = query.radiusMeters * query.radiusMeters
-        let sourceMask: UInt8 = query.source == .simulated ? 1 : 0
-        let checkSource = query.source != .any
         let best = query.preference == .best
         var chosen: Int?
         var withinRadius = 0
@@ -49,12 +47,9 @@ extension SceneQueryIndex {
                                                 longitudeE7: candidate.longitudeE7)
             guard d2 <= radiusSquared else { continue }
             withinRadius += 1
-            let f = candidate.flags, minute = candidate.captureMinute
-            if checkSource && (f & 1) != sourceMask { continue }
-            if minute < query.earliestMinute || minute > query.latestMinute { continue }
+            guard passesFilters(flags: candidate.flags, minute: candidate.captureMinute, query) else { continue }
             if best {
-                let rank = Int64((f & 2) == 0 ? 1 : 0) << 40 | Int64((f & 4) != 0 ? 1 : 0) << 39
-                    | Int64(minute / 1440 + 1_500_000) << 16
+                let rank = preferenceRank(flags: candidate.flags, minute: candidate.captureMinute)
                 if rank > bestRank || (rank == bestRank && d2 < bestDistanceSquared) {
                     bestRank = rank
                     bestDistanceSquared = d2

@@ -35,6 +35,22 @@ public struct SceneQueryIndex: Sendable {
     private let coarseCells: CellTable
 
     static let simulatedFlag: UInt8 = 1, croppedFlag: UInt8 = 2, depthFlag: UInt8 = 4
+
+    /// Whether a stored panorama with `flags` captured at `minute` passes `query`'s source and date
+    /// filters: the one test ``search(_:)`` and ``rank(_:for:)`` make.
+    @inline(__always)
+    static func passesFilters(flags: UInt8, minute: Int32, _ query: Query) -> Bool {
+        if query.source != .any && (flags & simulatedFlag != 0) != (query.source == .simulated) { return false }
+        return minute >= query.earliestMinute && minute <= query.latestMinute
+    }
+
+    /// What `.best` prefers, larger first: a full panorama before a cropped one, one with depth before
+    /// one without, then the newest capture day; nearest breaks the ties (the callers' part).
+    @inline(__always)
+    static func preferenceRank(flags: UInt8, minute: Int32) -> Int64 {
+        Int64(flags & croppedFlag == 0 ? 1 : 0) << 40 | Int64(flags & depthFlag != 0 ? 1 : 0) << 39
+            | Int64(minute / 1440 + 1_500_000) << 16
+    }
     static let cellsPerDegree: Int64 = 1024
     static let fineRows: Int64 = 180 * cellsPerDegree
     static let fineColumns: Int64 = 360 * cellsPerDegree
@@ -242,9 +258,6 @@ public struct SceneQueryIndex: Sendable {
         let qLon = Int64((query.coordinate.longitude * 1e7).rounded())
         let scale = Self.metersPerE7(atLatitude: query.coordinate.latitude)
         let radiusSquared = query.radiusMeters * query.radiusMeters
-        let sourceMask: UInt8 = query.source == .simulated ? 1 : 0
-        let checkSource = query.source != .any
-        let earliest = query.earliestMinute, latest = query.latestMinute
         let best = query.preference == .best
         let polar = abs(query.coordinate.latitude) > Self.polarLatitude
 
@@ -266,14 +279,10 @@ public struct SceneQueryIndex: Sendable {
                     if polar { d2 = Self.geodesicDistanceSquared(from: query.coordinate, lats[i], lons[i]) }
                     guard d2 <= radiusSquared else { continue }
                     hit.withinRadius += 1
-                    let f = flagBits[i], minute = minutes[i]
-                    if checkSource && (f & 1) != sourceMask { continue }
-                    if minute < earliest || minute > latest { continue }
+                    guard Self.passesFilters(flags: flagBits[i], minute: minutes[i], query) else { continue }
                     hit.accepted += 1
                     if best {
-                        // Full before cropped, depth before none, newest day, then nearest.
-                        let rank = Int64((f & 2) == 0 ? 1 : 0) << 40 | Int64((f & 4) != 0 ? 1 : 0) << 39
-                            | Int64(minute / 1440 + 1_500_000) << 16
+                        let rank = Self.preferenceRank(flags: flagBits[i], minute: minutes[i])
                         if rank > bestRank || (rank == bestRank && d2 < bestDistanceSquared) {
                             bestRank = rank
                             bestDistanceSquared = d2

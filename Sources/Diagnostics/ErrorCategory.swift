@@ -56,11 +56,7 @@ public struct InvalidValue: Sendable, Hashable, CustomStringConvertible {
     /// The allowed range or form ("-90…90 degrees").
     public var allowed: String
 
-    public init(parameter: String, value: String, allowed: String) {
-        self.parameter = parameter
-        self.value = value
-        self.allowed = allowed
-    }
+    public init(parameter: String, value: String, allowed: String) { (self.parameter, self.value, self.allowed) = (parameter, value, allowed) }
 
     public var description: String { "\(parameter) \(value) (allowed: \(allowed))" }
 }

@@ -6,19 +6,10 @@ import TestSupport
 /// End-to-end tests of `lookaround walk` against the shipped Helsinki panoramas, indexed into a
 /// temporary catalog.
 @Suite struct WalkCLITests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Lookaround.repository
 
     /// (temporary folder, catalog path), indexed once.
-    static let setup = Result { () throws -> (root: URL, catalog: String) in
-        let root = try Lookaround.temporaryDirectory()
-        let catalog = root.appendingPathComponent("catalog.sqlite").path
-        let panoramas = repository.appendingPathComponent("Panoramas/helsinki").path
-        let osm = repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
-        let result = try Lookaround.run(["index", panoramas, "--catalog", catalog, "--osm", osm, "--quiet"])
-        guard result.exitCode == 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["stderr": result.stderr]) }
-        return (root, catalog)
-    }
+    static let setup = Result { try Lookaround.indexShippedPanoramas() }
 
     func walk(_ arguments: [String]) throws -> ProcessResult {
         try Lookaround.run(["walk", "--catalog", try Self.setup.get().catalog] + arguments)

@@ -6,19 +6,10 @@ import TestSupport
 /// The shipped Helsinki panoramas indexed into a temporary catalog (with the OSM extract), and
 /// servers over it on ephemeral loopback ports.
 enum ServiceFixture {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Lookaround.repository
 
-    /// (temporary folder, catalog path), indexed once per test process.
-    static let catalog = Result { () throws -> (root: URL, catalog: String) in
-        let root = try Lookaround.temporaryDirectory()
-        let catalog = root.appendingPathComponent("catalog.sqlite").path
-        let panoramas = repository.appendingPathComponent("Panoramas/helsinki").path
-        let osm = repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
-        let result = try Lookaround.run(["index", panoramas, "--catalog", catalog, "--osm", osm, "--quiet"])
-        guard result.exitCode == 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["stderr": result.stderr]) }
-        return (root, catalog)
-    }
+    /// (temporary folder, catalog path), indexed once.
+    static let catalog = Result { try Lookaround.indexShippedPanoramas() }
 
     static var osmPath: String { repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path }
 

@@ -47,6 +47,23 @@ public enum Lookaround {
                              stdoutBytes: outcome.stdout)
     }
 
+    /// The repository's root folder (this file is Tests/TestSupport/ExecutableRunner.swift).
+    public static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The shipped Helsinki panoramas and the places of their OSM extract, indexed by the built
+    /// `lookaround index` into a new temporary catalog: (its folder, the catalog's path).
+    /// - Throws: when the index run fails (its stderr in the error).
+    public static func indexShippedPanoramas() throws -> (root: URL, catalog: String) {
+        let root = try temporaryDirectory()
+        let catalog = root.appendingPathComponent("catalog.sqlite").path
+        let panoramas = repository.appendingPathComponent("Panoramas/helsinki").path
+        let osm = repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
+        let result = try run(["index", panoramas, "--catalog", catalog, "--osm", osm, "--quiet"])
+        guard result.exitCode == 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["stderr": result.stderr]) }
+        return (root, catalog)
+    }
+
     /// A new empty temporary directory.
     public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lookaround-test-\(UUID().uuidString)")
