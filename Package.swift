@@ -57,16 +57,18 @@ let package = Package(
         // MARK: Libraries, bottom-up
         // The one error classification (ErrorCategory: exit codes, HTTP statuses) every error type names.
         .target(name: "Diagnostics"),
+        // Row loops split across cores (Parallel) and progress counted across threads (ProgressCounter).
+        .target(name: "Parallelism"),
         .target(name: "Geodesy", dependencies: ["Diagnostics"]),
         .target(name: "Imaging",
-                dependencies: ["Diagnostics", "CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
+                dependencies: ["Parallelism", "Diagnostics", "CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
         .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
-        .target(name: "Simulator", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
-        .target(name: "Catalog", dependencies: ["Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "Reprojection", dependencies: ["Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
-        .target(name: "MapSnapshot", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "LookAround", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
+        .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
+        .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
+        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
+        .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
+        .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
         // above, as MapSnapshot's OrthophotoProvider. Above both, so that MapSnapshot and LookAround (and
         // every client of LookAround) do not link the ray tracer and Embree; used by the CLI and the service.

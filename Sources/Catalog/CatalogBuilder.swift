@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import MapData
+import Parallelism
 
 /// Builds or updates a catalog from folders of panoramas and OSM files (`lookaround index`).
 ///

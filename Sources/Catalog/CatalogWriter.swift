@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Imaging
 import MapData
+import Parallelism
 
 /// Writes a complete catalog into a temporary file beside the target and renames it over the target,
 /// so readers keep the old catalog (their open file) until the new one is complete, and a failed build

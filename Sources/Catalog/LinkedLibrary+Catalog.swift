@@ -1,4 +1,5 @@
 import CSQLite
+import Diagnostics
 import Imaging
 
 extension LinkedLibrary {

@@ -1,3 +1,4 @@
+import Parallelism
 extension Canvas {
     /// The most sub-samples per axis ``drawProjectedReference(_:transform:opacity:maximumSubsamples:)``
     /// takes in one canvas pixel by default (what `drawProjected` did before it had mip levels).
@@ -5,7 +6,7 @@ extension Canvas {
 
     /// The most bilinear samples ``drawProjected(_:transform:opacity:)`` averages in one canvas pixel;
     /// where more would be needed at full resolution it samples a coarser mip level instead.
-    public static let projectedSampleBudget = 16
+    static let projectedSampleBudget = 16
 
     /// Composites `source` mapped through `transform` (source continuous pixels → canvas continuous
     /// pixels), source-over, its alpha scaled by `opacity` (0…1): rotated labels, text lying on a

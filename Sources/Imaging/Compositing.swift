@@ -1,3 +1,4 @@
+import Parallelism
 /// Premultiplied compositing kernels: the fast path behind every drawing call.
 ///
 /// A kernel maps a premultiplied source pixel and a premultiplied backdrop pixel (both `SIMD4<Float>`

@@ -2,6 +2,7 @@ import CDeflate
 import CFreeType
 import CPNG
 import CTurboJPEG
+import Diagnostics
 
 extension LinkedLibrary {
     /// The C libraries `Imaging` links: libjpeg-turbo, libpng, libdeflate, FreeType.

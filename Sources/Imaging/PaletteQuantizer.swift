@@ -6,7 +6,7 @@
 /// O(pixels + cells × colours × iterations); a 640×360 frame takes a few milliseconds.
 public enum PaletteQuantizer {
     /// k-means refinements after the median cut.
-    public static let refinementIterations = 3
+    static let refinementIterations = 3
 
     /// The palette of `image` (RGB triples), at most `maximumColors` (2…256) entries.
     public static func palette(of image: RGB8Image, maximumColors: Int = 256) -> [(red: UInt8, green: UInt8, blue: UInt8)] {

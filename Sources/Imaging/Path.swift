@@ -15,7 +15,7 @@ public struct Path: Sendable, Hashable {
     }
 
     /// The largest distance, in pixels, between a flattened circle and the true circle.
-    public static let flatteningTolerance = 0.05
+    static let flatteningTolerance = 0.05
 
     /// The subpaths, in the order they were added.
     public private(set) var subpaths: [Subpath] = []

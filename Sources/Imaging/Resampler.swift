@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Parallelism
 
 /// A reconstruction filter for resizing.
 public enum ResamplingFilter: String, Sendable, CaseIterable, Codable {

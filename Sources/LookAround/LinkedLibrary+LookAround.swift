@@ -1,4 +1,5 @@
 import Catalog
+import Diagnostics
 import Foundation
 import Imaging
 import MapData

@@ -64,10 +64,10 @@ public struct LookAroundLabelPlacer: Sendable {
     /// Half the bearing range scanned around each place, degrees.
     public static let scanHalfWidthDegrees = 60.0
     /// Height of the anchor of a place with no facade near it, metres above the ground.
-    public static let openAirHeightMeters = 3.0
+    static let openAirHeightMeters = 3.0
     /// An open-air anchor is visible when the depth map's surface in its direction is no nearer than
     /// this fraction of its distance (or is sky).
-    public static let openAirVisibleFraction = 0.9
+    static let openAirVisibleFraction = 0.9
     /// Camera height assumed when the catalog has none, metres.
     public static let defaultCameraHeightMeters = 2.5
 

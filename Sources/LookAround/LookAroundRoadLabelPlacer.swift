@@ -18,17 +18,17 @@ public struct LookAroundRoadLabelPlacer: Sendable {
     /// cap height 0.73 em), like road markings seen from a car.
     public static let textEmMeters = 1.2
     /// Spacing of the candidate text centres along a street, metres.
-    public static let candidateSpacingMeters = 1.0
+    static let candidateSpacingMeters = 1.0
     /// Ground points per candidate checked against the depth map.
-    public static let occlusionSampleCount = 9
+    static let occlusionSampleCount = 9
     /// The largest fraction of those points that may be hidden (a lamp post in front is fine, a
     /// building is not).
-    public static let maximumHiddenFraction = 0.2
+    static let maximumHiddenFraction = 0.2
     /// How far the text's box must stay inside the view's edges, pixels.
-    public static let viewMarginPixels = 4.0
+    static let viewMarginPixels = 4.0
     /// Largest sideways departure of a street from the straight text, metres (text follows straight
     /// stretches only).
-    public static let straightnessToleranceMeters = 0.4
+    static let straightnessToleranceMeters = 0.4
 
     /// Horizontal distance from the camera to every corner of the text, metres (default 5…40).
     public var distanceRangeMeters: ClosedRange<Double>

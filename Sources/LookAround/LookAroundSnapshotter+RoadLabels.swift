@@ -17,7 +17,7 @@ extension LookAroundSnapshotter {
     /// (nearer text is magnified from it; beyond this the glyphs and the warp cost more than they show).
     static let roadLabelMaximumPixelSize = 96.0
     /// Opacity of painted street names (Apple's are a little see-through, like paint on asphalt).
-    public static let roadLabelOpacity = 0.82
+    static let roadLabelOpacity = 0.82
 
     /// The street names of a view, painted on the ground along their streets (see
     /// ``LookAroundRoadLabelPlacer``): named streets from `catalog` near the panorama, names in

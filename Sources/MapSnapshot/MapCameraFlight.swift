@@ -24,11 +24,11 @@ public struct MapCameraFlight: Sendable, Hashable {
     }
 
     /// The longest hop flown ``Kind/direct``, metres.
-    public static let directMaximumMeters = 2_500.0
+    static let directMaximumMeters = 2_500.0
     /// The longest hop flown as an ``Kind/arc``, metres.
-    public static let arcMaximumMeters = 50_000.0
+    static let arcMaximumMeters = 50_000.0
     /// The highest cruise distance of a long haul, metres.
-    public static let maximumCruiseMeters = 20_000_000.0
+    static let maximumCruiseMeters = 20_000_000.0
 
     /// Where the flight starts.
     public let start: MapCamera

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Imaging
+import Parallelism
 
 extension MapRenderer {
     /// The ground from the orthophoto provider: one top-down image of the visible ground, resampled

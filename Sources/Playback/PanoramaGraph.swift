@@ -123,7 +123,7 @@ public struct PanoramaGraph: Sendable {
     /// length, so that of two equally long ways (one 24 m proximity link, or two 12 m steps through the
     /// capture between) the walk takes the one that visits every capture; each hop is one depth-warped
     /// move, and short moves look better.
-    public static let hopPenaltyMeters = 100.0
+    static let hopPenaltyMeters = 100.0
 
     /// The shortest path from `start` to `goal` over the links (A*; geodesic edge lengths with the
     /// small hop penalty of ``hopPenaltyMeters``; the geodesic distance to the goal, which never

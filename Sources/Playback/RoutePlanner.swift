@@ -8,7 +8,7 @@ public struct RoutePlanner: Sendable {
     /// How far from a requested point the nearest panorama may be, metres.
     public static let defaultSnapRadiusMeters = 60.0
     /// Spacing of the samples taken along a waypoint line to find the panoramas nearest it, metres.
-    public static let lineSampleSpacingMeters = 4.0
+    static let lineSampleSpacingMeters = 4.0
 
     /// The graph.
     public let graph: PanoramaGraph

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Geodesy
 import Imaging
+import Parallelism
 
 /// The depth warp of a move, done along epipolar great circles.
 ///

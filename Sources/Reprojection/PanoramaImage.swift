@@ -1,4 +1,5 @@
 import Imaging
+import Parallelism
 
 /// An equirectangular panorama in the layout the samplers read: one `UInt32` per pixel holding
 /// R, G, B in its low three bytes (R lowest) and 0 in the top byte, rows top (zenith) to bottom,

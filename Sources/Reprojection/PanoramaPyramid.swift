@@ -10,7 +10,7 @@ public struct PanoramaPyramid: Sendable {
     /// The most source pixels per view pixel (at the view centre) that bilinear sampling takes
     /// without visible aliasing; above it a smaller level is used. √2: the level chosen is then the
     /// one whose ratio is nearest 1 on a log scale.
-    public static let maximumSourcePixelsPerViewPixel = 2.0.squareRoot()
+    static let maximumSourcePixelsPerViewPixel = 2.0.squareRoot()
 
     /// Builds every level down to `minimumHeight` pixels (or until a height is odd).
     public init(_ base: PanoramaImage, minimumHeight: Int = 64) {

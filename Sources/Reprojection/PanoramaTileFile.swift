@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Parallelism
 
 /// A panorama cut into JPEG tiles at every pyramid level, in one file: what lets a view decode only
 /// the tiles of the level it needs (a 640×480 view of an 8192×4096 panorama reads about six 256-pixel

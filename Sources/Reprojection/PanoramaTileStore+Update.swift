@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Imaging
+import Parallelism
 
 /// What ``PanoramaTileStore/update(_:progress:)`` did.
 public struct PanoramaTileReport: Sendable, Hashable, Codable {

@@ -1,6 +1,7 @@
 import CPrefetch
 import Foundation
 import Imaging
+import Parallelism
 
 /// The fast view renderer (the model is FFmpeg's `vf_v360`: set up once, an allocation-free
 /// per-frame loop, a plain reference beside it — ``ReferenceRenderer``).
@@ -42,7 +43,7 @@ public struct ViewRenderer: Sendable {
     public static let defaultBlockSizePixels = 64
     /// Adaptive halving stops here: a finer grid costs more than the blocks it would save from the
     /// exact per-pixel path.
-    public static let smallestAdaptiveBlockSizePixels = 16
+    static let smallestAdaptiveBlockSizePixels = 16
 
     // Scratch (per view size).
     var nodeX: [Double] = [], nodeY: [Double] = []

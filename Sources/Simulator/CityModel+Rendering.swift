@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Imaging
+import Parallelism
 
 extension CityModel {
     /// Offset of shadow-ray origins along the surface normal, metres (against shadow acne), plus a

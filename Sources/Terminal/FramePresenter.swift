@@ -47,7 +47,7 @@ public struct FramePresenter: Sendable {
     /// Largest graphics payload wrapped in a synchronized update: kitty 0.26 leaves pending mode by
     /// itself on a 3.7 MB frame and then logs the end marker as a client bug (seen under Xvfb); a kitty
     /// image replaces the last one whole anyway.
-    public static let maximumSynchronizedGraphicsBytes = 1 << 20
+    static let maximumSynchronizedGraphicsBytes = 1 << 20
 
     /// Graphics-protocol bytes (kitty or sixel) placed at the origin, wrapped like a text frame when
     /// they are at most `maximumSynchronizedGraphicsBytes`. The cell frame on the screen is forgotten

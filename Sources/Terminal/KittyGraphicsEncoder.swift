@@ -22,7 +22,7 @@ public struct KittyGraphicsEncoder: Sendable {
     public var placementID: UInt32
     public var transmission: Transmission
     /// Largest base64 payload per escape sequence (the protocol's limit is 4096; a multiple of 4).
-    public static let maximumChunkCharacters = 4096
+    static let maximumChunkCharacters = 4096
 
     /// Shared-memory objects created and maybe not yet read by the terminal (unlinked by `releaseSharedMemory`).
     private var sharedMemoryNames: [String] = []

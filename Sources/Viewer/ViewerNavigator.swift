@@ -10,9 +10,9 @@ public struct ViewerNavigator: Sendable {
 
     /// A link is "ahead" when its direction is within this of the view heading, degrees (so one of
     /// four arrows at a crossing is always the one in front).
-    public static let aheadToleranceDegrees = 67.5
+    static let aheadToleranceDegrees = 67.5
     /// A click on the ground looks for a panorama this near the point, metres.
-    public static let clickRadiusMeters = 15.0
+    static let clickRadiusMeters = 15.0
 
     public init(catalog: Catalog?) { self.catalog = catalog }
 
@@ -35,7 +35,7 @@ public struct ViewerNavigator: Sendable {
     }
 
     /// Links this close in direction count as one way, degrees.
-    public static let sameDirectionDegrees = 10.0
+    static let sameDirectionDegrees = 10.0
 
     /// What a move command found: the scene to go to, or why there is none.
     public enum Outcome: Sendable, Equatable {

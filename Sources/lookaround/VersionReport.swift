@@ -1,3 +1,4 @@
+import Diagnostics
 import Imaging
 import LookAround
 import Service
