@@ -40,18 +40,8 @@ struct Rasterizer: Sendable {
     private var edgeStarts: [Int32] = []
     /// Counting-sort buckets, one per sub-scanline of the fill.
     private var subStarts: [Int32] = []
-    /// The active edges, one array per field: crossing x at the current
-    /// sub-scanline, then the edge's line and extent, kept in x order.
-    private var activeX: [Double] = []
-    private var activeXAtTop: [Double] = []
-    private var activeYTop: [Double] = []
-    private var activeSlope: [Double] = []
-    private var activeYBottom: [Double] = []
-    private var activeWinding: [Int32] = []
-    private var area: [Float] = []
-    private var cover: [Float] = []
-    private var coverage: [Float] = []
-    private var touchedBlocks: [UInt64] = []
+    /// The sweep's working memory (``SweepBuffers``).
+    private var sweep = SweepBuffers()
 
     init() {}
 
@@ -118,37 +108,21 @@ struct Rasterizer: Sendable {
 
         let blockCount = (width + (1 << Self.blockShift) - 1) >> Self.blockShift
         let wordCount = (blockCount + 63) >> 6
-        if area.count < width + 2 {
-            area = [Float](repeating: 0, count: width + 2)
-            cover = [Float](repeating: 0, count: width + 2)
-            coverage = [Float](repeating: 0, count: width + 2)
-        }
-        if touchedBlocks.count < wordCount { touchedBlocks = [UInt64](repeating: 0, count: wordCount) }
-        if activeX.count < edges.count {
-            let capacity = max(edges.count, 2 * activeX.count)
-            activeX = [Double](repeating: 0, count: capacity)
-            activeXAtTop = activeX; activeYTop = activeX; activeSlope = activeX; activeYBottom = activeX
-            activeWinding = [Int32](repeating: 0, count: capacity)
-        }
+        // A copy of this rasterizer (a copied Canvas) shares the buffers: it gets its own before writing.
+        if !isKnownUniquelyReferenced(&sweep) { sweep = SweepBuffers() }
+        sweep.reserve(edges: edges.count, pixels: width + 2, words: wordCount)
         let weight = Float(1) / Float(n)
         let widthD = Double(width)
         // Inside test without a branch per crossing: winding & mask != 0.
         let insideMask: Int32 = rule == .nonZero ? -1 : 1
         let shift = Self.blockShift
 
-        // All buffers are borrowed once per call; the loops below touch raw pointers only.
+        // The loops below touch raw buffers only: the sorted edges borrowed once, the sweep's own.
+        let xs = sweep.xs, xAtTops = sweep.xAtTops, yTops = sweep.yTops, slopes = sweep.slopes
+        let yBottoms = sweep.yBottoms, windings = sweep.windings
+        let areaP = sweep.area, coverP = sweep.cover, out = sweep.coverage, touched = sweep.touched
         sortedEdges.withUnsafeBufferPointer { sortedP in
-        let edgeP = UnsafeBufferPointer(rebasing: sortedP[0..<liveEdges])
-        activeX.withUnsafeMutableBufferPointer { xs in
-        activeXAtTop.withUnsafeMutableBufferPointer { xAtTops in
-        activeYTop.withUnsafeMutableBufferPointer { yTops in
-        activeSlope.withUnsafeMutableBufferPointer { slopes in
-        activeYBottom.withUnsafeMutableBufferPointer { yBottoms in
-        activeWinding.withUnsafeMutableBufferPointer { windings in
-        area.withUnsafeMutableBufferPointer { areaP in
-        cover.withUnsafeMutableBufferPointer { coverP in
-        coverage.withUnsafeMutableBufferPointer { out in
-        touchedBlocks.withUnsafeMutableBufferPointer { touched in
+            let edgeP = UnsafeBufferPointer(rebasing: sortedP[0..<liveEdges])
             var nextEdge = 0, activeCount = 0
             // The smallest yBottom among the active edges: no edge needs dropping before it.
             var nextExpiry = Double.infinity
@@ -251,7 +225,7 @@ struct Rasterizer: Sendable {
                 // The difference array may carry one entry past the last pixel (ib == width).
                 coverP[width] = 0; areaP[width] = 0
             }
-        }}}}}}}}}}}
+        }
     }
 
     /// The index k of the first sub-scanline, y = (k + 0.5) / subsamples, with y ≥ `y` (clamped to
@@ -282,5 +256,58 @@ struct Rasterizer: Sendable {
             for w in (firstWord + 1)..<lastWord { bitmap[w] = ~0 }
             bitmap[lastWord] |= high
         }
+    }
+}
+
+/// The rasterizer's sweep memory: the active edges (one buffer per field: the crossing x at the
+/// current sub-scanline, then the edge's line and extent, kept in x order), the row's area and cover
+/// difference arrays, its coverage, and the touched-block bitmap. Raw buffers it owns, grown when a
+/// fill needs more and freed with it, so the sweep uses plain pointers instead of borrowing ten arrays
+/// in nested closures (as swift-collections fences its unsafe storage in one type). Between fills the
+/// area, cover and bitmap are all zero: the sweep clears what it touches.
+///
+/// `@unchecked Sendable`: only a ``Rasterizer`` that holds the sole reference writes through it
+/// (`fill` makes a fresh one otherwise), so two threads never share one.
+private final class SweepBuffers: @unchecked Sendable {
+    private(set) var xs = UnsafeMutableBufferPointer<Double>.allocate(capacity: 0)
+    private(set) var xAtTops = UnsafeMutableBufferPointer<Double>.allocate(capacity: 0)
+    private(set) var yTops = UnsafeMutableBufferPointer<Double>.allocate(capacity: 0)
+    private(set) var slopes = UnsafeMutableBufferPointer<Double>.allocate(capacity: 0)
+    private(set) var yBottoms = UnsafeMutableBufferPointer<Double>.allocate(capacity: 0)
+    private(set) var windings = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 0)
+    private(set) var area = UnsafeMutableBufferPointer<Float>.allocate(capacity: 0)
+    private(set) var cover = UnsafeMutableBufferPointer<Float>.allocate(capacity: 0)
+    private(set) var coverage = UnsafeMutableBufferPointer<Float>.allocate(capacity: 0)
+    private(set) var touched = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 0)
+
+    /// Room for `edges` active edges, rows of `pixels` entries and `words` bitmap words; new buffers
+    /// start zeroed. Edge buffers grow to at least twice their size, as the arrays they replace did.
+    func reserve(edges: Int, pixels: Int, words: Int) {
+        if xs.count < edges {
+            let capacity = max(edges, 2 * xs.count)
+            for buffer in [xs, xAtTops, yTops, slopes, yBottoms] { buffer.deallocate() }
+            windings.deallocate()
+            xs = Self.zeroed(capacity); xAtTops = Self.zeroed(capacity); yTops = Self.zeroed(capacity)
+            slopes = Self.zeroed(capacity); yBottoms = Self.zeroed(capacity); windings = Self.zeroed(capacity)
+        }
+        if area.count < pixels {
+            area.deallocate(); cover.deallocate(); coverage.deallocate()
+            area = Self.zeroed(pixels); cover = Self.zeroed(pixels); coverage = Self.zeroed(pixels)
+        }
+        if touched.count < words {
+            touched.deallocate()
+            touched = Self.zeroed(words)
+        }
+    }
+
+    private static func zeroed<T: Numeric>(_ count: Int) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+        buffer.initialize(repeating: 0)
+        return buffer
+    }
+
+    deinit {
+        for buffer in [xs, xAtTops, yTops, slopes, yBottoms] { buffer.deallocate() }
+        windings.deallocate(); area.deallocate(); cover.deallocate(); coverage.deallocate(); touched.deallocate()
     }
 }

@@ -1,4 +1,6 @@
+import Foundation
 @testable import Imaging
+import Synchronization
 import Testing
 
 /// The fast `Rasterizer` against its plain scalar reference, `ReferenceRasterizer` (same algorithm and
@@ -81,6 +83,33 @@ import Testing
             let worst = Self.worstDifference(outline, rule: .nonZero, width: 300, height: 100)
             #expect(worst <= Self.referenceToleranceCoverage, "\(join): worst difference \(worst)")
         }
+    }
+
+    /// Copies of a canvas share the rasterizer's sweep buffers until one draws: each then draws with
+    /// its own, so two copies filling at once on two threads get what each gets alone.
+    @Test func copiedCanvasesDrawIndependentlyOnTwoThreads() {
+        var warmed = Canvas(width: 300, height: 200, background: .white)
+        warmed.fillPolygon([PixelPoint(10, 10), PixelPoint(290, 30), PixelPoint(150, 190)], color: RGBAColor(red: 0, green: 0, blue: 255))
+        let star = (0..<10).map { k -> PixelPoint in
+            let angle = Double(k) * .pi / 5, radius = k % 2 == 0 ? 90.0 : 35.0
+            return PixelPoint(150 + radius * sin(angle), 100 - radius * cos(angle))
+        }
+        let ring = (0..<64).map { k in PixelPoint(150 + 80 * cos(Double(k) * .pi / 32), 100 + 80 * sin(Double(k) * .pi / 32)) }
+        @Sendable func draw(_ points: [PixelPoint], on canvas: Canvas) -> RGBA8Image {
+            var canvas = canvas
+            for _ in 0..<20 { canvas.fillPolygon(points, color: RGBAColor(red: 200, green: 30, blue: 30, alpha: 40)) }
+            return canvas.image
+        }
+        let alone = (draw(star, on: warmed), draw(ring, on: warmed))
+        let results = Mutex<[Int: RGBA8Image]>([:])
+        let shared = warmed
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let image = draw(i == 0 ? star : ring, on: shared)
+            results.withLock { $0[i] = image }
+        }
+        let together = results.withLock { $0 }
+        #expect(together[0] == alone.0 && together[1] == alone.1, "a copy drew into the other's buffers")
+        #expect(alone.0 != alone.1)
     }
 
     @Test func degenerateInputsMatchTheReference() {
