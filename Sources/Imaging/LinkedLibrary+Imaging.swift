@@ -14,7 +14,7 @@ extension LinkedLibrary {
         let number = Int(LIBJPEG_TURBO_VERSION_NUMBER)   // 2001005 = 2.1.5
         return LinkedLibrary(name: "libjpeg-turbo", version: "\(number / 1_000_000).\(number / 1_000 % 1_000).\(number % 1_000)",
                              isRunTimeVersion: false,
-                             source: "built against (LIBJPEG_TURBO_VERSION_NUMBER); TurboJPEG has no run-time version call")
+                             source: "headers built against, LIBJPEG_TURBO_VERSION_NUMBER: TurboJPEG has no run-time version call")
     }
 
     static var libpng: LinkedLibrary {
@@ -25,7 +25,7 @@ extension LinkedLibrary {
     /// libdeflate has no version call: `LIBDEFLATE_VERSION_STRING` exists only in the header.
     static var libdeflate: LinkedLibrary {
         LinkedLibrary(name: "libdeflate", version: LIBDEFLATE_VERSION_STRING, isRunTimeVersion: false,
-                      source: "built against (LIBDEFLATE_VERSION_STRING); libdeflate has no run-time version call")
+                      source: "headers built against, LIBDEFLATE_VERSION_STRING: libdeflate has no run-time version call")
     }
 
     static var freetype: LinkedLibrary {
