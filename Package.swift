@@ -137,7 +137,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",
                                                          "Imaging", "Geodesy", "TestSupport"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging", "TestSupport"]),
         .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal"],
                     exclude: ["Fixtures"]),
     ],

@@ -60,6 +60,7 @@ import Testing
         #expect(try Self.bashComplete(["tool", "group", "leaf", "--d"]) == ["--deep"])
         #expect(try Self.bashComplete(["tool", "show", "--width", ""]) == [])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try Data().write(to: folder.appendingPathComponent("a.txt"))
         #expect(try Self.bashComplete(["tool", "show", ""], in: folder).map(Set.init) == ["a.txt", "sub"])
@@ -74,6 +75,7 @@ import Testing
                 continue
             }
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
             try Data(CompletionScript.script(for: Self.root, shell: shell).utf8).write(to: file)
             let check = try Shell.run(path, ["-n", file.path])
             #expect(check.status == 0, "\(shell) -n: \(check.errors)")
@@ -86,6 +88,7 @@ import Testing
             try Test.cancel("skipped: fish is not installed (apt-get install fish)")
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString).fish")
+        defer { try? FileManager.default.removeItem(at: file) }
         try Data(CompletionScript.script(for: Self.root, shell: .fish).utf8).write(to: file)
         func complete(_ line: String) throws -> [String] {
             let output = try Shell.run("/usr/bin/fish", ["-c", "source \(file.path); complete -C '\(line)'"])

@@ -5,6 +5,9 @@ import Testing
 /// The API as a client package uses it: this target depends on and imports only `LookAround` (and the
 /// test framework), so every type below must come through `import LookAround`. It reads the shipped
 /// Helsinki data set, indexed into a temporary catalog.
+/// The suite's catalog folder, removed at exit.
+nonisolated(unsafe) private var clientFolder: String?
+
 @Suite struct ClientTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -14,6 +17,9 @@ import Testing
     static let catalog = Result { () throws -> Catalog in
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookaround-client-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The catalog lives for the suite: removed when the test process exits.
+        clientFolder = folder.path
+        atexit { if let path = clientFolder { try? FileManager.default.removeItem(atPath: path) } }
         let path = folder.appendingPathComponent("catalog.sqlite").path
         _ = try CatalogBuilder.build(CatalogBuildOptions(
             directories: [repository.appendingPathComponent("Panoramas/helsinki").path], catalogPath: path, osmFiles: [osm]))

@@ -4,6 +4,7 @@ import Imaging
 import LookAround
 import Terminal
 import Testing
+import TestSupport
 @testable import Viewer
 
 /// The viewer's parts without a terminal: keys, camera steps, link choice, layout, status line, and
@@ -14,7 +15,7 @@ import Testing
 
     /// The shipped panoramas and places, indexed once for the suite.
     static let catalog = Result { () throws -> Catalog in
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookaround-viewer-\(UUID().uuidString)")
+        let folder = try Lookaround.temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("catalog.sqlite").path
         _ = try CatalogBuilder.build(CatalogBuildOptions(
@@ -235,7 +236,7 @@ import Testing
         #expect(abs(scene.match.latitude - record.coordinate.latitude) < 1e-6, "EXIF GPS")
         #expect(scene.match.links.isEmpty && scene.match.depthPath == nil)
         // A PNG panorama renders through the same snapshotter (decoded and reduced per level).
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookaround-viewer-png-\(UUID().uuidString)")
+        let folder = try Lookaround.temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let png = folder.appendingPathComponent("sphere.png").path
         let full = try ImageDecoder.decodeRGB(try ImageFile.read(path))
