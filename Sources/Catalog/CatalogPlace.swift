@@ -13,8 +13,8 @@ public struct CatalogPlace: Sendable, Hashable, Codable {
     public var names: [String: String]
     /// Category name, e.g. "cafe" (see MapData's `PlaceCategory`).
     public var category: String
-    /// Coarse group, e.g. "food".
-    public var categoryGroup: String
+    /// Coarse group, e.g. `.food` (JSON: its name, "food").
+    public var categoryGroup: PlaceGroup
     /// The address, when tagged.
     public var address: PostalAddress?
     /// Phone, as tagged.

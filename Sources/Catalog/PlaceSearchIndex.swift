@@ -42,7 +42,7 @@ struct PlaceSearchIndex: Sendable {
         var matches: [PlaceMatch] = []
         for (i, entry) in entries.enumerated() {
             let place = places[i]
-            if let category, place.category.lowercased() != category, place.categoryGroup.lowercased() != category { continue }
+            if let category, place.category.lowercased() != category, place.categoryGroup.rawValue != category { continue }
             var best: (kind: PlaceMatch.Kind, distance: Int, name: String)?
             for name in entry.names {
                 let candidate: (PlaceMatch.Kind, Int)?
@@ -92,7 +92,7 @@ struct PlaceSearchIndex: Sendable {
         }
         matches.sort { a, b in
             if a.score != b.score { return a.score > b.score }
-            let stopA = a.place.categoryGroup == "transport", stopB = b.place.categoryGroup == "transport"
+            let stopA = a.place.categoryGroup == .transport, stopB = b.place.categoryGroup == .transport
             if stopA != stopB {
                 // A stop wins only when it is much nearer than the landmark it is probably named after.
                 let (stop, other) = stopA ? (a.distanceMeters, b.distanceMeters) : (b.distanceMeters, a.distanceMeters)

@@ -264,7 +264,7 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
                 guard let coordinate = try? GeoCoordinate(latitude: result.double(r, 12),
                                                           normalizingLongitude: result.double(r, 13)) else { continue }
                 places.append(CatalogPlace(id: id, osm: result.string(r, 1), name: result.string(r, 2), names: names[id] ?? [:],
-                                           category: result.string(r, 3), categoryGroup: result.string(r, 4),
+                                           category: result.string(r, 3), categoryGroup: PlaceGroup(stored: result.string(r, 4)),
                                            address: address.isEmpty ? nil : address, phone: result.optionalString(r, 9),
                                            website: result.optionalString(r, 10), openingHours: result.optionalString(r, 11),
                                            coordinate: coordinate))

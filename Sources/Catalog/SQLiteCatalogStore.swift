@@ -283,7 +283,7 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
                 guard let coordinate = try? GeoCoordinate(latitude: statement.double(12),
                                                           normalizingLongitude: statement.double(13)) else { continue }
                 places.append(CatalogPlace(id: id, osm: statement.string(1), name: statement.string(2), names: names[id] ?? [:],
-                                           category: statement.string(3), categoryGroup: statement.string(4),
+                                           category: statement.string(3), categoryGroup: PlaceGroup(stored: statement.string(4)),
                                            address: address.isEmpty ? nil : address, phone: statement.optionalString(9),
                                            website: statement.optionalString(10), openingHours: statement.optionalString(11),
                                            coordinate: coordinate))

@@ -38,7 +38,7 @@ public struct LookAroundHit: Sendable, Hashable, Codable {
         /// The category, e.g. "cafe".
         public var category: String
         /// The coarse group, e.g. "food".
-        public var categoryGroup: String
+        public var categoryGroup: PlaceGroup
         /// The place's own coordinate (as mapped, usually inside the building).
         public var coordinate: GeoCoordinate
         /// Distance from the surface point to the place's label anchor on the facade, metres.

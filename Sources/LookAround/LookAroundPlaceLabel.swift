@@ -14,7 +14,7 @@ public struct LookAroundPlaceLabel: Sendable, Hashable {
     /// The category, e.g. "cafe".
     public var category: String
     /// The coarse group, e.g. "food".
-    public var categoryGroup: String
+    public var categoryGroup: PlaceGroup
     /// The anchor (the facade point where the place's sign hangs) in view pixels, continuous
     /// coordinates (pixel centres at i + 0.5).
     public var anchorX: Double

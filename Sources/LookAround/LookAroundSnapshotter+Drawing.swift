@@ -8,15 +8,15 @@ extension LookAroundSnapshotter {
 
     /// The colour of a label of category group `group` (food orange, shop blue, culture purple, lodging
     /// teal, transport green, health red, anything else slate).
-    public static func labelColor(categoryGroup group: String) -> RGBAColor {
+    public static func labelColor(categoryGroup group: PlaceGroup) -> RGBAColor {
         switch group {
-        case "food": return RGBAColor(red: 214, green: 96, blue: 20)
-        case "shop": return RGBAColor(red: 32, green: 92, blue: 200)
-        case "culture": return RGBAColor(red: 128, green: 56, blue: 168)
-        case "lodging": return RGBAColor(red: 0, green: 128, blue: 128)
-        case "transport": return RGBAColor(red: 24, green: 128, blue: 56)
-        case "health": return RGBAColor(red: 200, green: 32, blue: 48)
-        default: return RGBAColor(red: 64, green: 72, blue: 88)
+        case .food: return RGBAColor(red: 214, green: 96, blue: 20)
+        case .shop: return RGBAColor(red: 32, green: 92, blue: 200)
+        case .culture: return RGBAColor(red: 128, green: 56, blue: 168)
+        case .lodging: return RGBAColor(red: 0, green: 128, blue: 128)
+        case .transport: return RGBAColor(red: 24, green: 128, blue: 56)
+        case .health: return RGBAColor(red: 200, green: 32, blue: 48)
+        case .education, .leisure, .service, .building: return RGBAColor(red: 64, green: 72, blue: 88)
         }
     }
 

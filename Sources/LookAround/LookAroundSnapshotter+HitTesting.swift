@@ -101,7 +101,7 @@ extension LookAroundSnapshotter {
         let radius = LookAroundLabelPlacer.facadeToleranceMeters + Self.placeToleranceMeters
         var best: LookAroundHit.Place?
         for (place, _) in try catalog.places(near: coordinate, radiusMeters: radius) {
-            if let group = PlaceGroup(rawValue: place.categoryGroup), !options.pointOfInterestFilter.includes(group) { continue }
+            if !options.pointOfInterestFilter.includes(place.categoryGroup) { continue }
             guard let anchor = placer.anchor(forPlaceAt: try frame.enu(from: place.coordinate)) else { continue }
             let distance = EastNorthUp(east: anchor.east - offset.east, north: anchor.north - offset.north,
                                        up: anchor.up - offset.up).lengthMeters

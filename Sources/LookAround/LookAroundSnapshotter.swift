@@ -258,7 +258,7 @@ extension LookAroundSnapshotter {
         let reach = Self.bearingHalfExtentDegrees(of: projection).map { $0 + LookAroundLabelPlacer.scanHalfWidthDegrees + 1 }
         for (index, candidate) in try labelPlaces(context: context).enumerated() {
             let place = candidate.place, position = candidate.position
-            if let group = PlaceGroup(rawValue: place.categoryGroup), !options.pointOfInterestFilter.includes(group) { continue }
+            if !options.pointOfInterestFilter.includes(place.categoryGroup) { continue }
             if let reach {
                 let bearing = atan2(position.east, position.north) * 180 / .pi
                 var offset = (bearing - camera.headingDegrees).truncatingRemainder(dividingBy: 360)

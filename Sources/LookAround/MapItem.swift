@@ -9,7 +9,7 @@ public struct MapItem: Sendable, Hashable, Codable {
     /// The category, e.g. "cafe" (MapKit: `pointOfInterestCategory`).
     public var category: String
     /// The coarse group, e.g. "food".
-    public var categoryGroup: String
+    public var categoryGroup: PlaceGroup
     /// The position (MapKit: `placemark.coordinate`).
     public var coordinate: GeoCoordinate
     /// The postal address, when tagged.
@@ -22,7 +22,7 @@ public struct MapItem: Sendable, Hashable, Codable {
     public var identifier: String
 
     /// An item from its parts.
-    public init(name: String, category: String, categoryGroup: String, coordinate: GeoCoordinate,
+    public init(name: String, category: String, categoryGroup: PlaceGroup, coordinate: GeoCoordinate,
                 address: PostalAddress? = nil, phoneNumber: String? = nil, url: String? = nil, identifier: String) {
         self.name = name
         self.category = category

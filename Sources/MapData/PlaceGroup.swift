@@ -34,3 +34,9 @@ public enum PlaceGroup: String, Sendable, Hashable, Codable, CaseIterable {
     /// A named building that is nothing else on this list.
     case building
 }
+
+extension PlaceGroup {
+    /// The group a catalog stored by name; a name this version does not know (a catalog written by a
+    /// later one) reads as `.service`, the group of public services and offices, rather than failing.
+    public init(stored name: String) { self = PlaceGroup(rawValue: name) ?? .service }
+}

@@ -68,7 +68,7 @@ import Testing
         #expect(stockmann.place.phone == "+358 9 1211")
         #expect(stockmann.place.website == "https://www.stockmann.com")
         #expect(stockmann.place.address?.formatted == "Aleksanterinkatu 52")
-        #expect(stockmann.place.category == "department_store" && stockmann.place.categoryGroup == "shop")
+        #expect(stockmann.place.category == "department_store" && stockmann.place.categoryGroup == .shop)
         #expect(try catalog.searchPlaces(PlaceSearchQuery(text: "zzzzqqq")).isEmpty)
         #expect(throws: CatalogError.self) { try catalog.searchPlaces(PlaceSearchQuery(text: "a", limit: 0)) }
     }

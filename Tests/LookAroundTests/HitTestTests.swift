@@ -148,7 +148,7 @@ import Testing
             let signHit = try snapshotter.hitTest(x: onSign.x, y: onSign.y)
             #expect(signHit.surface == .raised)
             #expect(signHit.place?.name == place, "\(signHit)")
-            #expect(signHit.place?.categoryGroup == "food")
+            #expect(signHit.place?.categoryGroup == .food)
             #expect(signHit.street == nil)
             // Along the street: the road 10 m ahead, 1 m off the centreline, and the strip of ground
             // beside the block 7.5 m off it (beyond the 3.75 m half-width plus the 2.5 m margin).

@@ -60,7 +60,7 @@ import Testing
         #expect(swedish.contains { $0.name == "Kafé Test" })
         options.pointOfInterestFilter = .excluding([.food])
         let noFood = try LookAroundSnapshotter(scene: scene, options: options).placeLabels(for: camera, catalog: town.catalog)
-        #expect(!noFood.contains { $0.categoryGroup == "food" })
+        #expect(!noFood.contains { $0.categoryGroup == .food })
     }
 }
 
@@ -135,7 +135,7 @@ extension PlaceLabelTests {
         }
         let renderer = TextRenderer(fonts: try LookAroundSnapshotter.fonts.get())
         func label(_ distance: Double) -> LookAroundPlaceLabel {
-            LookAroundPlaceLabel(name: "Café Test", category: "cafe", categoryGroup: "food", anchorX: 160, anchorY: 120,
+            LookAroundPlaceLabel(name: "Café Test", category: "cafe", categoryGroup: .food, anchorX: 160, anchorY: 120,
                                  distanceMeters: distance)
         }
         let near = try LookAroundSnapshotter.layout(of: label(5), viewWidth: 320, renderer: renderer)
