@@ -1,4 +1,5 @@
 import Geodesy
+import MapData
 
 /// A street (an OSM `highway=*` line) as the catalog stores it.
 public struct CatalogStreet: Sendable, Hashable, Codable {
@@ -12,7 +13,7 @@ public struct CatalogStreet: Sendable, Hashable, Codable {
     public var names: [String: String]
     /// The OSM `highway` value of its class (`pedestrian`, `living_street`, `footway`…; `_link` roads
     /// as their main class).
-    public var highwayClass: String
+    public var highwayClass: HighwayClass
     /// The line, in node order.
     public var points: [GeoCoordinate]
 }

@@ -223,7 +223,7 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
                 parameters)
             var streets = (0..<result.rowCount).map { r in
                 CatalogStreet(id: result.int(r, 0), osm: result.string(r, 1), name: result.optionalString(r, 2), names: [:],
-                              highwayClass: result.string(r, 3), points: CatalogStreet.points(decoding: result.string(r, 4)))
+                              highwayClass: HighwayClass(stored: result.string(r, 3)), points: CatalogStreet.points(decoding: result.string(r, 4)))
             }
             guard !streets.isEmpty else { return [] }
             let names = try connection.execute("SELECT street, language, name FROM street_names WHERE street = ANY($1::integer[])",

@@ -229,7 +229,7 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
             var streets: [CatalogStreet] = []
             while try statement.step() {
                 streets.append(CatalogStreet(id: statement.int(0), osm: statement.string(1), name: statement.optionalString(2),
-                                             names: [:], highwayClass: statement.string(3),
+                                             names: [:], highwayClass: HighwayClass(stored: statement.string(3)),
                                              points: CatalogStreet.points(decoding: statement.string(4))))
             }
             let names = try database.prepare("SELECT language, name FROM street_names WHERE street = ?1")

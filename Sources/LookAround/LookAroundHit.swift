@@ -50,7 +50,7 @@ public struct LookAroundHit: Sendable, Hashable, Codable {
         /// The name, in the requested language when the street has it, else the local name.
         public var name: String
         /// The OSM highway class, e.g. "residential".
-        public var highwayClass: String
+        public var highwayClass: HighwayClass
         /// Distance from the surface point to the street's centreline, metres.
         public var distanceMeters: Double
     }

@@ -11,7 +11,7 @@ public struct LookAroundRoadLabel: Sendable, Hashable {
     /// Its OSM element, e.g. `way/123`.
     public var osm: String
     /// Its highway class (`residential`, `pedestrian`…).
-    public var highwayClass: String
+    public var highwayClass: HighwayClass
     /// The text's middle line on the ground, from where the text starts to where it ends: points on
     /// the street centreline, metres east, north and up of the camera (up = −camera height).
     public var groundStart: EastNorthUp

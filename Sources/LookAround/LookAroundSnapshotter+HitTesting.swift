@@ -21,9 +21,8 @@ extension LookAroundSnapshotter {
     /// Half the usual carriageway width of a catalog highway class (as `CatalogStreet.highwayClass`
     /// names it, the OSM tag value), metres: MapData's ``HighwayClass/defaultWidthMeters``, halved, as
     /// the simulator builds it. (The catalog keeps no `width` or `lanes`.)
-    public static func streetHalfWidthMeters(highwayClass: String) -> Double {
-        // "livingStreet": catalogs indexed before the class was stored as its tag value.
-        HighwayClass(tagValue: highwayClass == "livingStreet" ? "living_street" : highwayClass).defaultWidthMeters / 2
+    public static func streetHalfWidthMeters(highwayClass: HighwayClass) -> Double {
+        highwayClass.defaultWidthMeters / 2
     }
 
     /// What lies under continuous view pixel (`x`, `y`) of this snapshotter's view (pixel centres at
@@ -115,7 +114,7 @@ extension LookAroundSnapshotter {
 
     /// The named street whose centreline is nearest `coordinate`, within its half-width plus the sidewalk margin.
     private func street(at coordinate: GeoCoordinate, catalog: Catalog) throws -> LookAroundHit.Street? {
-        let radius = Self.streetHalfWidthMeters(highwayClass: "motorway") + Self.streetSidewalkMarginMeters
+        let radius = Self.streetHalfWidthMeters(highwayClass: .motorway) + Self.streetSidewalkMarginMeters
         for (street, distance) in try catalog.streets(near: coordinate, radiusMeters: radius) {
             guard let local = street.name,
                   distance <= Self.streetHalfWidthMeters(highwayClass: street.highwayClass) + Self.streetSidewalkMarginMeters

@@ -1,6 +1,6 @@
 /// The `highway=*` class of a street or path. `_link` values map to their main class (with
 /// `Street.isLink` set); values not listed here become `.other` with the raw value.
-public enum HighwayClass: Sendable, Hashable, Codable {
+public enum HighwayClass: Sendable, Hashable {
     /// `motorway`
     case motorway
     /// `trunk`
@@ -132,4 +132,23 @@ public enum HighwayClass: Sendable, Hashable, Codable {
             return false
         }
     }
+}
+
+extension HighwayClass: Codable, CustomStringConvertible {
+    /// Encoded as its OSM tag value ("residential", "living_street"), as catalogs and JSON answers write it.
+    public init(from decoder: any Decoder) throws {
+        self.init(stored: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(tagValue)
+    }
+
+    /// The class a catalog stored by its tag value; "livingStreet" is how catalogs indexed before the
+    /// tag value was stored wrote living streets.
+    public init(stored value: String) { self.init(tagValue: value == "livingStreet" ? "living_street" : value) }
+
+    /// The tag value.
+    public var description: String { tagValue }
 }

@@ -146,7 +146,7 @@ final class ViewerRenderer: @unchecked Sendable {
             let middle = road.centerline[road.centerline.count / 2]
             let row = Int((middle.y / cy).rounded(.down))
             guard let columns = place(road.name, centerX: middle.x, row: row) else { continue }
-            streets.append(.init(name: road.name, category: road.highwayClass, distanceMeters: road.distanceMeters, row: row,
+            streets.append(.init(name: road.name, category: road.highwayClass.tagValue, distanceMeters: road.distanceMeters, row: row,
                                  columns: columns, color: RGBAColor(red: 40, green: 44, blue: 52)))
         }
         return (placed, streets)

@@ -139,7 +139,7 @@ struct SnapshotReport: Encodable {
                     fieldOfViewDegrees: snapshot.fieldOfViewDegrees, width: snapshot.image.width, height: snapshot.image.height)
         labels = snapshot.labels.map { Label(name: $0.name, category: $0.category, distanceMeters: $0.distanceMeters,
                                              x: $0.anchorX, y: $0.anchorY) }
-        roadLabels = snapshot.roadLabels.map { RoadLabel(name: $0.name, highwayClass: $0.highwayClass, distanceMeters: $0.distanceMeters) }
+        roadLabels = snapshot.roadLabels.map { RoadLabel(name: $0.name, highwayClass: $0.highwayClass.tagValue, distanceMeters: $0.distanceMeters) }
         image = ImageFile(path: output, format: format, width: snapshot.image.width, height: snapshot.image.height,
                           panoramaLevel: snapshot.panoramaLevel)
     }

@@ -88,7 +88,7 @@ import Testing
         let streets = try catalog.streets(near: here, radiusMeters: 150)
         let street = try #require(streets.first)
         #expect(street.street.name == "Aleksanterinkatu" && street.street.names["sv"] == "Alexandersgatan")
-        #expect(street.street.highwayClass == "pedestrian" && street.street.points.count == 2)
+        #expect(street.street.highwayClass == .pedestrian && street.street.points.count == 2)
         #expect(abs(street.distanceMeters - 100.2) < 0.5)
         #expect(try catalog.streets(near: here, radiusMeters: 50).isEmpty)
     }
