@@ -16,10 +16,8 @@ public struct LookAroundPlaceLabel: Sendable, Hashable {
     /// The coarse group, e.g. "food".
     public var categoryGroup: PlaceGroup
     /// The anchor (the facade point where the place's sign hangs) in view pixels, continuous
-    /// coordinates (pixel centres at i + 0.5).
-    public var anchorX: Double
-    /// See ``anchorX``.
-    public var anchorY: Double
+    /// coordinates (pixel centres at i + 0.5), as every pixel position of the API is given.
+    public var anchor: PixelPoint
     /// Distance from the panorama to the anchor, metres.
     public var distanceMeters: Double
     /// The box the drawn label covers (name with its halo, and the dot on the anchor), measured with the

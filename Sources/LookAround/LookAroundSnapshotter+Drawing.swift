@@ -47,13 +47,13 @@ extension LookAroundSnapshotter {
         let style = TextStyle(pixelSize: labelPixelSize(distanceMeters: label.distanceMeters), weight: .bold, color: color,
                               halo: .init(width: nameHaloWidth, color: halo))
         let metrics = try renderer.measure(label.name, style: style)
-        let left = max(2, min(Double(viewWidth) - metrics.advanceWidth - 2, label.anchorX - metrics.advanceWidth / 2))
-        let pen = PixelPoint(x: left, y: label.anchorY - nameGapPixels - metrics.descent)
+        let left = max(2, min(Double(viewWidth) - metrics.advanceWidth - 2, label.anchor.x - metrics.advanceWidth / 2))
+        let pen = PixelPoint(x: left, y: label.anchor.y - nameGapPixels - metrics.descent)
         let reach = nameHaloWidth + 1  // the halo, and a pixel of antialiasing
-        let box = LookAroundPlaceLabel.Box(minX: min(pen.x + metrics.inkMinX - reach, label.anchorX - dotHaloRadius),
+        let box = LookAroundPlaceLabel.Box(minX: min(pen.x + metrics.inkMinX - reach, label.anchor.x - dotHaloRadius),
                                            minY: pen.y + min(metrics.inkMinY, -metrics.ascent) - reach,
-                                           maxX: max(pen.x + max(metrics.inkMaxX, metrics.advanceWidth) + reach, label.anchorX + dotHaloRadius),
-                                           maxY: max(pen.y + metrics.inkMaxY + reach, label.anchorY + dotHaloRadius + 1))
+                                           maxX: max(pen.x + max(metrics.inkMaxX, metrics.advanceWidth) + reach, label.anchor.x + dotHaloRadius),
+                                           maxY: max(pen.y + metrics.inkMaxY + reach, label.anchor.y + dotHaloRadius + 1))
         return PlaceLabelLayout(label: label, style: style, pen: pen, halo: halo, box: box)
     }
 
@@ -98,7 +98,7 @@ extension LookAroundSnapshotter {
         let shift = Homography.affine(1, 0, -dx, 0, 1, -dy)
         for label in roadLabels { try paint(label, camera: camera, renderer: renderer, on: &canvas, then: shift) }
         for p in placed.reversed() {
-            let anchor = PixelPoint(x: p.label.anchorX - dx, y: p.label.anchorY - dy)
+            let anchor = PixelPoint(x: p.label.anchor.x - dx, y: p.label.anchor.y - dy)
             canvas.fillCircle(center: anchor, radius: dotHaloRadius, color: p.halo)
             canvas.fillCircle(center: anchor, radius: dotRadius, color: p.style.color)
             try renderer.draw(p.label.name, at: PixelPoint(x: p.pen.x - dx, y: p.pen.y - dy), style: p.style, on: &canvas)

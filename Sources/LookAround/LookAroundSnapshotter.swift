@@ -271,7 +271,7 @@ extension LookAroundSnapshotter {
             let horizontal2: Double = anchor.east * anchor.east + anchor.north * anchor.north
             let distance: Double = (horizontal2 + anchor.up * anchor.up).squareRoot()
             labels.append(LookAroundPlaceLabel(name: place.name(in: options.language), category: place.category,
-                                               categoryGroup: place.categoryGroup, anchorX: pixel.x, anchorY: pixel.y,
+                                               categoryGroup: place.categoryGroup, anchor: PixelPoint(x: pixel.x, y: pixel.y),
                                                distanceMeters: distance))
         }
         labels.sort { $0.distanceMeters < $1.distanceMeters }
@@ -283,8 +283,8 @@ extension LookAroundSnapshotter {
         for var label in labels {
             // A label whose dot already touches a taken box would overlap it whatever its text:
             // dropped without measuring (the box always holds the dot and the gap above it).
-            let dot = LookAroundPlaceLabel.Box(minX: label.anchorX - Self.dotHaloRadius, minY: label.anchorY - Self.nameGapPixels,
-                                               maxX: label.anchorX + Self.dotHaloRadius, maxY: label.anchorY + Self.dotHaloRadius + 1)
+            let dot = LookAroundPlaceLabel.Box(minX: label.anchor.x - Self.dotHaloRadius, minY: label.anchor.y - Self.nameGapPixels,
+                                               maxX: label.anchor.x + Self.dotHaloRadius, maxY: label.anchor.y + Self.dotHaloRadius + 1)
             if taken.contains(where: { $0.overlaps(dot) }) { continue }
             label.box = try Self.layout(of: label, viewWidth: camera.width, renderer: renderer).box
             if taken.contains(where: { $0.overlaps(label.box) }) { continue }

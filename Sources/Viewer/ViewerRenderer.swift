@@ -136,8 +136,8 @@ final class ViewerRenderer: @unchecked Sendable {
         var placed: [RenderedView.PlacedLabel] = []
         for label in places {
             // The name sits in the cell row above the sign's point.
-            let row = Int((label.anchorY / cy).rounded(.down)) - 1
-            guard let columns = place(label.name, centerX: label.anchorX, row: row) else { continue }
+            let row = Int((label.anchor.y / cy).rounded(.down)) - 1
+            guard let columns = place(label.name, centerX: label.anchor.x, row: row) else { continue }
             placed.append(.init(name: label.name, category: label.category, distanceMeters: label.distanceMeters, row: row,
                                 columns: columns, color: LookAroundSnapshotter.labelColor(categoryGroup: label.categoryGroup)))
         }

@@ -138,7 +138,7 @@ struct SnapshotReport: Encodable {
         view = View(headingDegrees: snapshot.headingDegrees, pitchDegrees: snapshot.pitchDegrees,
                     fieldOfViewDegrees: snapshot.fieldOfViewDegrees, width: snapshot.image.width, height: snapshot.image.height)
         labels = snapshot.labels.map { Label(name: $0.name, category: $0.category, distanceMeters: $0.distanceMeters,
-                                             x: $0.anchorX, y: $0.anchorY) }
+                                             x: $0.anchor.x, y: $0.anchor.y) }
         roadLabels = snapshot.roadLabels.map { RoadLabel(name: $0.name, highwayClass: $0.highwayClass.tagValue, distanceMeters: $0.distanceMeters) }
         image = ImageFile(path: output, format: format, width: snapshot.image.width, height: snapshot.image.height,
                           panoramaLevel: snapshot.panoramaLevel)

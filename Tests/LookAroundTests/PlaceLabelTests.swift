@@ -37,9 +37,9 @@ import Testing
                     Issue.record("no café label from \(capture.id) at \(capture.scenePosition), heading \(camera.headingDegrees): \(labels), sign at \(expected)")
                     continue
                 }
-                let error = hypot(label.anchorX - expected.x, label.anchorY - expected.y)
+                let error = hypot(label.anchor.x - expected.x, label.anchor.y - expected.y)
                 #expect(error <= Self.tolerancePixels,
-                        "\(capture.id) heading \(camera.headingDegrees): label at \(label.anchorX), \(label.anchorY), sign at \(expected)")
+                        "\(capture.id) heading \(camera.headingDegrees): label at \(label.anchor.x), \(label.anchor.y), sign at \(expected)")
                 checked += 1
                 worst = max(worst, error)
             }
@@ -135,7 +135,7 @@ extension PlaceLabelTests {
         }
         let renderer = TextRenderer(fonts: try LookAroundSnapshotter.fonts.get())
         func label(_ distance: Double) -> LookAroundPlaceLabel {
-            LookAroundPlaceLabel(name: "Café Test", category: "cafe", categoryGroup: .food, anchorX: 160, anchorY: 120,
+            LookAroundPlaceLabel(name: "Café Test", category: "cafe", categoryGroup: .food, anchor: PixelPoint(x: 160, y: 120),
                                  distanceMeters: distance)
         }
         let near = try LookAroundSnapshotter.layout(of: label(5), viewWidth: 320, renderer: renderer)

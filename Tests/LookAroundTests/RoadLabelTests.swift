@@ -178,8 +178,8 @@ extension RoadLabelTests {
         for p in placeChanges {
             let near = placesOnly.labels.contains { label in
                 let half = Double(label.name.count) * 22 * 0.6 / 2 + 20
-                return abs(Double(p.x) + 0.5 - label.anchorX) <= half && Double(p.y) + 0.5 >= label.anchorY - 40
-                    && Double(p.y) + 0.5 <= label.anchorY + 8
+                return abs(Double(p.x) + 0.5 - label.anchor.x) <= half && Double(p.y) + 0.5 >= label.anchor.y - 40
+                    && Double(p.y) + 0.5 <= label.anchor.y + 8
             }
             #expect(near, "pixel \(p) changed away from every place label")
             if !near { break }
