@@ -74,7 +74,7 @@ public enum ConfigFile {
         var lines = header.map { $0.isEmpty ? "#" : "# " + $0 }
         for option in command.options where option.name != "config" && !excluding.contains(option.name) {
             lines.append("")
-            lines += wrap(option.help, width: 96).map { "# " + $0 }
+            lines += ArgumentParser.wrap(option.help, width: 96).split(separator: "\n").map { "# " + $0 }
             if let allowed = option.allowedValues { lines.append("# One of: \(allowed.joined(separator: ", ")).") }
             let set = values.filter { $0.name == option.name }
             if set.isEmpty {
@@ -85,20 +85,6 @@ public enum ConfigFile {
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            if !current.isEmpty, current.count + 1 + word.count > width {
-                lines.append(current)
-                current = ""
-            }
-            current += (current.isEmpty ? "" : " ") + word
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
     }
 }
 

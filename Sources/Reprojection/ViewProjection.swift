@@ -18,6 +18,8 @@ public struct ViewProjection: Sendable {
 
     /// World (east, north, up) unit vectors of the panorama's forward, right and up axes.
     public let panoramaAxes: (forward: EastNorthUp, right: EastNorthUp, up: EastNorthUp)
+    /// The panorama's equirectangular mapping (its axes are ``panoramaAxes``).
+    public let frame: EquirectangularFrame
     /// `local = base + dx · (x + 0.5) + dy · (y + 0.5)`: the (forward, right, up) components, in the
     /// panorama frame, of the (unnormalised) ray through view pixel (x, y).
     @usableFromInline let base: SIMD3<Double>
@@ -31,7 +33,9 @@ public struct ViewProjection: Sendable {
         self.camera = camera
         self.pose = pose
         self.panoramaWidth = panoramaWidth
-        let axes = Self.axes(of: pose)
+        let frame = EquirectangularFrame(pose: pose)
+        self.frame = frame
+        let axes = (forward: frame.forward, right: frame.right, up: frame.up)
         self.panoramaAxes = axes
         let (f, r, u) = camera.basis
         func dot(_ a: EastNorthUp, _ b: EastNorthUp) -> Double { a.east * b.east + a.north * b.north + a.up * b.up }
@@ -112,7 +116,7 @@ public struct ViewProjection: Sendable {
 
     /// The world direction of a continuous panorama pixel position (for depth lookups and hit testing).
     public func direction(panoramaX x: Double, panoramaY y: Double) -> EastNorthUp {
-        EquirectangularFrame(pose: pose).direction(u: x / Double(panoramaWidth), v: 2 * y / Double(panoramaWidth))
+        frame.direction(u: x / Double(panoramaWidth), v: 2 * y / Double(panoramaWidth))
     }
 
     /// Source pixels per view pixel at the view centre: `(panoramaWidth / 2π) / focalLength`.

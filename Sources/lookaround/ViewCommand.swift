@@ -108,9 +108,12 @@ enum ViewCommand: Command {
 
     /// "picture 800x450 px from row 1, column 0, cells 9x20 px": what the reports on stderr say of a
     /// layout (", fitted in the terminal's sixel limit 1000x780 px" when a sixel picture is smaller than the window).
-    static func describe(_ layout: ViewerLayout) -> String {
+    static func describe(_ layout: ViewerLayout) -> String { "picture " + pictureDescription(layout) }
+
+    /// "800x450 px from row 1, column 0, cells 9x20 px" (and the fitting, when there is one).
+    static func pictureDescription(_ layout: ViewerLayout) -> String {
         let picture = layout.picturePixelSize
-        return "picture \(picture.width)x\(picture.height) px from row \(layout.pictureTopRow), column \(layout.pictureLeftColumn), "
+        return "\(picture.width)x\(picture.height) px from row \(layout.pictureTopRow), column \(layout.pictureLeftColumn), "
             + "cells \(layout.cellPixelSize.width)x\(layout.cellPixelSize.height) px"
             + (layout.outputProtocol == .sixel && layout.pictureIsFitted
                ? ", fitted in the terminal's sixel limit \(layout.sixelPixelLimit.width)x\(layout.sixelPixelLimit.height) px" : "")
@@ -130,7 +133,7 @@ enum ViewCommand: Command {
             // The picture the viewer would draw in this window.
             let layout = ViewerLayout(columns: columns, rows: rows, outputProtocol: capabilities.resolve(choice).protocol,
                                       cellPixelSize: capabilities.cellPixelSize, sixelPixelLimit: capabilities.sixelMaximumPixelSize)
-            report += "picture:             \(describe(layout).dropFirst("picture ".count))\n"
+            report += "picture:             \(pictureDescription(layout))\n"
         }
         Console.out(report)
         return .ok
