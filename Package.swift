@@ -121,7 +121,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Diagnostics", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),

@@ -20,7 +20,7 @@ func runMapBenchmarks() throws {
     let prepareMs = BenchmarkReport.medianMilliseconds(runs: 5) { content = MapContent(dataset) }
     let snapshotter = MapSnapshotter(content: content!, fonts: try FontLibrary())
     guard let box = dataset.boundingBox else { print("   skipped: the extract has no nodes"); return }
-    let size = PixelSize(width: 1024, height: 1024)
+    let size = PointSize(width: 1024, height: 1024)
     var flat = MapSnapshotOptions(region: try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
                                                                west: box.minLongitude, east: box.maxLongitude), size: size)
     flat.maximumThreads = 1
@@ -79,7 +79,7 @@ func runMapBenchmarks() throws {
 
 /// 1024×1024 world maps on one core: Europe at zoom 2 (the 1:110 m band), southern Finland and the
 /// Baltic at zoom 6 (the finest 1:10 m band); and the one-off cost of reading and preparing the basemap.
-func runWorldMapBenchmarks(snapshotter: MapSnapshotter, size: PixelSize) throws {
+func runWorldMapBenchmarks(snapshotter: MapSnapshotter, size: PointSize) throws {
     guard let path = WorldBasemap.searchPaths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
         print("   world: skipped, no world basemap found")
         return

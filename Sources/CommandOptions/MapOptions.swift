@@ -32,7 +32,7 @@ public struct MapOptions: Sendable {
     /// The framing asked for; nil = the caller's default (the data's extent, or a flight).
     public var framing: MapSnapshotOptions.Framing?
     /// Size in points.
-    public var size: PixelSize
+    public var size: PointSize
     /// Pixels per point.
     public var scale: Double
     /// The map type.
@@ -51,7 +51,7 @@ public struct MapOptions: Sendable {
     /// Validates the options. `allowCameraFiles` lets `--camera` name a JSON file (the CLI; never the service).
     /// - Throws: `UsageError` naming the value and what is allowed; `MapSnapshotError` for a camera file.
     public init(_ arguments: ParsedArguments, allowCameraFiles: Bool) throws {
-        do { size = try PixelSize(parsing: try arguments.requiredString("size"), maximumSide: MapSnapshotOptions.maximumSidePoints) } catch let error as ImagingError {
+        do { size = try PointSize(parsing: try arguments.requiredString("size"), maximumSide: MapSnapshotOptions.maximumSidePoints) } catch let error as ImagingError {
             throw arguments.error("--size: \(error)")
         }
         scale = try arguments.double("scale", in: 1...4) ?? 1

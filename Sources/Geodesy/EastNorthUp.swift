@@ -19,7 +19,11 @@ public struct EastNorthUp: Sendable, Hashable, Codable {
 
     /// Horizontal direction of the vector as a heading in [0, 360) degrees clockwise from north
     /// (0 for a vertical or zero vector).
-    public var heading: Angle {
+    public var heading: Angle { Self.heading(east: east, north: north) }
+
+    /// The heading of a horizontal direction `east`, `north` in [0, 360) degrees clockwise from north
+    /// (0 for a zero vector): the one bearing formula, for callers holding the components in other types.
+    public static func heading(east: Double, north: Double) -> Angle {
         east == 0 && north == 0 ? .zero : Angle(degrees: Trigonometry.atan2Degrees(east, north)).normalizedHeading
     }
 }

@@ -67,7 +67,7 @@ public final class GIFAnimationEncoder {
         errors = [Int32](repeating: 0, count: (width + 2) * 2 * 3)
         shown = [UInt8](repeating: 0, count: count * 3)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw .io(path: path, detail: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .cannotWrite(WriteFailure(path: path, code: errno)) }
         var error: Int32 = 0
         guard let gif = EGifOpenFileHandle(fd, &error) else {
             close(fd)

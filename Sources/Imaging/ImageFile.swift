@@ -28,7 +28,7 @@ public enum ImageFile {
     /// Writes bytes atomically: to a temporary file beside `path`, then renamed over it,
     /// so a reader never sees a half-written image and a failure leaves the old file intact.
     /// - Throws: `WriteFailure` naming the path and the system's reason (disk full, permission denied).
-    public static func write(_ bytes: [UInt8], to path: String) throws {
+    public static func write(_ bytes: [UInt8], to path: String) throws(WriteFailure) {
         try WriteFailure.writeAtomically(bytes, to: path)
     }
 }

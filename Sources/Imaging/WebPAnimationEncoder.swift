@@ -92,10 +92,8 @@ public final class WebPAnimationEncoder {
         guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else {
             throw .encodeFailed(format: "WebP", detail: WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "could not assemble")
         }
-        do { try ImageFile.write(Array(UnsafeBufferPointer(start: bytes, count: data.size)), to: path) } catch let error as ImagingError {
-            throw error
-        } catch {
-            throw .io(path: path, detail: "\(error)")
+        do { try ImageFile.write(Array(UnsafeBufferPointer(start: bytes, count: data.size)), to: path) } catch {
+            throw .cannotWrite(error)
         }
     }
 }

@@ -22,23 +22,7 @@ public struct LookAroundPlaceLabel: Sendable, Hashable {
     public var distanceMeters: Double
     /// The box the drawn label covers (name with its halo, and the dot on the anchor), measured with the
     /// label's font. Labels of a snapshot never overlap.
-    public var box = Box(minX: 0, minY: 0, maxX: 0, maxY: 0)
-
-    /// A box in view pixels.
-    public struct Box: Sendable, Hashable {
-        /// Edges, pixels.
-        public var minX: Double, minY: Double, maxX: Double, maxY: Double
-
-        /// A box from its edges.
-        public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-            self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
-        }
-
-        /// Whether the two boxes share any area.
-        public func overlaps(_ other: Box) -> Bool {
-            minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
-        }
-    }
+    public var box = PixelRect.zero
 }
 
 /// Finds where place labels go in a view: on the visible facade point nearest each place, at sign
@@ -185,7 +169,7 @@ public struct LookAroundLabelPlacer: Sendable {
         let horizontal = (place.east * place.east + place.north * place.north).squareRoot()
         guard horizontal > 0.5 else { return nil }
         let up = Self.signHeightMeters - cameraHeightMeters
-        let placeBearing = atan2(place.east, place.north) * 180 / .pi
+        let placeBearing = place.heading.degrees
         let firstElevation = atan2(up, horizontal) * 180 / .pi
         let offsets = scanOffsets
         var samples = [(point: EastNorthUp, gap: Double)?](repeating: nil, count: offsets.count)

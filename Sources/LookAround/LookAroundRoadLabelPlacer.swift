@@ -170,7 +170,7 @@ public struct LookAroundRoadLabelPlacer: Sendable {
                   Double(hidden) <= Self.maximumHiddenFraction * Double(count) else { continue }
             let distance = (centre * centre).sum().squareRoot()
             let offCentre = abs((pa.x + pb.x) / 2 - width / 2) / width
-            let bearing = (atan2(along.x, along.y) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+            let bearing = EastNorthUp.heading(east: along.x, north: along.y).degrees
             let label = LookAroundRoadLabel(
                 name: street.name, streetID: street.street.id, osm: street.street.osm, highwayClass: street.street.highwayClass,
                 groundStart: EastNorthUp(east: a.x, north: a.y, up: -h), groundEnd: EastNorthUp(east: b.x, north: b.y, up: -h),
@@ -186,7 +186,7 @@ public struct LookAroundRoadLabelPlacer: Sendable {
     static func groundIsVisible(_ p: SIMD3<Double>, depth: LookAroundLabelPlacer, cameraHeightMeters h: Double) -> Bool {
         let horizontal = (p.x * p.x + p.y * p.y).squareRoot()
         let range = (horizontal * horizontal + p.z * p.z).squareRoot()
-        let bearing = atan2(p.x, p.y) * 180 / .pi, elevation = atan2(p.z, horizontal) * 180 / .pi
+        let bearing = EastNorthUp.heading(east: p.x, north: p.y).degrees, elevation = atan2(p.z, horizontal) * 180 / .pi
         guard let seen = depth.surfacePoint(bearingDegrees: bearing, elevationDegrees: elevation) else { return true }
         let seenRange = seen.lengthMeters
         var tolerance = 1 + 0.05 * range

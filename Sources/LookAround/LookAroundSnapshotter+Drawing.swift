@@ -35,7 +35,7 @@ extension LookAroundSnapshotter {
         var style: TextStyle
         var pen: PixelPoint
         var halo: RGBAColor
-        var box: LookAroundPlaceLabel.Box
+        var box: PixelRect
     }
 
     /// The layout of `label` in a view `viewWidth` pixels wide, measured with `renderer`'s fonts.
@@ -50,7 +50,7 @@ extension LookAroundSnapshotter {
         let left = max(2, min(Double(viewWidth) - metrics.advanceWidth - 2, label.anchor.x - metrics.advanceWidth / 2))
         let pen = PixelPoint(x: left, y: label.anchor.y - nameGapPixels - metrics.descent)
         let reach = nameHaloWidth + 1  // the halo, and a pixel of antialiasing
-        let box = LookAroundPlaceLabel.Box(minX: min(pen.x + metrics.inkMinX - reach, label.anchor.x - dotHaloRadius),
+        let box = PixelRect(minX: min(pen.x + metrics.inkMinX - reach, label.anchor.x - dotHaloRadius),
                                            minY: pen.y + min(metrics.inkMinY, -metrics.ascent) - reach,
                                            maxX: max(pen.x + max(metrics.inkMaxX, metrics.advanceWidth) + reach, label.anchor.x + dotHaloRadius),
                                            maxY: max(pen.y + metrics.inkMaxY + reach, label.anchor.y + dotHaloRadius + 1))

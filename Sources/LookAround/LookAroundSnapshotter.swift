@@ -218,7 +218,7 @@ extension LookAroundSnapshotter {
     ///     label is placed where its box would overlap one, so none is hidden and none that would be
     ///     hidden crowds out one that would show.
     /// - Throws: `CatalogError` when the catalog fails; `ImagingError` when the depth map is unreadable.
-    public func placeLabels(for camera: ViewCamera, catalog: Catalog, avoiding reserved: [LookAroundPlaceLabel.Box] = []) throws -> [LookAroundPlaceLabel] {
+    public func placeLabels(for camera: ViewCamera, catalog: Catalog, avoiding reserved: [PixelRect] = []) throws -> [LookAroundPlaceLabel] {
         guard options.pointOfInterestFilter != .excludingAll, let context = try labelContext(catalog: catalog) else { return [] }
         return try placeLabels(for: camera, context: context, avoiding: reserved)
     }
@@ -248,7 +248,7 @@ extension LookAroundSnapshotter {
         return LabelContext(catalog: catalog, placer: placer, origin: origin, frame: try LocalTangentFrame(origin: origin))
     }
 
-    func placeLabels(for camera: ViewCamera, context: LabelContext, avoiding reserved: [LookAroundPlaceLabel.Box] = []) throws -> [LookAroundPlaceLabel] {
+    func placeLabels(for camera: ViewCamera, context: LabelContext, avoiding reserved: [PixelRect] = []) throws -> [LookAroundPlaceLabel] {
         guard options.pointOfInterestFilter != .excludingAll else { return [] }
         let match = scene.match
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: match.imageWidth)
@@ -260,7 +260,7 @@ extension LookAroundSnapshotter {
             let place = candidate.place, position = candidate.position
             if !options.pointOfInterestFilter.includes(place.categoryGroup) { continue }
             if let reach {
-                let bearing = atan2(position.east, position.north) * 180 / .pi
+                let bearing = position.heading.degrees
                 var offset = (bearing - camera.headingDegrees).truncatingRemainder(dividingBy: 360)
                 if offset > 180 { offset -= 360 } else if offset < -180 { offset += 360 }
                 if abs(offset) > reach { continue }
@@ -283,7 +283,7 @@ extension LookAroundSnapshotter {
         for var label in labels {
             // A label whose dot already touches a taken box would overlap it whatever its text:
             // dropped without measuring (the box always holds the dot and the gap above it).
-            let dot = LookAroundPlaceLabel.Box(minX: label.anchor.x - Self.dotHaloRadius, minY: label.anchor.y - Self.nameGapPixels,
+            let dot = PixelRect(minX: label.anchor.x - Self.dotHaloRadius, minY: label.anchor.y - Self.nameGapPixels,
                                                maxX: label.anchor.x + Self.dotHaloRadius, maxY: label.anchor.y + Self.dotHaloRadius + 1)
             if taken.contains(where: { $0.overlaps(dot) }) { continue }
             label.box = try Self.layout(of: label, viewWidth: camera.width, renderer: renderer).box
@@ -305,7 +305,7 @@ extension LookAroundSnapshotter {
             for (x, y) in [(f * w, 0.0), (f * w, h), (0.0, f * h), (w, f * h)] {
                 let d = projection.direction(viewX: x, viewY: y)
                 guard abs(d.up) < 0.95 else { return nil }
-                var offset = (atan2(d.east, d.north) * 180 / .pi - camera.headingDegrees).truncatingRemainder(dividingBy: 360)
+                var offset = (d.heading.degrees - camera.headingDegrees).truncatingRemainder(dividingBy: 360)
                 if offset > 180 { offset -= 360 } else if offset < -180 { offset += 360 }
                 widest = max(widest, abs(offset))
             }

@@ -1,13 +1,11 @@
+import Imaging
+
 /// Keeps labels from colliding: remembers the boxes already taken (pixels) in a coarse grid and
 /// answers whether a new box is free.
 struct LabelPlacer: Sendable {
-    struct Box: Sendable {
-        var minX: Double, minY: Double, maxX: Double, maxY: Double
-        func intersects(_ o: Box) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
-    }
     private let cell = 64.0
     private let columns: Int, rows: Int
-    private var boxes: [Box] = []
+    private var boxes: [PixelRect] = []
     private var grid: [[Int32]]
 
     init(width: Int, height: Int) {
@@ -16,7 +14,7 @@ struct LabelPlacer: Sendable {
         grid = Array(repeating: [], count: columns * rows)
     }
 
-    private func cells(_ b: Box) -> (ClosedRange<Int>, ClosedRange<Int>)? {
+    private func cells(_ b: PixelRect) -> (ClosedRange<Int>, ClosedRange<Int>)? {
         let x0 = max(0, Int(b.minX / cell)), x1 = min(columns - 1, Int(b.maxX / cell))
         let y0 = max(0, Int(b.minY / cell)), y1 = min(rows - 1, Int(b.maxY / cell))
         guard x0 <= x1, y0 <= y1 else { return nil }
@@ -24,14 +22,14 @@ struct LabelPlacer: Sendable {
     }
 
     /// Whether `box` overlaps no taken box.
-    func isFree(_ box: Box) -> Bool {
+    func isFree(_ box: PixelRect) -> Bool {
         guard let (xs, ys) = cells(box) else { return true }
-        for y in ys { for x in xs { for i in grid[y * columns + x] where boxes[Int(i)].intersects(box) { return false } } }
+        for y in ys { for x in xs { for i in grid[y * columns + x] where boxes[Int(i)].overlaps(box) { return false } } }
         return true
     }
 
     /// Marks `box` as taken.
-    mutating func take(_ box: Box) {
+    mutating func take(_ box: PixelRect) {
         let index = Int32(boxes.count)
         boxes.append(box)
         guard let (xs, ys) = cells(box) else { return }
@@ -39,7 +37,7 @@ struct LabelPlacer: Sendable {
     }
 
     /// Takes `box` if it is free; returns whether it did.
-    mutating func place(_ box: Box) -> Bool {
+    mutating func place(_ box: PixelRect) -> Bool {
         guard isFree(box) else { return false }
         take(box)
         return true

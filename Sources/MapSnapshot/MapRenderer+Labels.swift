@@ -59,7 +59,7 @@ extension MapRenderer {
                 let center = Self.point(along: line, lengths, s)
                 let halfW = textWidth / 2 + px(3), halfH = metrics.lineHeight / 2 + px(1)
                 let ex = abs(cos(angle)) * halfW + abs(sin(angle)) * halfH, ey = abs(sin(angle)) * halfW + abs(cos(angle)) * halfH
-                let box = LabelPlacer.Box(minX: center.x - ex, minY: center.y - ey, maxX: center.x + ex, maxY: center.y + ey)
+                let box = PixelRect(minX: center.x - ex, minY: center.y - ey, maxX: center.x + ex, maxY: center.y + ey)
                 guard box.minX >= 0, box.minY >= 0, box.maxX <= Double(canvas.width), box.maxY <= Double(canvas.height),
                       !(placed[name] ?? []).contains(where: { ($0 - center).length < px(320) }),
                       labels.place(box) else { continue }
@@ -108,12 +108,12 @@ extension MapRenderer {
             let textStyle = TextStyle(pixelSize: px(place.rank == 0 ? 11.5 : 10.5), weight: place.rank == 0 ? .bold : .regular,
                                       color: color, halo: .init(width: px(1.6), color: style.textHalo))
             let dot = px(3)
-            let dotBox = LabelPlacer.Box(minX: p.x - dot, minY: p.y - dot, maxX: p.x + dot, maxY: p.y + dot)
+            let dotBox = PixelRect(minX: p.x - dot, minY: p.y - dot, maxX: p.x + dot, maxY: p.y + dot)
             guard labels.isFree(dotBox), let metrics = try? measureText(name, style: textStyle) else { continue }
             let h = metrics.lineHeight
             let candidates = [PixelPoint(p.x + dot + px(2), p.y - h / 2), PixelPoint(p.x - dot - px(2) - metrics.advanceWidth, p.y - h / 2)]
             for origin in candidates {
-                let box = LabelPlacer.Box(minX: origin.x - px(1), minY: origin.y, maxX: origin.x + metrics.advanceWidth + px(1), maxY: origin.y + h)
+                let box = PixelRect(minX: origin.x - px(1), minY: origin.y, maxX: origin.x + metrics.advanceWidth + px(1), maxY: origin.y + h)
                 guard box.minX >= 0, box.maxX <= Double(canvas.width), box.minY >= 0, box.maxY <= Double(canvas.height),
                       labels.isFree(box) else { continue }
                 labels.take(box)

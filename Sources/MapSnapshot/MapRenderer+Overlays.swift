@@ -173,7 +173,7 @@ extension MapRenderer {
     /// Keeps labels out of the attribution's corner.
     mutating func reserveAttribution() {
         guard let (_, _, x, y, w, h) = attributionLayout() else { return }
-        labels.take(LabelPlacer.Box(minX: x, minY: y, maxX: x + w, maxY: y + h))
+        labels.take(PixelRect(minX: x, minY: y, maxX: x + w, maxY: y + h))
     }
 
     /// "© OpenStreetMap contributors" (and "Made with Natural Earth" when the world layer shows) at the

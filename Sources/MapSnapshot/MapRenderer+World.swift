@@ -229,7 +229,7 @@ extension MapRenderer {
             for p in anchors {
                 let origin = PixelPoint(min(max(p.x - metrics.advanceWidth / 2, px(2)), w - metrics.advanceWidth - px(2)),
                                         p.y - metrics.lineHeight / 2)
-                let box = LabelPlacer.Box(minX: origin.x - px(2), minY: origin.y - px(1),
+                let box = PixelRect(minX: origin.x - px(2), minY: origin.y - px(1),
                                           maxX: origin.x + metrics.advanceWidth + px(2), maxY: origin.y + metrics.lineHeight + px(1))
                 guard box.minX >= 0, box.minY >= 0, box.maxX <= w, box.maxY <= h, labels.place(box) else { continue }
                 _ = try? text.draw(name, at: PixelPoint(origin.x, origin.y + metrics.ascent), style: textStyle, on: &canvas)

@@ -21,7 +21,7 @@ public struct MapSnapshotOptions: Sendable {
     /// The view: camera, region or map rect.
     public var framing: Framing
     /// Image size in points (the image has size × ``scale`` pixels).
-    public var size: PixelSize
+    public var size: PointSize
     /// Pixels per point, 1…4: line widths, text and markers scale with it.
     public var scale: Double
     /// Standard, muted, imagery or hybrid.
@@ -50,7 +50,7 @@ public struct MapSnapshotOptions: Sendable {
     public var maximumThreads: Int?
 
     /// Options for a view; 512×512 points at scale 1, standard map, everything shown.
-    public init(framing: Framing, size: PixelSize = PixelSize(width: 512, height: 512), scale: Double = 1,
+    public init(framing: Framing, size: PointSize = PointSize(width: 512, height: 512), scale: Double = 1,
                 mapType: MapType = .standard) {
         self.framing = framing
         self.size = size
@@ -69,20 +69,20 @@ public struct MapSnapshotOptions: Sendable {
     }
 
     /// Options framed on a camera.
-    public init(camera: MapCamera, size: PixelSize = PixelSize(width: 512, height: 512), scale: Double = 1,
+    public init(camera: MapCamera, size: PointSize = PointSize(width: 512, height: 512), scale: Double = 1,
                 mapType: MapType = .standard) {
         self.init(framing: .camera(camera), size: size, scale: scale, mapType: mapType)
     }
 
     /// Options framed on a region.
-    public init(region: CoordinateRegion, size: PixelSize = PixelSize(width: 512, height: 512), scale: Double = 1,
+    public init(region: CoordinateRegion, size: PointSize = PointSize(width: 512, height: 512), scale: Double = 1,
                 mapType: MapType = .standard) {
         self.init(framing: .region(region), size: size, scale: scale, mapType: mapType)
     }
 
     /// The image size in pixels.
     public var pixelSize: PixelSize {
-        PixelSize(width: Int((Double(size.width) * scale).rounded()), height: Int((Double(size.height) * scale).rounded()))
+        size.pixels(scale: scale)
     }
 
     /// The camera the framing resolves to for this size.

@@ -58,7 +58,7 @@ public struct MapInset: Sendable {
         heightMeters = Double(pixelHeight) * metersPerPixel * scale
         widthMetersTotal = Double(pixelWidth) * metersPerPixel * scale
         let region = try CoordinateRegion(center: center, latitudinalMeters: heightMeters, longitudinalMeters: widthMetersTotal)
-        var options = MapSnapshotOptions(region: region, size: PixelSize(width: pixelWidth, height: pixelHeight), mapType: mapType)
+        var options = MapSnapshotOptions(region: region, size: PointSize(width: pixelWidth, height: pixelHeight), mapType: mapType)
         options.coverage = coverage
         options.labelLanguage = language
         let snapshot = try snapshotter.snapshot(options)

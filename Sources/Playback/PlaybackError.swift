@@ -1,13 +1,14 @@
 import Diagnostics
 import Foundation
 import Geodesy
+import Imaging
 
 /// Every error the `Playback` module throws.
 ///
 /// Each case carries the offending value; ``description`` names it, the allowed range or form, and what
 /// to do. The CLI maps ``noPath(from:to:lastReachablePanoramaID:nearestUnreachablePanoramaID:gapMeters:)``
 /// to exit 1 (a normal answer), ``malformedWaypoints(file:location:detail:)`` to 65, ``missingInput(file:detail:)``
-/// to 66, ``cannotCreate(path:detail:)`` to 73 and ``invalidParameter(name:value:allowed:)`` to 64.
+/// to 66, ``outputInTheWay(path:)`` to 73, ``cannotWrite(_:)`` to 73 or 74 (by its cause) and ``invalidParameter(name:value:allowed:)`` to 64.
 public enum PlaybackError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A value outside its range (`name` carries the unit, e.g. `--speed-mps`).
     case invalidParameter(name: String, value: String, allowed: String)
@@ -23,8 +24,10 @@ public enum PlaybackError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedWaypoints(file: String, location: String, detail: String)
     /// An input file that does not exist or cannot be read.
     case missingInput(file: String, detail: String)
-    /// An output that cannot be written.
-    case cannotCreate(path: String, detail: String)
+    /// An output that cannot be written: the file or folder named, and the system's reason.
+    case cannotWrite(WriteFailure)
+    /// `-o` names a folder that is not a frames folder this tool wrote: it is left alone.
+    case outputInTheWay(path: String)
     /// An external tool (ffmpeg) is needed and missing.
     case toolMissing(tool: String, debianPackage: String, purpose: String)
     /// An encoder or an external tool failed.
@@ -51,8 +54,11 @@ public enum PlaybackError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(file): \(location.isEmpty ? "" : "\(location): ")\(detail); give a GeoJSON LineString or MultiPoint, or a GPX track or route"
         case .missingInput(let file, let detail):
             return "\(file): \(detail)"
-        case .cannotCreate(let path, let detail):
-            return "cannot create \(path): \(detail)"
+        case .cannotWrite(let failure):
+            return failure.description
+        case .outputInTheWay(let path):
+            return "\(path) is a folder that is not a frames folder of 'lookaround walk'; nothing was replaced. "
+                + "Choose another -o, or remove the folder first"
         case .toolMissing(let tool, let package, let purpose):
             return "\(purpose) needs the '\(tool)' executable, which is not on PATH; install it with 'apt-get install \(package)' or choose .gif, .webp or a folder of PNG frames"
         case .encodingFailed(let format, let detail):
@@ -69,7 +75,8 @@ extension PlaybackError: CategorizedError {
         case .noPath, .noPanoramaNear, .unknownSequence: .noImagery
         case .malformedWaypoints: .badData
         case .missingInput: .missingInput
-        case .cannotCreate: .cannotCreate
+        case .cannotWrite(let failure): failure.category
+        case .outputInTheWay: .cannotCreate
         case .invalidParameter: .usage
         case .toolMissing: .unavailable
         case .encodingFailed, .cancelled: .internalError

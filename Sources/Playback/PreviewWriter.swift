@@ -80,8 +80,28 @@ func temporaryPath(for path: String) -> String {
     return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
 }
 
-/// Moves `temporary` to `path`, replacing a file (or a frames folder this tool wrote) there.
+/// `error` with a failed write of the temporary file reported for the output the user named (the
+/// temporary name means nothing to them, and nothing was replaced); other errors as they are.
+func reportedForOutput(_ error: any Error, path: String) -> any Error {
+    let failure: WriteFailure? = switch error {
+    case let failure as WriteFailure: failure
+    case ImagingError.cannotWrite(let failure): failure
+    case PlaybackError.cannotWrite(let failure): failure
+    default: nil
+    }
+    return failure.map { PlaybackError.cannotWrite(WriteFailure(path: path, code: $0.code)) } ?? error
+}
+
+/// Moves `temporary` to `path`, replacing a file (or a frames folder this tool wrote) there; when it
+/// cannot, `temporary` is removed and whatever is at `path` is left as it was.
 func moveIntoPlace(_ temporary: String, _ path: String) throws(PlaybackError) {
+    do { try replace(path, with: temporary) } catch {
+        try? FileManager.default.removeItem(atPath: temporary)
+        throw error
+    }
+}
+
+private func replace(_ path: String, with temporary: String) throws(PlaybackError) {
     let target = path.hasSuffix("/") ? String(path.dropLast()) : path
     let manager = FileManager.default
     var isDirectory: ObjCBool = false
@@ -89,13 +109,13 @@ func moveIntoPlace(_ temporary: String, _ path: String) throws(PlaybackError) {
         if isDirectory.boolValue {
             let contents = (try? manager.contentsOfDirectory(atPath: target)) ?? []
             guard contents.isEmpty || contents.contains("frames.json") else {
-                throw .cannotCreate(path: target, detail: "a folder that is not a frames folder of 'lookaround walk' is there; choose another -o")
+                throw .outputInTheWay(path: target)
             }
         }
         try? manager.removeItem(atPath: target)
     }
     guard rename(temporary, target) == 0 else {
-        throw .cannotCreate(path: target, detail: String(cString: strerror(errno)))
+        throw .cannotWrite(WriteFailure(path: target, code: errno))
     }
 }
 
@@ -112,14 +132,14 @@ final class PNGFramesWriter: PreviewWriter {
         self.path = path
         temporary = temporaryPath(for: path)
         try? FileManager.default.removeItem(atPath: temporary)
-        do { try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false) } catch {
-            throw .cannotCreate(path: path, detail: "cannot create a folder beside it (\(error.localizedDescription)); check the parent folder exists and is writable")
-        }
+        guard mkdir(temporary, 0o755) == 0 else { throw .cannotWrite(WriteFailure(path: path, code: errno)) }
     }
 
     func add(_ frame: WalkFrame) throws {
         let name = String(format: "frame-%05d.png", entries.count)
-        try ImageFile.write(try PNGCodec.encode(frame.image), to: "\(temporary)/\(name)")
+        do { try ImageFile.write(try PNGCodec.encode(frame.image), to: "\(temporary)/\(name)") } catch {
+            throw reportedForOutput(error, path: path)
+        }
         let i = frame.info
         entries.append(Entry(file: name, panoramaId: frame.panoramaID, timeSeconds: (i.timeSeconds * 1000).rounded() / 1000,
                              latitude: i.coordinate.latitude, longitude: i.coordinate.longitude,
@@ -132,7 +152,9 @@ final class PNGFramesWriter: PreviewWriter {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         struct Document: Encodable { var frames: [Entry] }
-        try WriteFailure.writeAtomically(try encoder.encode(Document(frames: entries)), to: "\(temporary)/frames.json")
+        do { try WriteFailure.writeAtomically(try encoder.encode(Document(frames: entries)), to: "\(temporary)/frames.json") } catch {
+            throw reportedForOutput(error, path: path)
+        }
         try moveIntoPlace(temporary, path)
     }
 
@@ -164,16 +186,20 @@ final class GIFPreviewWriter: PreviewWriter {
         do {
             encoder = try GIFAnimationEncoder(path: temporary, width: width, height: height, palette: settings.gifPalette,
                                               dithering: settings.gifDithering)
+        } catch .cannotWrite(let failure) {
+            throw reportedForOutput(failure, path: path)
         } catch {
-            throw PlaybackError.cannotCreate(path: path, detail: "\(error)")
+            throw PlaybackError.encodingFailed(format: "GIF", detail: error.description)
         }
         clock = FrameClock(unitsPerSecond: 100, framesPerSecond: settings.framesPerSecond)
     }
 
-    func add(_ frame: WalkFrame) throws { try encoder.add(frame.image, delayCentiseconds: clock.nextDelay()) }
+    func add(_ frame: WalkFrame) throws {
+        do { try encoder.add(frame.image, delayCentiseconds: clock.nextDelay()) } catch { throw reportedForOutput(error, path: path) }
+    }
 
     func finish() throws {
-        try encoder.finish()
+        do { try encoder.finish() } catch { throw reportedForOutput(error, path: path) }
         try moveIntoPlace(temporary, path)
     }
 
@@ -199,7 +225,7 @@ final class WebPPreviewWriter: PreviewWriter {
     func add(_ frame: WalkFrame) throws { try encoder.add(frame.image, durationMilliseconds: clock.nextDelay()) }
 
     func finish() throws {
-        try encoder.finish()
+        do { try encoder.finish() } catch { throw reportedForOutput(error, path: path) }
         try moveIntoPlace(temporary, path)
     }
 

@@ -289,12 +289,12 @@ public final class WalkRenderer: @unchecked Sendable {
 
     /// The parts of the view the map inset and the heads-up band cover, where a place label would be
     /// hidden (view pixels: the view is the frame's top-left part).
-    var reservedBoxes: [LookAroundPlaceLabel.Box] {
+    var reservedBoxes: [PixelRect] {
         let size = options.size, band = Self.hudHeight(frameHeight: size.height)
-        var boxes = [LookAroundPlaceLabel.Box(minX: 0, minY: Double(size.height - band), maxX: Double(size.width), maxY: Double(size.height))]
+        var boxes = [PixelRect(minX: 0, minY: Double(size.height - band), maxX: Double(size.width), maxY: Double(size.height))]
         if let inset {
             let n = inset.sizePixels, place = insetPlacement(side: n)
-            boxes.append(LookAroundPlaceLabel.Box(minX: Double(place.x), minY: Double(place.y), maxX: Double(place.x + n), maxY: Double(place.y + n)))
+            boxes.append(PixelRect(minX: Double(place.x), minY: Double(place.y), maxX: Double(place.x + n), maxY: Double(place.y + n)))
         }
         return boxes
     }

@@ -208,7 +208,7 @@ public struct WalkTimeline: Sendable {
             if let place = lookAt {
                 let de = place.east - position.east, dn = place.north - position.north
                 let distance = (de * de + dn * dn).squareRoot()
-                let bearing = atan2(de, dn) * 180 / .pi
+                let bearing = EastNorthUp.heading(east: de, north: dn).degrees
                 let offset = Self.signedDifference(bearing, target)
                 if distance <= options.lookAtRangeMeters, abs(offset) <= options.lookAtMaximumOffsetDegrees {
                     // Fade in over the outer quarter of the range so the view does not jump at its edge.
@@ -237,7 +237,7 @@ public struct WalkTimeline: Sendable {
         let short = options.headingLookAheadMeters, long = options.headingJogWindowMeters
         func direction(_ a: Double, _ b: Double) -> Double {
             let p = path.position(at: a), q = path.position(at: b)
-            return atan2(q.east - p.east, q.north - p.north) * 180 / .pi
+            return EastNorthUp.heading(east: q.east - p.east, north: q.north - p.north).degrees
         }
         let near = direction(s - short, s + short)
         guard long > short, options.headingJogBendDegrees > 0 else { return near }

@@ -1,3 +1,5 @@
+import Imaging
+
 extension PanoramaTileFile {
     /// View pixels between the samples that find the tiles a view needs.
     static let coverageSampleSpacingPixels = 16
@@ -19,7 +21,7 @@ extension PanoramaTileFile {
             return values
         }
         let xs = positions(camera.width), ys = positions(camera.height)
-        var samples: [(x: Double, y: Double)] = []
+        var samples: [PixelPoint] = []
         samples.reserveCapacity(xs.count * ys.count)
         for y in ys { for x in xs { samples.append(projection.panoramaPixel(viewX: x, viewY: y)) } }
         var needed = [Bool](repeating: false, count: l.columns * l.rows)

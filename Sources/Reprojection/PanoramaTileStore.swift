@@ -65,7 +65,8 @@ public struct PanoramaTileStore: Sendable {
     /// (truncated, corrupt data) gets no tile file.
     /// - Returns: the file, and whether it was made now.
     /// - Throws: `ReprojectionError.unreadablePanorama` or `.notEquirectangular` when the JPEG cannot
-    ///   be read or decoded cleanly or the tile file cannot be written (nothing is left behind).
+    ///   be read or decoded cleanly, `.cannotWrite` when the tile file cannot be written (nothing is
+    ///   left behind).
     /// - Parameter crop: for a partial panorama, where the image lies in its full sphere (the tiles are
     ///   cut from the image embedded in it: ``PanoramaCrop/embed(_:level:)``).
     public func file(panoramaID: String, source sourcePath: String, crop: PanoramaCrop? = nil,

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Imaging
 
 /// The per-frame geometry of one view out of one panorama: view pixel ↔ world direction ↔
 /// panorama pixel. Set up once per camera (a few trigonometric calls), then evaluated per pixel
@@ -53,18 +54,8 @@ public struct ViewProjection: Sendable {
 
     /// The panorama's forward, right and up axes in east-north-up: camera-to-world = heading ∘ pitch ∘ roll.
     public static func axes(of pose: PanoramaPose) -> (forward: EastNorthUp, right: EastNorthUp, up: EastNorthUp) {
-        let h = pose.headingDegrees * .pi / 180, p = pose.pitchDegrees * .pi / 180, r = pose.rollDegrees * .pi / 180
-        // Level frame (heading only) in ENU.
-        let f0 = SIMD3(sin(h), cos(h), 0.0), r0 = SIMD3(cos(h), -sin(h), 0.0), u0 = SIMD3(0.0, 0.0, 1.0)
-        // Pitch ∘ roll in level-frame (forward, right, up) components.
-        let fl = SIMD3(cos(p), 0, sin(p))
-        let rl = SIMD3(sin(r) * sin(p), cos(r), -sin(r) * cos(p))
-        let ul = SIMD3(-cos(r) * sin(p), sin(r), cos(r) * cos(p))
-        func world(_ v: SIMD3<Double>) -> EastNorthUp {
-            let w = f0 * v.x + r0 * v.y + u0 * v.z
-            return EastNorthUp(east: w.x, north: w.y, up: w.z)
-        }
-        return (world(fl), world(rl), world(ul))
+        let frame = EquirectangularFrame(pose: pose)
+        return (frame.forward, frame.right, frame.up)
     }
 
     /// The ray through continuous view position (`x`, `y`) in panorama-frame (forward, right, up)
@@ -75,9 +66,10 @@ public struct ViewProjection: Sendable {
 
     /// Continuous panorama pixel position seen at continuous view position (`x`, `y`):
     /// `x` ∈ [0, width), `y` ∈ [0, height].
-    @inlinable public func panoramaPixel(viewX x: Double, viewY y: Double) -> (x: Double, y: Double) {
-        Self.panoramaPixel(ofRay: panoramaFrameRay(viewX: x, viewY: y), pixelsPerRadian: pixelsPerRadian,
-                           panoramaWidth: Double(panoramaWidth))
+    @inlinable public func panoramaPixel(viewX x: Double, viewY y: Double) -> PixelPoint {
+        let p = Self.panoramaPixel(ofRay: panoramaFrameRay(viewX: x, viewY: y), pixelsPerRadian: pixelsPerRadian,
+                                   panoramaWidth: Double(panoramaWidth))
+        return PixelPoint(x: p.x, y: p.y)
     }
 
     /// Longitude/latitude of a panorama-frame ray as panorama pixels.
@@ -104,14 +96,14 @@ public struct ViewProjection: Sendable {
 
     /// The continuous view position where a world direction (or a point relative to the camera)
     /// appears, or `nil` when it is behind the camera. Positions outside the image are returned as is.
-    public func viewPixel(forDirection d: EastNorthUp) -> (x: Double, y: Double)? {
+    public func viewPixel(forDirection d: EastNorthUp) -> PixelPoint? {
         let (f, r, u) = camera.basis
         let z = d.east * f.east + d.north * f.north + d.up * f.up
         guard z > 1e-9 else { return nil }
         let focal = camera.focalLengthPixels
         let a = (d.east * r.east + d.north * r.north + d.up * r.up) / z
         let b = (d.east * u.east + d.north * u.north + d.up * u.up) / z
-        return (Double(camera.width) / 2 + a * focal, Double(camera.height) / 2 - b * focal)
+        return PixelPoint(x: Double(camera.width) / 2 + a * focal, y: Double(camera.height) / 2 - b * focal)
     }
 
     /// The world direction of a continuous panorama pixel position (for depth lookups and hit testing).

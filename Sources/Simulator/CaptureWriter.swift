@@ -93,11 +93,7 @@ public struct CaptureWriter: Sendable {
         ]
         for (name, bytes) in files {
             let path = (directory as NSString).appendingPathComponent(name)
-            do { try ImageFile.write(bytes, to: path) } catch let failure as WriteFailure {
-                throw SimulatorError.cannotWrite(failure)
-            } catch {
-                throw SimulatorError.output(path: path, detail: "\(error)")
-            }
+            do { try ImageFile.write(bytes, to: path) } catch { throw SimulatorError.cannotWrite(error) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Geodesy
+import Imaging
 
 /// A top-down orthographic camera over an east-north rectangle of the scene (for the map's `imagery`
 /// type): pixel (x, y) looks straight down at
@@ -40,9 +41,9 @@ public struct OrthographicCamera: RayGenerating, Hashable {
     }
 
     /// The continuous pixel position of a scene point (its height is ignored).
-    public func pixel(for point: EastNorthUp) -> (x: Double, y: Double) {
-        ((point.east - minEast) / (maxEast - minEast) * Double(width),
-         (maxNorth - point.north) / (maxNorth - minNorth) * Double(height))
+    public func pixel(for point: EastNorthUp) -> PixelPoint {
+        PixelPoint(x: (point.east - minEast) / (maxEast - minEast) * Double(width),
+                   y: (maxNorth - point.north) / (maxNorth - minNorth) * Double(height))
     }
 
     /// See ``RayGenerating``.

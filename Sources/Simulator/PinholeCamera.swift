@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Imaging
 
 /// A pinhole perspective camera: the ground truth the reprojection engine is tested against.
 ///
@@ -73,7 +74,7 @@ public struct PinholeCamera: RayGenerating, Hashable {
 
     /// The continuous pixel position of a scene point, or nil when it is not in front of the camera.
     /// Points outside the image give coordinates outside 0…width / 0…height.
-    public func pixel(for point: EastNorthUp) -> (x: Double, y: Double)? {
+    public func pixel(for point: EastNorthUp) -> PixelPoint? {
         let (f, r, u) = basis
         let d = EastNorthUp(east: point.east - position.east, north: point.north - position.north,
                             up: point.up - position.up)
@@ -82,7 +83,7 @@ public struct PinholeCamera: RayGenerating, Hashable {
         let focal = focalLengthPixels
         let a = (d.east * r.east + d.north * r.north + d.up * r.up) / z
         let b = (d.east * u.east + d.north * u.north + d.up * u.up) / z
-        return (Double(width) / 2 + a * focal, Double(height) / 2 - b * focal)
+        return PixelPoint(x: Double(width) / 2 + a * focal, y: Double(height) / 2 - b * focal)
     }
 
     /// See ``RayGenerating``.

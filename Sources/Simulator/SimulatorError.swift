@@ -13,8 +13,6 @@ public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible 
     case emptyScene(detail: String)
     /// Planning found no capture position (for example every candidate is inside a building).
     case noCaptures(detail: String)
-    /// Writing an output failed (path, reason).
-    case output(path: String, detail: String)
     /// A capture's file could not be written (disk full, no permission): the system's reason.
     case cannotWrite(WriteFailure)
 
@@ -32,8 +30,6 @@ public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible 
             return "nothing to render: \(detail). Pick a --bbox inside the extract or a larger extract."
         case let .noCaptures(detail):
             return "no capture positions: \(detail). Choose other --streets, a larger --bbox or a smaller --spacing-meters."
-        case let .output(path, detail):
-            return "cannot write \(path): \(detail). Check that the folder exists and is writable."
         case let .cannotWrite(failure):
             return failure.description
         }
@@ -45,7 +41,6 @@ extension SimulatorError: CategorizedError {
         switch self {
         case .invalidParameter, .unknownStreets: .usage
         case .emptyScene, .noCaptures: .badData
-        case .output: .internalError
         case .cannotWrite(let failure): failure.category
         }
     }

@@ -79,18 +79,18 @@ public struct ViewerLayout: Sendable, Equatable {
         return (Double(size.width) / Double(pictureColumns), Double(size.height) / Double(pictureRows))
     }
 
-    /// The screen cell showing picture pixel (x, y).
-    public func cell(pictureX x: Double, y: Double) -> (column: Int, row: Int) {
+    /// The screen cell showing picture pixel `point`.
+    public func cell(showing point: PixelPoint) -> (column: Int, row: Int) {
         let p = pixelsPerCell
-        return (pictureLeftColumn + Int((x / p.x).rounded(.down)), pictureTopRow + Int((y / p.y).rounded(.down)))
+        return (pictureLeftColumn + Int((point.x / p.x).rounded(.down)), pictureTopRow + Int((point.y / p.y).rounded(.down)))
     }
 
     /// The picture pixel at the centre of screen cell (`column`, `row`); nil outside the picture.
-    public func picturePoint(column: Int, row: Int) -> (x: Double, y: Double)? {
+    public func picturePoint(column: Int, row: Int) -> PixelPoint? {
         guard (pictureLeftColumn..<pictureLeftColumn + pictureColumns).contains(column),
               (pictureTopRow..<pictureTopRow + pictureRows).contains(row) else { return nil }
         let p = pixelsPerCell
-        return ((Double(column - pictureLeftColumn) + 0.5) * p.x, (Double(row - pictureTopRow) + 0.5) * p.y)
+        return PixelPoint(x: (Double(column - pictureLeftColumn) + 0.5) * p.x, y: (Double(row - pictureTopRow) + 0.5) * p.y)
     }
 }
 

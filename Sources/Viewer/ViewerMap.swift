@@ -154,7 +154,7 @@ final class ViewerMap: @unchecked Sendable {
         // A small inset is drawn larger and reduced, so lines, text and the attribution keep their
         // proportions (at 50 pixels the attribution alone would fill it).
         let factor = max(1, Int((240.0 / Double(width)).rounded(.up)))
-        var options = MapSnapshotOptions(region: region, size: PixelSize(width: width * factor, height: height * factor))
+        var options = MapSnapshotOptions(region: region, size: PointSize(width: width * factor, height: height * factor))
         options.showsLabels = width * factor >= 200
         options.labelLanguage = language
         options.maximumThreads = 1

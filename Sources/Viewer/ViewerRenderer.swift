@@ -76,8 +76,8 @@ final class ViewerRenderer: @unchecked Sendable {
             // The labels drawn in the picture with their fonts, as `snapshot` draws them.
             snapshot = try snapshotter(state.scene, options).render()
             placed = snapshot.labels.map { label in
-                let first = layout.cell(pictureX: label.box.minX, y: label.box.minY)
-                let last = layout.cell(pictureX: label.box.maxX, y: label.box.minY)
+                let first = layout.cell(showing: PixelPoint(x: label.box.minX, y: label.box.minY))
+                let last = layout.cell(showing: PixelPoint(x: label.box.maxX, y: label.box.minY))
                 return RenderedView.PlacedLabel(name: label.name, category: label.category, distanceMeters: label.distanceMeters,
                                                 row: max(layout.pictureTopRow, first.row),
                                                 columns: first.column..<max(first.column + 1, last.column + 1),
@@ -210,7 +210,7 @@ final class ViewerRenderer: @unchecked Sendable {
         return polygons.map { polygon in
             let cx = polygon.points.map(\.x).reduce(0, +) / Double(polygon.points.count)
             let cy = polygon.points.map(\.y).reduce(0, +) / Double(polygon.points.count)
-            let cell = layout.cell(pictureX: cx, y: cy)
+            let cell = layout.cell(showing: PixelPoint(x: cx, y: cy))
             return (polygon.link, cell.column, cell.row)
         }
     }

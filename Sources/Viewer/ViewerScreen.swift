@@ -85,8 +85,8 @@ struct ViewerScreen {
             // Labels under the map inset are hidden by it.
             let inset: (columns: Range<Int>, rows: Range<Int>)? = view.state.showsMap ? {
                 let rect = ViewerMap.insetRect(in: layout)
-                let a = layout.cell(pictureX: Double(rect.x), y: Double(rect.y))
-                let b = layout.cell(pictureX: Double(rect.x + rect.width), y: Double(rect.y + rect.height))
+                let a = layout.cell(showing: PixelPoint(x: Double(rect.x), y: Double(rect.y)))
+                let b = layout.cell(showing: PixelPoint(x: Double(rect.x + rect.width), y: Double(rect.y + rect.height)))
                 return (a.column..<b.column + 1, a.row..<b.row + 1)
             }() : nil
             for label in view.placeLabels + view.roadLabels
@@ -98,7 +98,7 @@ struct ViewerScreen {
         }
         if view.state.showsMap, let mapStatus {
             let rect = ViewerMap.insetRect(in: layout)
-            let cell = layout.cell(pictureX: Double(rect.x), y: Double(rect.y))
+            let cell = layout.cell(showing: PixelPoint(x: Double(rect.x), y: Double(rect.y)))
             frame.draw(" \(mapStatus) ", column: max(0, min(cell.column, layout.columns - mapStatus.count - 2)), row: cell.row,
                        foreground: Self.statusForeground, background: Self.statusBackground)
         }

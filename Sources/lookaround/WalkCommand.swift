@@ -211,10 +211,6 @@ enum WalkCommand: Command {
                 Console.error("walk: cancelled after \(written) of \(count) frames; \(output) was not written")
                 return .interrupted
             }
-            // A write that failed under the temporary name is reported for the output the user named.
-            if let failure = writeFailure(in: error) {
-                throw WriteFailure(path: output, code: failure.code)
-            }
             throw error
         }
         let seconds = Date().timeIntervalSince(start)
@@ -241,13 +237,6 @@ enum WalkCommand: Command {
         if !isDirectory.boolValue { return ((try? FileManager.default.attributesOfItem(atPath: trimmed)[.size]) as? Int) ?? 0 }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: trimmed)) ?? []
         return names.reduce(0) { $0 + (((try? FileManager.default.attributesOfItem(atPath: "\(trimmed)/\($1)")[.size]) as? Int) ?? 0) }
-    }
-
-    /// The write failure behind `error` (a frame, the GIF or WebP file, frames.json), if that is what it is.
-    static func writeFailure(in error: any Error) -> WriteFailure? {
-        if let failure = error as? WriteFailure { return failure }
-        if case .cannotWrite(let failure)? = error as? ImagingError { return failure }
-        return nil
     }
 
     static func timelineOptions(_ arguments: ParsedArguments, video: Bool) throws -> WalkTimeline.Options {

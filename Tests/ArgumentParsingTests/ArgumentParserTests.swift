@@ -88,11 +88,14 @@ import Testing
     }
 
     @Test func missingRequiredOptionAndValue() {
-        #expect(throws: UsageError.self) { _ = try run(["snapshot"]) }
-        #expect(throws: UsageError.self) { _ = try run(["snapshot", "-o"]) }
-        #expect(throws: UsageError.self) { _ = try run(["snapshot", "-o", "x", "--json=yes"]) }
-        #expect(throws: UsageError.self) { _ = try run(["snapshot", "-o", "x", "--lat", "1", "--lat", "2"]) }
-        #expect(throws: UsageError.self) { _ = try run(["snapshot", "-o", "x", "a", "b"]) }
+        func usage(_ message: String) -> UsageError { UsageError(commandPath: "lookaround snapshot", message: message) }
+        #expect(throws: usage("missing required option --output FILE")) { _ = try run(["snapshot"]) }
+        #expect(throws: usage("--output needs a value (FILE)")) { _ = try run(["snapshot", "-o"]) }
+        #expect(throws: usage("--json is a flag and takes no value")) { _ = try run(["snapshot", "-o", "x", "--json=yes"]) }
+        #expect(throws: usage("--lat was given more than once")) {
+            _ = try run(["snapshot", "-o", "x", "--lat", "1", "--lat", "2"])
+        }
+        #expect(throws: usage("unexpected argument 'b'")) { _ = try run(["snapshot", "-o", "x", "a", "b"]) }
     }
 
     @Test func helpIsGeneratedFromTheSpec() throws {
@@ -130,6 +133,9 @@ import Testing
         }
         // On the command line: --lat 0x1p4 is an error naming the value, not latitude 16.
         let parsed = try run(["snapshot", "--lat", "0x1p4", "-o", "a.png"])
-        #expect(throws: UsageError.self) { try parsed.double("lat", in: -90...90) }
+        #expect(throws: UsageError(commandPath: "lookaround snapshot",
+                                   message: "--lat '0x1p4' is not a finite number; allowed -90…90")) {
+            try parsed.double("lat", in: -90...90)
+        }
     }
 }

@@ -69,11 +69,8 @@ import Testing
         let merged = try parsed(["serve", "--config", path, "--catalog", "/from/command-line.sqlite"]).overConfigFile(path)
         #expect(merged.string("catalog") == "/from/command-line.sqlite")
         #expect(merged.string("listen") == "0.0.0.0:9000" && merged.flag("verbose"))
-        #expect(throws: UsageError.self) { try parsed(["serve"]).overConfigFile(path + ".missing") }
-        do {
-            _ = try parsed(["serve"]).overConfigFile(path + ".missing")
-        } catch let error as UsageError {
-            #expect(error.message == "--config \(path).missing does not exist")
+        #expect(throws: UsageError(commandPath: "lookaround serve", message: "--config \(path).missing does not exist")) {
+            try parsed(["serve"]).overConfigFile(path + ".missing")
         }
     }
 

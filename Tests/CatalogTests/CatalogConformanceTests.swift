@@ -200,7 +200,9 @@ struct CatalogConformanceTests {
             #expect(placesA.map(\.place) == placesB.map(\.place), "places within \(radius) m")
         }
         #expect(try pair.postgis.streets(near: origin, radiusMeters: 150).count == 1)
-        #expect(throws: CatalogError.self) { try pair.postgis.streets(near: origin, radiusMeters: -1) }
+        #expect(throws: CatalogError.invalidParameter(name: "radiusMeters", value: "-1.0", allowed: "0…10000 metres")) {
+            try pair.postgis.streets(near: origin, radiusMeters: -1)
+        }
     }
 
     /// An index run replaces the catalog in one transaction: an open reader answers from the old one
@@ -256,8 +258,16 @@ struct CatalogConformanceTests {
         #expect(try CatalogLocation(parsing: "Panoramas/catalog.sqlite") == .file(path: "Panoramas/catalog.sqlite"))
         #expect(try CatalogLocation(parsing: "postgres://u@db.example/lookaround").isPostgres)
         #expect(try CatalogLocation(parsing: "postgresql://u@127.0.0.1:5432/lookaround?passfile=/x/pgpass").isPostgres)
-        #expect(throws: CatalogError.self) { try CatalogLocation(parsing: "postgres://u@host") }
-        #expect(throws: CatalogError.self) { try CatalogLocation(parsing: "postgis://u@host/db") }
+        #expect(throws: CatalogError.invalidParameter(
+            name: "catalog", value: "postgres://u@host",
+            allowed: "a URL naming its database: postgres://USER@HOST[:PORT]/DATABASE")) {
+            try CatalogLocation(parsing: "postgres://u@host")
+        }
+        #expect(throws: CatalogError.invalidParameter(
+            name: "catalog", value: "postgis://u@host/db",
+            allowed: "a file path, or a URL postgres://USER@HOST[:PORT]/DATABASE (or postgresql://)")) {
+            try CatalogLocation(parsing: "postgis://u@host/db")
+        }
     }
 
     @Test func aPasswordInTheURLIsRefusedAndNeverPrinted() throws {

@@ -1,3 +1,4 @@
+import Diagnostics
 import Catalog
 import Foundation
 import Geodesy
@@ -146,8 +147,10 @@ import TestSupport
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let notOSM = set.root.appendingPathComponent("broken.osm").path
         try Data("<html>not osm</html>".utf8).write(to: URL(fileURLWithPath: notOSM))
-        #expect(throws: (any Error).self) {
+        #expect {
             try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [notOSM]))
+        } throws: { error in
+            (error as? any CategorizedError)?.category == .badData && "\(error)".contains(notOSM)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: set.root.path).filter { $0.contains(".tmp-") }.isEmpty)

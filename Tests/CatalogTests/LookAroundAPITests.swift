@@ -34,7 +34,9 @@ import TestSupport
         let here = try GeoCoordinate(latitude: 60, longitude: 24)
         var request = LookAroundSceneRequest(coordinate: here, catalog: try catalog)
         request.radiusMeters = -5
-        await #expect(throws: CatalogError.self) { try await request.scene }
+        await #expect(throws: CatalogError.invalidParameter(name: "radiusMeters", value: "-5.0", allowed: "0…10000 metres")) {
+            try await request.scene
+        }
     }
 
     @Test func localSearchReturnsMapItemsAndSceneByMapItem() async throws {

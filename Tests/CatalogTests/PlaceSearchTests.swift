@@ -70,7 +70,9 @@ import Testing
         #expect(stockmann.place.address?.formatted == "Aleksanterinkatu 52")
         #expect(stockmann.place.category == "department_store" && stockmann.place.categoryGroup == .shop)
         #expect(try catalog.searchPlaces(PlaceSearchQuery(text: "zzzzqqq")).isEmpty)
-        #expect(throws: CatalogError.self) { try catalog.searchPlaces(PlaceSearchQuery(text: "a", limit: 0)) }
+        #expect(throws: CatalogError.invalidParameter(name: "limit", value: "0", allowed: "1…1000")) {
+            try catalog.searchPlaces(PlaceSearchQuery(text: "a", limit: 0))
+        }
     }
 
     @Test func placesNearAPoint() throws {
@@ -79,7 +81,9 @@ import Testing
         #expect(near.map(\.place.name) == ["Senaatintori", "Café Engel", "Helsingin tuomiokirkko"])
         #expect(near[0].distanceMeters < 0.01)
         #expect(try catalog.places(near: here, radiusMeters: 0.5).count == 1)
-        #expect(throws: CatalogError.self) { try catalog.places(near: here, radiusMeters: -1) }
+        #expect(throws: CatalogError.invalidParameter(name: "radiusMeters", value: "-1.0", allowed: "0…10000 metres")) {
+            try catalog.places(near: here, radiusMeters: -1)
+        }
     }
 
     @Test func streetsNearAPoint() throws {

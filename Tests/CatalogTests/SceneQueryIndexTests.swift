@@ -113,7 +113,9 @@ import TestSupport
         #expect(loaded.search(query) == index.search(query))
         var damaged = blob
         damaged.removeLast()
-        #expect(throws: CatalogError.self) { try damaged.withUnsafeBytes { try SceneQueryIndex(serialized: $0, path: "test") } }
+        #expect(throws: CatalogError.corruptIndex(path: "test", detail: "17011 bytes for 1000 panoramas, expected 17012")) {
+            try damaged.withUnsafeBytes { try SceneQueryIndex(serialized: $0, path: "test") }
+        }
     }
 }
 

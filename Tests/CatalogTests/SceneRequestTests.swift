@@ -61,7 +61,7 @@ import TestSupport
 
     @Test(arguments: [-1.0, 10_001, .nan, .infinity])
     func badRadiusIsAnErrorNamingTheRange(radius: Double) throws {
-        #expect(throws: CatalogError.self) {
+        #expect(throws: CatalogError.invalidParameter(name: "radiusMeters", value: "\(radius)", allowed: "0…10000 metres")) {
             try catalog.scene(for: SceneRequest(coordinate: try senaatintori, radiusMeters: radius))
         }
         do { _ = try catalog.scene(for: SceneRequest(coordinate: try senaatintori, radiusMeters: radius)) } catch {
@@ -89,7 +89,7 @@ import TestSupport
         }
         let foreign = root.appendingPathComponent("foreign.sqlite").path
         try Data("hello, not a database at all, just some text to fill a page".utf8).write(to: URL(fileURLWithPath: foreign))
-        #expect(throws: CatalogError.self) { try Catalog(path: foreign) }
+        #expect(throws: CatalogError.notACatalog(path: foreign, detail: "not an SQLite database")) { try Catalog(path: foreign) }
         // A folder (the panoramas' own, say) is named as one, not left to SQLite's "disk I/O error".
         do {
             _ = try Catalog(path: root.path)
@@ -110,8 +110,22 @@ import TestSupport
         #expect(json.request.preference == .best && json.id == "x")
         #expect(try parser.parse("# comment", number: 4) == nil)
         // Decimal only, as in the queries: hex (Double reads 0x3cp0 as 60) and inf are not numbers here.
-        for bad in ["60.17", "91,0", "nan,1", #"{"latitude": "x"}"#, "1,2,abc", "1,200", "0x3cp0,24.95", "60.17,24.95,0x32", "60.17,24.95,inf"] {
-            #expect(throws: CatalogError.self, "\(bad)") { try parser.parse(bad, number: 5) }
+        let notFinite = "latitude and longitude must be finite numbers"
+        let cases: [(line: String, detail: String)] = [
+            ("60.17", "expected 2 to 4 comma-separated fields, found 1"),
+            ("91,0", "\(GeodesyError.latitudeOutOfRange(91))"),
+            ("nan,1", notFinite),
+            (#"{"latitude": "x"}"#, "not a JSON object with numeric latitude/longitude"),
+            ("1,2,abc", "radius 'abc' is not a finite decimal number"),
+            ("1,200", "longitude 200.0 is outside -180…180 degrees"),
+            ("0x3cp0,24.95", notFinite),
+            ("60.17,24.95,0x32", "radius '0x32' is not a finite decimal number"),
+            ("60.17,24.95,inf", "radius 'inf' is not a finite decimal number"),
+        ]
+        for (bad, detail) in cases {
+            #expect(throws: CatalogError.badBatchLine(line: 5, text: bad, detail: detail), "\(bad)") {
+                try parser.parse(bad, number: 5)
+            }
         }
     }
 }

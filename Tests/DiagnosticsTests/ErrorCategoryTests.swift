@@ -88,7 +88,7 @@ import Testing
         (SimulatorError.invalidParameter(name: "samples", value: "0", allowed: "1…64"), .usage),
         (SimulatorError.unknownStreets(requested: ["Nowhere"], available: ["Aleksanterinkatu"]), .usage),
         (SimulatorError.emptyScene(detail: "no buildings"), .badData), (SimulatorError.noCaptures(detail: "no streets"), .badData),
-        (SimulatorError.output(path: "a.jpg", detail: "encoder"), .internalError), (SimulatorError.cannotWrite(denied), .cannotCreate),
+        (SimulatorError.cannotWrite(full), .io), (SimulatorError.cannotWrite(denied), .cannotCreate),
         // MapSnapshot.
         (MapSnapshotError.valueOutOfRange(parameter: "pitch", value: 90, allowed: "0…85"), .usage),
         (MapSnapshotError.invalidSize(width: 0, height: 10, scale: 1), .usage),
@@ -104,7 +104,8 @@ import Testing
         (PlaybackError.unknownSequence(id: "c", known: ["a"]), .noImagery),
         (PlaybackError.malformedWaypoints(file: "w.gpx", location: "line 3", detail: "no lat"), .badData),
         (PlaybackError.missingInput(file: "w.gpx", detail: "no such file"), .missingInput),
-        (PlaybackError.cannotCreate(path: "out/", detail: "denied"), .cannotCreate),
+        (PlaybackError.cannotWrite(full), .io), (PlaybackError.cannotWrite(denied), .cannotCreate),
+        (PlaybackError.outputInTheWay(path: "out/"), .cannotCreate),
         (PlaybackError.toolMissing(tool: "ffmpeg", debianPackage: "ffmpeg", purpose: "MP4"), .unavailable),
         (PlaybackError.encodingFailed(format: "GIF", detail: "giflib"), .internalError), (PlaybackError.cancelled, .internalError),
         // Terminal.

@@ -54,15 +54,26 @@ struct CoordinateRegionTests {
         let west = try GeoCoordinate(latitude: helsinki.latitude, longitude: r.westLongitude)
         let east = try GeoCoordinate(latitude: helsinki.latitude, longitude: r.eastLongitude)
         #expect(abs(west.distanceMeters(to: east) / 1000 - 1) < 1e-4)
-        #expect(throws: GeodesyError.self) { try CoordinateRegion(center: helsinki, latitudinalMeters: -1, longitudinalMeters: 1) }
-        #expect(throws: GeodesyError.self) { try CoordinateRegion(center: helsinki, latitudinalMeters: .nan, longitudinalMeters: 1) }
-        #expect(throws: GeodesyError.self) { try CoordinateRegion(center: helsinki, latitudinalMeters: 1, longitudinalMeters: 1e8) }
+        #expect { try CoordinateRegion(center: helsinki, latitudinalMeters: -1, longitudinalMeters: 1) } throws: { error in
+            guard case GeodesyError.latitudeDeltaOutOfRange(let degrees) = error else { return false }
+            return degrees < 0
+        }
+        #expect { try CoordinateRegion(center: helsinki, latitudinalMeters: .nan, longitudinalMeters: 1) } throws: { error in
+            guard case GeodesyError.notFinite("latitudinalMeters", let value) = error else { return false }
+            return value.isNaN
+        }
+        #expect { try CoordinateRegion(center: helsinki, latitudinalMeters: 1, longitudinalMeters: 1e8) } throws: { error in
+            guard case GeodesyError.longitudeDeltaOutOfRange(let degrees) = error else { return false }
+            return degrees > 360
+        }
     }
 
     @Test func edgesInitialiser() throws {
         let r = try CoordinateRegion(north: 10, south: -10, west: 170, east: -170)
         #expect(r.span.longitudeDelta == 20 && r.center.longitude == -180 && r.spans180thMeridian)
-        #expect(throws: GeodesyError.self) { try CoordinateRegion(north: -10, south: 10, west: 0, east: 1) }
+        #expect(throws: GeodesyError.latitudeDeltaOutOfRange(-20)) {
+            try CoordinateRegion(north: -10, south: 10, west: 0, east: 1)
+        }
     }
 
     @Test func validationMessages() throws {
@@ -77,7 +88,10 @@ struct CoordinateRegionTests {
         #expect(span?.description.contains("latitudeDelta -1.0") == true)
         #expect(span?.description.contains("[0, 180]") == true)
         #expect(throws: GeodesyError.longitudeDeltaOutOfRange(361)) { try CoordinateSpan(latitudeDelta: 1, longitudeDelta: 361) }
-        #expect(throws: GeodesyError.self) { try CoordinateSpan(latitudeDelta: .nan, longitudeDelta: 1) }
+        #expect { try CoordinateSpan(latitudeDelta: .nan, longitudeDelta: 1) } throws: { error in
+            guard case GeodesyError.latitudeDeltaOutOfRange(let value) = error else { return false }
+            return value.isNaN
+        }
         let json = Data(#"{"latitudeDelta": 200, "longitudeDelta": 1}"#.utf8)
         #expect(throws: GeodesyError.latitudeDeltaOutOfRange(200)) { try JSONDecoder().decode(CoordinateSpan.self, from: json) }
     }
@@ -112,7 +126,9 @@ struct CoordinateRegionTests {
             #expect(abs(back.span.latitudeDelta - r.span.latitudeDelta) < 1e-9, "\(r)")
             #expect(abs(back.span.longitudeDelta - r.span.longitudeDelta) < 1e-9, "\(r)")
         }
-        #expect(throws: GeodesyError.self) { try CoordinateRegion(MapRect.null) }
-        #expect(throws: GeodesyError.self) { try CoordinateRegion(MapRect(x: 0, y: 0, width: MapSize.world.width * 2, height: 1)) }
+        #expect(throws: GeodesyError.notFinite(parameter: "map rect x", value: .infinity)) { try CoordinateRegion(MapRect.null) }
+        #expect(throws: GeodesyError.longitudeDeltaOutOfRange(720)) {
+            try CoordinateRegion(MapRect(x: 0, y: 0, width: MapSize.world.width * 2, height: 1))
+        }
     }
 }

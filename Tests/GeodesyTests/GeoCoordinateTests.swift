@@ -51,8 +51,13 @@ struct GeoCoordinateTests {
 
     @Test func normalizingInitialiserStillRejectsBadInput() {
         #expect(throws: GeodesyError.latitudeOutOfRange(95)) { try GeoCoordinate(latitude: 95, normalizingLongitude: 0) }
-        #expect(throws: GeodesyError.self) { try GeoCoordinate(latitude: 0, normalizingLongitude: .nan) }
-        #expect(throws: GeodesyError.self) { try GeoCoordinate(latitude: 0, normalizingLongitude: .infinity) }
+        #expect { try GeoCoordinate(latitude: 0, normalizingLongitude: .nan) } throws: { error in
+            guard case GeodesyError.longitudeOutOfRange(let longitude) = error else { return false }
+            return longitude.isNaN
+        }
+        #expect(throws: GeodesyError.longitudeOutOfRange(.infinity)) {
+            try GeoCoordinate(latitude: 0, normalizingLongitude: .infinity)
+        }
     }
 
     @Test func codableRoundTripAndValidation() throws {

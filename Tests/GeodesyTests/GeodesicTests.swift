@@ -128,12 +128,18 @@ struct GeodesicPropertyTests {
     @Test func directRejectsNonFiniteInput() throws {
         let start = try GeoCoordinate(latitude: 60, longitude: 25)
         for bad in [Double.nan, .infinity, -.infinity] {
-            let error = #expect(throws: GeodesyError.self) {
+            let error = #expect {
                 try wgs84.direct(from: start, azimuth: .degrees(10), distanceMeters: bad)
+            } throws: { error in
+                guard case GeodesyError.notFinite("distanceMeters", let value) = error else { return false }
+                return value == bad || (value.isNaN && bad.isNaN)
             }
-            #expect(error?.description.contains("distanceMeters \(bad)") == true)
-            #expect(throws: GeodesyError.self) {
+            #expect((error as? GeodesyError)?.description.contains("distanceMeters \(bad)") == true)
+            #expect {
                 try wgs84.direct(from: start, azimuth: .degrees(bad), distanceMeters: 10)
+            } throws: { error in
+                guard case GeodesyError.notFinite("azimuthDegrees", let value) = error else { return false }
+                return value == bad || (value.isNaN && bad.isNaN)
             }
         }
     }
@@ -142,8 +148,13 @@ struct GeodesicPropertyTests {
         #expect(throws: GeodesyError.ellipsoidOutOfRange(equatorialRadiusMeters: -1, flattening: 0)) {
             try Geodesic(equatorialRadiusMeters: -1, flattening: 0)
         }
-        #expect(throws: GeodesyError.self) { try Geodesic(equatorialRadiusMeters: 6e6, flattening: 0.5) }
-        #expect(throws: GeodesyError.self) { try Geodesic(equatorialRadiusMeters: .nan, flattening: 0) }
+        #expect(throws: GeodesyError.ellipsoidOutOfRange(equatorialRadiusMeters: 6e6, flattening: 0.5)) {
+            try Geodesic(equatorialRadiusMeters: 6e6, flattening: 0.5)
+        }
+        #expect { try Geodesic(equatorialRadiusMeters: .nan, flattening: 0) } throws: { error in
+            guard case GeodesyError.ellipsoidOutOfRange(let radius, 0) = error else { return false }
+            return radius.isNaN
+        }
     }
 
     @Test func sphereMatchesGreatCircle() throws {

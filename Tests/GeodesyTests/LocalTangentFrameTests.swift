@@ -90,10 +90,18 @@ struct LocalTangentFrameTests {
 
     @Test func badInputThrows() throws {
         let origin = try GeoCoordinate(latitude: 0, longitude: 0)
-        let error = #expect(throws: GeodesyError.self) { try LocalTangentFrame(origin: origin, heightMeters: .nan) }
-        #expect(error?.description.contains("heightMeters nan") == true)
+        let error = #expect { try LocalTangentFrame(origin: origin, heightMeters: .nan) } throws: { error in
+            guard case GeodesyError.notFinite("heightMeters", let height) = error else { return false }
+            return height.isNaN
+        }
+        #expect((error as? GeodesyError)?.description.contains("heightMeters nan") == true)
         let frame = try LocalTangentFrame(origin: origin)
-        #expect(throws: GeodesyError.self) { try frame.geodetic(from: EastNorthUp(east: .infinity, north: 0, up: 0)) }
-        #expect(throws: GeodesyError.self) { try ECEFPosition(x: .nan, y: 0, z: 0).geodetic() }
+        #expect(throws: GeodesyError.notFinite(parameter: "east metres", value: .infinity)) {
+            try frame.geodetic(from: EastNorthUp(east: .infinity, north: 0, up: 0))
+        }
+        #expect { try ECEFPosition(x: .nan, y: 0, z: 0).geodetic() } throws: { error in
+            guard case GeodesyError.notFinite("ECEF x metres", let x) = error else { return false }
+            return x.isNaN
+        }
     }
 }

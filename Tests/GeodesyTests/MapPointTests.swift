@@ -53,8 +53,11 @@ struct MapPointTests {
     }
 
     @Test func nonFinitePointThrows() {
-        let error = #expect(throws: GeodesyError.self) { try MapPoint(x: .nan, y: 0).coordinate }
-        #expect(error?.description.contains("map point x nan") == true)
+        let error = #expect { try MapPoint(x: .nan, y: 0).coordinate } throws: { error in
+            guard case GeodesyError.notFinite("map point x", let x) = error else { return false }
+            return x.isNaN
+        }
+        #expect((error as? GeodesyError)?.description.contains("map point x nan") == true)
         #expect(MapPoint(x: .infinity, y: 0).distanceMeters(to: MapPoint(x: 0, y: 0)).isNaN)
     }
 

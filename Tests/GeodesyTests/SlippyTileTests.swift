@@ -76,8 +76,10 @@ struct SlippyTileTests {
         #expect(tile?.description.contains("0...7") == true)
         let quadkey = #expect(throws: GeodesyError.invalidQuadkey("214", position: 2)) { try SlippyTile(quadkey: "214") }
         #expect(quadkey?.description.contains("\"214\"") == true && quadkey?.description.contains("position 2") == true)
-        #expect(throws: GeodesyError.self) { try SlippyTile(quadkey: String(repeating: "0", count: 31)) }
-        #expect(throws: GeodesyError.self) { try SlippyTile(quadkey: "1٣") }  // Arabic-Indic three is not a quadkey digit
+        let tooLong = String(repeating: "0", count: 31)
+        #expect(throws: GeodesyError.invalidQuadkey(tooLong, position: nil)) { try SlippyTile(quadkey: tooLong) }
+        // Arabic-Indic three is not a quadkey digit.
+        #expect(throws: GeodesyError.invalidQuadkey("1٣", position: 1)) { try SlippyTile(quadkey: "1٣") }
     }
 
     @Test func codable() throws {

@@ -126,8 +126,12 @@ struct CorruptCorpusTests {
     @Test("every truncation of a valid PNG and JPEG gives a typed error or warnings, never a crash")
     func everyTruncation() throws {
         let png = try fixture("corrupt/valid-16x16.png"), jpeg = try fixture("corrupt/valid-16x16.jpg")
-        for n in 0..<png.count {
-            #expect(throws: ImagingError.self) { try PNGCodec.decodeRGBA(Array(png[0..<n])) }
+        #expect(throws: ImagingError.empty(file: nil)) { try PNGCodec.decodeRGBA([]) }
+        for n in 1..<png.count {
+            #expect("cut at \(n)") { try PNGCodec.decodeRGBA(Array(png[0..<n])) } throws: { error in
+                guard case ImagingError.truncated(nil, "PNG", _) = error else { return false }
+                return true
+            }
         }
         for n in stride(from: 0, to: jpeg.count, by: 3) {
             let cut = Array(jpeg[0..<n])

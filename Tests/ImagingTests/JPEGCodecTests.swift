@@ -49,8 +49,12 @@ struct JPEGCodecTests {
         #expect(JPEGScale.supported.count >= 16)
         #expect(try JPEGScale(numerator: 2, denominator: 16) == .eighth)
         #expect(try JPEGScale(numerator: 3, denominator: 8).scaled(4096) == 1536)
-        #expect(throws: ImagingError.self) { try JPEGScale(numerator: 1, denominator: 3) }
-        #expect(throws: ImagingError.self) { try JPEGScale(numerator: 0, denominator: 8) }
+        for (numerator, denominator) in [(1, 3), (0, 8)] {
+            #expect { try JPEGScale(numerator: numerator, denominator: denominator) } throws: { error in
+                guard case ImagingError.invalidParameter("JPEG scale", let value, let allowed) = error else { return false }
+                return value == "\(numerator)/\(denominator)" && allowed.contains("1/8")
+            }
+        }
     }
 
     @Test("quality is validated: 1…100", arguments: [0, 1, 100, 101, -5])
@@ -67,7 +71,10 @@ struct JPEGCodecTests {
 
     @Test("read-only subsamplings are refused when encoding")
     func encodeSubsamplingValidation() {
-        #expect(throws: ImagingError.self) { try JPEGCodec.encode(smoothRGB(width: 8, height: 8), subsampling: .chroma411) }
+        #expect(throws: ImagingError.invalidParameter(name: "JPEG subsampling", value: "4:1:1",
+                                                      allowed: "4:4:4, 4:2:2, 4:2:0 or gray")) {
+            try JPEGCodec.encode(smoothRGB(width: 8, height: 8), subsampling: .chroma411)
+        }
     }
 
     @Test("greyscale images encode as one-channel JPEGs")
@@ -85,7 +92,10 @@ struct JPEGCodecTests {
         let lenient = try JPEGCodec.decodeRGB(data, file: "cut.jpg")
         #expect(lenient.image.width == 64 && lenient.image.height == 64)
         #expect(lenient.warnings.contains { $0.contains("Premature end") }, "\(lenient.warnings)")
-        #expect(throws: ImagingError.self) { try JPEGCodec.decodeRGB(data, options: JPEGDecodeOptions(strict: true)) }
+        #expect { try JPEGCodec.decodeRGB(data, options: JPEGDecodeOptions(strict: true)) } throws: { error in
+            guard case ImagingError.truncated(nil, "JPEG", _) = error else { return false }
+            return true
+        }
         do {
             _ = try JPEGCodec.decodeGray(data, file: "cut.jpg", options: JPEGDecodeOptions(strict: true))
             Issue.record("strict decode of a truncated file must throw")

@@ -104,15 +104,21 @@ struct MetadataTests {
 
     @Test("out-of-range values are refused with the field, value and range")
     func validation() {
-        let cases: [ImageMetadata] = [
-            ImageMetadata(latitudeDegrees: 90.5), ImageMetadata(longitudeDegrees: -181),
-            ImageMetadata(latitudeDegrees: .nan), ImageMetadata(imageDirectionDegrees: 360),
-            ImageMetadata(dateTimeOriginal: "2024-06-21T12:30:15"), ImageMetadata(make: "Café"),
-            ImageMetadata(panorama: PanoramaMetadata(poseHeadingDegrees: -1)),
-            ImageMetadata(panorama: PanoramaMetadata(fullPanoWidthPixels: 0)),
+        let cases: [(ImageMetadata, name: String, value: String, allowed: String)] = [
+            (ImageMetadata(latitudeDegrees: 90.5), "latitude", "90.5", "-90…90 degrees"),
+            (ImageMetadata(longitudeDegrees: -181), "longitude", "-181.0", "-180…180 degrees"),
+            (ImageMetadata(latitudeDegrees: .nan), "latitude", "nan", "-90…90 degrees"),
+            (ImageMetadata(imageDirectionDegrees: 360), "image direction", "360.0", "0…<360 degrees"),
+            (ImageMetadata(dateTimeOriginal: "2024-06-21T12:30:15"), "DateTimeOriginal", "'2024-06-21T12:30:15'",
+             "\"YYYY:MM:DD HH:MM:SS\""),
+            (ImageMetadata(make: "Café"), "Make", "'Café'", "printable ASCII"),
+            (ImageMetadata(panorama: PanoramaMetadata(poseHeadingDegrees: -1)), "PoseHeadingDegrees", "-1.0", "0…<360"),
+            (ImageMetadata(panorama: PanoramaMetadata(fullPanoWidthPixels: 0)), "FullPanoWidthPixels", "0", "1 or more pixels"),
         ]
-        for m in cases {
-            #expect(throws: ImagingError.self) { try JPEGCodec.encode(smoothRGB(width: 8, height: 8), metadata: m) }
+        for (m, name, value, allowed) in cases {
+            #expect(throws: ImagingError.invalidParameter(name: name, value: value, allowed: allowed)) {
+                try JPEGCodec.encode(smoothRGB(width: 8, height: 8), metadata: m)
+            }
         }
     }
 

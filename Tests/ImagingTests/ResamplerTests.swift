@@ -96,6 +96,8 @@ import Testing
 
     @Test func zeroSizeIsAnError() {
         let image = RGB8Image(width: 4, height: 4)
-        #expect(throws: ImagingError.self) { try Resampler.resize(image, to: PixelSize(width: 0, height: 3)) }
+        #expect(throws: ImagingError.invalidParameter(name: "output size", value: "0x3", allowed: "positive width and height")) {
+            try Resampler.resize(image, to: PixelSize(width: 0, height: 3))
+        }
     }
 }

@@ -120,14 +120,22 @@ import Testing
             Issue.record("unexpected error \(error)")
         }
         let notAFont = FontPaths(regular: "/etc/hostname", bold: FontPaths.debian.bold, fallback: FontPaths.debian.fallback)
-        #expect(throws: ImagingError.self) { try FontLibrary(paths: notAFont) }
+        #expect { try FontLibrary(paths: notAFont) } throws: { error in
+            guard case ImagingError.font(let path, let detail) = error else { return false }
+            return path == "/etc/hostname" && detail.contains("FreeType cannot read it")
+        }
     }
 
     @Test func outOfRangeSizesAreErrors() throws {
         let fonts = try Self.fonts()
-        #expect(throws: ImagingError.self) { try fonts.measure("x", style: TextStyle(pixelSize: 0)) }
-        #expect(throws: ImagingError.self) { try fonts.measure("x", style: TextStyle(pixelSize: .nan)) }
-        #expect(throws: ImagingError.self) {
+        #expect(throws: ImagingError.invalidParameter(name: "text pixel size", value: "0.0", allowed: "1.0…512.0 pixels")) {
+            try fonts.measure("x", style: TextStyle(pixelSize: 0))
+        }
+        #expect(throws: ImagingError.invalidParameter(name: "text pixel size", value: "nan", allowed: "1.0…512.0 pixels")) {
+            try fonts.measure("x", style: TextStyle(pixelSize: .nan))
+        }
+        #expect(throws: ImagingError.invalidParameter(name: "halo width", value: "100.0",
+                                                      allowed: "more than 0 and at most 32.0 pixels")) {
             try fonts.measure("x", style: TextStyle(pixelSize: 12, halo: .init(width: 100, color: .white)))
         }
     }

@@ -66,7 +66,7 @@ nonisolated(unsafe) private var clientFolder: String?
         let restored = try JSONDecoder().decode(MapCamera.self, from: try JSONEncoder().encode(camera))
         #expect(restored == camera)
         let snapshotter = try MapSnapshotter(dataset: try MapDataset(contentsOfFile: Self.osm))
-        let snapshot = try snapshotter.snapshot(MapSnapshotOptions(camera: restored, size: PixelSize(width: 256, height: 192)))
+        let snapshot = try snapshotter.snapshot(MapSnapshotOptions(camera: restored, size: PointSize(width: 256, height: 192)))
         let image: RGBA8Image = snapshot.image
         #expect(image.width == 256 && image.height == 192)
         #expect(try PNGCodec.encode(image).count > 1000)

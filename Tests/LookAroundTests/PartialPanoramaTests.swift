@@ -98,6 +98,8 @@ import Testing
             #expect(value(512 >> level, 256 >> level) == 0)
             #expect(value((960 >> level) + 2, (100 >> level) - 2) == 0, "above the crop")
         }
-        #expect(throws: ReprojectionError.self) { _ = try PanoramaCrop(fullWidth: 1000, fullHeight: 512, left: 0, top: 0) }
+        #expect(throws: ReprojectionError.notEquirectangular(width: 1000, height: 512)) {
+            _ = try PanoramaCrop(fullWidth: 1000, fullHeight: 512, left: 0, top: 0)
+        }
     }
 }

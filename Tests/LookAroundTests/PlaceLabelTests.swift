@@ -246,11 +246,11 @@ extension PlaceLabelTests {
         let reserved = try snapshotter.placeLabels(for: camera, catalog: town.catalog, avoiding: [free[0].box])
         #expect(reserved == Array(free.dropFirst()), "without \(free[0].name): \(reserved.map(\.name)), free: \(free.map(\.name))")
         // A reservation away from every label changes nothing.
-        let corners = [LookAroundPlaceLabel.Box(minX: 0, minY: 0, maxX: 4, maxY: 4), LookAroundPlaceLabel.Box(minX: 316, minY: 0, maxX: 320, maxY: 4),
-                       LookAroundPlaceLabel.Box(minX: 0, minY: 236, maxX: 4, maxY: 240), LookAroundPlaceLabel.Box(minX: 316, minY: 236, maxX: 320, maxY: 240)]
+        let corners = [PixelRect(minX: 0, minY: 0, maxX: 4, maxY: 4), PixelRect(minX: 316, minY: 0, maxX: 320, maxY: 4),
+                       PixelRect(minX: 0, minY: 236, maxX: 4, maxY: 240), PixelRect(minX: 316, minY: 236, maxX: 320, maxY: 240)]
         let apart = try #require(corners.first { box in !free.contains { $0.box.overlaps(box) } })
         #expect(try snapshotter.placeLabels(for: camera, catalog: town.catalog, avoiding: [apart]) == free)
-        let whole = LookAroundPlaceLabel.Box(minX: 0, minY: 0, maxX: 320, maxY: 240)
+        let whole = PixelRect(minX: 0, minY: 0, maxX: 320, maxY: 240)
         #expect(try snapshotter.placeLabels(for: camera, catalog: town.catalog, avoiding: [whole]).isEmpty)
     }
 

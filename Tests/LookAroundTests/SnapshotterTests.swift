@@ -66,7 +66,10 @@ import TestSupport
             try await LookAroundSnapshotter(scene: scene, options: options).snapshot
         }
         options = LookAroundSnapshotter.Options(size: PixelSize(width: 0, height: 10))
-        await #expect(throws: ReprojectionError.self) { try await LookAroundSnapshotter(scene: scene, options: options).snapshot }
+        await #expect(throws: ReprojectionError.invalidParameter(name: "view size", value: "0x10",
+                                                                 allowed: "at least 1x1 pixels")) {
+            try await LookAroundSnapshotter(scene: scene, options: options).snapshot
+        }
     }
 
     @Test func decodedLevelIsCachedAndReused() async throws {

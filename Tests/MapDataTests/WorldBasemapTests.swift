@@ -43,8 +43,13 @@ struct WorldBasemapTests {
 
     @Test("malformed files are rejected with the reason")
     func malformed() {
-        #expect(throws: MapDataError.self) { try WorldBasemap(bytes: Array("LKWORLD0".utf8)) }
-        #expect(throws: MapDataError.self) { try WorldBasemap(bytes: Array("LKWORLD1".utf8) + [0x05]) }
+        #expect(throws: MapDataError.malformedWorldBasemap(
+            path: "world basemap", detail: "not a world basemap (no LKWORLD1 header) (at byte 0)")) {
+            try WorldBasemap(bytes: Array("LKWORLD0".utf8))
+        }
+        #expect(throws: MapDataError.malformedWorldBasemap(path: "world basemap", detail: "truncated (at byte 9)")) {
+            try WorldBasemap(bytes: Array("LKWORLD1".utf8) + [0x05])
+        }
         #expect(throws: MapDataError.fileNotFound(path: "/nonexistent/world.bin")) {
             try WorldBasemap(contentsOfFile: "/nonexistent/world.bin")
         }

@@ -21,7 +21,9 @@ import Testing
         let frames = try flight.cameras(frameCount: 12)
         #expect(frames.first == a && frames.last == b)
         #expect(frames.allSatisfy { $0.centerCoordinateDistanceMeters <= 1500 + 1e-6 })
-        #expect(throws: MapSnapshotError.self) { try flight.cameras(frameCount: 1) }
+        #expect(throws: MapSnapshotError.invalidFlight(detail: "frame count 1 is out of range; allowed 2…10000")) {
+            try flight.cameras(frameCount: 1)
+        }
     }
 
     @Test func arcsLiftHalfway() {

@@ -30,10 +30,14 @@ import Testing
         let camera = try MapCamera(centerCoordinate: MapTestFixtures.centre, centerCoordinateDistanceMeters: 100_000,
                                    pitch: MapCameraPitch(degrees: 75))
         #expect(abs(camera.pitch.degrees - 40) < 1e-9)
-        #expect(throws: MapSnapshotError.self) {
+        #expect {
             try MapCamera(centerCoordinate: MapTestFixtures.centre, centerCoordinateDistanceMeters: .nan)
+        } throws: { error in
+            guard case MapSnapshotError.valueOutOfRange(let parameter, let value, _) = error else { return false }
+            return parameter == "centerCoordinateDistanceMeters" && value.isNaN
         }
-        #expect(throws: MapSnapshotError.self) {
+        #expect(throws: MapSnapshotError.valueOutOfRange(parameter: "pitchDegrees", value: 95,
+                                                         allowed: "0…90 degrees from straight down")) {
             try MapCamera(centerCoordinate: MapTestFixtures.centre, centerCoordinateDistanceMeters: 100, pitch: MapCameraPitch(degrees: 95))
         }
     }

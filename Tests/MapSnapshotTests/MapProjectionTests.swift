@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func snapshotPointsAreInPointsAtScale2() throws {
-        let options = MapSnapshotOptions(region: try MapTestFixtures.region(meters: 600), size: PixelSize(width: 200, height: 100), scale: 2)
+        let options = MapSnapshotOptions(region: try MapTestFixtures.region(meters: 600), size: PointSize(width: 200, height: 100), scale: 2)
         let camera = try options.resolvedCamera()
         let projection = MapProjection(camera: camera, widthPixels: 400, heightPixels: 200, scale: 2)
         let snapshot = MapSnapshot(image: RGBA8Image(width: 1, height: 1), camera: camera, projection: projection)
@@ -61,7 +61,7 @@ import Testing
     @Test func regionAcrossThe180thMeridian() throws {
         let region = try CoordinateRegion(center: GeoCoordinate(latitude: -17, longitude: 180 - 360), span: CoordinateSpan(latitudeDelta: 4, longitudeDelta: 6))
         #expect(region.spans180thMeridian)
-        let options = MapSnapshotOptions(region: region, size: PixelSize(width: 300, height: 300))
+        let options = MapSnapshotOptions(region: region, size: PointSize(width: 300, height: 300))
         let projection = MapProjection(camera: try options.resolvedCamera(), widthPixels: 300, heightPixels: 300, scale: 1)
         let west = try #require(projection.pixel(for: GeoCoordinate(latitude: -17, longitude: 178)))
         let east = try #require(projection.pixel(for: GeoCoordinate(latitude: -17, longitude: -178)))
@@ -70,7 +70,7 @@ import Testing
         let c = try #require(projection.coordinate(forPixel: PixelPoint(299, 150)))
         #expect(abs(c.longitude - (-177.02)) < 0.001)    // 180 - 3 + 6 × 299/300
         let rect = MapRect(region)
-        let fromRect = MapSnapshotOptions(framing: .mapRect(rect), size: PixelSize(width: 300, height: 300))
+        let fromRect = MapSnapshotOptions(framing: .mapRect(rect), size: PointSize(width: 300, height: 300))
         #expect(abs(try fromRect.resolvedCamera().centerCoordinateDistanceMeters - (try options.resolvedCamera()).centerCoordinateDistanceMeters) < 1e-6)
     }
 }

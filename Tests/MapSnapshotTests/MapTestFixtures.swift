@@ -44,7 +44,7 @@ struct SyntheticOrthophoto: OrthophotoProvider {
     let snapshotter: MapSnapshotter
 
     func orthophoto(of rect: MapRect, size: PixelSize) throws -> RGB8Image {
-        var options = MapSnapshotOptions(framing: .mapRect(rect), size: size, mapType: .standard)
+        var options = MapSnapshotOptions(framing: .mapRect(rect), size: PointSize(width: size.width, height: size.height), mapType: .standard)  // scale 1: a point is a pixel
         options.showsLabels = false
         let map = try snapshotter.snapshot(options).image
         var out = RGB8Image(width: size.width, height: size.height)

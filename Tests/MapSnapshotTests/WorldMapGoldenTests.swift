@@ -10,7 +10,7 @@ import TestSupport
 /// harbour, the extract's edge and two long flights (each looked at before it was committed;
 /// regenerate with LOOKAROUND_REGENERATE_GOLDEN=1), and properties that hold whatever the style.
 @Suite struct WorldMapGoldenTests {
-    static let size = PixelSize(width: 352, height: 352)
+    static let size = PointSize(width: 352, height: 352)
     static let helsinki = try! GeoCoordinate(latitude: 60.1699, longitude: 24.9450)
     static let tokyo = try! GeoCoordinate(latitude: 35.6812, longitude: 139.7671)
     static let sanFrancisco = try! GeoCoordinate(latitude: 37.7749, longitude: -122.4194)
@@ -63,7 +63,7 @@ import TestSupport
 
     /// The whole world in Web Mercator at zoom 1 (512 × 512 points), with country names and borders.
     @Test func wholeWorldAtZoom1() throws {
-        let options = MapSnapshotOptions(framing: .mapRect(.world), size: PixelSize(width: 512, height: 512))
+        let options = MapSnapshotOptions(framing: .mapRect(.world), size: PointSize(width: 512, height: 512))
         let snapshot = try MapTestFixtures.snapshotter().snapshot(options)
         #expect(abs(snapshot.camera.zoomLevel(viewHeightPoints: 512) - 1) < 0.01)
         GoldenImage.check(snapshot.image, named: "world-zoom1")
@@ -114,7 +114,7 @@ import TestSupport
     @Test func theHarbourBeyondTheExtractCannotBeTakenForData() throws {
         let center = try GeoCoordinate(latitude: 60.1665, longitude: 24.9560)
         let snapshotter = try MapTestFixtures.snapshotter()
-        let snapshot = try snapshotter.snapshot(MapSnapshotOptions(region: try Self.region(center, meters: 1_600), size: PixelSize(width: 450, height: 350)))
+        let snapshot = try snapshotter.snapshot(MapSnapshotOptions(region: try Self.region(center, meters: 1_600), size: PointSize(width: 450, height: 350)))
         let image = snapshot.image
         let bounds = try #require(try MapDataset(contentsOfFile: MapTestFixtures.helsinkiPath).boundingBox)
         let edge = try #require(snapshot.point(for: try GeoCoordinate(latitude: 60.1665, longitude: bounds.maxLongitude)))
@@ -147,7 +147,7 @@ import TestSupport
         var sheet = Canvas(width: 3 * 161 - 2, height: 2 * 161 - 2, background: .white)
         var frames: [RGBA8Image] = []
         for (i, camera) in try flight.cameras(frameCount: 6).enumerated() {
-            let frame = try snapshotter.snapshot(MapSnapshotOptions(camera: camera, size: PixelSize(width: 159, height: 159))).image
+            let frame = try snapshotter.snapshot(MapSnapshotOptions(camera: camera, size: PointSize(width: 159, height: 159))).image
             frames.append(frame)
             sheet.draw(frame, x: (i % 3) * 161, y: (i / 3) * 161)
         }
@@ -180,7 +180,7 @@ import TestSupport
     @Test func landOnBothSidesOfThe180thMeridian() throws {
         let center = try GeoCoordinate(latitude: 66, longitude: -180)
         let image = try MapTestFixtures.snapshotter().snapshot(MapSnapshotOptions(region: try WorldMapGoldenTests.region(center, meters: 1_200_000),
-                                                                              size: PixelSize(width: 200, height: 200))).image
+                                                                              size: PointSize(width: 200, height: 200))).image
         let land = MapStyle.standard.worldLand
         let west = WorldMapGoldenTests.count(land, in: image, x: 0..<100), east = WorldMapGoldenTests.count(land, in: image, x: 100..<200)
         #expect(west > 2_000 && east > 2_000, "land west \(west), east \(east) of the meridian")
@@ -190,7 +190,7 @@ import TestSupport
     @Test func viewsWiderThanTheWorldRepeatIt() throws {
         let camera = try MapCamera(fitting: MapRect(x: 0, y: 0, width: MapSize.world.width * 2, height: MapSize.world.height),
                                    viewWidthPoints: 512, viewHeightPoints: 256)
-        let image = try MapTestFixtures.snapshotter().snapshot(MapSnapshotOptions(camera: camera, size: PixelSize(width: 512, height: 256))).image
+        let image = try MapTestFixtures.snapshotter().snapshot(MapSnapshotOptions(camera: camera, size: PointSize(width: 512, height: 256))).image
         let land = MapStyle.standard.worldLand
         // Above the attribution, which covers a corner of the right-hand copy.
         let left = WorldMapGoldenTests.count(land, in: image, x: 0..<256, y: 0..<200)
@@ -204,7 +204,7 @@ import TestSupport
         let snapshotter = try MapTestFixtures.snapshotter()
         let center = try GeoCoordinate(latitude: 60.1700, longitude: 24.9534)
         for type in MapType.allCases {
-            var options = MapSnapshotOptions(region: try WorldMapGoldenTests.region(center, meters: 5_000), size: PixelSize(width: 200, height: 200),
+            var options = MapSnapshotOptions(region: try WorldMapGoldenTests.region(center, meters: 5_000), size: PointSize(width: 200, height: 200),
                                              mapType: type)
             options.orthophotoProvider = SyntheticOrthophoto(snapshotter: snapshotter)
             let image = try snapshotter.snapshot(options).image
@@ -225,9 +225,9 @@ import TestSupport
             for y in (image.height - 12)..<image.height { for x in 0..<image.width where image[x, y, 0] < 120 { left = min(left, x) } }
             return image.width - left
         }
-        let inside = try creditWidth(MapSnapshotOptions(region: try MapTestFixtures.region(meters: 300), size: PixelSize(width: 400, height: 200)))
+        let inside = try creditWidth(MapSnapshotOptions(region: try MapTestFixtures.region(meters: 300), size: PointSize(width: 400, height: 200)))
         let world = try creditWidth(MapSnapshotOptions(region: try WorldMapGoldenTests.region(WorldMapGoldenTests.helsinki, meters: 300_000),
-                                                       size: PixelSize(width: 400, height: 200)))
+                                                       size: PointSize(width: 400, height: 200)))
         #expect(inside > 100 && inside < 160, "OSM credit only: \(inside) pixels")
         #expect(world > inside + 80, "OSM and Natural Earth credits: \(world) pixels")
     }

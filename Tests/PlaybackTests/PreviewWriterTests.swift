@@ -185,6 +185,26 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
     }
 
+    @Test func outputsThatCannotBeWrittenAreNamedWithTheirCause() throws {
+        let root = try Lookaround.temporaryDirectory()
+        // A folder of someone else's files is never replaced by a frames folder.
+        let theirs = root.appendingPathComponent("photos").path
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: theirs + "/holiday.jpg"))
+        #expect(throws: PlaybackError.outputInTheWay(path: theirs)) {
+            try Self.write(try Self.frames(count: 2), to: theirs + "/", settings: PreviewSettings(framesPerSecond: 12))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theirs) == ["holiday.jpg"])
+        // A missing parent folder is a write failure with its errno, for every format.
+        for name in ["frames/", "walk.gif", "walk.webp"] {
+            let path = root.appendingPathComponent("missing/\(name)").path
+            #expect(throws: PlaybackError.cannotWrite(WriteFailure(path: path, code: ENOENT)), "\(name)") {
+                try Self.write(try Self.frames(count: 2), to: path, settings: PreviewSettings(framesPerSecond: 12))
+            }
+        }
+        #expect(try Self.leftovers(in: root).isEmpty)
+    }
+
     @Test func formatsByExtension() throws {
         #expect(try PreviewFormat(path: "out/walk.GIF") == .gif)
         #expect(try PreviewFormat(path: "out/frames/") == .frames)

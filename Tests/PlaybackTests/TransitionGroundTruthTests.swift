@@ -141,6 +141,9 @@ import Testing
         var fading = PanoramaTransition(from: a, to: b)
         #expect(!fading.usesDepth)
         #expect(try fading.render(fraction: 0, camera: camera) == direct)
-        #expect(throws: ReprojectionError.self) { try fading.render(fraction: 1.5, camera: camera) }
+        #expect(throws: ReprojectionError.invalidParameter(name: "transition fraction", value: "1.5",
+                                                           allowed: "0…1 (0 = the first panorama)")) {
+            try fading.render(fraction: 1.5, camera: camera)
+        }
     }
 }

@@ -116,6 +116,8 @@ import Testing
         }
         options = WalkTimeline.Options()
         options.framesPerSecond = .nan
-        #expect(throws: PlaybackError.self) { try WalkTimeline(route: Self.lRoute(), options: options) }
+        #expect(throws: PlaybackError.invalidParameter(name: "--fps", value: "nan", allowed: "1…120 frames per second")) {
+            try WalkTimeline(route: Self.lRoute(), options: options)
+        }
     }
 }

@@ -55,7 +55,10 @@ import Testing
     }
 
     @Test func gpxNeedsTwoPoints() {
-        #expect(throws: PlaybackError.self) { try WaypointReader.parseGPX(gpx("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk>"), file: "one.gpx") }
+        #expect(throws: PlaybackError.malformedWaypoints(
+            file: "one.gpx", location: "", detail: "1 point(s) in its tracks, routes and waypoints; a walk needs at least 2")) {
+            try WaypointReader.parseGPX(gpx("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk>"), file: "one.gpx")
+        }
     }
 
     @Test func geoJSONLineStringInAFeatureCollection() throws {
@@ -90,7 +93,10 @@ import Testing
     }
 
     @Test func notJSONAtAll() {
-        #expect(throws: PlaybackError.self) { try WaypointReader.parseGeoJSON(Data("{nope".utf8), file: "x.json") }
+        #expect { try WaypointReader.parseGeoJSON(Data("{nope".utf8), file: "x.json") } throws: { error in
+            guard case PlaybackError.malformedWaypoints("x.json", "", let detail) = error else { return false }
+            return detail.hasPrefix("not valid JSON (")
+        }
     }
 
     @Test func missingFile() {

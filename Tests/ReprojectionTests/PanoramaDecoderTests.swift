@@ -12,7 +12,10 @@ struct PanoramaDecoderTests {
         #expect(level == 2 && image.width == 512 && image.height == 256)
         let large = try Fixtures.camera(0, 0, fov: 90, width: 1280, height: 720)   // ratio 0.5 → level 0
         #expect(try PanoramaDecoder.decode(jpeg, for: large).level == 0)
-        #expect(throws: ReprojectionError.self) { _ = try PanoramaDecoder.decode([0xFF, 0xD8, 0, 1], for: small) }
+        #expect { _ = try PanoramaDecoder.decode([0xFF, 0xD8, 0, 1], for: small) } throws: { error in
+            guard case ReprojectionError.unreadablePanorama(let file, let reason) = error else { return false }
+            return file == nil && !reason.isEmpty
+        }
     }
 
     @Test("the cache keeps the most recently used entries within its byte bound")

@@ -77,7 +77,8 @@ import Testing
         #expect(throws: ReprojectionError.notEquirectangular(width: 30, height: 20)) {
             try PanoramaDepthMap(Gray16Image(width: 30, height: 20))
         }
-        #expect(throws: ReprojectionError.self) {
+        #expect(throws: ReprojectionError.invalidParameter(name: "nearest surface distance", value: "nan m",
+                                                           allowed: "a finite number of metres above 0 (the camera height)")) {
             try PanoramaDepthMap(Gray16Image(width: 64, height: 32), nearestSurfaceMeters: .nan)
         }
     }

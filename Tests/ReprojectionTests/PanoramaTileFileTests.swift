@@ -87,7 +87,10 @@ struct PanoramaTileFileTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: file.path))
         let truncated = folder + "/truncated.lktiles"
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
-        #expect(throws: ReprojectionError.self) { _ = try PanoramaTileFile(path: truncated) }
+        #expect { _ = try PanoramaTileFile(path: truncated) } throws: { error in
+            guard case ReprojectionError.unreadablePanorama(let file, _) = error else { return false }
+            return file == truncated
+        }
         bytes[0] = UInt8(ascii: "X")
         let wrongMagic = folder + "/magic.lktiles"
         try bytes.write(to: URL(fileURLWithPath: wrongMagic))
@@ -97,6 +100,9 @@ struct PanoramaTileFileTests {
         } catch {
             #expect("\(error)".contains("magic.lktiles") && "\(error)".contains("not a tile file"))
         }
-        #expect(throws: ReprojectionError.self) { _ = try PanoramaTileFile(path: folder + "/missing.lktiles") }
+        let missing = folder + "/missing.lktiles"
+        #expect(throws: ReprojectionError.unreadablePanorama(file: missing, reason: "no such tile file")) {
+            _ = try PanoramaTileFile(path: missing)
+        }
     }
 }

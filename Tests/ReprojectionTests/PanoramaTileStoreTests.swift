@@ -95,7 +95,10 @@ struct PanoramaTileStoreTests {
         // A non-empty folder where the file should go: the rename fails (as root, where permissions
         // would not stop the write).
         try FileManager.default.createDirectory(atPath: store.path(panoramaID: "a") + "/x", withIntermediateDirectories: true)
-        #expect(throws: ReprojectionError.self) { try store.file(panoramaID: "a", source: sources[0]) }
+        #expect { try store.file(panoramaID: "a", source: sources[0]) } throws: { error in
+            guard case ReprojectionError.cannotWrite(let failure) = error else { return false }
+            return failure.path == store.path(panoramaID: "a")
+        }
         let names = try FileManager.default.contentsOfDirectory(atPath: store.directory)
         #expect(names == ["a.lktiles"], "no temporary file left: \(names)")
 

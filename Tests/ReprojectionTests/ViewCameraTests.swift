@@ -20,8 +20,14 @@ struct ViewCameraTests {
 
     @Test("pitch outside −90…90 and non-finite heading are errors; heading is normalised")
     func pitchAndHeading() throws {
-        #expect(throws: ReprojectionError.self) { _ = try ViewCamera(headingDegrees: 0, pitchDegrees: 91, width: 8, height: 8) }
-        #expect(throws: ReprojectionError.self) { _ = try ViewCamera(headingDegrees: .infinity, width: 8, height: 8) }
+        #expect(throws: ReprojectionError.invalidParameter(name: "pitch", value: "91.0°",
+                                                           allowed: "-90…90 degrees (0 = horizon, +90 = straight up)")) {
+            _ = try ViewCamera(headingDegrees: 0, pitchDegrees: 91, width: 8, height: 8)
+        }
+        #expect(throws: ReprojectionError.invalidParameter(name: "heading", value: "inf",
+                                                           allowed: "a finite number of degrees")) {
+            _ = try ViewCamera(headingDegrees: .infinity, width: 8, height: 8)
+        }
         #expect(try ViewCamera(headingDegrees: -90, width: 8, height: 8).headingDegrees == 270)
         #expect(try ViewCamera(headingDegrees: 720, width: 8, height: 8).headingDegrees == 0)
     }
@@ -32,7 +38,9 @@ struct ViewCameraTests {
             _ = try ViewCamera(headingDegrees: 0, width: 5000, height: 4000)
         }
         #expect(throws: Never.self) { _ = try ViewCamera(headingDegrees: 0, width: 5000, height: 4000, pixelBudget: 20_000_000) }
-        #expect(throws: ReprojectionError.self) { _ = try ViewCamera(headingDegrees: 0, width: 0, height: 4) }
+        #expect(throws: ReprojectionError.invalidParameter(name: "view size", value: "0x4", allowed: "at least 1x1 pixels")) {
+            _ = try ViewCamera(headingDegrees: 0, width: 0, height: 4)
+        }
         let message = ReprojectionError.exceedsPixelBudget(width: 5000, height: 4000, budgetPixels: 16_000_000).description
         #expect(message.contains("5000x4000") && message.contains("16000000"))
     }
@@ -51,6 +59,9 @@ struct ViewCameraTests {
         #expect(String(decoding: json, as: UTF8.self).contains("field_of_view_degrees"))
         #expect(try JSONDecoder().decode(ViewCamera.self, from: json) == camera)
         let bad = Data(#"{"heading_degrees":0,"pitch_degrees":0,"field_of_view_degrees":150,"width":10,"height":10}"#.utf8)
-        #expect(throws: ReprojectionError.self) { _ = try JSONDecoder().decode(ViewCamera.self, from: bad) }
+        #expect(throws: ReprojectionError.invalidParameter(name: "field of view", value: "150.0°",
+                                                           allowed: "10…120 degrees (horizontal)")) {
+            _ = try JSONDecoder().decode(ViewCamera.self, from: bad)
+        }
     }
 }

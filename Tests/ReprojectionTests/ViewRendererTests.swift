@@ -92,7 +92,9 @@ struct ViewRendererTests {
                                                              actualWidth: 10, actualHeight: 10)) {
             try renderer.render(Self.panorama, camera: camera, pose: .north, into: &wrong)
         }
-        #expect(throws: ReprojectionError.self) { _ = try ViewRenderer(blockSizePixels: 3) }
+        #expect(throws: ReprojectionError.invalidParameter(name: "block size", value: "3 pixels", allowed: "4…64 pixels")) {
+            _ = try ViewRenderer(blockSizePixels: 3)
+        }
     }
 
     @Test("a non-2:1 image is refused")

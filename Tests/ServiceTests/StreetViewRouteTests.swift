@@ -136,7 +136,12 @@ import TestSupport
         try Data("# keys\n\n  alpha  \nbeta\n".utf8).write(to: file)
         #expect(try ServiceConfiguration.apiKeys(fromFile: file.path) == ["alpha", "beta"])
         try Data("# none\n".utf8).write(to: file)
-        #expect(throws: ServiceError.self) { try ServiceConfiguration.apiKeys(fromFile: file.path) }
-        #expect(throws: ServiceError.self) { try ServiceConfiguration.apiKeys(fromFile: root.appendingPathComponent("missing").path) }
+        #expect(throws: ServiceError.badConfiguration(file: file.path, detail: "holds no API key; write one key per line")) {
+            try ServiceConfiguration.apiKeys(fromFile: file.path)
+        }
+        let missing = root.appendingPathComponent("missing").path
+        #expect(throws: ServiceError.badConfiguration(file: missing, detail: "no such API key file; write one key per line")) {
+            try ServiceConfiguration.apiKeys(fromFile: missing)
+        }
     }
 }

@@ -36,6 +36,19 @@ import Testing
         }
     }
 
+    @Test func theRayTracersRaysFollowTheSharedFrame() throws {
+        // sceneRay is the frame's mapping in Float: the pictures and their readers must agree.
+        for heading in [0.0, 37.5, 181, 359.9] {
+            let camera = try EquirectangularCamera(position: origin, headingDegrees: heading, width: 256)
+            for (x, y) in [(0.5, 0.5), (128.0, 64.0), (255.5, 100.25), (17.0, 127.5), (200.0, 3.0)] {
+                let ray = camera.sceneRay(x: Float(x), y: Float(y)).direction
+                let shared = camera.frame.direction(u: x / 256, v: y / 128)
+                let got = EastNorthUp(east: Double(ray.east), north: Double(ray.north), up: Double(ray.up))
+                #expect(close(got, shared, 1e-5), "heading \(heading), pixel (\(x), \(y)): \(got) vs \(shared)")
+            }
+        }
+    }
+
     @Test func equirectangularRenderHasNoSeamAndUniformPoles() throws {
         let model = try TestScenes.box()
         let camera = try EquirectangularCamera(position: origin, headingDegrees: 90, width: 128)
@@ -76,10 +89,26 @@ import Testing
     }
 
     @Test func invalidParametersAreErrors() {
-        #expect(throws: SimulatorError.self) { try EquirectangularCamera(position: origin, headingDegrees: 0, width: 63) }
-        #expect(throws: SimulatorError.self) { try PinholeCamera(position: origin, headingDegrees: 0, pitchDegrees: 0, fieldOfViewDegrees: 180, width: 10, height: 10) }
-        #expect(throws: SimulatorError.self) { try PinholeCamera(position: origin, headingDegrees: 0, pitchDegrees: 91, fieldOfViewDegrees: 60, width: 10, height: 10) }
-        #expect(throws: SimulatorError.self) { try RenderSettings(samplesPerPixel: 0, sun: SolarPosition(elevationDegrees: 1, azimuthDegrees: 1)) }
-        #expect(throws: SimulatorError.self) { try OrthographicCamera(minEast: 1, minNorth: 0, maxEast: 1, maxNorth: 1, width: 1, height: 1) }
+        #expect(throws: SimulatorError.invalidParameter(name: "panorama width", value: "63",
+                                                        allowed: "even, 2…65536 (height = width / 2)")) {
+            try EquirectangularCamera(position: origin, headingDegrees: 0, width: 63)
+        }
+        #expect(throws: SimulatorError.invalidParameter(name: "field of view", value: "180.0°",
+                                                        allowed: "1…179 degrees (horizontal)")) {
+            try PinholeCamera(position: origin, headingDegrees: 0, pitchDegrees: 0, fieldOfViewDegrees: 180,
+                              width: 10, height: 10)
+        }
+        #expect(throws: SimulatorError.invalidParameter(name: "pitch", value: "91.0°",
+                                                        allowed: "-90…90 degrees (0 = horizon, +90 = up)")) {
+            try PinholeCamera(position: origin, headingDegrees: 0, pitchDegrees: 91, fieldOfViewDegrees: 60,
+                              width: 10, height: 10)
+        }
+        #expect(throws: SimulatorError.invalidParameter(name: "samples per pixel", value: "0", allowed: "1…256")) {
+            try RenderSettings(samplesPerPixel: 0, sun: SolarPosition(elevationDegrees: 1, azimuthDegrees: 1))
+        }
+        #expect(throws: SimulatorError.invalidParameter(name: "rectangle", value: "1.0,0.0 – 1.0,1.0",
+                                                        allowed: "finite metres with max > min on both axes")) {
+            try OrthographicCamera(minEast: 1, minNorth: 0, maxEast: 1, maxNorth: 1, width: 1, height: 1)
+        }
     }
 }

@@ -83,7 +83,10 @@ import Testing
                 #expect(step > 8 && step < 12)
             }
         }
-        #expect(throws: SimulatorError.self) { try planner.plan(model: model, streetNames: ["Nowhere Street"]) }
+        #expect { try planner.plan(model: model, streetNames: ["Nowhere Street"]) } throws: { error in
+            guard case SimulatorError.unknownStreets(let requested, let available) = error else { return false }
+            return requested == ["Nowhere Street"] && available.contains("Testikatu")
+        }
         #expect(CapturePlanner.slug("Eteläesplanadi") == "etelaesplanadi")
     }
 

@@ -59,7 +59,9 @@ private let twoByTwo = RGB8Image(width: 2, height: 2, components: [255, 0, 0, 0,
     @Test func linesForImageShow() throws {
         let text = try TerminalImage.render(twoByTwo, columns: 2)
         #expect(text == "\(esc)[38;2;255;0;0;48;2;0;0;255m▀\(esc)[38;2;0;255;0;48;2;255;255;255m▀\(esc)[0m\n")
-        #expect(throws: ImagingError.self) { try TerminalImage.render(twoByTwo, columns: 0) }
+        #expect(throws: ImagingError.invalidParameter(name: "terminal width", value: "0", allowed: "1…1000 columns")) {
+            try TerminalImage.render(twoByTwo, columns: 0)
+        }
         let wide = try TerminalImage.render(RGB8Image(width: 200, height: 100, fill: 9), columns: 40)
         #expect(wide.split(separator: "\n").count == 10)   // 40 columns → 20 pixel rows → 10 lines
     }

@@ -113,8 +113,8 @@ import TestSupport
     @Test func layoutSizesThePictureForEachProtocol() {
         let text = ViewerLayout(columns: 160, rows: 48, outputProtocol: .truecolor)
         #expect(text.picturePixelSize == PixelSize(width: 160, height: 94) && text.statusRow == 47 && text.pictureTopRow == 0)
-        #expect(text.cell(pictureX: 10.5, y: 21.5) == (10, 10))
-        #expect(text.picturePoint(column: 10, row: 10)! == (10.5, 21))
+        #expect(text.cell(showing: PixelPoint(x: 10.5, y: 21.5)) == (10, 10))
+        #expect(text.picturePoint(column: 10, row: 10)! == PixelPoint(x: 10.5, y: 21))
         #expect(text.picturePoint(column: 10, row: 47) == nil, "the status line is no picture")
         let sixel = ViewerLayout(columns: 120, rows: 40, outputProtocol: .sixel, cellPixelSize: PixelSize(width: 6, height: 13))
         #expect(sixel.picturePixelSize == PixelSize(width: 720, height: 38 * 13) && sixel.pictureTopRow == 1)
@@ -135,8 +135,8 @@ import TestSupport
                                  sixelPixelLimit: PixelSize(width: 1000, height: 780))
         #expect(xterm.pictureColumns == 166 && xterm.pictureRows == 58 && xterm.picturePixelSize == PixelSize(width: 996, height: 754))
         #expect(xterm.pictureLeftColumn == 17 && xterm.pictureTopRow == 1 && xterm.pictureIsFitted)
-        #expect(xterm.cell(pictureX: 0, y: 0) == (17, 1) && xterm.cell(pictureX: 995, y: 753) == (182, 58))
-        #expect(xterm.picturePoint(column: 17, row: 1)! == (3, 6.5))
+        #expect(xterm.cell(showing: PixelPoint(x: 0, y: 0)) == (17, 1) && xterm.cell(showing: PixelPoint(x: 995, y: 753)) == (182, 58))
+        #expect(xterm.picturePoint(column: 17, row: 1)! == PixelPoint(x: 3, y: 6.5))
         #expect(xterm.picturePoint(column: 16, row: 10) == nil && xterm.picturePoint(column: 183, row: 10) == nil)
         // Limited both ways: centred vertically too, under the message row.
         let tall = ViewerLayout(columns: 250, rows: 90, outputProtocol: .sixel, cellPixelSize: PixelSize(width: 6, height: 13),
@@ -251,6 +251,7 @@ import TestSupport
         turned.camera.headingDegrees = 90 + scene.match.headingDegrees
         let b = try LookAroundSnapshotter(scene: scene, options: turned).render().image
         #expect(try ImageMetrics.psnr(a, b) > 25, "the PNG shows the same street")
-        #expect(throws: (any Error).self) { try LookAroundScene(panoramaFile: folder.appendingPathComponent("none.jpg").path) }
+        let none = folder.appendingPathComponent("none.jpg").path
+        #expect(throws: ImagingError.fileNotFound(path: none)) { try LookAroundScene(panoramaFile: none) }
     }
 }
