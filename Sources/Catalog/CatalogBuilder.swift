@@ -29,15 +29,15 @@ public enum CatalogBuilder {
         var files: [(path: String, id: String, folder: String)] = []
         for directory in options.directories {
             let root = URL(fileURLWithPath: directory).standardizedFileURL.path
-            let rootName = (root as NSString).lastPathComponent
+            let rootName = FilePath.name(of: root)
             guard let enumerator = FileManager.default.enumerator(atPath: root) else { continue }
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
-                if options.naming.isImage((relative as NSString).lastPathComponent) { found.append(relative) }
+                if options.naming.isImage(FilePath.name(of: relative)) { found.append(relative) }
             }
             for relative in found.sorted() {
                 let stem = options.naming.stem(ofImage: relative)
-                let folder = (relative as NSString).deletingLastPathComponent
+                let folder = FilePath.directory(of: relative)
                 files.append((root + "/" + relative, stem,
                               folder.isEmpty ? rootName : rootName + "/" + folder))
             }

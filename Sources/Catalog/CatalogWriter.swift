@@ -23,7 +23,7 @@ enum CatalogWriter {
                                                          maximumProximityLinks: maximumProximityLinks)
             return Summary(sequences: written.sequences, links: written.links)
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePath.directory(of: path)
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
             throw CatalogError.fileNotFound(path: directory, remedy: "the catalog's folder does not exist; create it first")
         }
@@ -95,8 +95,8 @@ enum CatalogWriter {
 
     /// Deletes `path.tmp-PID` files left beside the catalog by builds whose process is gone.
     static func removeAbandonedTemporaries(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        let directory = FilePath.directory(of: path)
+        let prefix = FilePath.name(of: path) + ".tmp-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         for name in names where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid(),

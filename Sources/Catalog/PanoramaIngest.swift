@@ -81,7 +81,7 @@ enum PanoramaIngest {
         }
         guard let latitude = metadata.latitudeDegrees ?? sidecar?.latitude,
               let longitude = metadata.longitudeDegrees ?? sidecar?.longitude else {
-            return .failure("no position: no EXIF GPS and no sidecar \((sidecarPath as NSString).lastPathComponent) "
+            return .failure("no position: no EXIF GPS and no sidecar \(FilePath.name(of: sidecarPath)) "
                             + "with latitude and longitude")
         }
         let coordinate: GeoCoordinate

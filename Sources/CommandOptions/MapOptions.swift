@@ -157,8 +157,8 @@ public struct MapOptions: Sendable {
         let center = try arguments.parseCoordinate("\(parts[0]),\(parts[1])", option: "camera")
         let distance = try ParsedArguments.parseDouble(parts[2], what: "--camera distance", in: MapCamera.distanceRangeMeters,
                                                        commandPath: arguments.commandName)
-        let heading = parts.count > 3 ? try ParsedArguments.parseDouble(parts[3], what: "--camera heading", in: -360...360,
-                                                                        commandPath: arguments.commandName) : 0
+        let heading = parts.count > 3 ? try ParsedArguments.parseHeading(parts[3], what: "--camera heading",
+                                                                         commandPath: arguments.commandName) : 0
         let pitch = parts.count > 4 ? try ParsedArguments.parseDouble(parts[4], what: "--camera pitch", in: MapCamera.pitchRangeDegrees,
                                                                       commandPath: arguments.commandName) : 0
         return try MapCamera(centerCoordinate: center, centerCoordinateDistanceMeters: distance, heading: .degrees(heading),

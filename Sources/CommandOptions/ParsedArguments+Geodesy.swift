@@ -9,6 +9,23 @@ extension ParsedArguments {
         return try parseCoordinate(text, option: name)
     }
 
+    /// A direction in option `name`, degrees clockwise from north: any finite decimal (clients compute
+    /// headings with atan2 and send -45 or 405), normalised to [0, 360) (DESIGN §3). Only text, NaN and
+    /// ±∞ are usage errors.
+    public func heading(_ name: String) throws -> Double? {
+        guard let text = string(name) else { return nil }
+        return try ParsedArguments.parseHeading(text, what: "--\(name)", commandPath: commandName)
+    }
+
+    /// Parses a heading as ``heading(_:)`` does, naming `what` in the error.
+    public static func parseHeading(_ text: String, what: String, commandPath: String) throws -> Double {
+        guard let value = decimal(text.trimmingCharacters(in: .whitespaces)) else {
+            throw UsageError(commandPath: commandPath,
+                             message: "\(what) '\(text)' is not a finite number of degrees; any finite value is taken modulo 360")
+        }
+        return Angle.normalizedHeadingDegrees(value)
+    }
+
     /// A required `LAT,LON` option.
     public func requiredCoordinate(_ name: String) throws -> GeoCoordinate {
         guard let coordinate = try coordinate(name) else {

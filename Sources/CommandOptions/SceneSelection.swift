@@ -25,7 +25,7 @@ public struct SceneSelection: Sendable {
     public static let maximumSidePixels = 16_384
 
     public static let cameraOptions: [OptionSpec] = [
-        .value("heading-degrees", valueName: "DEGREES", help: "View direction, clockwise from north (default: see above)."),
+        .value("heading-degrees", valueName: "DEGREES", help: "View direction, clockwise from north; any finite value, taken modulo 360 (default: see above)."),
         .value("pitch-degrees", valueName: "DEGREES", help: "Degrees above the horizon, -90…90.", defaultValue: "0"),
         .value("fov-degrees", valueName: "DEGREES", help: "Horizontal field of view, 10…120.", defaultValue: "90"),
         .value("size", valueName: "WxH", help: "Image size in pixels (each side 1…16384, at most 16 megapixels).", defaultValue: "1280x720"),
@@ -59,7 +59,7 @@ public struct SceneSelection: Sendable {
             throw arguments.error("--size: \(error)")
         }
         camera = LookAroundSnapshotter.Camera()
-        camera.headingDegrees = try arguments.double("heading-degrees", in: -1e9...1e9)
+        camera.headingDegrees = try arguments.heading("heading-degrees")
         camera.pitchDegrees = try arguments.double("pitch-degrees", in: ViewCamera.pitchRangeDegrees) ?? 0
         camera.fieldOfViewDegrees = try arguments.double("fov-degrees", in: ViewCamera.fieldOfViewRangeDegrees) ?? 90
         do {

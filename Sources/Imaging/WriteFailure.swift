@@ -47,8 +47,8 @@ public struct WriteFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// permission, a signal) leaves the old file as it was and removes the temporary one.
     /// - Throws: `WriteFailure` naming `path` and the cause.
     public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String) throws(WriteFailure) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let directory = FilePath.directory(of: path)
+        let name = FilePath.name(of: path)
         let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-\(getpid())-\(sequence.add())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteFailure(path: path, code: errno) }

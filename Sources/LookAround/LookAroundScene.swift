@@ -62,7 +62,7 @@ extension LookAroundScene {
         guard image.width == 2 * image.height else {
             throw ReprojectionError.notEquirectangular(width: image.width, height: image.height)
         }
-        let id = (path as NSString).lastPathComponent
+        let id = FilePath.name(of: path)
         let record = PanoramaRecord(id: id, coordinate: coordinate, captureTime: captureTime, headingDegrees: heading,
                                     imageWidth: image.width, imageHeight: image.height, imagePath: path,
                                     pitchDegrees: pitch, rollDegrees: roll, sequenceName: id)

@@ -256,7 +256,7 @@ public struct PanoramaTileFile: Sendable {
         data.reserveCapacity(offset)
         for tile in tiles { data.append(contentsOf: tile) }
         tiles = []
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePath.directory(of: path)
         if !directory.isEmpty {
             do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
                 throw .cannotWrite(WriteFailure(path: path, code: (error as NSError).underlyingPOSIXCode ?? EACCES))

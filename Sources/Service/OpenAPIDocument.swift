@@ -119,7 +119,7 @@ enum OpenAPIDocument {
                   parameters: streetViewParameters, responses: ["200": "status OK, ZERO_RESULTS, NOT_FOUND, INVALID_REQUEST, REQUEST_DENIED or UNKNOWN_ERROR"]),
         Operation(method: "get", path: "/maps/api/streetview", summary: "Google Street View Static API image.",
                   parameters: [Parameter(name: "size", required: true, description: "{width}x{height}, up to 640x640."),
-                               Parameter(name: "heading", type: "number", description: "0…360 (default: toward the location)."),
+                               Parameter(name: "heading", type: "number", description: "Degrees clockwise from north; any finite value, taken modulo 360 (default: toward the location)."),
                                Parameter(name: "pitch", type: "number", description: "-90…90 (default 0)."),
                                Parameter(name: "fov", type: "number", description: "10…120 (default 90)."),
                                Parameter(name: "return_error_code", type: "boolean", description: "404 instead of a grey image when there is no imagery.")]

@@ -27,6 +27,16 @@ struct QueryParameters {
         return value
     }
 
+    /// A direction in degrees: any finite value, normalised to [0, 360) (a client's atan2 gives -45);
+    /// only text, NaN and ±∞ are refused.
+    func heading(_ name: String) throws(ServiceError) -> Double? {
+        guard let text = string(name) else { return nil }
+        guard let value = ParsedArguments.decimal(text) else {
+            throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not a finite number of degrees; any finite value is taken modulo 360")
+        }
+        return Angle.normalizedHeadingDegrees(value)
+    }
+
     /// Refuses a parameter the route does not take (the API key, `key`, is taken everywhere), naming
     /// the closest one it does take.
     func refuseUnknown(_ allowed: [String]) throws(ServiceError) {

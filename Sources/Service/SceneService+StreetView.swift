@@ -110,7 +110,7 @@ extension SceneService {
             throw .invalidParameter(parameter: "size", message: "size '\(sizeText)' is not {width}x{height} with sides 1…640 pixels")
         }
         try checkPixels(size.width * size.height)
-        let heading = try query.double("heading", in: 0...360, unit: "degrees")
+        let heading = try query.heading("heading")
         let pitch = try query.double("pitch", in: -90...90, unit: "degrees") ?? 0
         let fov = try query.double("fov", in: 10...120, unit: "degrees") ?? 90
         let returnErrorCode = query.string("return_error_code")?.lowercased() == "true"

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Imaging
 
 /// What `lookaround serve` serves and its limits.
 public struct ServiceConfiguration: Sendable {
@@ -34,7 +35,7 @@ public struct ServiceConfiguration: Sendable {
     public var resolvedOSMPath: String? {
         if let osmPath { return osmPath }
         guard let catalogFile = (try? CatalogLocation(parsing: catalogPath))?.filePath else { return nil }
-        let sources = ((catalogFile as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources")
+        let sources = FilePath.joining(FilePath.directory(of: catalogFile), "sources")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []).sorted()
         return names.first { $0.hasSuffix(".osm.pbf") || $0.hasSuffix(".osm") }
             .map { (sources as NSString).appendingPathComponent($0) }

@@ -82,7 +82,7 @@ enum GeoDestinationCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         let from = try arguments.requiredCoordinate("from")
-        let bearing = try arguments.double("bearing-degrees", in: -360...360) ?? 0
+        let bearing = try arguments.heading("bearing-degrees") ?? 0
         let distance = try arguments.double("distance-meters", in: -40_000_000...40_000_000) ?? 0
         let direct = try Geodesic.wgs84.direct(from: from, azimuth: Angle(degrees: bearing), distanceMeters: distance)
         let result = Result(latitude: direct.destination.latitude, longitude: direct.destination.longitude,

@@ -70,7 +70,7 @@ enum IndexCommand: Command {
             if !osmFiles.isEmpty { throw arguments.error("give either --osm or --no-osm, not both") }
         } else if osmFiles.isEmpty {
             // Beside an SQLite catalog; beside the first folder for a PostGIS one.
-            let sources = location.filePath.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources") }
+            let sources = location.filePath.map { FilePath.joining(FilePath.directory(of: $0), "sources") }
                 ?? (directories[0] as NSString).appendingPathComponent("sources")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []
             osmFiles = names.filter { $0.hasSuffix(".osm.pbf") || $0.hasSuffix(".osm") }.sorted()

@@ -40,7 +40,7 @@ enum SimulateCommand: Command {
             .flag("force", help: "Re-render captures whose files exist."),
             .flag("dry-run", help: "Print the planned captures (id, latitude, longitude, heading, time) without rendering."),
             .value("view", valueName: "LAT,LON", help: "Render one pinhole view from this point instead of captures."),
-            .value("heading-degrees", valueName: "DEGREES", help: "View heading, clockwise from north (-360…360).", defaultValue: "0"),
+            .value("heading-degrees", valueName: "DEGREES", help: "View heading, clockwise from north (any finite value, taken modulo 360).", defaultValue: "0"),
             .value("pitch-degrees", valueName: "DEGREES", help: "View pitch, -90…90 (0 = horizon, +90 = up).", defaultValue: "0"),
             .value("fov-degrees", valueName: "DEGREES", help: "Horizontal field of view, 1…179.", defaultValue: "90"),
             .value("output", short: "o", valueName: "FILE", help: "Output of --view: .png or .jpg."),
@@ -93,7 +93,7 @@ enum SimulateCommand: Command {
         let box = try arguments.string("bbox").map { try parseBox($0, arguments: arguments) }
         if let view = try arguments.coordinate("view") {
             guard let output = arguments.string("output") else { throw arguments.error("--view needs -o FILE (.png or .jpg)") }
-            let heading = try arguments.double("heading-degrees", in: -360...360) ?? 0
+            let heading = try arguments.heading("heading-degrees") ?? 0
             let pitch = try arguments.double("pitch-degrees", in: -90...90) ?? 0
             let fov = try arguments.double("fov-degrees", in: 1...179) ?? 90
             let cameraHeight = try arguments.double("camera-height-meters", in: 0.1...100) ?? 2.5

@@ -60,7 +60,7 @@ enum ViewCommand: Command {
         let labels = ViewerLabels(option: try arguments.requiredString("labels")) ?? .all
         let pitch = try arguments.double("pitch-degrees", in: ViewCamera.pitchRangeDegrees) ?? 0
         let fov = try arguments.double("fov-degrees", in: ViewerState.fieldOfViewRange) ?? 90
-        let heading = try arguments.double("heading-degrees", in: -1e9...1e9)
+        let heading = try arguments.heading("heading-degrees")
         let spin = try arguments.double("spin-seconds", in: 0.5...600)
         let language = arguments.string("language")
 

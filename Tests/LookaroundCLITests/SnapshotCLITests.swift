@@ -61,6 +61,28 @@ import TestSupport
         #expect(header.width == 200 && header.height == 100)
     }
 
+    @Test func negativeAndLargeHeadingsAreDirectionsInEveryCommand() throws {
+        let minus = try snapshot(["--scene", "senaatintori-005", "--heading-degrees", "-45", "--size", "96x64", "-o", "-", "--format", "png"])
+        let plus = try snapshot(["--scene", "senaatintori-005", "--heading-degrees", "315", "--size", "96x64", "-o", "-", "--format", "png"])
+        #expect(minus.exitCode == 0 && minus.stderr.contains("heading    315.0°"), "\(minus.stderr)")
+        #expect(minus.stdoutBytes == plus.stdoutBytes)
+        let west = try Lookaround.run(["geo", "destination", "--from", "60.1699,24.9523", "--bearing-degrees", "-90",
+                                       "--distance-meters", "100", "--json"])
+        let alsoWest = try Lookaround.run(["geo", "destination", "--from", "60.1699,24.9523", "--bearing-degrees", "630",
+                                           "--distance-meters", "100", "--json"])
+        #expect(west.exitCode == 0 && west.stdout == alsoWest.stdout, "\(west.stderr)")
+        // One-character file names, relative to the working folder (Foundation's path splitting trapped on them).
+        let folder = try Lookaround.temporaryDirectory()
+        let osm = Lookaround.repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
+        let map = try Lookaround.run(["map", "--osm", osm, "--camera", "60.1699,24.9523,800,-90", "--size", "64x64", "-o", "a"], in: folder)
+        let mapWest = try Lookaround.run(["map", "--osm", osm, "--camera", "60.1699,24.9523,800,270", "--size", "64x64", "-o", "b"], in: folder)
+        #expect(map.exitCode == 0 && mapWest.exitCode == 0, "\(map.stderr)\(mapWest.stderr)")
+        let a = try Data(contentsOf: folder.appendingPathComponent("a")), b = try Data(contentsOf: folder.appendingPathComponent("b"))
+        #expect(a == b)
+        let nan = try snapshot(["--scene", "senaatintori-005", "--heading-degrees", "nan", "-o", "-"])
+        #expect(nan.exitCode == 64 && nan.stderr.contains("--heading-degrees 'nan' is not a finite number of degrees"), "\(nan.stderr)")
+    }
+
     @Test func placeByName() throws {
         let output = try Self.setup.get().root.appendingPathComponent("stockmann.png").path
         let result = try snapshot(["--near", "Stockmann", "--size", "160x90", "--labels", "none", "-o", output])

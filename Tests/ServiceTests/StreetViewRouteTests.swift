@@ -48,6 +48,25 @@ import TestSupport
         #expect(spread > 10)
     }
 
+    @Test func anyFiniteHeadingIsADirectionOnEveryRoute() throws {
+        // Clients compute headings with atan2 and send negative ones: -45, 315 and 675 are one direction.
+        for (route, name) in [("/maps/api/streetview?size=200x120&location=60.16952,24.95247", "heading"),
+                              ("/v1/snapshot?size=200x120&lat=60.16952&lon=24.95247", "heading_degrees")] {
+            let bodies = try ["-45", "315", "675", "-405"].map { heading -> [UInt8] in
+                let response = try ServiceFixture.get("\(route)&\(name)=\(heading)")
+                #expect(response.status == 200, "\(route) \(name)=\(heading): \(response.text)")
+                return response.body
+            }
+            #expect(Set(bodies).count == 1, "\(route): the four spellings of 315° differ")
+            let east = try ServiceFixture.get("\(route)&\(name)=90")
+            #expect(east.body != bodies[0], "\(route): the heading changed nothing")
+            for bad in ["nan", "inf", "-infinity", "north"] {
+                let refused = try ServiceFixture.get("\(route)&\(name)=\(bad)")
+                #expect(refused.status == 400 && refused.text.contains("not a finite number of degrees"), "\(name)=\(bad): \(refused.text)")
+            }
+        }
+    }
+
     @Test func noImageryIsAGreyImageOr404() throws {
         let grey = try ServiceFixture.get("/maps/api/streetview?size=300x200&location=10,10")
         #expect(grey.status == 200)
