@@ -44,8 +44,8 @@ func runPlaybackBenchmarks() throws {
     _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [shipped], catalogPath: catalogPath, osmFiles: [osm]))
     let catalog = try Catalog(path: catalogPath)
     let planner = try RoutePlanner(catalog: catalog)
-    let from = try catalog.place(named: "Senaatintori", language: nil).place.coordinate
-    let to = try catalog.place(named: "Stockmann", language: nil).place.coordinate
+    let from = try catalog.locate("Senaatintori", language: nil).coordinate
+    let to = try catalog.locate("Stockmann", language: nil).coordinate
     let route = try planner.route(from: from, to: to)
     let snapshotter = try MapSnapshotter(dataset: try MapDataset(contentsOfFile: osm))
     print("   route Senaatintori → Stockmann: \(route.stops.count) panoramas, \(fmt(route.lengthMeters, 1)) m")

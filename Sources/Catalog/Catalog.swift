@@ -18,6 +18,7 @@ public final class Catalog: @unchecked Sendable {
     let store: any CatalogStore
     private let lock = NSLock()
     private var placeIndex: PlaceSearchIndex?
+    private var geocodingIndex: GeocodingIndex?
     private var knownRevision: Int64
 
     /// The in-memory index scene requests use (SQLite catalogs; nil for a PostGIS catalog, which
@@ -240,6 +241,18 @@ public final class Catalog: @unchecked Sendable {
         }
     }
 
+    /// The place search and geocoding indexes, loaded on first use.
+    func geocodingIndexes() throws(CatalogError) -> (places: PlaceSearchIndex, geocoding: GeocodingIndex) {
+        let places = try searchIndex()
+        return try withLock { () throws(CatalogError) -> (places: PlaceSearchIndex, geocoding: GeocodingIndex) in
+            if let geocodingIndex { return (places, geocodingIndex) }
+            let index = GeocodingIndex(addresses: try store.addresses(), streets: try store.namedStreets(),
+                                       localities: try store.localities())
+            geocodingIndex = index
+            return (places, index)
+        }
+    }
+
     /// Streets passing within `radiusMeters` of `coordinate`, nearest first, with the distance to the
     /// nearest point of the line (local east-north-up plane; error well under 1 % within 10 km).
     /// - Throws: `CatalogError.invalidParameter` for a radius outside 0…10,000 m.
@@ -316,6 +329,7 @@ public final class Catalog: @unchecked Sendable {
         withLockNoThrow {
             knownRevision = current
             placeIndex = nil
+            geocodingIndex = nil
         }
         return true
     }

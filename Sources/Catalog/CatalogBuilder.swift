@@ -102,13 +102,16 @@ public enum CatalogBuilder {
         }
         assignSequenceOrder(&records, explicitIndex: explicitIndex)
 
-        var places: [Place] = [], streets: [Street] = []
+        var places: [Place] = [], streets: [Street] = [], gazetteer = Gazetteer()
         for osm in options.osmFiles {
             let dataset = try MapDataset(contentsOfFile: osm)
             places += dataset.places
             streets += dataset.streets
+            gazetteer.addresses += dataset.addresses
+            gazetteer.localities += dataset.localities
         }
-        let summary = try CatalogWriter.write(records: records, places: places, streets: streets, to: options.catalogPath,
+        let summary = try CatalogWriter.write(records: records, places: places, streets: streets, gazetteer: gazetteer,
+                                              to: options.catalogPath,
                                               proximityLinkMeters: options.proximityLinkMeters,
                                               maximumProximityLinks: options.maximumProximityLinks)
         return IndexReport(catalogPath: location.description, filesFound: files.count, filesRead: toRead.count,
@@ -150,7 +153,7 @@ public enum CatalogBuilder {
     public static func writeMeasured(records: [PanoramaRecord], to catalogPath: String) throws -> WriteMeasurement {
         let start = Date()
         if case .postgres(let url) = try CatalogLocation(parsing: catalogPath) {
-            let summary = try PostGISCatalogWriter.write(records: records, places: [], streets: [], to: url,
+            let summary = try PostGISCatalogWriter.write(records: records, places: [], streets: [], gazetteer: Gazetteer(), to: url,
                                                          proximityLinkMeters: 30, maximumProximityLinks: 4)
             return WriteMeasurement(links: summary.links, totalSeconds: Date().timeIntervalSince(start), copySeconds: summary.copySeconds)
         }

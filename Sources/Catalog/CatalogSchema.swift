@@ -2,11 +2,12 @@
 ///
 /// Version 1: panoramas, sequences, links, places (with names per language), streets, and R*Tree
 /// indexes for panoramas, places and streets. Version 2: the packed query index (`query_index`) that
-/// `Catalog` loads at open, and `catalog_info`. A catalog of an older version is migrated when it is
+/// `Catalog` loads at open, and `catalog_info`. Version 3: the gazetteer, `addresses` (every
+/// `addr:housenumber`, interpolated numbers included) and `localities` with their names. A catalog of an older version is migrated when it is
 /// opened for writing (`lookaround index`); opening one newer than ``currentVersion`` is an error.
 enum CatalogSchema {
     /// The version this code writes and reads.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// Migration `i` takes a catalog from version `i` to `i + 1`.
     static let migrations: [String] = [
@@ -61,6 +62,18 @@ enum CatalogSchema {
         CREATE TABLE query_index(id INTEGER PRIMARY KEY CHECK (id = 1), panorama_count INTEGER NOT NULL,
                                  data BLOB NOT NULL);
         CREATE TABLE catalog_info(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """,
+        // 2 → 3
+        """
+        CREATE TABLE addresses(
+            id INTEGER PRIMARY KEY, osm TEXT NOT NULL, house_number TEXT NOT NULL, street TEXT, place TEXT,
+            postcode TEXT, city TEXT, unit TEXT, interpolated INTEGER NOT NULL,
+            latitude REAL NOT NULL, longitude REAL NOT NULL);
+        CREATE TABLE localities(
+            id INTEGER PRIMARY KEY, osm TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, latitude REAL, longitude REAL);
+        CREATE TABLE locality_names(
+            locality INTEGER NOT NULL REFERENCES localities(id), language TEXT NOT NULL, name TEXT NOT NULL,
+            PRIMARY KEY(locality, language)) WITHOUT ROWID;
         """,
     ]
 

@@ -37,10 +37,16 @@ protocol CatalogStore: AnyObject, Sendable {
     func coverage(south: Double, north: Double, west: Double, east: Double, orderedByID: Bool) throws(CatalogError) -> [CoverageEntry]
     /// Streets that may pass within `radiusMeters` of `coordinate` (a superset: ``Catalog`` measures).
     func streetCandidates(near coordinate: GeoCoordinate, radiusMeters: Double) throws(CatalogError) -> [CatalogStreet]
+    /// Every street with a name, ordered by id, with its names.
+    func namedStreets() throws(CatalogError) -> [CatalogStreet]
     /// Ids of places that may lie within `radiusMeters` of `coordinate` (a superset).
     func placeCandidateIDs(near coordinate: GeoCoordinate, radiusMeters: Double) throws(CatalogError) -> Set<Int>
     /// Every place, ordered by id.
     func places() throws(CatalogError) -> [CatalogPlace]
+    /// Every house number, ordered by id (empty for a catalog built before addresses were indexed).
+    func addresses() throws(CatalogError) -> [CatalogAddress]
+    /// Every locality, ordered by id.
+    func localities() throws(CatalogError) -> [CatalogLocality]
     /// Number of places.
     func placeCount() throws(CatalogError) -> Int
     /// The catalog's revision: a number that changes whenever an index run replaces the catalog.

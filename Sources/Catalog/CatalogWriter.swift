@@ -15,10 +15,10 @@ enum CatalogWriter {
     }
 
     /// Writes `records` (their order becomes `row` 1…n), links, places and streets to `path` atomically.
-    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], to path: String,
+    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], gazetteer: Gazetteer = Gazetteer(), to path: String,
                       proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Summary {
         if case .postgres(let url) = try CatalogLocation(parsing: path) {
-            let written = try PostGISCatalogWriter.write(records: records, places: places, streets: streets, to: url,
+            let written = try PostGISCatalogWriter.write(records: records, places: places, streets: streets, gazetteer: gazetteer, to: url,
                                                          proximityLinkMeters: proximityLinkMeters,
                                                          maximumProximityLinks: maximumProximityLinks)
             return Summary(sequences: written.sequences, links: written.links)
@@ -49,6 +49,7 @@ enum CatalogWriter {
                                                maximumProximityLinks: maximumProximityLinks)
                 try writePlaces(places, database)
                 try writeStreets(streets, database)
+                try writeGazetteer(gazetteer, database)
                 try writeQueryIndex(records, database)
                 let info = try database.prepare("INSERT INTO catalog_info(key, value) VALUES (?1, ?2)")
                 for (key, value) in [("built_at", ISO8601DateFormatter().string(from: Date())),
@@ -284,6 +285,41 @@ enum CatalogWriter {
             try statement.bind(3, name)
             try statement.step()
             statement.reset()
+        }
+    }
+
+    private static func writeGazetteer(_ gazetteer: Gazetteer, _ database: SQLiteDatabase) throws {
+        let insert = try database.prepare("""
+            INSERT INTO addresses(id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            """)
+        for (i, address) in gazetteer.addresses.enumerated() {
+            try insert.bind(1, i + 1)
+            try insert.bind(2, address.source.description)
+            try insert.bind(3, address.houseNumber)
+            try insert.bind(4, address.street)
+            try insert.bind(5, address.place)
+            try insert.bind(6, address.postcode)
+            try insert.bind(7, address.city)
+            try insert.bind(8, address.unit)
+            try insert.bind(9, address.isInterpolated ? 1 : 0)
+            try insert.bind(10, address.position.latitude)
+            try insert.bind(11, address.position.longitude)
+            try insert.step()
+            insert.reset()
+        }
+        let locality = try database.prepare("INSERT INTO localities(id, osm, name, kind, latitude, longitude) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        let names = try database.prepare("INSERT OR REPLACE INTO locality_names(locality, language, name) VALUES (?1, ?2, ?3)")
+        for (i, place) in gazetteer.localities.enumerated() {
+            try locality.bind(1, i + 1)
+            try locality.bind(2, place.source.description)
+            try locality.bind(3, place.name)
+            try locality.bind(4, place.kind)
+            try locality.bind(5, place.position?.latitude)
+            try locality.bind(6, place.position?.longitude)
+            try locality.step()
+            locality.reset()
+            try insertNames(place.names, of: i + 1, with: names)
         }
     }
 

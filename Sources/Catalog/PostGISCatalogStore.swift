@@ -235,6 +235,21 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
+    func namedStreets() throws(CatalogError) -> [CatalogStreet] {
+        try pool.read { connection throws(CatalogError) in
+            let nameRows = try connection.execute("SELECT street, language, name FROM street_names")
+            var names: [Int: [String: String]] = [:]
+            for r in 0..<nameRows.rowCount { names[nameRows.int(r, 0), default: [:]][nameRows.string(r, 1)] = nameRows.string(r, 2) }
+            let result = try connection.execute("SELECT id, osm, name, highway_class, points FROM streets WHERE name IS NOT NULL ORDER BY id")
+            return (0..<result.rowCount).map { r in
+                let id = result.int(r, 0)
+                return CatalogStreet(id: id, osm: result.string(r, 1), name: result.optionalString(r, 2), names: names[id] ?? [:],
+                                     highwayClass: HighwayClass(stored: result.string(r, 3)),
+                                     points: CatalogStreet.points(decoding: result.string(r, 4)))
+            }
+        }
+    }
+
     func placeCandidateIDs(near coordinate: GeoCoordinate, radiusMeters: Double) throws(CatalogError) -> Set<Int> {
         try pool.read { connection throws(CatalogError) in
             let result = try connection.execute("SELECT id FROM places WHERE ST_DWithin(geog, \(Self.point), $3, false)",
@@ -270,6 +285,45 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
                                            coordinate: coordinate))
             }
             return places
+        }
+    }
+
+    func addresses() throws(CatalogError) -> [CatalogAddress] {
+        try pool.read { connection throws(CatalogError) in
+            let rows = try connection.execute("""
+                SELECT id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude
+                FROM addresses ORDER BY id
+                """)
+            var result: [CatalogAddress] = []
+            for r in 0..<rows.rowCount {
+                guard let coordinate = try? GeoCoordinate(latitude: rows.double(r, 9), normalizingLongitude: rows.double(r, 10))
+                else { continue }
+                result.append(CatalogAddress(id: rows.int(r, 0), osm: rows.string(r, 1), houseNumber: rows.string(r, 2),
+                                             street: rows.optionalString(r, 3), place: rows.optionalString(r, 4),
+                                             postcode: rows.optionalString(r, 5), city: rows.optionalString(r, 6),
+                                             unit: rows.optionalString(r, 7), coordinate: coordinate, isInterpolated: rows.string(r, 8) == "t"))
+            }
+            return result
+        }
+    }
+
+    func localities() throws(CatalogError) -> [CatalogLocality] {
+        try pool.read { connection throws(CatalogError) in
+            let nameRows = try connection.execute("SELECT locality, language, name FROM locality_names")
+            var names: [Int: [String: String]] = [:]
+            for r in 0..<nameRows.rowCount { names[nameRows.int(r, 0), default: [:]][nameRows.string(r, 1)] = nameRows.string(r, 2) }
+            let rows = try connection.execute("SELECT id, osm, name, kind, latitude, longitude FROM localities ORDER BY id")
+            var result: [CatalogLocality] = []
+            for r in 0..<rows.rowCount {
+                let id = rows.int(r, 0)
+                var coordinate: GeoCoordinate?
+                if let latitude = rows.optionalDouble(r, 4), let longitude = rows.optionalDouble(r, 5) {
+                    coordinate = try? GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
+                }
+                result.append(CatalogLocality(id: id, osm: rows.string(r, 1), name: rows.string(r, 2), names: names[id] ?? [:],
+                                              kind: rows.string(r, 3), coordinate: coordinate))
+            }
+            return result
         }
     }
 }

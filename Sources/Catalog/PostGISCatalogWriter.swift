@@ -23,7 +23,7 @@ enum PostGISCatalogWriter {
     /// The advisory lock key of "an index run writes this catalog".
     static let writerLockKey = 0x4C4B_4152_4F55_4E44 as Int64  // "LKAROUND"
 
-    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], to url: String,
+    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], gazetteer: Gazetteer, to url: String,
                       proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Summary {
         let location = CatalogLocation.postgres(url: url)
         let links = CatalogWriter.links(records, proximityLinkMeters: proximityLinkMeters, maximumProximityLinks: maximumProximityLinks)
@@ -48,6 +48,7 @@ enum PostGISCatalogWriter {
             summary.links = try copyLinks(links, connection, suffix: suffix)
             try copyPlaces(places, connection, suffix: suffix)
             try copyStreets(streets, connection, suffix: suffix)
+            try copyGazetteer(gazetteer, connection, suffix: suffix)
             try connection.copy(into: "catalog_info\(suffix)", columns: ["key", "value"]) { buffer in
                 for (key, value) in [("built_at", ISO8601DateFormatter().string(from: Date())),
                                      ("panorama_count", "\(records.count)"), ("generator", "lookaround index")] {
@@ -167,6 +168,38 @@ enum PostGISCatalogWriter {
                 buffer.endRow()
             }
         }
+    }
+
+    private static func copyGazetteer(_ gazetteer: Gazetteer, _ connection: PostgresConnection, suffix: String) throws {
+        let columns = ["id", "osm", "house_number", "street", "place", "postcode", "city", "unit", "interpolated", "latitude", "longitude"]
+        try copyRows(gazetteer.addresses.enumerated(), into: "addresses\(suffix)", columns: columns, connection) { numbered, buffer in
+            let (offset, address) = numbered
+            buffer.field(offset + 1)
+            buffer.field(address.source.description)
+            buffer.field(address.houseNumber)
+            buffer.field(address.street)
+            buffer.field(address.place)
+            buffer.field(address.postcode)
+            buffer.field(address.city)
+            buffer.field(address.unit)
+            buffer.field(address.isInterpolated ? "t" : "f")
+            buffer.field(address.position.latitude)
+            buffer.field(address.position.longitude)
+            buffer.endRow()
+        }
+        try copyRows(gazetteer.localities.enumerated(), into: "localities\(suffix)", columns: ["id", "osm", "name", "kind", "latitude", "longitude"],
+                     connection) { numbered, buffer in
+            let (offset, locality) = numbered
+            buffer.field(offset + 1)
+            buffer.field(locality.source.description)
+            buffer.field(locality.name)
+            buffer.field(locality.kind)
+            buffer.field(locality.position?.latitude)
+            buffer.field(locality.position?.longitude)
+            buffer.endRow()
+        }
+        try copyNames("locality_names\(suffix)", owner: "locality",
+                      gazetteer.localities.enumerated().map { ($0.offset + 1, $0.element.names) }, connection)
     }
 
     private static func copyPlaces(_ places: [Place], _ connection: PostgresConnection, suffix: String) throws {

@@ -5,16 +5,18 @@
 /// a GiST index for KNN `<->` and `ST_DWithin`, a GiST index on its planar box for coverage tiles, and
 /// the query index's 1e-7° integer position, capture minute and flags, so filters and tie-breaking are
 /// the in-memory index's), sequences, links, places and streets (geography columns with GiST indexes),
-/// their names per language, and `catalog_info`.
+/// their names per language, and `catalog_info`. Version 2: the gazetteer, `addresses` and
+/// `localities` with `locality_names`.
 ///
 /// An index run writes the data tables anew under a `_next` suffix inside one transaction and swaps
 /// them in at its end (``dataTables(suffix:)``), so readers see the old or the new catalog, never half.
 enum PostGISSchema {
     /// The version this code writes and reads.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// The data tables, in the order they are created (and swapped).
-    static let dataTableNames = ["sequences", "panoramas", "links", "places", "place_names", "streets", "street_names", "catalog_info"]
+    static let dataTableNames = ["sequences", "panoramas", "links", "places", "place_names", "streets", "street_names", "addresses",
+                                 "localities", "locality_names", "catalog_info"]
 
     /// `CREATE TABLE` for every data table, names ending in `suffix` (no indexes but primary keys and
     /// unique constraints: the GiST indexes are built after the bulk COPY, ``dataIndexes(suffix:)``).
@@ -53,7 +55,29 @@ enum PostGISSchema {
             points text NOT NULL, geog geography NOT NULL);
         CREATE TABLE street_names\(s)(
             street integer NOT NULL, language text NOT NULL, name text NOT NULL, PRIMARY KEY(street, language));
+        CREATE TABLE addresses\(s)(
+            id integer PRIMARY KEY, osm text NOT NULL, house_number text NOT NULL, street text, place text,
+            postcode text, city text, unit text, interpolated boolean NOT NULL,
+            latitude float8 NOT NULL, longitude float8 NOT NULL);
+        CREATE TABLE localities\(s)(
+            id integer PRIMARY KEY, osm text NOT NULL, name text NOT NULL, kind text NOT NULL, latitude float8, longitude float8);
+        CREATE TABLE locality_names\(s)(
+            locality integer NOT NULL, language text NOT NULL, name text NOT NULL, PRIMARY KEY(locality, language));
         CREATE TABLE catalog_info\(s)(key text PRIMARY KEY, value text NOT NULL);
+        """
+    }
+
+    /// The gazetteer's tables (version 2), for a version 1 catalog that has not been rebuilt yet.
+    static func gazetteerTables(suffix s: String) -> String {
+        """
+        CREATE TABLE addresses\(s)(
+            id integer PRIMARY KEY, osm text NOT NULL, house_number text NOT NULL, street text, place text,
+            postcode text, city text, unit text, interpolated boolean NOT NULL,
+            latitude float8 NOT NULL, longitude float8 NOT NULL);
+        CREATE TABLE localities\(s)(
+            id integer PRIMARY KEY, osm text NOT NULL, name text NOT NULL, kind text NOT NULL, latitude float8, longitude float8);
+        CREATE TABLE locality_names\(s)(
+            locality integer NOT NULL, language text NOT NULL, name text NOT NULL, PRIMARY KEY(locality, language));
         """
     }
 
@@ -78,6 +102,8 @@ enum PostGISSchema {
             built_at timestamptz NOT NULL DEFAULT now());
         INSERT INTO catalog_revision(id, revision, panorama_count) VALUES (1, 0, 0);
         """ + dataTables(suffix: "") + dataIndexes(suffix: ""),
+        // 1 → 2
+        gazetteerTables(suffix: ""),
     ]
 
     /// Brings the database to ``currentVersion`` (on `connection`, inside the caller's transaction):

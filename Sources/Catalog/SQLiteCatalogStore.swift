@@ -39,7 +39,8 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         }
         guard version == CatalogSchema.currentVersion, try database.hasTable("query_index") else {
             throw .notACatalog(path: path, detail: version == 0 ? "no catalog tables"
-                               : "schema version \(version) without a query index")
+                               : "schema version \(version), written by an older lookaround (this one reads "
+                                 + "\(CatalogSchema.currentVersion)); rebuild it with 'lookaround index'")
         }
         let statement = try database.prepare("SELECT data, panorama_count FROM query_index WHERE id = 1")
         guard try statement.step() else { throw .corruptIndex(path: path, detail: "no stored index") }
@@ -242,6 +243,24 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
+    /// Every street with a name, ordered by id, with its names (the geocoder's street index).
+    func namedStreets() throws(CatalogError) -> [CatalogStreet] {
+        try withLock { () throws(CatalogError) -> [CatalogStreet] in
+            var names: [Int: [String: String]] = [:]
+            let nameStatement = try database.prepare("SELECT street, language, name FROM street_names")
+            while try nameStatement.step() { names[nameStatement.int(0), default: [:]][nameStatement.string(1)] = nameStatement.string(2) }
+            let statement = try database.prepare("SELECT id, osm, name, highway_class, points FROM streets WHERE name IS NOT NULL ORDER BY id")
+            var streets: [CatalogStreet] = []
+            while try statement.step() {
+                let id = statement.int(0)
+                streets.append(CatalogStreet(id: id, osm: statement.string(1), name: statement.optionalString(2), names: names[id] ?? [:],
+                                             highwayClass: HighwayClass(stored: statement.string(3)),
+                                             points: CatalogStreet.points(decoding: statement.string(4))))
+            }
+            return streets
+        }
+    }
+
     /// Places inside the query circle's bounding box (the places R*Tree).
     func placeCandidateIDs(near coordinate: GeoCoordinate, radiusMeters: Double) throws(CatalogError) -> Set<Int> {
         let scale = SceneQueryIndex.metersPerE7(atLatitude: coordinate.latitude)
@@ -289,6 +308,50 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
                                            coordinate: coordinate))
             }
             return places
+        }
+    }
+}
+
+extension SQLiteCatalogStore {
+    func addresses() throws(CatalogError) -> [CatalogAddress] {
+        try withLock { () throws(CatalogError) -> [CatalogAddress] in
+            guard try database.hasTable("addresses") else { return [] }
+            let statement = try database.prepare("""
+                SELECT id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude
+                FROM addresses ORDER BY id
+                """)
+            var result: [CatalogAddress] = []
+            while try statement.step() {
+                guard let coordinate = try? GeoCoordinate(latitude: statement.double(9), normalizingLongitude: statement.double(10))
+                else { continue }
+                result.append(CatalogAddress(id: statement.int(0), osm: statement.string(1), houseNumber: statement.string(2),
+                                             street: statement.optionalString(3), place: statement.optionalString(4),
+                                             postcode: statement.optionalString(5), city: statement.optionalString(6),
+                                             unit: statement.optionalString(7), coordinate: coordinate,
+                                             isInterpolated: statement.int(8) != 0))
+            }
+            return result
+        }
+    }
+
+    func localities() throws(CatalogError) -> [CatalogLocality] {
+        try withLock { () throws(CatalogError) -> [CatalogLocality] in
+            guard try database.hasTable("localities") else { return [] }
+            var names: [Int: [String: String]] = [:]
+            let nameStatement = try database.prepare("SELECT locality, language, name FROM locality_names")
+            while try nameStatement.step() { names[nameStatement.int(0), default: [:]][nameStatement.string(1)] = nameStatement.string(2) }
+            let statement = try database.prepare("SELECT id, osm, name, kind, latitude, longitude FROM localities ORDER BY id")
+            var result: [CatalogLocality] = []
+            while try statement.step() {
+                let id = statement.int(0)
+                var coordinate: GeoCoordinate?
+                if let latitude = statement.optionalDouble(4), let longitude = statement.optionalDouble(5) {
+                    coordinate = try? GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
+                }
+                result.append(CatalogLocality(id: id, osm: statement.string(1), name: statement.string(2), names: names[id] ?? [:],
+                                              kind: statement.string(3), coordinate: coordinate))
+            }
+            return result
         }
     }
 }

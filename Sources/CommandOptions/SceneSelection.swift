@@ -104,8 +104,8 @@ public struct SceneSelection: Sendable {
         }
         var point = self.point, placeName: String?
         if let name = arguments.string("near") {
-            let place = try catalog.place(named: name, language: language)
-            point = place.place.coordinate
+            let place = try catalog.locate(name, language: language)
+            point = place.coordinate
             placeName = place.displayName
         }
         guard let point else { throw arguments.error("give --lat and --lon") }

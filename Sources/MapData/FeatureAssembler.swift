@@ -12,7 +12,11 @@ struct FeatureAssembler {
     var furniture: [StreetFurniture] = []
     var hedges: [Hedge] = []
     var places: [Place] = []
+    var addresses: [AddressPoint] = []
+    var localities: [Locality] = []
     var diagnostics: [MapDataDiagnostic] = []
+    /// Address nodes by id, the numbered ends of interpolation ways.
+    var numberedNodes: [Int64: AddressPoint] = [:]
 
     /// Ways that are outer members of multipolygons tagged `building` (or `building:part`).
     let buildingRelationOuterWays: Set<Int64>
@@ -32,6 +36,15 @@ struct FeatureAssembler {
         for node in data.taggedNodes { addNode(node) }
         for way in data.ways where !way.tags.isEmpty { addWay(way) }
         for relation in data.multipolygons { addMultipolygon(relation) }
+        for way in data.ways where way.tags["addr:interpolation"] != nil {
+            addresses += AddressInterpolation.points(of: way, numbered: numberedNodes, coordinates: data.coordinates,
+                                                     diagnostics: &diagnostics)
+        }
+        for relation in data.boundaries {
+            guard let name = relation.tags["name"] else { continue }
+            localities.append(Locality(source: OSMElementReference(.relation, relation.id), name: name,
+                                       names: OSMTagParsing.names(from: relation.tags), kind: "boundary", position: nil))
+        }
     }
 
     // MARK: Nodes
@@ -53,6 +66,14 @@ struct FeatureAssembler {
                 hasShelter: tags["shelter"] == "yes" || tags["covered"] == "yes", hasBench: tags["bench"] == "yes"))
         }
         addPlace(tags: node.tags, source: element, position: node.coordinate)
+        if let address = AddressPoint(tags: node.tags, source: element, position: node.coordinate) {
+            addresses.append(address)
+            numberedNodes[node.id] = address
+        }
+        if let kind = node.tags["place"], Locality.placeKinds.contains(kind), let name = node.tags["name"] {
+            localities.append(Locality(source: element, name: name, names: OSMTagParsing.names(from: node.tags), kind: kind,
+                                       position: node.coordinate))
+        }
     }
 
     // MARK: Ways
@@ -97,10 +118,13 @@ struct FeatureAssembler {
         let isHighwayArea = tags["highway"] != nil && tags["area"] == "yes" && closed
         if let highway = tags["highway"], !isHighwayArea {
             let (highwayClass, isLink) = HighwayClass.parse(highway)
+            var names = OSMTagParsing.names(from: tags)
+            // Other names a street is known by, for address search ("Alexandersgatan" is name:sv).
+            for key in ["alt_name", "old_name", "official_name", "short_name"] { if let value = tags[key] { names[key] = value } }
             for points in lines(way) {
                 streets.append(Street(
                     source: element, highwayClass: highwayClass, isLink: isLink, name: tags["name"],
-                    names: OSMTagParsing.names(from: tags), lanes: tags["lanes"].flatMap(OSMTagParsing.lanes),
+                    names: names, lanes: tags["lanes"].flatMap(OSMTagParsing.lanes),
                     widthMeters: tags["width"].flatMap(OSMTagParsing.lengthMeters).flatMap { $0 > 0 ? $0 : nil },
                     oneway: OnewayDirection.parse(oneway: tags["oneway"], highway: highway, junction: tags["junction"]),
                     sidewalk: SidewalkSides(tags: tags), footwayType: tags["footway"], surface: tags["surface"],
@@ -131,13 +155,15 @@ struct FeatureAssembler {
                                          names: OSMTagParsing.names(from: tags), polygons: [OSMPolygon(outer: outer)]))
             }
         }
-        if tags["name"] != nil, PlaceCategory.classify(tags) != nil {
-            // A clipped area still gets a place: at the mean of the nodes that are in the extract.
+        let isPlace = tags["name"] != nil && PlaceCategory.classify(tags) != nil
+        if isPlace || tags["addr:housenumber"] != nil {
+            // A clipped area still gets a place and an address: at the mean of the nodes in the extract.
             let present = way.nodeIDs.compactMap { coordinateTable[$0] }
-            if closed, present.count == way.nodeIDs.count {
-                addPlace(tags: tags, source: element, position: OSMPolygon(outer: present).centroid)
-            } else if !present.isEmpty {
-                addPlace(tags: tags, source: element, position: OSMPolygon.meanPoint(present))
+            let position: OSMCoordinate? = closed && present.count == way.nodeIDs.count
+                ? OSMPolygon(outer: present).centroid : (present.isEmpty ? nil : OSMPolygon.meanPoint(present))
+            if let position {
+                if isPlace { addPlace(tags: tags, source: element, position: position) }
+                if let address = AddressPoint(tags: tags, source: element, position: position) { addresses.append(address) }
             }
         }
     }
@@ -173,7 +199,8 @@ struct FeatureAssembler {
         let building = Self.buildingType(tags)
         let areaKind = AreaKind.classify(tags)
         let isPlace = tags["name"] != nil && PlaceCategory.classify(tags) != nil
-        guard building != nil || areaKind != nil || isPlace else { return }
+        let isAddress = tags["addr:housenumber"] != nil
+        guard building != nil || areaKind != nil || isPlace || isAddress else { return }
 
         let polygons = RingAssembler.polygons(of: relation, in: data, diagnostics: &diagnostics)
         if polygons.isEmpty {
@@ -187,14 +214,17 @@ struct FeatureAssembler {
             areas.append(AreaFeature(source: element, kind: areaKind, name: tags["name"],
                                      names: OSMTagParsing.names(from: tags), polygons: polygons))
         }
-        if isPlace {
+        if isPlace || isAddress {
             var position = polygons.combinedCentroid
             if position == nil {
                 let points = relation.members.flatMap { data.way($0.wayID)?.nodeIDs ?? [] }
                     .compactMap { data.coordinates[$0] }
                 if !points.isEmpty { position = OSMPolygon.meanPoint(points) }
             }
-            if let position { addPlace(tags: tags, source: element, position: position) }
+            if let position {
+                if isPlace { addPlace(tags: tags, source: element, position: position) }
+                if let address = AddressPoint(tags: tags, source: element, position: position) { addresses.append(address) }
+            }
         }
     }
 

@@ -38,6 +38,11 @@ public struct MapDataset: Sendable, Hashable, Codable {
     /// The sea (assembled from ``coastlines``, closed along ``boundingBox``) and the inland water areas:
     /// the one water model the map and the simulator share.
     public var water: WaterModel
+    /// House numbers (`addr:*` on nodes, buildings and relations, and interpolated along
+    /// `addr:interpolation` ways).
+    public var addresses: [AddressPoint]
+    /// Named localities: `place=*` nodes and administrative boundaries.
+    public var localities: [Locality]
     /// What was dropped or simplified, and why (unclosable rings, clipped ways, bad tag values).
     public var diagnostics: [MapDataDiagnostic]
 
@@ -49,7 +54,8 @@ public struct MapDataset: Sendable, Hashable, Codable {
     public init(sourcePath: String, boundingBox: OSMBoundingBox?, counts: OSMElementCounts, buildings: [Building],
                 streets: [Street], railways: [RailwayLine], areas: [AreaFeature], trees: [Tree],
                 treeRows: [TreeRow], coastlines: [Coastline], places: [Place], diagnostics: [MapDataDiagnostic],
-                furniture: [StreetFurniture] = [], hedges: [Hedge] = []) {
+                furniture: [StreetFurniture] = [], hedges: [Hedge] = [], addresses: [AddressPoint] = [],
+                localities: [Locality] = []) {
         self.sourcePath = sourcePath
         self.boundingBox = boundingBox
         self.counts = counts
@@ -63,6 +69,8 @@ public struct MapDataset: Sendable, Hashable, Codable {
         self.places = places
         self.furniture = furniture
         self.hedges = hedges
+        self.addresses = addresses
+        self.localities = localities
         self.diagnostics = diagnostics
         water = WaterModel(coastlines: coastlines, areas: areas, bounds: boundingBox)
     }
@@ -81,7 +89,8 @@ public struct MapDataset: Sendable, Hashable, Codable {
                   buildings: assembler.buildings, streets: assembler.streets, railways: assembler.railways,
                   areas: assembler.areas, trees: assembler.trees, treeRows: assembler.treeRows,
                   coastlines: assembler.coastlines, places: assembler.places, diagnostics: assembler.diagnostics,
-                  furniture: assembler.furniture, hedges: assembler.hedges)
+                  furniture: assembler.furniture, hedges: assembler.hedges, addresses: assembler.addresses,
+                  localities: assembler.localities)
         diagnostics += water.diagnostics
     }
 }

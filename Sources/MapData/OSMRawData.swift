@@ -34,6 +34,8 @@ final class OSMRawData {
     var ways: [RawWay] = []
     var wayIndex: [Int64: Int] = [:]
     var multipolygons: [RawRelation] = []
+    /// Named `boundary=administrative` relations, tags only (their names are localities).
+    var boundaries: [RawRelation] = []
     var boundingBox: OSMBoundingBox?
 
     func way(_ id: Int64) -> RawWay? { wayIndex[id].map { ways[$0] } }

@@ -104,9 +104,10 @@ private let onNode: readosm_node_callback = { userData, nodePointer in
     let tags = CTagList(node.tags, node.tag_count)
     let isTree = tags.value("natural", is: "tree")
     if isTree { data.counts.treeNodes += 1 }
-    // Only named nodes (candidate places), trees and candidate street furniture are kept with tags:
-    // their dictionaries are the only per-tag String allocations on the node path.
-    if isTree || tags.has("name") || StreetFurnitureKind.candidateKeys.contains(where: { tags.has($0) }) {
+    // Only named nodes (candidate places), address points, trees and candidate street furniture are kept
+    // with tags: their dictionaries are the only per-tag String allocations on the node path.
+    if isTree || tags.has("name") || tags.has("addr:housenumber")
+        || StreetFurnitureKind.candidateKeys.contains(where: { tags.has($0) }) {
         let dictionary = tags.dictionary()
         if dictionary["name"] != nil, PlaceCategory.classify(dictionary) != nil { data.counts.namedPlaceNodes += 1 }
         data.taggedNodes.append(RawNode(id: node.id, coordinate: coordinate, tags: dictionary))
@@ -141,6 +142,9 @@ private let onRelation: readosm_relation_callback = { userData, relationPointer 
     data.counts.relationTags += Int(max(relation.tag_count, 0))
     data.counts.relationMembers += Int(max(relation.member_count, 0))
     let tags = CTagList(relation.tags, relation.tag_count)
+    if tags.value("type", is: "boundary"), tags.value("boundary", is: "administrative"), tags.has("name") {
+        data.boundaries.append(RawRelation(id: relation.id, members: [], tags: tags.dictionary()))
+    }
     guard tags.value("type", is: "multipolygon") else { return READOSM_OK }
     data.counts.multipolygonRelations += 1
     if tags.hasNonNo("building") { data.counts.buildingMultipolygonRelations += 1 }

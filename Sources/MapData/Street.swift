@@ -9,7 +9,8 @@ public struct Street: Sendable, Hashable, Codable {
     public var isLink: Bool
     /// `name`, when tagged.
     public var name: String?
-    /// Names by language from `name:xx`, e.g. `["sv": "Alexandersgatan"]`.
+    /// Names by language from `name:xx`, e.g. `["sv": "Alexandersgatan"]`, and the other names it is known
+    /// by under their keys (`alt_name`, `old_name`, `official_name`, `short_name`).
     public var names: [String: String]
     /// `lanes`, when tagged as one whole number.
     public var lanes: Int?

@@ -12,11 +12,11 @@ extension SceneService {
         var requestID = query.string("id")
         if let name = query.string("near") {
             guard point == nil else { throw .invalidParameter(parameter: "near", message: "give either lat/lon or near, not both") }
-            let place: PlaceMatch
-            do { place = try catalog.place(named: name, language: query.string("language")) } catch {
+            let place: GeocodeResult
+            do { place = try catalog.locate(name, language: query.string("language")) } catch {
                 throw QueryParameters.translate(error)
             }
-            point = place.place.coordinate
+            point = place.coordinate
             requestID = requestID ?? place.displayName
         }
         guard let point else {

@@ -42,7 +42,7 @@ extension SceneService {
         if let pair = QueryParameters.numberPair(location) {
             point = try QueryParameters.coordinate(pair, text: location, parameter: "location")
         } else {
-            do { point = try catalog.place(named: location, language: nil).place.coordinate } catch {
+            do { point = try catalog.locate(location, language: nil).coordinate } catch {
                 throw QueryParameters.translate(error)
             }
         }

@@ -83,8 +83,8 @@ enum SceneCommand: Command {
         if let batch = arguments.string("batch") { return try runBatch(batch, defaults: defaults, catalog: catalog) }
         var requestID: String?
         if let name = arguments.string("near") {
-            let place = try catalog.place(named: name, language: arguments.string("language"))
-            point = place.place.coordinate
+            let place = try catalog.locate(name, language: arguments.string("language"))
+            point = place.coordinate
             requestID = place.displayName
         }
         guard let point else { throw arguments.error("give --lat and --lon") }

@@ -257,8 +257,8 @@ enum WalkCommand: Command {
            Double(parts[1].trimmingCharacters(in: .whitespaces)) != nil {
             return (try arguments.parseCoordinate(text.replacingOccurrences(of: " ", with: ""), option: option), text)
         }
-        let match = try catalog.place(named: text, language: language)
-        return (match.place.coordinate, match.displayName)
+        let match = try catalog.locate(text, language: language)
+        return (match.coordinate, match.displayName)
     }
 
     static func plan(_ arguments: ParsedArguments, planner: RoutePlanner, catalog: Catalog, language: String?) throws -> WalkRoute {

@@ -50,6 +50,9 @@ import TestSupport
             try current.placeCandidateIDs(near: coordinate, radiusMeters: radiusMeters)
         }
         func places() throws(CatalogError) -> [CatalogPlace] { try current.places() }
+        func addresses() throws(CatalogError) -> [CatalogAddress] { try current.addresses() }
+        func localities() throws(CatalogError) -> [CatalogLocality] { try current.localities() }
+        func namedStreets() throws(CatalogError) -> [CatalogStreet] { try current.namedStreets() }
         func placeCount() throws(CatalogError) -> Int { try current.placeCount() }
         func revision() throws(CatalogError) -> Int64 { state.withLock { $0.swapped } ? 2 : 1 }
         func refresh() throws(CatalogError) {}
