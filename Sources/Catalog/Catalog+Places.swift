@@ -33,6 +33,9 @@ extension Catalog {
         return best
     }
 
+    /// The countries the catalog's addresses are in (`addr:country`, lowercased ISO 3166-1 codes).
+    public func countryCodes() throws(CatalogError) -> Set<String> { try geocodingIndexes().geocoding.countryCodes }
+
     /// Reverse geocoding: the nearest house number within `radiusMeters`, the nearest named street
     /// within `streetRadiusMeters` (names in `language`), the neighbourhood and the city.
     /// - Throws: `CatalogError.invalidParameter` for a radius outside 0…10,000 m.

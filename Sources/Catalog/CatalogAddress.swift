@@ -19,6 +19,8 @@ public struct CatalogAddress: Sendable, Hashable, Codable {
     public var city: String?
     /// `addr:unit`.
     public var unit: String?
+    /// `addr:country`, e.g. "FI".
+    public var country: String?
     /// Where: the node, the building's centroid, or the interpolated point.
     public var coordinate: GeoCoordinate
     /// True for a number interpolated along an `addr:interpolation` way.
@@ -26,7 +28,7 @@ public struct CatalogAddress: Sendable, Hashable, Codable {
 
     /// An address from its parts.
     public init(id: Int, osm: String, houseNumber: String, street: String?, place: String?, postcode: String?, city: String?,
-                unit: String?, coordinate: GeoCoordinate, isInterpolated: Bool) {
+                unit: String?, country: String? = nil, coordinate: GeoCoordinate, isInterpolated: Bool) {
         self.id = id
         self.osm = osm
         self.houseNumber = houseNumber
@@ -35,6 +37,7 @@ public struct CatalogAddress: Sendable, Hashable, Codable {
         self.postcode = postcode
         self.city = city
         self.unit = unit
+        self.country = country
         self.coordinate = coordinate
         self.isInterpolated = isInterpolated
     }

@@ -67,7 +67,7 @@ enum CatalogSchema {
         """
         CREATE TABLE addresses(
             id INTEGER PRIMARY KEY, osm TEXT NOT NULL, house_number TEXT NOT NULL, street TEXT, place TEXT,
-            postcode TEXT, city TEXT, unit TEXT, interpolated INTEGER NOT NULL,
+            postcode TEXT, city TEXT, unit TEXT, country TEXT, interpolated INTEGER NOT NULL,
             latitude REAL NOT NULL, longitude REAL NOT NULL);
         CREATE TABLE localities(
             id INTEGER PRIMARY KEY, osm TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, latitude REAL, longitude REAL);

@@ -290,8 +290,8 @@ enum CatalogWriter {
 
     private static func writeGazetteer(_ gazetteer: Gazetteer, _ database: SQLiteDatabase) throws {
         let insert = try database.prepare("""
-            INSERT INTO addresses(id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            INSERT INTO addresses(id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude, country)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
         for (i, address) in gazetteer.addresses.enumerated() {
             try insert.bind(1, i + 1)
@@ -305,6 +305,7 @@ enum CatalogWriter {
             try insert.bind(9, address.isInterpolated ? 1 : 0)
             try insert.bind(10, address.position.latitude)
             try insert.bind(11, address.position.longitude)
+            try insert.bind(12, address.country)
             try insert.step()
             insert.reset()
         }

@@ -77,6 +77,8 @@ public struct GeocodeResult: Sendable, Hashable, Codable {
     public var osm: String?
     /// The locality kind (`city`, `suburb`…) for a locality answer.
     public var localityKind: String?
+    /// The country's ISO code, lowercased ("fi"), when the extract's addresses give one.
+    public var countryCode: String?
     /// How the name matched (exact, prefix, word prefix, substring, typo).
     public var kind: PlaceMatch.Kind
     /// The ranking score (higher is better): the name match's score, more for a house number found,
@@ -84,6 +86,29 @@ public struct GeocodeResult: Sendable, Hashable, Codable {
     public var score: Int
     /// Distance from the query's `near`, metres.
     public var distanceMeters: Double?
+
+    /// An answer from its parts.
+    public init(coordinate: GeoCoordinate, precision: Precision, matched: [String], name: String, displayName: String,
+                houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, city: String? = nil,
+                place: CatalogPlace? = nil, osm: String? = nil, localityKind: String? = nil, countryCode: String? = nil,
+                kind: PlaceMatch.Kind, score: Int, distanceMeters: Double? = nil) {
+        self.coordinate = coordinate
+        self.precision = precision
+        self.matched = matched
+        self.name = name
+        self.displayName = displayName
+        self.houseNumber = houseNumber
+        self.street = street
+        self.postcode = postcode
+        self.city = city
+        self.place = place
+        self.osm = osm
+        self.localityKind = localityKind
+        self.countryCode = countryCode
+        self.kind = kind
+        self.score = score
+        self.distanceMeters = distanceMeters
+    }
 }
 
 /// The answer of reverse geocoding: what is at a coordinate.

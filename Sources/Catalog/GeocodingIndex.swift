@@ -37,6 +37,8 @@ struct GeocodingIndex: Sendable {
     private(set) var postcodes: [String: [Int]] = [:]
     /// The most common `addr:city`, the city of an address without one.
     private(set) var dominantCity: String?
+    /// The countries of the addresses (`addr:country`, lowercased ISO codes).
+    private(set) var countryCodes: Set<String> = []
 
     init(addresses: [CatalogAddress], streets namedStreets: [CatalogStreet], localities: [CatalogLocality]) {
         self.addresses = addresses
@@ -60,6 +62,7 @@ struct GeocodingIndex: Sendable {
             if let name = address.street ?? address.place { streets[entry(name)].addresses.append(index) }
             if let postcode = address.postcode { postcodes[postcode, default: []].append(index) }
             if let city = address.city { cityCounts[city, default: 0] += 1 }
+            if let country = address.country { countryCodes.insert(country.lowercased()) }
         }
         for i in streets.indices {
             var seen = Set<String>()
@@ -190,7 +193,11 @@ struct GeocodingIndex: Sendable {
                 results.append(localityResult(entry.locality, coordinate: coordinate, match: match, language: query.language))
             }
         }
-        for i in results.indices { narrow(&results[i], by: parsed, near: query.near) }
+        for i in results.indices {
+            narrow(&results[i], by: parsed, near: query.near)
+            // One country in the extract: every answer is in it.
+            if countryCodes.count == 1 { results[i].countryCode = countryCodes.first }
+        }
         results.sort { a, b in
             if a.score != b.score { return a.score > b.score }
             if let da = a.distanceMeters, let db = b.distanceMeters, da != db { return da < db }
@@ -326,15 +333,20 @@ struct GeocodingIndex: Sendable {
         answer.street = street?.name
         answer.streetDistanceMeters = street?.distanceMeters
         var nearest: (name: String, distance: Double)?
-        var city: String?
+        var city: (name: String, distance: Double)?
         for entry in localities {
             guard let position = entry.locality.coordinate else { continue }
             let distance = Geodesic.wgs84.inverse(from: coordinate, to: position).distanceMeters
-            if ["city", "town"].contains(entry.locality.kind) { city = city ?? entry.locality.name; continue }
-            if distance <= 3000, nearest.map({ distance < $0.distance }) ?? true { nearest = (entry.locality.name, distance) }
+            if ["city", "town"].contains(entry.locality.kind) {
+                if city.map({ distance < $0.distance }) ?? true { city = (entry.locality.name, distance) }
+            } else if distance <= 3000, nearest.map({ distance < $0.distance }) ?? true {
+                nearest = (entry.locality.name, distance)
+            }
         }
         answer.neighbourhood = nearest?.name
-        answer.city = answer.address?.city ?? dominantCity ?? city
+        // Far from everything the extract holds (no house, street or neighbourhood, no city within 20 km): no city either.
+        let isNear = answer.address != nil || street != nil || nearest != nil || (city?.distance ?? .infinity) <= 20_000
+        answer.city = isNear ? answer.address?.city ?? dominantCity ?? city?.name : nil
         return answer
     }
 

@@ -291,7 +291,7 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
     func addresses() throws(CatalogError) -> [CatalogAddress] {
         try pool.read { connection throws(CatalogError) in
             let rows = try connection.execute("""
-                SELECT id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude
+                SELECT id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude, country
                 FROM addresses ORDER BY id
                 """)
             var result: [CatalogAddress] = []
@@ -301,7 +301,8 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
                 result.append(CatalogAddress(id: rows.int(r, 0), osm: rows.string(r, 1), houseNumber: rows.string(r, 2),
                                              street: rows.optionalString(r, 3), place: rows.optionalString(r, 4),
                                              postcode: rows.optionalString(r, 5), city: rows.optionalString(r, 6),
-                                             unit: rows.optionalString(r, 7), coordinate: coordinate, isInterpolated: rows.string(r, 8) == "t"))
+                                             unit: rows.optionalString(r, 7), country: rows.optionalString(r, 11), coordinate: coordinate,
+                                             isInterpolated: rows.string(r, 8) == "t"))
             }
             return result
         }

@@ -171,7 +171,8 @@ enum PostGISCatalogWriter {
     }
 
     private static func copyGazetteer(_ gazetteer: Gazetteer, _ connection: PostgresConnection, suffix: String) throws {
-        let columns = ["id", "osm", "house_number", "street", "place", "postcode", "city", "unit", "interpolated", "latitude", "longitude"]
+        let columns = ["id", "osm", "house_number", "street", "place", "postcode", "city", "unit", "interpolated", "latitude", "longitude",
+                       "country"]
         try copyRows(gazetteer.addresses.enumerated(), into: "addresses\(suffix)", columns: columns, connection) { numbered, buffer in
             let (offset, address) = numbered
             buffer.field(offset + 1)
@@ -185,6 +186,7 @@ enum PostGISCatalogWriter {
             buffer.field(address.isInterpolated ? "t" : "f")
             buffer.field(address.position.latitude)
             buffer.field(address.position.longitude)
+            buffer.field(address.country)
             buffer.endRow()
         }
         try copyRows(gazetteer.localities.enumerated(), into: "localities\(suffix)", columns: ["id", "osm", "name", "kind", "latitude", "longitude"],

@@ -57,7 +57,7 @@ enum PostGISSchema {
             street integer NOT NULL, language text NOT NULL, name text NOT NULL, PRIMARY KEY(street, language));
         CREATE TABLE addresses\(s)(
             id integer PRIMARY KEY, osm text NOT NULL, house_number text NOT NULL, street text, place text,
-            postcode text, city text, unit text, interpolated boolean NOT NULL,
+            postcode text, city text, unit text, country text, interpolated boolean NOT NULL,
             latitude float8 NOT NULL, longitude float8 NOT NULL);
         CREATE TABLE localities\(s)(
             id integer PRIMARY KEY, osm text NOT NULL, name text NOT NULL, kind text NOT NULL, latitude float8, longitude float8);

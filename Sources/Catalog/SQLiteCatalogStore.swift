@@ -317,7 +317,7 @@ extension SQLiteCatalogStore {
         try withLock { () throws(CatalogError) -> [CatalogAddress] in
             guard try database.hasTable("addresses") else { return [] }
             let statement = try database.prepare("""
-                SELECT id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude
+                SELECT id, osm, house_number, street, place, postcode, city, unit, interpolated, latitude, longitude, country
                 FROM addresses ORDER BY id
                 """)
             var result: [CatalogAddress] = []
@@ -327,7 +327,7 @@ extension SQLiteCatalogStore {
                 result.append(CatalogAddress(id: statement.int(0), osm: statement.string(1), houseNumber: statement.string(2),
                                              street: statement.optionalString(3), place: statement.optionalString(4),
                                              postcode: statement.optionalString(5), city: statement.optionalString(6),
-                                             unit: statement.optionalString(7), coordinate: coordinate,
+                                             unit: statement.optionalString(7), country: statement.optionalString(11), coordinate: coordinate,
                                              isInterpolated: statement.int(8) != 0))
             }
             return result

@@ -17,6 +17,8 @@ public struct AddressPoint: Sendable, Hashable, Codable {
     public var city: String?
     /// `addr:unit` (a staircase or flat), when tagged.
     public var unit: String?
+    /// `addr:country` (an ISO 3166-1 code such as "FI"), when tagged.
+    public var country: String?
     /// Where: the node, the building's centroid, or the interpolated point.
     public var position: OSMCoordinate
     /// True for a number interpolated along an `addr:interpolation` way (not tagged on any element).
@@ -24,8 +26,8 @@ public struct AddressPoint: Sendable, Hashable, Codable {
 
     /// An address point from its parts.
     public init(source: OSMElementReference, houseNumber: String, street: String? = nil, place: String? = nil,
-                postcode: String? = nil, city: String? = nil, unit: String? = nil, position: OSMCoordinate,
-                isInterpolated: Bool = false) {
+                postcode: String? = nil, city: String? = nil, unit: String? = nil, country: String? = nil,
+                position: OSMCoordinate, isInterpolated: Bool = false) {
         self.source = source
         self.houseNumber = houseNumber
         self.street = street
@@ -33,6 +35,7 @@ public struct AddressPoint: Sendable, Hashable, Codable {
         self.postcode = postcode
         self.city = city
         self.unit = unit
+        self.country = country
         self.position = position
         self.isInterpolated = isInterpolated
     }
@@ -43,7 +46,8 @@ public struct AddressPoint: Sendable, Hashable, Codable {
         guard let number = tags["addr:housenumber"]?.trimmingSpaces(), !number.isEmpty,
               tags["addr:street"] != nil || tags["addr:place"] != nil else { return nil }
         self.init(source: source, houseNumber: number, street: tags["addr:street"], place: tags["addr:place"],
-                  postcode: tags["addr:postcode"], city: tags["addr:city"], unit: tags["addr:unit"], position: position)
+                  postcode: tags["addr:postcode"], city: tags["addr:city"], unit: tags["addr:unit"],
+                  country: tags["addr:country"], position: position)
     }
 }
 
@@ -111,7 +115,7 @@ enum AddressInterpolation {
                                            street: way.tags["addr:street"] ?? start.point.street ?? point.street,
                                            place: start.point.place ?? point.place,
                                            postcode: start.point.postcode ?? point.postcode, city: start.point.city ?? point.city,
-                                           position: Self.point(along: path, fraction: fraction), isInterpolated: true))
+                                           country: start.point.country ?? point.country, position: Self.point(along: path, fraction: fraction), isInterpolated: true))
                 n += direction
             }
         }

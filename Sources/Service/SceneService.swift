@@ -132,6 +132,8 @@ public final class SceneService: HTTPHandler {
         case .coverage: return (route.label, .respond(answer { () throws(ServiceError) in try coverage(request) }))
         case .panorama: return (route.label, .respond(answer { () throws(ServiceError) in try panorama(request) }))
         case .streetViewMetadata: return (route.label, .respond(streetViewMetadata(request)))
+        case .nominatimSearch: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimSearch(request) }))
+        case .nominatimReverse: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimReverse(request) }))
         case .tile, .snapshot, .map, .streetViewImage: return (route.label, rendered(route, request))
         }
     }
@@ -208,6 +210,7 @@ public final class SceneService: HTTPHandler {
     enum Route: CaseIterable {
         case health, metrics, openAPI, scene, scenes, search, coverage, panorama, tile, snapshot, map
         case streetViewMetadata, streetViewImage
+        case nominatimSearch, nominatimReverse
 
         /// The label in metrics and the access log.
         var label: String {
@@ -225,6 +228,8 @@ public final class SceneService: HTTPHandler {
             case .map: "map"
             case .streetViewMetadata: "streetview_metadata"
             case .streetViewImage: "streetview_image"
+            case .nominatimSearch: "nominatim_search"
+            case .nominatimReverse: "nominatim_reverse"
             }
         }
 
@@ -236,6 +241,8 @@ public final class SceneService: HTTPHandler {
             case .scenes: ["radius_meters", "preference", "source", "after", "before"]
             case .search: ["q", "near", "category", "language", "limit"]
             case .health, .metrics, .openAPI, .coverage, .panorama, .tile: []
+            case .nominatimSearch: SceneService.nominatimSearchParameters
+            case .nominatimReverse: SceneService.nominatimReverseParameters
             case .snapshot, .map, .streetViewMetadata, .streetViewImage: nil
             }
         }
@@ -257,6 +264,8 @@ public final class SceneService: HTTPHandler {
         case "/v1/map": return .map
         case "/maps/api/streetview/metadata": return .streetViewMetadata
         case "/maps/api/streetview": return .streetViewImage
+        case "/search", "/search.php": return .nominatimSearch
+        case "/reverse", "/reverse.php": return .nominatimReverse
         default: break
         }
         if path.hasPrefix("/v1/coverage/") { return .coverage }

@@ -135,6 +135,43 @@ import TestSupport
         #expect(image.width == 640 && image.height == 400)
     }
 
+    @Test func geocodingClientsWrittenForNominatimAndGoogleWorkUnchanged() throws {
+        let probe = try Lookaround.runProcess("/usr/bin/env", ["python3", "-c", "import geopy, google_streetview.api"])
+        guard probe.exitCode == 0 else {
+            try Test.cancel("skipped: PyPI geopy or google-streetview is not installed (install-test-tools.sh installs them): \(probe.stderr.prefix(200))")
+        }
+        let server = try Server(["--catalog", try Self.catalog()])
+        defer { _ = server.terminate() }
+        let script = SnapshotCLITests.repository.appendingPathComponent("scripts/geopy_client.py").path
+        let result = try Lookaround.runProcess("/usr/bin/env", ["python3", script, "http://127.0.0.1:\(server.port)"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let answers = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let forward = try #require(answers["forward"] as? [String: Any])
+        func point(_ answer: Any?) -> (Double, Double)? {
+            (answer as? [String: Any]).flatMap { a in (a["latitude"] as? Double).flatMap { lat in (a["longitude"] as? Double).map { (lat, $0) } } }
+        }
+        let house = try #require(point(forward["Aleksanterinkatu 52, Helsinki"]))
+        #expect(abs(house.0 - 60.16829) < 0.0002 && abs(house.1 - 24.94216) < 0.0004, "\(house)")
+        #expect(point(forward["Alexandersgatan 52"]).map { $0 == house } == true)
+        #expect(point((answers["structured"])).map { $0 == house } == true)
+        #expect((forward["Senaatintori, Helsinki"] as? [String: Any])?["address"] as? String == "Senaatintori, Helsinki")
+        #expect(forward["Qqqxxzz Street 5"] is NSNull, "nothing found is None")
+        #expect((answers["all"] as? [Any])?.count == 3)
+        #expect(((answers["swedish"] as? [String: Any])?["address"] as? String)?.hasPrefix("Alexandersgatan 52") == true)
+        let reverse = try #require(answers["reverse"] as? [String: Any])
+        #expect(((reverse["60.16845, 24.94205"] as? [String: Any])?["address"] as? String)?.hasPrefix("Aleksanterinkatu 52") == true)
+        // A client written for Google's Street View API, with the phrasings Google's documentation uses.
+        let keyed = try Server(["--catalog", try Self.catalog(), "--api-key-file", try Self.keyFile()])
+        defer { _ = keyed.terminate() }
+        let google = SnapshotCLITests.repository.appendingPathComponent("scripts/streetview_client.py").path
+        for location in ["Senaatintori, Helsinki", "Aleksanterinkatu 52, Helsinki"] {
+            let out = try Lookaround.temporaryDirectory()
+            let run = try Lookaround.runProcess("/usr/bin/env", ["python3", google, "http://127.0.0.1:\(keyed.port)", out.path, location])
+            let metadata = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+            #expect(run.exitCode == 0 && metadata?.first?["status"] as? String == "OK", "\(location): \(run.stdout)\(run.stderr)")
+        }
+    }
+
     static func keyFile() throws -> String {
         let file = try Lookaround.temporaryDirectory().appendingPathComponent("keys.txt")
         try Data("test-key\n".utf8).write(to: file)

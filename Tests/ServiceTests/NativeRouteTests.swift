@@ -296,7 +296,8 @@ import TestSupport
                        "/v1/snapshot": "/v1/snapshot?scene=senaatintori-005&size=64x48",
                        "/v1/map": "/v1/map?center=60.1699,24.9450&size=64x48",
                        "/maps/api/streetview/metadata": "/maps/api/streetview/metadata?location=60.1699,24.9523",
-                       "/maps/api/streetview": "/maps/api/streetview?size=64x48&location=60.1699,24.9523"]
+                       "/maps/api/streetview": "/maps/api/streetview?size=64x48&location=60.1699,24.9523",
+                       "/search": "/search?q=Aleksanterinkatu%2052", "/reverse": "/reverse?lat=60.16845&lon=24.94205"]
         #expect(Set(paths.keys) == Set(samples.keys))
         for (template, sample) in samples {
             let method = (paths[template]?.keys.first ?? "get").uppercased()
