@@ -55,6 +55,23 @@ public struct LookAroundHit: Sendable, Hashable, Codable {
         public var distanceMeters: Double
     }
 
+    /// The address of the building hit: the nearest house number within
+    /// ``LookAroundSnapshotter/addressToleranceMeters`` of the point (reverse geocoding).
+    public struct Address: Sendable, Hashable, Codable {
+        /// `addr:housenumber`.
+        public var houseNumber: String
+        /// `addr:street` (or `addr:place`).
+        public var street: String?
+        /// `addr:postcode`.
+        public var postcode: String?
+        /// The city.
+        public var city: String?
+        /// "Aleksanterinkatu 52, 00100 Helsinki".
+        public var displayName: String
+        /// From the surface point to the address point, metres.
+        public var distanceMeters: Double
+    }
+
     /// The view pixel asked about, continuous coordinates (pixel centres at i + 0.5).
     public var x: Double
     /// See ``x``.
@@ -75,6 +92,8 @@ public struct LookAroundHit: Sendable, Hashable, Codable {
     public var place: Place?
     /// The street the ray hits (only on the ground), if any.
     public var street: Street?
+    /// The address of the building, for a raised surface near a tagged house number.
+    public var address: Address?
 
     /// Whether the pixel shows sky.
     public var isSky: Bool { surface == .sky }

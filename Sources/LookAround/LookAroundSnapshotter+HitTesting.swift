@@ -13,6 +13,10 @@ extension LookAroundSnapshotter {
     /// A place is under a raised point when the point is at most this far from the place's label
     /// anchor (the facade point at sign height where ``placeLabels(for:catalog:)`` pins its label), metres.
     public static let placeToleranceMeters = 3.0
+    /// A raised point's address is the nearest house number (an entrance node, or a building's
+    /// centroid) at most this far from it, metres: the catalog keeps address points, not footprints,
+    /// and the centroid of a city block's building lies tens of metres behind its facade.
+    public static let addressToleranceMeters = 30.0
     /// A street is under a ground point when the point is at most the street's half-width
     /// (``streetHalfWidthMeters(highwayClass:)``) plus this (its sidewalk and kerb) from the
     /// centreline, metres.
@@ -86,6 +90,13 @@ extension LookAroundSnapshotter {
         if hit.surface == .raised {
             let placer = LookAroundLabelPlacer(depth: depthImage, pose: pose, cameraHeightMeters: cameraHeight)
             hit.place = try place(at: offset, coordinate: coordinate, frame: frame, placer: placer, catalog: catalog)
+            let found = try catalog.reverseGeocode(coordinate, radiusMeters: Self.addressToleranceMeters, streetRadiusMeters: 0,
+                                                   language: options.language)
+            if let address = found.address, let distance = found.addressDistanceMeters {
+                hit.address = LookAroundHit.Address(houseNumber: address.houseNumber, street: address.street ?? address.place,
+                                                    postcode: address.postcode, city: found.city,
+                                                    displayName: found.displayName, distanceMeters: distance)
+            }
         } else {
             hit.street = try street(at: coordinate, catalog: catalog)
         }
@@ -115,14 +126,9 @@ extension LookAroundSnapshotter {
     /// The named street whose centreline is nearest `coordinate`, within its half-width plus the sidewalk margin.
     private func street(at coordinate: GeoCoordinate, catalog: Catalog) throws -> LookAroundHit.Street? {
         let radius = Self.streetHalfWidthMeters(highwayClass: .motorway) + Self.streetSidewalkMarginMeters
-        for (street, distance) in try catalog.streets(near: coordinate, radiusMeters: radius) {
-            guard let local = street.name,
-                  distance <= Self.streetHalfWidthMeters(highwayClass: street.highwayClass) + Self.streetSidewalkMarginMeters
-            else { continue }
-            // Nearest first: the first that qualifies is the answer.
-            return LookAroundHit.Street(name: options.language.flatMap { street.names[$0] } ?? local,
-                                        highwayClass: street.highwayClass, distanceMeters: distance)
+        let found = try catalog.namedStreet(near: coordinate, radiusMeters: radius, language: options.language) { street, distance in
+            distance <= Self.streetHalfWidthMeters(highwayClass: street.highwayClass) + Self.streetSidewalkMarginMeters
         }
-        return nil
+        return found.map { LookAroundHit.Street(name: $0.name, highwayClass: $0.street.highwayClass, distanceMeters: $0.distanceMeters) }
     }
 }

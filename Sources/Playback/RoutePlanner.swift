@@ -25,21 +25,14 @@ public struct RoutePlanner: Sendable {
         self.streetNamer = streetNamer
     }
 
-    /// A planner over a catalog's graph, naming streets from the catalog's OSM streets: of the named
-    /// ones within 20 m, the one the panorama's sequence is named after when it is among them (a capture
-    /// at a crossing belongs to the street it was taken along), else the nearest.
-    public init(catalog: Catalog) throws {
+    /// A planner over a catalog's graph, naming streets from the catalog's OSM streets in `language`: of
+    /// the named ones within 20 m, the one the panorama's sequence is named after when it is among them
+    /// (a capture at a crossing belongs to the street it was taken along), else the nearest.
+    public init(catalog: Catalog, language: String? = nil) throws {
         let graph = try PanoramaGraph(catalog: catalog)
         self.init(graph: graph) { coordinate, sequenceName in
-            let named = ((try? catalog.streets(near: coordinate, radiusMeters: 20)) ?? []).compactMap(\.street.name)
-            let key = Self.folded(sequenceName)
-            return named.first { Self.folded($0) == key } ?? named.first
+            (try? catalog.namedStreet(near: coordinate, radiusMeters: 20, language: language, preferring: sequenceName))??.name
         }
-    }
-
-    /// Lower case without diacritics (Aleksanterinkatu, Eteläesplanadi → etelaesplanadi).
-    static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
     }
 
     /// The node a point snaps to.

@@ -96,14 +96,14 @@ public struct ViewerNavigator: Sendable {
         return "\(match.sequenceIndex + 1)" + (count.map { "/\($0)" } ?? "")
     }
 
-    /// The name of the street the panorama stands on (the nearest named street within 25 m).
+    /// Where the panorama stands, for the status line: the nearest named street within 25 m, with the
+    /// house number of the nearest address within 20 m when that address is on the same street
+    /// ("Aleksanterinkatu 21").
     public func streetName(of scene: LookAroundScene, language: String?) -> String? {
         guard let catalog, let point = try? GeoCoordinate(latitude: scene.match.latitude, longitude: scene.match.longitude),
-              let streets = try? catalog.streets(near: point, radiusMeters: 25) else { return nil }
-        for (street, _) in streets {
-            guard let local = street.name else { continue }
-            return language.flatMap { street.names[$0] } ?? local
-        }
-        return nil
+              let named = (try? catalog.namedStreet(near: point, radiusMeters: 25, language: language)) ?? nil else { return nil }
+        let address = (try? catalog.reverseGeocode(point, radiusMeters: 20, streetRadiusMeters: 0))?.address
+        guard let address, address.street != nil, address.street == named.street.name else { return named.name }
+        return "\(named.name) \(address.houseNumber)"
     }
 }

@@ -85,6 +85,9 @@ enum InspectCommand: Command {
             if let place = hit.place {
                 Console.out("place      \(place.name) (\(place.category), \(fixed(place.distanceMeters, 1)) m from its sign)")
             }
+            if let address = hit.address {
+                Console.out("address    \(address.displayName) (\(fixed(address.distanceMeters, 1)) m from the address point)")
+            }
             if let street = hit.street {
                 Console.out("street     \(street.name) (\(street.highwayClass), \(fixed(street.distanceMeters, 1)) m from its centreline)")
             }
@@ -117,6 +120,7 @@ private struct InspectReport: Encodable {
     var point: Point?
     var place: LookAroundHit.Place?
     var street: LookAroundHit.Street?
+    var address: LookAroundHit.Address?
 
     init(hit: LookAroundHit, camera: ViewCamera, scene: LookAroundScene, place: String?) {
         requestedPlace = place
@@ -136,6 +140,7 @@ private struct InspectReport: Encodable {
         }
         self.place = hit.place
         street = hit.street
+        address = hit.address
     }
 }
 

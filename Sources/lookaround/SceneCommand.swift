@@ -82,19 +82,29 @@ enum SceneCommand: Command {
         if let id = arguments.string("id") { return try printPanorama(id, catalog: catalog, json: json) }
         if let batch = arguments.string("batch") { return try runBatch(batch, defaults: defaults, catalog: catalog) }
         var requestID: String?
+        var located: GeocodeResult?
         if let name = arguments.string("near") {
             let place = try catalog.locate(name, language: arguments.string("language"))
             point = place.coordinate
             requestID = place.displayName
+            located = place
         }
         guard let point else { throw arguments.error("give --lat and --lon") }
         var request = defaults
         request.coordinate = point
         let answer = try catalog.scene(for: request, requestID: requestID)
+        // The address of the panorama's own position (reverse geocoding), and what --near matched.
+        let address = try answer.scene.flatMap { scene in
+            try GeoCoordinate(latitude: scene.latitude, longitude: scene.longitude)
+        }.map { try catalog.reverseGeocode($0, language: arguments.string("language")) }
         if json {
-            try Console.json(answer)
+            try Console.json(SceneReport(answer: answer, located: located, address: address))
         } else {
             printHuman(answer)
+            if let located {
+                Console.out("matched    \(located.displayName) (\(located.precision.rawValue); \(located.matched.joined(separator: ", ")))")
+            }
+            if let address, address.address != nil || address.street != nil { Console.out("address    \(address.displayName)") }
         }
         return answer.found ? .ok : .noImagery
     }
@@ -197,5 +207,42 @@ enum SceneCommand: Command {
         }
         FileHandle.standardOutput.write(output)
         return badLines > 0 ? .dataError : .ok
+    }
+}
+
+/// `scene --json`: the answer, with what `--near` matched and the address of the panorama's position.
+private struct SceneReport: Encodable {
+    struct Matched: Encodable {
+        var name, displayName, precision: String
+        var matched: [String]
+        var latitude, longitude: Double
+    }
+    struct Address: Encodable {
+        var displayName: String
+        var houseNumber, street, postcode, city, neighbourhood: String?
+        var distanceMeters: Double?
+    }
+
+    var answer: SceneAnswer
+    var located: GeocodeResult?
+    var address: ReverseGeocode?
+
+    enum Keys: String, CodingKey { case matched, address }
+
+    func encode(to encoder: any Encoder) throws {
+        try answer.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        if let located {
+            try container.encode(Matched(name: located.name, displayName: located.displayName, precision: located.precision.rawValue,
+                                         matched: located.matched, latitude: located.coordinate.latitude,
+                                         longitude: located.coordinate.longitude), forKey: .matched)
+        }
+        if let address, address.address != nil || address.street != nil {
+            try container.encode(Address(displayName: address.displayName, houseNumber: address.address?.houseNumber,
+                                         street: address.address?.street ?? address.street, postcode: address.postcode,
+                                         city: address.city, neighbourhood: address.neighbourhood,
+                                         distanceMeters: address.addressDistanceMeters ?? address.streetDistanceMeters),
+                                 forKey: .address)
+        }
     }
 }

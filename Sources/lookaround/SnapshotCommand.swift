@@ -88,6 +88,10 @@ enum SnapshotCommand: Command {
         }
         if let placeName { report("place      \(placeName)") }
         report("panorama   \(snapshot.panoramaID)")
+        if let position = try? GeoCoordinate(latitude: scene.match.latitude, longitude: scene.match.longitude),
+           let here = try? catalog.reverseGeocode(position, language: arguments.string("language")), here.address != nil || here.street != nil {
+            report("address    \(here.displayName) (the panorama's position)")
+        }
         report("distance   \(fixed(snapshot.distanceMeters, 2)) m from the requested point")
         report("heading    \(fixed(snapshot.headingDegrees, 1))°, pitch \(fixed(snapshot.pitchDegrees, 1))°, "
                + "field of view \(fixed(snapshot.fieldOfViewDegrees, 1))°")

@@ -102,7 +102,7 @@ enum WalkCommand: Command {
         if let lookAt = arguments.string("look-at") {
             options.lookAt = try resolve(lookAt, option: "look-at", arguments: arguments, catalog: catalog, language: language).coordinate
         }
-        let planner = try RoutePlanner(catalog: catalog)
+        let planner = try RoutePlanner(catalog: catalog, language: language)
         let route: WalkRoute
         do {
             route = try plan(arguments, planner: planner, catalog: catalog, language: language)

@@ -127,6 +127,31 @@ import TestSupport
         #expect(sea.address == nil)
     }
 
+    /// The one "nearest named street in the label language" query (the viewer's status line, the
+    /// snapshot's hit test and walk's route naming call it).
+    @Test func theNearestNamedStreetInTheLabelLanguage() throws {
+        let catalog = try Self.catalog()
+        let along = [(60.1684734722222, 24.9408504166667), (60.1689036388889, 24.94351475), (60.1689318055556, 24.9474041944444),
+                     (60.1689633055556, 24.9486995833333), (60.16900675, 24.9513426666667)]   // aleksanterinkatu-000 … -048
+        var others = 0
+        for (latitude, longitude) in along {
+            let point = try GeoCoordinate(latitude: latitude, longitude: longitude)
+            let preferred = try #require(try catalog.namedStreet(near: point, radiusMeters: 20, language: nil, preferring: "aleksanterinkatu"))
+            #expect(preferred.name == "Aleksanterinkatu" && preferred.distanceMeters < 20)
+            let swedish = try catalog.namedStreet(near: point, radiusMeters: 20, language: "sv", preferring: "Aleksanterinkatu")
+            #expect(swedish?.name == "Alexandersgatan")
+            let nearest = try #require(try catalog.namedStreet(near: point, radiusMeters: 20, language: nil))
+            #expect(nearest.distanceMeters <= preferred.distanceMeters)
+            if nearest.name != "Aleksanterinkatu" { others += 1 }
+            // Nearest first, and the filter decides what counts.
+            let all = try catalog.streets(near: point, radiusMeters: 20).filter { $0.street.name != nil }
+            #expect(nearest.street.id == all.first?.street.id)
+            #expect(try catalog.namedStreet(near: point, radiusMeters: 20, language: nil) { _, _ in false } == nil)
+        }
+        #expect(others < along.count, "most of these stand nearest to Aleksanterinkatu itself")
+        #expect(try catalog.namedStreet(near: try GeoCoordinate(latitude: 60.1600, longitude: 24.9600), radiusMeters: 20, language: nil) == nil)
+    }
+
     @Test func interpolationWaysGiveTheNumbersBetweenTheirEnds() throws {
         let folder = try Lookaround.temporaryDirectory()
         let osm = folder.appendingPathComponent("interpolated.osm").path
