@@ -97,7 +97,10 @@ import TestSupport
         let first = try state("aleksanterinkatu-000")
         #expect(navigator.destination(of: .previousInSequence, from: first) == .stay("first panorama of sequence aleksanterinkatu"))
         #expect(navigator.sequencePosition(of: s.scene) == "31/57")
-        #expect(navigator.streetName(of: s.scene, language: nil) == "Aleksanterinkatu")
+        #expect(navigator.streetName(of: s.scene, language: nil) == "Aleksanterinkatu", "no house number of that street within 20 m")
+        // Beside Stockmann the status line gives the house number, with the street in the label language.
+        #expect(navigator.streetName(of: try state("aleksanterinkatu-002").scene, language: nil) == "Aleksanterinkatu 52")
+        #expect(navigator.streetName(of: try state("aleksanterinkatu-002").scene, language: "sv") == "Alexandersgatan 52")
         // A click on the ground 12 m east lands on the next panorama.
         let match = s.scene.match
         let frame = try LocalTangentFrame(origin: try GeoCoordinate(latitude: match.latitude, longitude: match.longitude))
