@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "CEmbree3", "ProcessRunner"],
+                                         "CEmbree3", "CSQLite", "ProcessRunner"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),

@@ -164,7 +164,8 @@ struct GeocodingIndex: Sendable {
                 guard let match = entry.matcher.match(name) else { continue }
                 results += streetResults(entry, match: match, parsed: parsed, language: query.language)
             }
-            let placeQuery = PlaceSearchQuery(text: parsed.name, near: query.near, language: query.language, limit: 1000)
+            // The best places by name; more than asked for, as streets and houses rank among them.
+            let placeQuery = PlaceSearchQuery(text: parsed.name, near: query.near, language: query.language, limit: max(50, query.limit * 4))
             for match in places.search(placeQuery) {
                 var result = placeResult(match)
                 if let number = parsed.houseNumber, let tagged = match.place.address?.houseNumber {

@@ -31,7 +31,12 @@ enum TextFolding {
     }
 
     /// Levenshtein distance with adjacent transpositions (optimal string alignment), over scalars.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int { editDistance(a, b[...]) }
+
+    /// The same over a slice of `b` (a word's start), without copying it; with a `limit`, any distance
+    /// above it is reported as `limit + 1` as soon as a whole row exceeds it.
+    static func editDistance(_ a: [Unicode.Scalar], _ slice: ArraySlice<Unicode.Scalar>, limit: Int = .max) -> Int {
+        let b = slice, offset = slice.startIndex
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var before = [Int](repeating: 0, count: b.count + 1)
@@ -40,11 +45,12 @@ enum TextFolding {
         for i in 1...a.count {
             current[0] = i
             for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                let cost = a[i - 1] == b[offset + j - 1] ? 0 : 1
                 var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { value = min(value, before[j - 2] + 1) }
+                if i > 1 && j > 1 && a[i - 1] == b[offset + j - 2] && a[i - 2] == b[offset + j - 1] { value = min(value, before[j - 2] + 1) }
                 current[j] = value
             }
+            if limit < .max, current.min()! > limit { return limit + 1 }
             (before, previous, current) = (previous, current, before)
         }
         return previous[b.count]
