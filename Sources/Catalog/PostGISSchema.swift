@@ -102,8 +102,8 @@ enum PostGISSchema {
             built_at timestamptz NOT NULL DEFAULT now());
         INSERT INTO catalog_revision(id, revision, panorama_count) VALUES (1, 0, 0);
         """ + dataTables(suffix: "") + dataIndexes(suffix: ""),
-        // 1 → 2
-        gazetteerTables(suffix: ""),
+        // 1 → 2 (a new database runs 0 → 1 with today's data tables, which already hold these)
+        gazetteerTables(suffix: "").replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TABLE IF NOT EXISTS "),
     ]
 
     /// Brings the database to ``currentVersion`` (on `connection`, inside the caller's transaction):

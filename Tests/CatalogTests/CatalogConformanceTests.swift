@@ -205,6 +205,32 @@ struct CatalogConformanceTests {
         }
     }
 
+    /// The gazetteer (house numbers, localities, every street name) of the shipped extract in both stores:
+    /// the same rows, the same forward and reverse answers.
+    @Test func geocodingIsTheSame() throws {
+        let osm = Lookaround.repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
+        let root = try Lookaround.temporaryDirectory()
+        let empty = root.appendingPathComponent("panoramas").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        let path = root.appendingPathComponent("gazetteer.sqlite").path
+        let url = try PostGISTestServer.freshDatabase("gazetteer")
+        defer { PostGISTestServer.drop(url) }
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [empty], catalogPath: path, osmFiles: [osm]))
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [empty], catalogPath: url, osmFiles: [osm]))
+        let sqlite = try Catalog(path: path), postgis = try Catalog(path: url)
+        #expect(try sqlite.countryCodes() == ["fi"] && postgis.countryCodes() == ["fi"])
+        for text in ["Aleksanterinkatu 52, Helsinki", "Alexandersgatan 52", "Kasarmikatu 47", "00100 Helsinki", "Kluuvi",
+                     "Senaatintori", "aleksanterinktu", "Qqqxxzz 5"] {
+            for query in [GeocodeQuery(text: text), GeocodeQuery(text: text, language: "sv", limit: 3)] {
+                #expect(try sqlite.geocode(query) == postgis.geocode(query), "geocode '\(text)'")
+            }
+        }
+        for (latitude, longitude) in [(60.16845, 24.94205), (60.16935, 24.95234), (60.1600, 24.9600)] {
+            let point = try GeoCoordinate(latitude: latitude, longitude: longitude)
+            #expect(try sqlite.reverseGeocode(point, language: "sv") == postgis.reverseGeocode(point, language: "sv"))
+        }
+    }
+
     /// An index run replaces the catalog in one transaction: an open reader answers from the old one
     /// until it sees the new revision, then from the new one; an incremental run reuses unchanged files.
     @Test func reindexBumpsTheRevisionAndReadersSeeTheNewCatalog() throws {
@@ -224,8 +250,27 @@ struct CatalogConformanceTests {
         #expect(reader.revision == revision + 1 && reader.panoramaCount == 6)
         let origin = try GeoCoordinate(latitude: Fixtures.senaatintori.latitude, longitude: Fixtures.senaatintori.longitude)
         #expect(try reader.scene(for: SceneRequest(coordinate: origin)).scene?.panoramaID == "helsinki/sim_0003")
-        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "1")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "2")
         #expect(try PostGISTestServer.psql(url, "SELECT count(*) FROM pg_indexes WHERE schemaname = 'public' AND indexdef LIKE '%USING gist%'") == "4")
+    }
+
+    /// A catalog of schema version 1 (before the gazetteer) is refused by readers with what to do, and the
+    /// next index run migrates it.
+    @Test func aVersion1CatalogIsMigratedByTheNextIndexRun() throws {
+        let set = try Fixtures.standardSet()
+        let url = try PostGISTestServer.freshDatabase("migrate")
+        defer { PostGISTestServer.drop(url) }
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
+        _ = try PostGISTestServer.psql(url, "DROP TABLE addresses, localities, locality_names; UPDATE lookaround_schema SET version = 1")
+        #expect {
+            try Catalog(path: url)
+        } throws: { error in
+            guard case CatalogError.notACatalog(_, let detail) = error else { return false }
+            return detail == "schema version 1; rebuild it with 'lookaround index'"
+        }
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "2")
+        #expect(try Catalog(path: url).geocode(GeocodeQuery(text: "Senaatintori")).isEmpty == false)
     }
 
     /// A failed index run (here: a second writer holding the lock) changes nothing.
