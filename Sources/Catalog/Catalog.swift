@@ -222,13 +222,34 @@ public final class Catalog: @unchecked Sendable {
     // MARK: Places
 
     /// Searches places by name (see `PlaceSearchIndex` for the scoring: exact > prefix > word prefix >
-    /// substring > typo; nearer first with `near`).
+    /// substring > typo; nearer first with `near`). A street address ("Aleksanterinkatu 52") finds the
+    /// places at that address, the house's own first (matched name: the address).
     /// - Throws: `CatalogError.invalidParameter` for a limit outside 1…1000.
     public func searchPlaces(_ query: PlaceSearchQuery) throws(CatalogError) -> [PlaceMatch] {
         guard (1...1000).contains(query.limit) else {
             throw .invalidParameter(name: "limit", value: "\(query.limit)", allowed: "1…1000")
         }
-        return try searchIndex().search(query)
+        let (places, geocoding) = try geocodingIndexes()
+        let byName = places.search(query)
+        // (The house looked up with local names: the places' addr:street is the local name.)
+        guard query.category == nil, let house = geocoding.geocode(GeocodeQuery(text: query.text, near: query.near, limit: 1),
+                                                                   places: places).first,
+              house.precision == .house || house.precision == .interpolated, let number = house.houseNumber,
+              house.score > byName.first?.score ?? 0 else { return byName }
+        // The places tagged with that house number within a block's reach of the house.
+        let at = places.places.compactMap { place -> (CatalogPlace, Double)? in
+            guard let tagged = place.address?.houseNumber, let street = place.address?.street,
+                  GeocodingIndex.normalizedNumber(tagged) == GeocodingIndex.normalizedNumber(number),
+                  TextFolding.fold(street) == TextFolding.fold(house.street ?? "") else { return nil }
+            let distance = Geodesic.wgs84.inverse(from: house.coordinate, to: place.coordinate).distanceMeters
+            return distance <= 60 ? (place, distance) : nil
+        }.sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+        guard !at.isEmpty else { return byName }
+        return at.prefix(query.limit).map { place, _ in
+            PlaceMatch(place: place, displayName: place.name(in: query.language), matchedName: house.name, kind: house.kind,
+                       editDistance: 0, score: house.score,
+                       distanceMeters: query.near.map { Geodesic.wgs84.inverse(from: $0, to: place.coordinate).distanceMeters })
+        }
     }
 
     /// The place search index, loaded on first use.

@@ -14,7 +14,7 @@ public struct SceneSelection: Sendable {
     public static let sceneOptions: [OptionSpec] = [
         .value("lat", valueName: "DEGREES", help: "Latitude, -90…90."),
         .value("lon", valueName: "DEGREES", help: "Longitude, -180…180."),
-        .value("near", valueName: "NAME", help: "A place name instead of a point (best match of 'lookaround search')."),
+        .value("near", valueName: "NAME", help: "A place or an address instead of a point ('Senaatintori', 'Aleksanterinkatu 52, Helsinki'): the best answer of 'lookaround geocode'."),
         .value("scene", valueName: "ID", help: "A panorama id (as 'lookaround scene' prints it)."),
         .value("radius-meters", valueName: "METERS", help: "Search radius around the point, 0…10000.", defaultValue: "50"),
     ]
@@ -106,7 +106,7 @@ public struct SceneSelection: Sendable {
         if let name = arguments.string("near") {
             let place = try catalog.locate(name, language: language)
             point = place.coordinate
-            placeName = place.displayName
+            placeName = place.name
         }
         guard let point else { throw arguments.error("give --lat and --lon") }
         let answer = try catalog.scene(for: SceneRequest(coordinate: point, radiusMeters: radiusMeters), detailCache: detailCache)

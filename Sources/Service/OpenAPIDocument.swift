@@ -65,7 +65,7 @@ enum OpenAPIDocument {
     ]
 
     static let streetViewParameters: [Parameter] = [
-        Parameter(name: "location", description: "lat,lng or a place name (this or pano is required)."),
+        Parameter(name: "location", description: "lat,lng, a place or an address (\"Aleksanterinkatu 52, Helsinki\"); this or pano is required."),
         Parameter(name: "pano", description: "A panorama id."),
         Parameter(name: "radius", type: "number", description: "Metres, 0…10000 (default 50)."),
         Parameter(name: "source", description: "default or outdoor."),

@@ -17,7 +17,7 @@ extension SceneService {
                 throw QueryParameters.translate(error)
             }
             point = place.coordinate
-            requestID = requestID ?? place.displayName
+            requestID = requestID ?? place.name
         }
         guard let point else {
             throw .invalidParameter(parameter: "lat", message: "give lat and lon (decimal degrees) or near=PLACE")

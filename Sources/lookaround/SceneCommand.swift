@@ -21,7 +21,7 @@ enum SceneCommand: Command {
         options: [
             .value("lat", valueName: "DEGREES", help: "Latitude, -90…90."),
             .value("lon", valueName: "DEGREES", help: "Longitude, -180…180."),
-            .value("near", valueName: "NAME", help: "A place name instead of a point (best match of 'lookaround search')."),
+            .value("near", valueName: "NAME", help: "A place or an address instead of a point ('Senaatintori', 'Aleksanterinkatu 52, Helsinki'): the best answer of 'lookaround geocode'."),
             .value("id", valueName: "ID", help: "Describe this panorama."),
             .value("tile", valueName: "Z/X/Y", help: "List the panoramas in this slippy-map tile (zoom 0…30)."),
             .value("batch", valueName: "FILE", help: "Answer every line of FILE ('-' = stdin) as JSON Lines."),
@@ -86,7 +86,7 @@ enum SceneCommand: Command {
         if let name = arguments.string("near") {
             let place = try catalog.locate(name, language: arguments.string("language"))
             point = place.coordinate
-            requestID = place.displayName
+            requestID = place.name
             located = place
         }
         guard let point else { throw arguments.error("give --lat and --lon") }

@@ -29,8 +29,8 @@ enum WalkCommand: Command {
             """,
         options: [
             CommonOptions.catalog,
-            .value("from", valueName: "PLACE|LAT,LON", help: "Start: a place name or a coordinate."),
-            .value("to", valueName: "PLACE|LAT,LON", help: "End: a place name or a coordinate."),
+            .value("from", valueName: "PLACE|LAT,LON", help: "Start: a place, an address or a coordinate."),
+            .value("to", valueName: "PLACE|LAT,LON", help: "End: a place, an address or a coordinate."),
             .value("waypoints", valueName: "FILE", help: "A GeoJSON LineString/MultiPoint or a GPX track/route to follow."),
             .value("sequence", valueName: "ID", help: "Walk one capture sequence in order."),
             .flag("reverse", help: "With --sequence: walk it backwards."),
@@ -258,7 +258,7 @@ enum WalkCommand: Command {
             return (try arguments.parseCoordinate(text.replacingOccurrences(of: " ", with: ""), option: option), text)
         }
         let match = try catalog.locate(text, language: language)
-        return (match.coordinate, match.displayName)
+        return (match.coordinate, match.name)
     }
 
     static func plan(_ arguments: ParsedArguments, planner: RoutePlanner, catalog: Catalog, language: String?) throws -> WalkRoute {

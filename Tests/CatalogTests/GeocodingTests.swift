@@ -127,6 +127,19 @@ import TestSupport
         #expect(sea.address == nil)
     }
 
+    @Test func placeSearchByAddressFindsThePlacesThere() throws {
+        let catalog = try Self.catalog()
+        let at = try catalog.searchPlaces(PlaceSearchQuery(text: "Aleksanterinkatu 52", limit: 50))
+        #expect(at.first?.place.name == "Stockmann" && at.count > 3, "\(at.map(\.place.name))")
+        #expect(at.allSatisfy { $0.place.address?.street == "Aleksanterinkatu" && $0.place.address?.houseNumber == "52" })
+        #expect(at.allSatisfy { $0.matchedName == "Aleksanterinkatu 52" && $0.kind == .exact })
+        let swedish = try catalog.searchPlaces(PlaceSearchQuery(text: "Alexandersgatan 52", language: "sv", limit: 1))
+        #expect(swedish.first?.place.name == "Stockmann" && swedish.first?.matchedName == "Aleksanterinkatu 52")
+        // A name stays a name search; a category keeps it one.
+        #expect(try catalog.searchPlaces(PlaceSearchQuery(text: "Stockmann", limit: 1)).first?.matchedName == "Stockmann")
+        #expect(try catalog.searchPlaces(PlaceSearchQuery(text: "Aleksanterinkatu 52", category: "restaurant")).allSatisfy { $0.place.category == "restaurant" })
+    }
+
     /// The one "nearest named street in the label language" query (the viewer's status line, the
     /// snapshot's hit test and walk's route naming call it).
     @Test func theNearestNamedStreetInTheLabelLanguage() throws {

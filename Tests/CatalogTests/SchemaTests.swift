@@ -16,6 +16,7 @@ import TestSupport
             #expect(try database.userVersion == CatalogSchema.currentVersion)
             #expect(try database.hasTable("query_index"))
             #expect(try database.hasTable("panorama_rtree"))
+            #expect(try database.hasTable("addresses") && database.hasTable("localities") && database.hasTable("locality_names"))
         }
         // A v1 catalog without a stored index is reported, with the remedy.
         let v1 = root.appendingPathComponent("old.sqlite").path
@@ -24,8 +25,21 @@ import TestSupport
             try database.execute(CatalogSchema.migrations[0])
             try database.setUserVersion(1)
         }
-        do { _ = try Catalog(path: v1); Issue.record("opened a v1 catalog") } catch {
-            #expect("\(error)".contains("rebuild it with 'lookaround index"))
+        #expect(throws: CatalogError.notACatalog(path: v1, detail: "schema version 1, written by an older lookaround (this one reads "
+                                                 + "\(CatalogSchema.currentVersion)); rebuild it with 'lookaround index'")) {
+            try Catalog(path: v1)
+        }
+        // A version 2 catalog (before the gazetteer): the same.
+        let v2 = root.appendingPathComponent("v2.sqlite").path
+        do {
+            let database = try SQLiteDatabase(path: v2, mode: .readWriteCreate)
+            try database.execute(CatalogSchema.migrations[0])
+            try database.execute(CatalogSchema.migrations[1])
+            try database.setUserVersion(2)
+        }
+        #expect(throws: CatalogError.notACatalog(path: v2, detail: "schema version 2, written by an older lookaround (this one reads "
+                                                 + "\(CatalogSchema.currentVersion)); rebuild it with 'lookaround index'")) {
+            try Catalog(path: v2)
         }
     }
 

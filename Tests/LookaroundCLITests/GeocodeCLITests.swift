@@ -52,7 +52,7 @@ import TestSupport
         // snapshot looks at the building from there, and says where it stands.
         let out = try Lookaround.temporaryDirectory().appendingPathComponent("house.png").path
         let snapshot = try Self.run(["snapshot", "--near", "Aleksanterinkatu 52, Helsinki", "--size", "160x90", "-o", out])
-        #expect(snapshot.exitCode == 0 && snapshot.stdout.contains("place      Aleksanterinkatu 52, 00100 Helsinki"), "\(snapshot.stdout)")
+        #expect(snapshot.exitCode == 0 && snapshot.stdout.contains("place      Aleksanterinkatu 52\n"), "\(snapshot.stdout)")
         #expect(snapshot.stdout.contains("address    "))
         // walk between two addresses given as people write them.
         let walk = try Self.run(["walk", "--from", "Aleksanterinkatu 52", "--to", "Senaatintori, Helsinki", "--dry-run"])
