@@ -107,10 +107,36 @@ enum PanoramaIngest {
             fullWidth = size.width
             fullHeight = size.height
         }
-        if let croppedWidth = pano?.croppedAreaImageWidthPixels, croppedWidth != size.width {
-            warnings.append("GPano CroppedAreaImageWidthPixels \(croppedWidth) differs from the JPEG width \(size.width)")
+        var croppedLeft = pano?.croppedAreaLeftPixels ?? 0, croppedTop = pano?.croppedAreaTopPixels ?? 0
+        if let pano, pano.fullPanoWidthPixels != nil {
+            // A downscaled export whose GPano was not rewritten (a phone's 8704×4352 photosphere saved at
+            // 1024×512): the GPano sizes describe another image. Scaled by the real size's ratio when the
+            // aspect agrees; refused when it cannot be reconciled (rendered as is, every view was black).
+            let declaredWidth = pano.croppedAreaImageWidthPixels ?? fullWidth
+            let declaredHeight = pano.croppedAreaImageHeightPixels ?? fullHeight
+            if declaredWidth != size.width || declaredHeight != size.height {
+                guard declaredWidth > 0, declaredHeight > 0 else {
+                    return .failure("GPano CroppedAreaImage \(declaredWidth)×\(declaredHeight) is empty; rewrite or remove the GPano fields")
+                }
+                let scaleX = Double(size.width) / Double(declaredWidth), scaleY = Double(size.height) / Double(declaredHeight)
+                // Rounding a side to whole pixels moves the ratio by up to a pixel's worth.
+                let tolerance = 1.0 / Double(min(size.width, size.height)) + 0.002
+                guard abs(scaleX - scaleY) <= tolerance * max(scaleX, scaleY) else {
+                    return .failure("GPano describes a \(declaredWidth)×\(declaredHeight) image but the file is "
+                                    + "\(size.width)×\(size.height), of another aspect: it cannot be a scaled copy; rewrite the GPano "
+                                    + "FullPano*/CroppedArea* fields (exiftool -XMP-GPano:…) or remove them")
+                }
+                let scale = scaleX
+                let scaledWidth = max(size.width, Int((Double(fullWidth) * scale).rounded()))
+                fullWidth = scaledWidth
+                fullHeight = max(size.height, Int((Double(fullHeight) * scale).rounded()))
+                croppedLeft = Int((Double(croppedLeft) * scale).rounded())
+                croppedTop = min(fullHeight - size.height, Int((Double(croppedTop) * scale).rounded()))
+                warnings.append("GPano describes a \(declaredWidth)×\(declaredHeight) image but the file is \(size.width)×\(size.height) "
+                                + "(a copy scaled by \(String(format: "%.4g", scale))): its FullPano and CroppedArea values were scaled "
+                                + "to match (full \(fullWidth)×\(fullHeight), crop at (\(croppedLeft), \(croppedTop)))")
+            }
         }
-        let croppedLeft = pano?.croppedAreaLeftPixels ?? 0, croppedTop = pano?.croppedAreaTopPixels ?? 0
         if croppedLeft + size.width > fullWidth * 2 || croppedTop + size.height > fullHeight {
             warnings.append("cropped area \(size.width)×\(size.height) at (\(croppedLeft), \(croppedTop)) "
                             + "lies outside the full panorama \(fullWidth)×\(fullHeight)")

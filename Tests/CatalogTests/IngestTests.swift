@@ -1,6 +1,7 @@
 import Diagnostics
 import Catalog
 import Foundation
+import Imaging
 import Geodesy
 import Testing
 import TestSupport
@@ -47,6 +48,36 @@ import TestSupport
         #expect(simulated.captureTimeSource == "file time")
         #expect(simulated.warnings.contains { $0.contains("no heading") })
         #expect(report.warnings.contains { $0.path.hasSuffix("sim_0001.jpg") && $0.message.contains("modification time") })
+    }
+
+    /// A downscaled export whose GPano still describes the original (as phones' galleries write them) is
+    /// scaled to the file; one whose aspect cannot match is refused, naming both sizes.
+    @Test func gpanoOfAScaledCopyIsScaledAndAnImpossibleOneRefused() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let at = try Fixtures.offset(0, bearing: 0)
+        func write(_ name: String, width: Int, height: Int, _ pano: PanoramaMetadata) throws {
+            let metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude, dateTimeOriginal: "2024:05:12 10:15:30",
+                                         panorama: pano)
+            try Fixtures.write(try Fixtures.jpeg(width: width, height: height, metadata: metadata), root, name)
+        }
+        // 8704×4352 declared, 64×32 in the file (the Pixel 3 case); a band 15872×2606 at top 2538 of 15872×7936
+        // in a 128×21 file (the Pixel 6a case); and 64×40 against a declared 2:1.
+        try write("scaled.jpg", width: 64, height: 32, PanoramaMetadata.equirectangular(width: 8704, height: 4352, headingDegrees: 67))
+        try write("band.jpg", width: 128, height: 21,
+                  PanoramaMetadata(projectionType: "equirectangular", poseHeadingDegrees: 144, fullPanoWidthPixels: 15872,
+                                   fullPanoHeightPixels: 7936, croppedAreaImageWidthPixels: 15872, croppedAreaImageHeightPixels: 2606,
+                                   croppedAreaLeftPixels: 0, croppedAreaTopPixels: 2538))
+        try write("impossible.jpg", width: 64, height: 40, PanoramaMetadata.equirectangular(width: 8704, height: 4352, headingDegrees: 0))
+        let path = root.appendingPathComponent("c.sqlite").path
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
+        let catalog = try Catalog(path: path)
+        let scaled = try catalog.panorama(id: "scaled")
+        #expect(scaled.fullWidth == 64 && scaled.fullHeight == 32 && scaled.croppedLeft == 0 && scaled.croppedTop == 0)
+        let band = try catalog.panorama(id: "band")
+        #expect(band.fullWidth == 128 && band.fullHeight == 64 && band.croppedTop == 20 && band.imageHeight == 21)
+        #expect(report.warnings.contains { $0.path.hasSuffix("scaled.jpg") && $0.message.contains("GPano describes a 8704×4352 image but the file is 64×32") })
+        let refusal = try #require(report.failures.first { $0.path.hasSuffix("impossible.jpg") })
+        #expect(refusal.message.contains("GPano describes a 8704×4352 image but the file is 64×40, of another aspect"), "\(refusal.message)")
     }
 
     @Test func badFilesAreListedAndTheRestIndexed() throws {

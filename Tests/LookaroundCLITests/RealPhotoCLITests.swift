@@ -1,0 +1,81 @@
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// Real camera files as the cameras' software wrote them (Tests/LookaroundCLITests/Fixtures/real-photos):
+/// indexed, then viewed, and compared with py360convert's e2p of the same file (an independent route).
+@Suite struct RealPhotoCLITests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/real-photos")
+
+    /// The two photos indexed into a temporary catalog: (catalog, index result).
+    static let indexed = Result { () throws -> (catalog: String, result: ProcessResult) in
+        let root = try Lookaround.temporaryDirectory()
+        let photos = root.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for name in ["d1.jpg", "crop.jpg"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: photos.appendingPathComponent(name))
+        }
+        let catalog = root.appendingPathComponent("c.sqlite").path
+        return (catalog, try Lookaround.run(["index", photos.path, "--catalog", catalog]))
+    }
+
+    /// py360convert's view of `panorama` (RGB, 2:1) at `headingOffset` from its centre column, level.
+    static func reference(_ panorama: RGB8Image, headingOffset: Double, fov: Double, width: Int, height: Int) throws -> RGB8Image {
+        let folder = try Lookaround.temporaryDirectory()
+        let input = folder.appendingPathComponent("pano.rgb"), output = folder.appendingPathComponent("view.rgb")
+        try Data(panorama.components).write(to: input)
+        // py360convert spans tan(fov/2) between the centres of the edge pixels, ours between their outer edges.
+        let tanHalf = tan(fov * .pi / 360), w = Double(width), h = Double(height)
+        let horizontal = 2 * atan(tanHalf * (w - 1) / w) * 180 / .pi, vertical = 2 * atan(tanHalf * (h - 1) / w) * 180 / .pi
+        _ = try PeerScript.run(Lookaround.repository.appendingPathComponent("scripts/py360convert_e2p.py").path,
+                               [input.path, "\(panorama.width)", "\(horizontal)", "\(vertical)", "\(headingOffset)", "0",
+                                "\(width)", "\(height)", "bilinear", output.path])
+        return RGB8Image(width: width, height: height, components: [UInt8](try Data(contentsOf: output)))
+    }
+
+    static func snapshot(_ scene: String, heading: Double, width: Int, height: Int) throws -> RGB8Image {
+        let out = try Lookaround.temporaryDirectory().appendingPathComponent("\(scene).png").path
+        let result = try Lookaround.run(["snapshot", "--catalog", try indexed.get().catalog, "--scene", scene, "--heading-degrees", "\(heading)",
+                                         "--size", "\(width)x\(height)", "--fov-degrees", "90", "-o", out])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        return try PNGCodec.decodeRGB(try ImageFile.read(out))
+    }
+
+    /// The spread of an image's values: a view that is all one colour has none.
+    static func spread(_ image: RGB8Image) -> Double {
+        let values = image.components.map(Double.init)
+        let mean = values.reduce(0, +) / Double(values.count)
+        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
+    }
+
+    @Test func aDownscaledPhotosphereIsIndexedWithItsGPanoScaledAndShowsThePicture() throws {
+        let index = try Self.indexed.get().result
+        #expect(index.exitCode == 0, "\(index.stdout)\(index.stderr)")
+        #expect(index.stdout.contains("d1.jpg: GPano describes a 8704×4352 image but the file is 1024×512"), "\(index.stdout)")
+        // Looking along the pose heading (67°) and 120° to its right.
+        let photo = try JPEGCodec.decodeRGB(try ImageFile.read(Self.fixtures.appendingPathComponent("d1.jpg").path)).image
+        for offset in [0.0, 120] {
+            let ours = try Self.snapshot("d1", heading: 67 + offset, width: 320, height: 180)
+            #expect(Self.spread(ours) > 20, "a picture, not one colour")
+            let theirs = try Self.reference(photo, headingOffset: offset, fov: 90, width: 320, height: 180)
+            let psnr = ImageMetrics.psnr(ours, theirs)
+            print("d1 at +\(offset)°: PSNR \(String(format: "%.1f", psnr)) dB against py360convert")
+            #expect(psnr > 38, "d1 at +\(offset)°: PSNR \(psnr) dB against py360convert")
+        }
+    }
+
+    @Test func aCroppedBandShowsWhereItHasPixelsAndBlackElsewhere() throws {
+        #expect(try Self.indexed.get().result.stdout.contains("crop.jpg: GPano describes a 15872×2606 image but the file is 128×21"))
+        let band = try JPEGCodec.decodeRGB(try ImageFile.read(Self.fixtures.appendingPathComponent("crop.jpg").path)).image
+        // The band in its place in the full 128×64 panorama (top 20), black elsewhere: the reference's input.
+        var full = RGB8Image(width: 128, height: 64)
+        for y in 0..<band.height { for x in 0..<128 { for c in 0..<3 { full[x, 20 + y, c] = band[x, y, c] } } }
+        let ours = try Self.snapshot("crop", heading: 144, width: 160, height: 90)
+        #expect(Self.spread(ours) > 20)
+        let theirs = try Self.reference(full, headingOffset: 0, fov: 90, width: 160, height: 90)
+        let psnr = ImageMetrics.psnr(ours, theirs)
+        print("crop: PSNR \(String(format: "%.1f", psnr)) dB against py360convert")
+        #expect(psnr > 36, "crop: PSNR \(psnr) dB against py360convert")
+    }
+}
