@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Imaging
 import MapData
 import Parallelism
@@ -101,6 +102,13 @@ public enum CatalogBuilder {
             }
         }
         assignSequenceOrder(&records, explicitIndex: explicitIndex)
+        if headTowardsTravel(&records) {
+            // Their "assumed north" warnings changed: the list again, from the records, in file order.
+            let order = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($0.element.path, $0.offset) })
+            warnings = records.flatMap { record in
+                record.warnings.map { IndexReport.FileMessage(path: seenIDs[record.id] ?? record.imagePath, message: $0) }
+            }.sorted { (order[$0.path] ?? 0) < (order[$1.path] ?? 0) }
+        }
 
         var places: [Place] = [], streets: [Street] = [], gazetteer = Gazetteer()
         for osm in options.osmFiles {
@@ -136,6 +144,32 @@ public enum CatalogBuilder {
                 nextIndex += 1
             }
         }
+    }
+
+    /// A panorama whose metadata gives no heading (a THETA, a drone) faces the direction of travel when it
+    /// is in a sequence: the bearing to the next panorama of the sequence (from the previous one for the
+    /// last), when they are at least half a metre apart. A camera on a car, helmet or pole usually faces
+    /// the way it moves; north, the other guess, is right for one direction in 360. Returns whether any changed.
+    static func headTowardsTravel(_ records: inout [PanoramaRecord]) -> Bool {
+        var bySequence: [String: [Int]] = [:]
+        for (i, record) in records.enumerated() { bySequence[record.sequenceName, default: []].append(i) }
+        var changed = false
+        for (_, members) in bySequence where members.count > 1 {
+            let ordered = members.sorted { records[$0].sequenceIndex < records[$1].sequenceIndex }
+            for (k, i) in ordered.enumerated() where records[i].headingSource == "default" {
+                let (from, to) = k + 1 < ordered.count ? (i, ordered[k + 1]) : (ordered[k - 1], i)
+                let move = Geodesic.wgs84.inverse(from: records[from].coordinate, to: records[to].coordinate)
+                guard move.distanceMeters >= 0.5 else { continue }
+                records[i].headingDegrees = move.initialAzimuth.degrees
+                records[i].headingSource = "travel"
+                records[i].warnings = records[i].warnings.map { warning in
+                    warning.hasPrefix("no heading (") ? "no heading in the metadata: faces the direction of travel in its sequence, "
+                        + String(format: "%.1f°", move.initialAzimuth.degrees) : warning
+                }
+                changed = true
+            }
+        }
+        return changed
     }
 
     /// What ``writeMeasured(records:to:)`` wrote and how long it took.

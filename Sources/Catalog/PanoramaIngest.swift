@@ -143,11 +143,13 @@ enum PanoramaIngest {
         }
 
         // Heading.
+        // The metadata's by the one policy (CaptureHeading); then a sidecar's; then the direction of travel
+        // (CatalogBuilder, once sequences are known) or north.
         var heading: Double, headingSource: String
-        if let h = pano?.poseHeadingDegrees {
-            (heading, headingSource) = (h, "PoseHeadingDegrees")
-        } else if let h = metadata.imageDirectionDegrees {
-            (heading, headingSource) = (h, "GPSImgDirection")
+        let tagged = CaptureHeading(metadata)
+        warnings += tagged.notes
+        if let h = tagged.degrees, let source = tagged.source {
+            (heading, headingSource) = (h, source)
         } else if let h = sidecar?.headingDegrees {
             (heading, headingSource) = (h, "sidecar")
         } else {

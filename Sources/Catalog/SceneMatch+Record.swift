@@ -8,7 +8,7 @@ extension SceneMatch {
         self.init(
             panoramaID: record.id, latitude: record.coordinate.latitude, longitude: record.coordinate.longitude,
             distanceMeters: 0, bearingFromRequestDegrees: nil,
-            headingDegrees: record.headingDegrees, pitchDegrees: record.pitchDegrees, rollDegrees: record.rollDegrees,
+            headingDegrees: record.headingDegrees, headingSource: record.headingSource, pitchDegrees: record.pitchDegrees, rollDegrees: record.rollDegrees,
             captureTime: Catalog.iso8601String(record.captureTime), source: record.source, imageWidth: record.imageWidth,
             imageHeight: record.imageHeight, horizontalCoverageDegrees: record.horizontalCoverageDegrees,
             imagePath: record.imagePath, depthPath: record.depthPath, labelsPath: record.labelsPath,

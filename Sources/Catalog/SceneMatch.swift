@@ -17,6 +17,9 @@ public struct SceneMatch: Sendable, Hashable, Codable {
     public var bearingFromRequestDegrees: Double?
     /// The capture heading (the panorama's centre column), degrees clockwise from north, 0…<360.
     public var headingDegrees: Double
+    /// Where the heading came from: `PoseHeadingDegrees`, `GPSImgDirection`, `sidecar`, `travel` (the
+    /// direction of travel in its sequence) or `default` (north, nothing else known).
+    public var headingSource: String
     /// Pose pitch, degrees.
     public var pitchDegrees: Double
     /// Pose roll, degrees.
@@ -60,6 +63,7 @@ extension SceneMatch {
         try container.encode(distanceMeters, forKey: .distanceMeters)
         try container.encode(bearingFromRequestDegrees, forKey: .bearingFromRequestDegrees)
         try container.encode(headingDegrees, forKey: .headingDegrees)
+        try container.encode(headingSource, forKey: .headingSource)
         try container.encode(pitchDegrees, forKey: .pitchDegrees)
         try container.encode(rollDegrees, forKey: .rollDegrees)
         try container.encode(captureTime, forKey: .captureTime)

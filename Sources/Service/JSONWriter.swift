@@ -203,6 +203,7 @@ final class SceneFragments: Sendable {
         head.key("distance_meters")
         var tail = JSONWriter()
         tail.field("heading_degrees", scene.headingDegrees)
+        tail.field("heading_source", scene.headingSource)
         tail.field("horizontal_coverage_degrees", scene.horizontalCoverageDegrees)
         tail.field("image_height", scene.imageHeight)
         tail.field("image_path", scene.imagePath)

@@ -57,7 +57,15 @@ enum ImageInfoCommand: Command {
         var gpsTimestamp: String?
         var camera: String?
         var panorama: Panorama?
+        /// The heading the catalog would use from this file's metadata (README, "Heading policy").
+        var heading: Heading?
         var warnings: [String]
+    }
+
+    struct Heading: Encodable {
+        var degrees: Double?
+        var source: String?
+        var notes: [String]
     }
 
     struct Panorama: Encodable {
@@ -104,6 +112,8 @@ enum ImageInfoCommand: Command {
                     croppedAreaImageHeightPixels: p.croppedAreaImageHeightPixels,
                     croppedAreaLeftPixels: p.croppedAreaLeftPixels, croppedAreaTopPixels: p.croppedAreaTopPixels)
             }
+            let heading = CaptureHeading(m)
+            info.heading = Heading(degrees: heading.degrees, source: heading.source, notes: heading.notes)
         case .png:
             let header = try PNGCodec.readHeader(data, file: path)
             info.detail["bit_depth"] = String(header.bitDepth)
@@ -122,6 +132,11 @@ enum ImageInfoCommand: Command {
             lines.append(position)
         }
         if let direction = info.imageDirectionDegrees { lines.append("  direction     \(fixed(direction, 2))° (true north)") }
+        if let heading = info.heading {
+            let used = heading.degrees.map { "\(fixed($0, 2))° from \(heading.source ?? "")" }
+                ?? "none in the metadata (a sidecar's, the direction of travel in a sequence, or north)"
+            lines.append("  heading       " + ([used] + heading.notes).joined(separator: "; "))
+        }
         if let date = info.dateTimeOriginal { lines.append("  taken         \(date)") }
         if let gps = info.gpsTimestamp { lines.append("  GPS time      \(gps)") }
         if let camera = info.camera { lines.append("  camera        \(camera)") }

@@ -44,9 +44,10 @@ import TestSupport
 
         let simulated = try catalog.panorama(id: "helsinki/sim_0001")
         #expect(simulated.source == .simulated)
-        #expect(simulated.headingSource == "default" && simulated.headingDegrees == 0)
+        // No heading in its metadata: it faces the way its sequence goes (sim_0002 lies 10 m west of it).
+        #expect(simulated.headingSource == "travel" && abs(simulated.headingDegrees - 270) < 0.5, "\(simulated.headingDegrees)")
         #expect(simulated.captureTimeSource == "file time")
-        #expect(simulated.warnings.contains { $0.contains("no heading") })
+        #expect(simulated.warnings.contains { $0.contains("no heading in the metadata: faces the direction of travel") })
         #expect(report.warnings.contains { $0.path.hasSuffix("sim_0001.jpg") && $0.message.contains("modification time") })
     }
 
@@ -78,6 +79,33 @@ import TestSupport
         #expect(report.warnings.contains { $0.path.hasSuffix("scaled.jpg") && $0.message.contains("GPano describes a 8704×4352 image but the file is 64×32") })
         let refusal = try #require(report.failures.first { $0.path.hasSuffix("impossible.jpg") })
         #expect(refusal.message.contains("GPano describes a 8704×4352 image but the file is 64×40, of another aspect"), "\(refusal.message)")
+    }
+
+    /// Panoramas whose metadata has no heading face the direction of travel in their sequence.
+    @Test func aSequenceWithoutHeadingsFacesItsDirectionOfTravel() throws {
+        let root = try Lookaround.temporaryDirectory()
+        for k in 0..<3 {
+            let at = try Fixtures.offset(Double(k) * 4, bearing: 90)   // walking east, 4 m apart, 2 s apart
+            var pano = PanoramaMetadata.equirectangular(width: 64, height: 32, headingDegrees: 0)
+            pano.poseHeadingDegrees = nil
+            let metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude,
+                                         dateTimeOriginal: "2024:05:12 10:15:3\(2 * k)", make: "RICOH", model: "RICOH THETA V", panorama: pano)
+            try Fixtures.write(try Fixtures.jpeg(metadata: metadata), root, "R00\(k).JPG")
+        }
+        let path = root.appendingPathComponent("c.sqlite").path
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
+        let catalog = try Catalog(path: path)
+        for k in 0..<3 {
+            let record = try catalog.panorama(id: "R00\(k)")
+            #expect(record.headingSource == "travel" && abs(record.headingDegrees - 90) < 0.1, "R00\(k): \(record.headingDegrees)")
+        }
+        #expect(report.warnings.count == 3 && report.warnings.allSatisfy { $0.message.contains("faces the direction of travel") },
+                "\(report.warnings)")
+        // Alone, a panorama without a heading still faces north, with the warning.
+        let single = try Lookaround.temporaryDirectory()
+        try FileManager.default.copyItem(at: root.appendingPathComponent("R000.JPG"), to: single.appendingPathComponent("R000.JPG"))
+        let alone = try CatalogBuilder.build(CatalogBuildOptions(directories: [single.path], catalogPath: single.appendingPathComponent("c.sqlite").path))
+        #expect(alone.warnings.first?.message.contains("assumed 0° (north)") == true)
     }
 
     @Test func badFilesAreListedAndTheRestIndexed() throws {

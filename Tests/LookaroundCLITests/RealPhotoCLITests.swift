@@ -78,4 +78,28 @@ import TestSupport
         print("crop: PSNR \(String(format: "%.1f", psnr)) dB against py360convert")
         #expect(psnr > 36, "crop: PSNR \(psnr) dB against py360convert")
     }
+
+    /// The GoPro Max sequence (16 MB, read from ../shared/data/real-photos beside the project): its compass
+    /// headings, not the GPano placeholder, its capture order, and a walk along it.
+    @Test func theGoProSequenceFacesItsCompassAndWalksInCaptureOrder() throws {
+        let folder = Lookaround.repository.deletingLastPathComponent().appendingPathComponent("shared/data/real-photos/gopro-max-sequence")
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("1.jpg").path) else {
+            try Test.cancel("skipped: the GoPro Max files are not at \(folder.path) (../shared/data/real-photos)")
+        }
+        let catalog = try Lookaround.temporaryDirectory().appendingPathComponent("gopro.sqlite").path
+        let index = try Lookaround.run(["index", folder.path, "--catalog", catalog])
+        #expect(index.exitCode == 0, "\(index.stderr)")
+        #expect(index.stdout.contains("1.jpg: GPano PoseHeadingDegrees 0 is the placeholder GoPro GoPro Max writes in every file"))
+        // EXIF GPSImgDirection of the five files: 349.06°, 11.19°, 1.47°, 350.44°, 356.46°.
+        for (k, expected) in [349.06, 11.19, 1.47, 350.44, 356.46].enumerated() {
+            let scene = try #require(try JSONSerialization.jsonObject(with: Data(try Lookaround.run(
+                ["scene", "--catalog", catalog, "--id", "\(k + 1)", "--json"]).stdout.utf8)) as? [String: Any])
+            let panorama = (scene["panorama"] as? [String: Any]) ?? scene
+            let heading = try #require(panorama["heading_degrees"] as? Double, "\(scene.keys)")
+            #expect(abs(heading - expected) < 0.01 && panorama["heading_source"] as? String == "GPSImgDirection", "\(k + 1).jpg: \(heading)")
+            #expect(panorama["sequence_index"] as? Int == k, "capture order")
+        }
+        let walk = try Lookaround.run(["walk", "--catalog", catalog, "--sequence", "gopro-max-sequence/GoPro Max", "--dry-run"])
+        #expect(walk.exitCode == 0 && walk.stdout.contains("walk       5 panoramas"), "\(walk.stdout)\(walk.stderr)")
+    }
 }
