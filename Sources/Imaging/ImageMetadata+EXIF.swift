@@ -6,6 +6,7 @@ private enum Tag {
     static let make: UInt16 = 0x010F, model: UInt16 = 0x0110
     static let exifIFD: UInt16 = 0x8769, gpsIFD: UInt16 = 0x8825
     static let exifVersion: UInt16 = 0x9000, dateTimeOriginal: UInt16 = 0x9003
+    static let offsetTimeOriginal: UInt16 = 0x9011, subSecTimeOriginal: UInt16 = 0x9291
     static let pixelXDimension: UInt16 = 0xA002, pixelYDimension: UInt16 = 0xA003
     static let gpsVersionID: UInt16 = 0x0000, gpsLatitudeRef: UInt16 = 0x0001, gpsLatitude: UInt16 = 0x0002
     static let gpsLongitudeRef: UInt16 = 0x0003, gpsLongitude: UInt16 = 0x0004
@@ -59,6 +60,8 @@ extension ImageMetadata {
             exif.append(.init(tag: Tag.exifVersion, type: FieldType.undefined, count: 4, data: Array("0232".utf8)))
         }
         if let dateTimeOriginal { exif.append(w.ascii(Tag.dateTimeOriginal, dateTimeOriginal)) }
+        if let offsetTimeOriginal { exif.append(w.ascii(Tag.offsetTimeOriginal, offsetTimeOriginal)) }
+        if let subSecTimeOriginal { exif.append(w.ascii(Tag.subSecTimeOriginal, subSecTimeOriginal)) }
         if let imageWidth { exif.append(w.long(Tag.pixelXDimension, UInt32(imageWidth))) }
         if let imageHeight { exif.append(w.long(Tag.pixelYDimension, UInt32(imageHeight))) }
         let hasGPS = latitudeDegrees != nil || longitudeDegrees != nil || altitudeMeters != nil
@@ -168,6 +171,8 @@ extension ImageMetadata {
             for e in exif {
                 switch e.tag {
                 case Tag.dateTimeOriginal: metadata.dateTimeOriginal = r.ascii(e, warnings: &warnings)
+                case Tag.offsetTimeOriginal: metadata.offsetTimeOriginal = r.ascii(e, warnings: &warnings)
+                case Tag.subSecTimeOriginal: metadata.subSecTimeOriginal = r.ascii(e, warnings: &warnings)
                 case Tag.pixelXDimension: metadata.imageWidth = r.integer(e, warnings: &warnings) ?? metadata.imageWidth
                 case Tag.pixelYDimension: metadata.imageHeight = r.integer(e, warnings: &warnings) ?? metadata.imageHeight
                 default: break

@@ -19,6 +19,10 @@ public struct ImageMetadata: Sendable, Hashable {
     public var gpsTimestamp: Date?
     /// Local capture time as EXIF writes it, `"YYYY:MM:DD HH:MM:SS"` (no time zone). EXIF DateTimeOriginal.
     public var dateTimeOriginal: String?
+    /// Fractions of a second of DateTimeOriginal, digits as written ("25" is 0.25 s). EXIF SubSecTimeOriginal.
+    public var subSecTimeOriginal: String?
+    /// DateTimeOriginal's offset from UTC, `"+HH:MM"` or `"-HH:MM"`. EXIF OffsetTimeOriginal (EXIF 2.31).
+    public var offsetTimeOriginal: String?
     /// Camera maker (EXIF Make), ASCII.
     public var make: String?
     /// Camera model (EXIF Model), ASCII.
@@ -75,6 +79,12 @@ public struct ImageMetadata: Sendable, Hashable {
         if let s = dateTimeOriginal, !ImageMetadata.isExifDateTime(s) {
             throw ImagingError.invalidParameter(name: "DateTimeOriginal", value: "'\(s)'",
                                                 allowed: "\"YYYY:MM:DD HH:MM:SS\"")
+        }
+        if let s = subSecTimeOriginal, s.isEmpty || !s.utf8.allSatisfy({ (48...57).contains($0) }) {
+            throw ImagingError.invalidParameter(name: "SubSecTimeOriginal", value: "'\(s)'", allowed: "decimal digits, e.g. \"250\"")
+        }
+        if let s = offsetTimeOriginal, ImageMetadata.utcOffsetSeconds(s) == nil {
+            throw ImagingError.invalidParameter(name: "OffsetTimeOriginal", value: "'\(s)'", allowed: "\"+HH:MM\" or \"-HH:MM\", up to ±14:00")
         }
         for (name, text) in [("Make", make), ("Model", model)] {
             if let text, !text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) {

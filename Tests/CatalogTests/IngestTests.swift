@@ -108,6 +108,27 @@ import TestSupport
         #expect(alone.warnings.first?.message.contains("assumed 0° (north)") == true)
     }
 
+    /// Captures a fraction of a second apart (a camera shooting several frames a second) are ordered by
+    /// SubSecTimeOriginal, and OffsetTimeOriginal turns local time into UTC.
+    @Test func subSecondsOrderASequenceAndTheOffsetGivesUTC() throws {
+        let root = try Lookaround.temporaryDirectory()
+        for (name, subSec, k) in [("a", "900", 2), ("b", "100", 0), ("c", "500", 1)] {
+            let at = try Fixtures.offset(Double(k), bearing: 0)
+            var metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude, imageDirectionDegrees: 0,
+                                         dateTimeOriginal: "2024:07:05 12:15:30", make: "GoPro", model: "GoPro Max")
+            metadata.subSecTimeOriginal = subSec
+            metadata.offsetTimeOriginal = "+02:00"
+            try Fixtures.write(try Fixtures.jpeg(metadata: metadata), root, "\(name).jpg")
+        }
+        let path = root.appendingPathComponent("c.sqlite").path
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
+        let catalog = try Catalog(path: path)
+        let order = try ["a", "b", "c"].map { try catalog.panorama(id: $0) }.sorted { $0.sequenceIndex < $1.sequenceIndex }.map(\.id)
+        #expect(order == ["b", "c", "a"])
+        #expect(Catalog.iso8601String(try catalog.panorama(id: "b").captureTime).hasPrefix("2024-07-05T10:15:30"))
+        #expect(abs(try catalog.panorama(id: "a").captureTime.timeIntervalSince1970 - 1_720_174_530.9) < 1e-3)
+    }
+
     @Test func badFilesAreListedAndTheRestIndexed() throws {
         let set = try Fixtures.standardSet()
         try Fixtures.brokenFiles(in: set.panoramas)
