@@ -110,14 +110,11 @@ extension SceneService {
             writer.key("features")
             writer.beginArray()
             for answer in answers {
-                let (type, id) = Self.osmElement(answer.osm)
                 writer.beginObject()
                 writer.field("type", "Feature")
                 writer.key("properties")
                 writer.beginObject()
-                writer.field("place_id", Self.placeID(answer))
-                writer.field("osm_type", type)
-                if let id { writer.field("osm_id", id) }
+                writeIdentity(answer, to: &writer)
                 writer.field("place_rank", Self.placeRank(answer))
                 writer.field("category", Self.category(answer).category)
                 writer.field("type", Self.category(answer).type)
@@ -149,16 +146,13 @@ extension SceneService {
             writer.key("features")
             writer.beginArray()
             for answer in answers {
-                let (type, id) = Self.osmElement(answer.osm)
                 writer.beginObject()
                 writer.field("type", "Feature")
                 writer.key("properties")
                 writer.beginObject()
                 writer.key("geocoding")
                 writer.beginObject()
-                writer.field("place_id", Self.placeID(answer))
-                writer.field("osm_type", type)
-                if let id { writer.field("osm_id", id) }
+                writeIdentity(answer, to: &writer)
                 writer.field("osm_key", Self.category(answer).category)
                 writer.field("osm_value", Self.category(answer).type)
                 writer.field("type", Self.geocodeJSONType(answer))
@@ -179,15 +173,20 @@ extension SceneService {
         return .json(writer.bytes)
     }
 
-    /// One result in Nominatim's `json` / `jsonv2` shape (lat, lon and boundingbox as strings).
-    private func write(_ answer: GeocodeResult, format: NominatimFormat, details: Bool, to writer: inout JSONWriter) {
+    /// `place_id`, `osm_type` and `osm_id`: who an answer is, in every format.
+    private func writeIdentity(_ answer: GeocodeResult, to writer: inout JSONWriter) {
         let (type, id) = Self.osmElement(answer.osm)
-        let category = Self.category(answer)
-        writer.beginObject()
         writer.field("place_id", Self.placeID(answer))
-        writer.field("licence", Self.nominatimLicence)
         writer.field("osm_type", type)
         if let id { writer.field("osm_id", id) }
+    }
+
+    /// One result in Nominatim's `json` / `jsonv2` shape (lat, lon and boundingbox as strings).
+    private func write(_ answer: GeocodeResult, format: NominatimFormat, details: Bool, to writer: inout JSONWriter) {
+        let category = Self.category(answer)
+        writer.beginObject()
+        writeIdentity(answer, to: &writer)
+        writer.field("licence", Self.nominatimLicence)
         writer.field("lat", String(answer.coordinate.latitude))
         writer.field("lon", String(answer.coordinate.longitude))
         writer.field(format == .jsonv2 ? "category" : "class", category.category)
