@@ -82,6 +82,7 @@ public enum CatalogBuilder {
         var warnings: [IndexReport.FileMessage] = []
         var records: [PanoramaRecord] = []
         var explicitIndex: [Int?] = []
+        var folders: [String] = []
         var seenIDs: [String: String] = [:]
         for (i, outcome) in outcomes.enumerated() {
             switch outcome {
@@ -97,10 +98,12 @@ public enum CatalogBuilder {
                 for warning in record.warnings { warnings.append(.init(path: files[i].path, message: warning)) }
                 records.append(record)
                 explicitIndex.append(sequenceIndex)
+                folders.append(files[i].folder)
             case nil:
                 failures.append(.init(path: files[i].path, message: "not read (internal error)"))
             }
         }
+        splitAtTimeGaps(&records, folders: folders)
         assignSequenceOrder(&records, explicitIndex: explicitIndex)
         if headTowardsTravel(&records) {
             // Their "assumed north" warnings changed: the list again, from the records, in file order.
@@ -142,6 +145,35 @@ public enum CatalogBuilder {
             for i in implicit {
                 records[i].sequenceIndex = nextIndex
                 nextIndex += 1
+            }
+        }
+    }
+
+    /// A camera's captures in one folder are one sequence while they follow each other: a pause of more
+    /// than this (a morning's and an afternoon's walks, two days) starts another, seconds.
+    public static let sequenceGapSeconds = 600.0
+
+    /// Splits the sequences the index named itself (`FOLDER/CAMERA`, not a sidecar's `sequence_id`) where
+    /// consecutive captures are more than ``sequenceGapSeconds`` apart: the parts after the first are named
+    /// `FOLDER/CAMERA #2`, `#3`… The split starts from the unsuffixed name each time, so a record kept from
+    /// the previous index run (already `#2`) is regrouped the same way.
+    static func splitAtTimeGaps(_ records: inout [PanoramaRecord], folders: [String]) {
+        func base(_ name: String) -> String {
+            guard let hash = name.range(of: " #", options: .backwards), Int(name[hash.upperBound...]) != nil else { return name }
+            return String(name[..<hash.lowerBound])
+        }
+        var groups: [String: [Int]] = [:]
+        for (i, record) in records.enumerated() {
+            let automatic = "\(folders[i])/\(record.model ?? record.make ?? "camera")"
+            guard base(record.sequenceName) == automatic else { continue }
+            groups[automatic, default: []].append(i)
+        }
+        for (name, members) in groups {
+            let ordered = members.sorted { (records[$0].captureTime, records[$0].imagePath) < (records[$1].captureTime, records[$1].imagePath) }
+            var part = 1
+            for (k, i) in ordered.enumerated() {
+                if k > 0, records[i].captureTime.timeIntervalSince(records[ordered[k - 1]].captureTime) > sequenceGapSeconds { part += 1 }
+                records[i].sequenceName = part == 1 ? name : "\(name) #\(part)"
             }
         }
     }

@@ -129,6 +129,28 @@ import TestSupport
         #expect(abs(try catalog.panorama(id: "a").captureTime.timeIntervalSince1970 - 1_720_174_530.9) < 1e-3)
     }
 
+    /// One camera's captures in one folder an hour apart are two sequences, and stay two on the next run.
+    @Test func aPauseStartsANewSequence() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let folder = root.appendingPathComponent("walks")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, time, k) in [("a", "10:00:00", 0), ("b", "10:00:02", 1), ("c", "11:00:00", 2), ("d", "11:00:02", 3)] {
+            let at = try Fixtures.offset(Double(k) * 3, bearing: 0)
+            let metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude, imageDirectionDegrees: 0,
+                                         dateTimeOriginal: "2024:07:05 \(time)", make: "RICOH", model: "RICOH THETA V")
+            try Fixtures.write(try Fixtures.jpeg(metadata: metadata), folder, "\(name).JPG")
+        }
+        let path = root.appendingPathComponent("c.sqlite").path
+        for run in 1...2 {
+            let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
+            #expect(report.sequenceCount == 2, "run \(run)")
+            let catalog = try Catalog(path: path)
+            let names = try ["a", "b", "c", "d"].map { try catalog.panorama(id: "walks/\($0)") }.map { "\($0.sequenceName):\($0.sequenceIndex)" }
+            let folderName = root.lastPathComponent + "/walks/RICOH THETA V"
+            #expect(names == ["\(folderName):0", "\(folderName):1", "\(folderName) #2:0", "\(folderName) #2:1"], "run \(run): \(names)")
+        }
+    }
+
     @Test func badFilesAreListedAndTheRestIndexed() throws {
         let set = try Fixtures.standardSet()
         try Fixtures.brokenFiles(in: set.panoramas)
