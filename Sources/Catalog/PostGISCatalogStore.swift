@@ -40,7 +40,8 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
                 throw .schemaTooNew(path: location.description, found: found, supported: PostGISSchema.currentVersion)
             }
             guard found == PostGISSchema.currentVersion else {
-                throw .notACatalog(path: location.description, detail: "schema version \(found); rebuild it with 'lookaround index'")
+                throw .notACatalog(path: location.description, detail: "schema version \(found), written by an older lookaround; "
+                                   + "this one reads \(PostGISSchema.currentVersion)")
             }
         }
         try refresh()

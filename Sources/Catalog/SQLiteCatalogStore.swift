@@ -39,8 +39,8 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         }
         guard version == CatalogSchema.currentVersion, try database.hasTable("query_index") else {
             throw .notACatalog(path: path, detail: version == 0 ? "no catalog tables"
-                               : "schema version \(version), written by an older lookaround (this one reads "
-                                 + "\(CatalogSchema.currentVersion)); rebuild it with 'lookaround index'")
+                               : "schema version \(version), written by an older lookaround; this one reads "
+                                 + "\(CatalogSchema.currentVersion)")
         }
         let statement = try database.prepare("SELECT data, panorama_count FROM query_index WHERE id = 1")
         guard try statement.step() else { throw .corruptIndex(path: path, detail: "no stored index") }
