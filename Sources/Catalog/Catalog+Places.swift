@@ -37,14 +37,14 @@ extension Catalog {
     public func countryCodes() throws(CatalogError) -> Set<String> { try geocodingIndexes().geocoding.countryCodes }
 
     /// Reverse geocoding: the nearest house number within `radiusMeters`, the nearest named street
-    /// within `streetRadiusMeters` (names in `language`), the neighbourhood and the city.
+    /// within `streetRadiusMeters` (names in `language`; 0: no street asked for), the neighbourhood and the city.
     /// - Throws: `CatalogError.invalidParameter` for a radius outside 0…10,000 m.
     public func reverseGeocode(_ coordinate: GeoCoordinate, radiusMeters: Double = 100, streetRadiusMeters: Double = 60,
                                language: String? = nil) throws(CatalogError) -> ReverseGeocode {
         guard radiusMeters.isFinite, SceneRequest.radiusRange.contains(radiusMeters) else {
             throw .invalidParameter(name: "radiusMeters", value: "\(radiusMeters)", allowed: "0…10000 metres")
         }
-        let street = try namedStreet(near: coordinate, radiusMeters: streetRadiusMeters, language: language)
+        let street = streetRadiusMeters > 0 ? try namedStreet(near: coordinate, radiusMeters: streetRadiusMeters, language: language) : nil
         return try geocodingIndexes().geocoding.reverse(coordinate, radiusMeters: radiusMeters, street: street)
     }
 

@@ -231,8 +231,9 @@ public final class Catalog: @unchecked Sendable {
         }
         let (places, geocoding) = try geocodingIndexes()
         let byName = places.search(query)
-        // (The house looked up with local names: the places' addr:street is the local name.)
-        guard query.category == nil, let house = geocoding.geocode(GeocodeQuery(text: query.text, near: query.near, limit: 1),
+        // Only a text with a house number can name an address; the house is looked up with local names
+        // (the places' addr:street is the local name).
+        guard query.category == nil, geocoding.parse(GeocodeQuery(text: query.text)).houseNumber != nil, let house = geocoding.geocode(GeocodeQuery(text: query.text, near: query.near, limit: 1),
                                                                    places: places).first,
               house.precision == .house || house.precision == .interpolated, let number = house.houseNumber,
               house.score > byName.first?.score ?? 0 else { return byName }

@@ -79,7 +79,6 @@ public enum CatalogBuilder {
 
         // Collect, reject duplicate ids, order sequences.
         var failures: [IndexReport.FileMessage] = []
-        var warnings: [IndexReport.FileMessage] = []
         var records: [PanoramaRecord] = []
         var explicitIndex: [Int?] = []
         var folders: [String] = []
@@ -95,7 +94,6 @@ public enum CatalogBuilder {
                     continue
                 }
                 seenIDs[record.id] = files[i].path
-                for warning in record.warnings { warnings.append(.init(path: files[i].path, message: warning)) }
                 records.append(record)
                 explicitIndex.append(sequenceIndex)
                 folders.append(files[i].folder)
@@ -105,12 +103,10 @@ public enum CatalogBuilder {
         }
         splitAtTimeGaps(&records, folders: folders)
         assignSequenceOrder(&records, explicitIndex: explicitIndex)
-        if headTowardsTravel(&records) {
-            // Their "assumed north" warnings changed: the list again, from the records, in file order.
-            let order = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($0.element.path, $0.offset) })
-            warnings = records.flatMap { record in
-                record.warnings.map { IndexReport.FileMessage(path: seenIDs[record.id] ?? record.imagePath, message: $0) }
-            }.sorted { (order[$0.path] ?? 0) < (order[$1.path] ?? 0) }
+        headTowardsTravel(&records)
+        // The warnings once the records are final (travel replaces "assumed north"), in file order.
+        let warnings = records.flatMap { record in
+            record.warnings.map { IndexReport.FileMessage(path: seenIDs[record.id] ?? record.imagePath, message: $0) }
         }
 
         var places: [Place] = [], streets: [Street] = [], gazetteer = Gazetteer()
@@ -181,11 +177,10 @@ public enum CatalogBuilder {
     /// A panorama whose metadata gives no heading (a THETA, a drone) faces the direction of travel when it
     /// is in a sequence: the bearing to the next panorama of the sequence (from the previous one for the
     /// last), when they are at least half a metre apart. A camera on a car, helmet or pole usually faces
-    /// the way it moves; north, the other guess, is right for one direction in 360. Returns whether any changed.
-    static func headTowardsTravel(_ records: inout [PanoramaRecord]) -> Bool {
+    /// the way it moves; north, the other guess, is right for one direction in 360.
+    static func headTowardsTravel(_ records: inout [PanoramaRecord]) {
         var bySequence: [String: [Int]] = [:]
         for (i, record) in records.enumerated() { bySequence[record.sequenceName, default: []].append(i) }
-        var changed = false
         for (_, members) in bySequence where members.count > 1 {
             let ordered = members.sorted { records[$0].sequenceIndex < records[$1].sequenceIndex }
             for (k, i) in ordered.enumerated() where records[i].headingSource == "default" {
@@ -198,10 +193,8 @@ public enum CatalogBuilder {
                     warning.hasPrefix("no heading (") ? "no heading in the metadata: faces the direction of travel in its sequence, "
                         + String(format: "%.1f°", move.initialAzimuth.degrees) : warning
                 }
-                changed = true
             }
         }
-        return changed
     }
 
     /// What ``writeMeasured(records:to:)`` wrote and how long it took.

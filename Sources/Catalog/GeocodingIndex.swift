@@ -31,8 +31,9 @@ struct GeocodingIndex: Sendable {
     let addresses: [CatalogAddress]
     private(set) var streets: [StreetEntry] = []
     private(set) var localities: [LocalityEntry] = []
-    /// Folded locality names and cities: the words a query's locality part is made of.
-    private(set) var localityNames: Set<String> = []
+    /// Folded locality names and cities (the words a query's locality part is made of), each with the
+    /// folded primary names it stands for ("helsingfors" → ["helsinki"]).
+    private(set) var localityNames: [String: Set<String>] = [:]
     /// Address indices by postcode.
     private(set) var postcodes: [String: [Int]] = [:]
     /// The most common `addr:city`, the city of an address without one.
@@ -72,10 +73,11 @@ struct GeocodingIndex: Sendable {
         dominantCity = cityCounts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         self.localities = localities.map { LocalityEntry(locality: $0, matcher: NameMatcher(names: [$0.name] + $0.names.values.sorted())) }
         for locality in localities {
-            for name in [locality.name] + Array(locality.names.values) { localityNames.insert(TextFolding.fold(name)) }
+            let primary = TextFolding.fold(locality.name)
+            for name in [locality.name] + Array(locality.names.values) { localityNames[TextFolding.fold(name), default: []].insert(primary) }
         }
-        for city in cityCounts.keys { localityNames.insert(TextFolding.fold(city)) }
-        localityNames.remove("")
+        for city in cityCounts.keys { localityNames[TextFolding.fold(city), default: []].insert(TextFolding.fold(city)) }
+        localityNames[""] = nil
     }
 
     // MARK: Reading the query
@@ -136,11 +138,11 @@ struct GeocodingIndex: Sendable {
         let keep = parsed.postcode != nil || parsed.houseNumber != nil ? 0 : 1
         var k = words.count - 1
         while k >= 0, words.count > keep {
-            if k > 0, localityNames.contains(words[k - 1] + " " + words[k]), words.count > keep + 1 {
+            if k > 0, localityNames[words[k - 1] + " " + words[k]] != nil, words.count > keep + 1 {
                 parsed.localities.append(words[k - 1] + " " + words[k])
                 words.removeSubrange((k - 1)...k)
                 k -= 2
-            } else if localityNames.contains(words[k]) {
+            } else if localityNames[words[k]] != nil {
                 parsed.localities.append(words[k])
                 words.remove(at: k)
                 k -= 1
@@ -283,17 +285,13 @@ struct GeocodingIndex: Sendable {
             if !result.matched.contains("postcode"), result.postcode == postcode { result.matched.append("postcode") }
         }
         if !parsed.localities.isEmpty, result.precision != .locality {
-            let own = [result.city].compactMap { $0 }.map(TextFolding.fold)
-            let agrees = parsed.localities.contains { wanted in
-                own.contains(wanted) || localities.contains { entry in
-                    entry.matcher.match(NameMatcher.Query(folded: wanted))?.kind == .exact
-                        && TextFolding.fold(entry.locality.name) == own.first
-                }
-            }
+            let own = result.city.map(TextFolding.fold)
+            // The answer's city by any of its names ("Helsingfors" is Helsinki's name:sv).
+            let agrees = own.map { city in parsed.localities.contains { $0 == city || localityNames[$0]?.contains(city) == true } } ?? false
             if agrees {
                 result.score += 40
                 result.matched.append("locality")
-            } else if !own.isEmpty, !parsed.localities.contains(where: { localityNames.contains($0) }) {
+            } else if own != nil, !parsed.localities.contains(where: { localityNames[$0] != nil }) {
                 result.score -= 300
             }
         }

@@ -44,11 +44,11 @@ extension SceneService {
         var geocode = GeocodeQuery(text: text ?? query.string("amenity"), street: query.string("street"), city: query.string("city"),
                                    postcode: query.string("postalcode"), near: viewbox?.center, language: language,
                                    limit: bounded ? 1000 : limit)
-        if let countries = query.string("countrycodes"), !Self.codes(countries).isEmpty {
+        if let countries = query.string("countrycodes").map(Self.codes), !countries.isEmpty {
             let known: Set<String>
             do { known = try catalog.countryCodes() } catch { throw QueryParameters.translate(error) }
             // The extract's addresses say their country (addr:country); none of the codes asked for: nothing.
-            if !known.isEmpty, known.isDisjoint(with: Self.codes(countries)) {
+            if !known.isEmpty, known.isDisjoint(with: countries) {
                 return nominatimAnswer([], format: format, query: geocode, details: true)
             }
         }
@@ -110,10 +110,7 @@ extension SceneService {
             writer.key("features")
             writer.beginArray()
             for answer in answers {
-                writer.beginObject()
-                writer.field("type", "Feature")
-                writer.key("properties")
-                writer.beginObject()
+                beginFeature(&writer)
                 writeIdentity(answer, to: &writer)
                 writer.field("place_rank", Self.placeRank(answer))
                 writer.field("category", Self.category(answer).category)
@@ -146,10 +143,7 @@ extension SceneService {
             writer.key("features")
             writer.beginArray()
             for answer in answers {
-                writer.beginObject()
-                writer.field("type", "Feature")
-                writer.key("properties")
-                writer.beginObject()
+                beginFeature(&writer)
                 writer.key("geocoding")
                 writer.beginObject()
                 writeIdentity(answer, to: &writer)
@@ -171,6 +165,14 @@ extension SceneService {
             writer.endObject()
         }
         return .json(writer.bytes)
+    }
+
+    /// `{"type":"Feature","properties":{` of a GeoJSON feature.
+    private func beginFeature(_ writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("type", "Feature")
+        writer.key("properties")
+        writer.beginObject()
     }
 
     /// `place_id`, `osm_type` and `osm_id`: who an answer is, in every format.
