@@ -47,7 +47,10 @@ done
 # Every file on disk is in the manifest and the other way round.
 diff <(sed "s|^|$tmp/root|" "$manifest" | sort) <(find "$tmp/root" -type f | sort) >/dev/null \
   && pass "the manifest lists exactly the files on disk" || fail "the manifest and the files on disk differ"
-if ldd "$installed" | grep -q libswiftCore; then fail "the installed program links the Swift runtime dynamically"
+# Lists are read whole before grep looks at them: with pipefail, 'producer | grep -q' fails whenever grep
+# exits at its match before the producer has written everything (SIGPIPE), so such checks were flaky.
+libraries=$(ldd "$installed")
+if grep -q libswiftCore <<<"$libraries"; then fail "the installed program links the Swift runtime dynamically"
 else pass "the installed program carries the Swift runtime (no libswiftCore.so)"; fi
 
 echo "== the installed program, run from another folder, the build folder moved away"
@@ -85,8 +88,8 @@ case "$completion" in *"complete -F _lookaround lookaround"*snapshot*) pass "bas
   *) fail "bash completions: $completion" ;; esac
 have zsh "zsh completions" zsh && { zsh -f -c "fpath=($prefix/share/zsh/site-functions \$fpath); autoload -Uz compinit; compinit -u -D; (( \${+_comps[lookaround]} ))" \
   && pass "zsh finds _lookaround on its fpath" || fail "zsh does not register _lookaround"; }
-have fish "fish completions" fish && { fish --no-config -c "source $prefix/share/fish/vendor_completions.d/lookaround.fish; complete -C 'lookaround sna'" 2>/dev/null \
-  | grep -q '^snapshot' && pass "fish completes 'lookaround sna' to snapshot" || fail "fish completions"; }
+have fish "fish completions" fish && { offered=$(fish --no-config -c "source $prefix/share/fish/vendor_completions.d/lookaround.fish; complete -C 'lookaround sna'" 2>/dev/null || true)
+  grep -q '^snapshot' <<<"$offered" && pass "fish completes 'lookaround sna' to snapshot" || fail "fish completions"; }
 cd "$repo"
 mv "$moved" "$build_folder"
 
@@ -111,7 +114,8 @@ for library in libembree3-3 libsixel1 libpq5 libturbojpeg0 libsqlite3-0 libc6; d
 done
 case "$depends" in *swift*) fail "Depends names a Swift package: $depends" ;; *) pass "Depends: $depends" ;; esac
 [ "$(dpkg-deb --field "$deb" Version)" = "${version#lookaround }" ] && pass "Version matches --version" || fail "Version differs from --version"
-dpkg-deb --ctrl-tarfile "$deb" | tar -tf - | grep -q conffiles && pass "serve.conf is a conffile" || fail "no conffiles"
+control=$(dpkg-deb --ctrl-tarfile "$deb" | tar -tf -)
+grep -q conffiles <<<"$control" && pass "serve.conf is a conffile" || fail "no conffiles"
 
 echo "== the packaged units"
 dpkg-deb -x "$deb" "$tmp/extracted"
