@@ -73,6 +73,10 @@ let package = Package(
         // above, as MapSnapshot's OrthophotoProvider. Above both, so that MapSnapshot and LookAround (and
         // every client of LookAround) do not link the ray tracer and Embree; used by the CLI and the service.
         .target(name: "Orthophoto", dependencies: ["Geodesy", "Imaging", "MapData", "MapSnapshot", "Simulator"]),
+        // Depth and label maps for photos, derived from OpenStreetMap by rendering the simulator's city at
+        // each photo's (aligned) pose: Catalog's PanoramaMapDeriving, used by `lookaround index`. Above
+        // Catalog and Simulator for the same reason as Orthophoto.
+        .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator"]),
         // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
         .target(name: "Playback",
                 dependencies: ["Diagnostics", "Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
@@ -95,11 +99,11 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "lookaround",
                           dependencies: ["Diagnostics", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
+                                         "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
                                          "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer",
+                                         "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer",
                                          "CEmbree3", "CSQLite", "ProcessRunner"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).

@@ -14,6 +14,12 @@ public struct CatalogBuildOptions: Sendable {
     public var maximumProximityLinks: Int
     /// Re-read every file even when unchanged.
     public var forceFullRebuild: Bool
+    /// Derives depth and label maps from the OSM files for panoramas that have none (nil: none derived).
+    public var mapDeriver: (any PanoramaMapDeriving)?
+    /// Where derived maps are written; nil for the catalog's ``CatalogLocation/derivedMapsDirectory``.
+    public var derivedMapsDirectory: String?
+    /// Called with (done, total) while maps are derived.
+    public var derivationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     /// Options with defaults: standard naming, proximity links within 30 m, at most 4 per panorama.
     public init(directories: [String], catalogPath: String, osmFiles: [String] = [],
@@ -26,5 +32,15 @@ public struct CatalogBuildOptions: Sendable {
         self.proximityLinkMeters = proximityLinkMeters
         self.maximumProximityLinks = maximumProximityLinks
         self.forceFullRebuild = forceFullRebuild
+    }
+
+    /// Whether `record` should have maps derived: it has none made with the picture, and no derived maps
+    /// that are still on disk.
+    static func needsDerivedMaps(_ record: PanoramaRecord) -> Bool {
+        switch record.mapsSource {
+        case .measured?: return false
+        case .derived?: return !(record.depthPath.map(PanoramaIngest.exists) ?? false) || !(record.labelsPath.map(PanoramaIngest.exists) ?? false)
+        case nil: return true
+        }
     }
 }

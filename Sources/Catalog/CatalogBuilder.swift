@@ -54,8 +54,17 @@ public enum CatalogBuilder {
                 var record = old
                 // Depth and label maps may have appeared or gone without the JPEG changing.
                 let stem = options.naming.stem(ofImage: file.path)
-                record.depthPath = PanoramaIngest.exists(stem + options.naming.depthSuffix) ? stem + options.naming.depthSuffix : nil
-                record.labelsPath = PanoramaIngest.exists(stem + options.naming.labelsSuffix) ? stem + options.naming.labelsSuffix : nil
+                let depth = stem + options.naming.depthSuffix, labels = stem + options.naming.labelsSuffix
+                if PanoramaIngest.exists(depth) || PanoramaIngest.exists(labels) {
+                    if record.mapsSource == .derived { record.restoreMetadataPose() }
+                    record.depthPath = PanoramaIngest.exists(depth) ? depth : nil
+                    record.labelsPath = PanoramaIngest.exists(labels) ? labels : nil
+                    record.mapsSource = .measured
+                } else if record.mapsSource == .measured || CatalogBuildOptions.needsDerivedMaps(record) {
+                    // Gone: derived again below when the OSM data covers the panorama.
+                    record.restoreMetadataPose()
+                    (record.depthPath, record.labelsPath, record.mapsSource) = (nil, nil, nil)
+                }
                 // Only a sidecar fixes a sequence position; the rest is re-derived with the new files.
                 let explicit = record.sidecarPath.flatMap { try? PanoramaSidecar.read($0).sequenceIndex }
                 outcomes[i] = .panorama(record, explicitSequenceIndex: explicit)
@@ -78,8 +87,9 @@ public enum CatalogBuilder {
         }
 
         // Collect, reject duplicate ids, order sequences.
-        var failures: [IndexReport.FileMessage] = []
+        var failures: [IndexReport.FileMessage] = [], warnings: [IndexReport.FileMessage] = []
         var records: [PanoramaRecord] = []
+        var derived = 0
         var explicitIndex: [Int?] = []
         var folders: [String] = []
         var seenIDs: [String: String] = [:]
@@ -104,18 +114,37 @@ public enum CatalogBuilder {
         splitAtTimeGaps(&records, folders: folders)
         assignSequenceOrder(&records, explicitIndex: explicitIndex)
         headTowardsTravel(&records)
-        // The warnings once the records are final (travel replaces "assumed north"), in file order.
-        let warnings = records.flatMap { record in
-            record.warnings.map { IndexReport.FileMessage(path: seenIDs[record.id] ?? record.imagePath, message: $0) }
-        }
-
-        var places: [Place] = [], streets: [Street] = [], gazetteer = Gazetteer()
+        var places: [Place] = [], streets: [Street] = [], gazetteer = Gazetteer(), datasets: [MapDataset] = []
         for osm in options.osmFiles {
             let dataset = try MapDataset(contentsOfFile: osm)
+            datasets.append(dataset)
             places += dataset.places
             streets += dataset.streets
             gazetteer.addresses += dataset.addresses
             gazetteer.localities += dataset.localities
+        }
+        if let deriver = options.mapDeriver, !datasets.isEmpty {
+            let due = records.indices.filter { CatalogBuildOptions.needsDerivedMaps(records[$0]) }
+            if !due.isEmpty {
+                let outcomes = deriver.deriveMaps(for: due.map { records[$0] }, datasets: datasets,
+                                                  directory: options.derivedMapsDirectory ?? location.derivedMapsDirectory,
+                                                  progress: options.derivationProgress)
+                for i in due {
+                    switch outcomes[records[i].id] {
+                    case .derived(let record)?:
+                        records[i] = record
+                        derived += 1
+                    case .failed(let reason)?:
+                        warnings.append(.init(path: seenIDs[records[i].id] ?? records[i].imagePath, message: reason))
+                    case nil:
+                        break
+                    }
+                }
+            }
+        }
+        // The warnings once the records are final (travel replaces "assumed north"; derived maps), in file order.
+        warnings += records.flatMap { record in
+            record.warnings.map { IndexReport.FileMessage(path: seenIDs[record.id] ?? record.imagePath, message: $0) }
         }
         let summary = try CatalogWriter.write(records: records, places: places, streets: streets, gazetteer: gazetteer,
                                               to: options.catalogPath,
@@ -124,7 +153,7 @@ public enum CatalogBuilder {
         return IndexReport(catalogPath: location.description, filesFound: files.count, filesRead: toRead.count,
                            filesUnchanged: unchanged, failures: failures, warnings: warnings,
                            panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
-                           placeCount: places.count, streetCount: streets.count,
+                           placeCount: places.count, streetCount: streets.count, derivedMapsCount: derived,
                            seconds: Date().timeIntervalSince(start))
     }
 

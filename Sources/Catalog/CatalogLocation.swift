@@ -66,6 +66,17 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Where depth and label maps derived from OpenStreetMap are written (`lookaround index` with an OSM
+    /// extract, for photos without maps): beside an SQLite catalog, named like it (`photos.sqlite` →
+    /// `photos.derived`); for a PostGIS catalog `$LOOKAROUND_DERIVED_DIR` (shared storage every machine
+    /// mounts), else `Panoramas/catalog.derived`.
+    public var derivedMapsDirectory: String {
+        switch self {
+        case .file(let path): return (path as NSString).deletingPathExtension + ".derived"
+        case .postgres: return ProcessInfo.processInfo.environment["LOOKAROUND_DERIVED_DIR"] ?? "Panoramas/catalog.derived"
+        }
+    }
+
     /// Whether this is a PostGIS catalog.
     public var isPostgres: Bool { if case .postgres = self { true } else { false } }
 

@@ -3,11 +3,13 @@
 /// Version 1: panoramas, sequences, links, places (with names per language), streets, and R*Tree
 /// indexes for panoramas, places and streets. Version 2: the packed query index (`query_index`) that
 /// `Catalog` loads at open, and `catalog_info`. Version 3: the gazetteer, `addresses` (every
-/// `addr:housenumber`, interpolated numbers included) and `localities` with their names. A catalog of an older version is migrated when it is
+/// `addr:housenumber`, interpolated numbers included) and `localities` with their names. Version 4: where a panorama's depth and label maps come from
+/// (`maps_source`: measured or derived from OpenStreetMap) and what aligning it with the city found
+/// (`alignment`, JSON). A catalog of an older version is migrated when it is
 /// opened for writing (`lookaround index`); opening one newer than ``currentVersion`` is an error.
 enum CatalogSchema {
     /// The version this code writes and reads.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// Migration `i` takes a catalog from version `i` to `i + 1`.
     static let migrations: [String] = [
@@ -74,6 +76,12 @@ enum CatalogSchema {
         CREATE TABLE locality_names(
             locality INTEGER NOT NULL REFERENCES localities(id), language TEXT NOT NULL, name TEXT NOT NULL,
             PRIMARY KEY(locality, language)) WITHOUT ROWID;
+        """,
+        // 3 → 4
+        """
+        ALTER TABLE panoramas ADD COLUMN maps_source TEXT;
+        ALTER TABLE panoramas ADD COLUMN alignment TEXT;
+        UPDATE panoramas SET maps_source = 'measured' WHERE depth_path IS NOT NULL OR labels_path IS NOT NULL;
         """,
     ]
 

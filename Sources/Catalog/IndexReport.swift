@@ -30,6 +30,8 @@ public struct IndexReport: Sendable, Hashable, Codable {
     public var placeCount: Int
     /// Streets from the OSM files.
     public var streetCount: Int
+    /// Panoramas whose depth and label maps were derived from the OSM files in this run.
+    public var derivedMapsCount: Int = 0
     /// Wall time of the build, seconds.
     public var seconds: Double
 }

@@ -46,6 +46,11 @@ public struct PanoramaRecord: Sendable, Hashable, Codable {
     public var labelsPath: String?
     /// The JSON sidecar, when one was read.
     public var sidecarPath: String?
+    /// Whether the depth and label maps were made with the picture or derived from OpenStreetMap; nil
+    /// without maps.
+    public var mapsSource: PanoramaMapsSource?
+    /// What aligning the photo with the city model found, when it was aligned.
+    public var alignment: PanoramaAlignment?
     /// Simulated or photo.
     public var source: PanoramaSource
     /// EXIF Make, when present.
@@ -71,7 +76,8 @@ public struct PanoramaRecord: Sendable, Hashable, Codable {
                 captureTimeSource: String = "DateTimeOriginal", headingSource: String = "PoseHeadingDegrees",
                 pitchDegrees: Double = 0, rollDegrees: Double = 0, fullWidth: Int? = nil, fullHeight: Int? = nil,
                 croppedLeft: Int = 0, croppedTop: Int = 0, depthPath: String? = nil, labelsPath: String? = nil,
-                sidecarPath: String? = nil, source: PanoramaSource = .photo, make: String? = nil, model: String? = nil,
+                sidecarPath: String? = nil, mapsSource: PanoramaMapsSource? = nil, alignment: PanoramaAlignment? = nil,
+                source: PanoramaSource = .photo, make: String? = nil, model: String? = nil,
                 sequenceName: String? = nil, sequenceIndex: Int = 0, fileSize: Int64 = 0,
                 fileModificationTime: Double = 0, warnings: [String] = []) {
         self.id = id
@@ -95,6 +101,8 @@ public struct PanoramaRecord: Sendable, Hashable, Codable {
         self.depthPath = depthPath
         self.labelsPath = labelsPath
         self.sidecarPath = sidecarPath
+        self.mapsSource = mapsSource ?? (depthPath != nil || labelsPath != nil ? .measured : nil)
+        self.alignment = alignment
         self.source = source
         self.make = make
         self.model = model
@@ -104,6 +112,10 @@ public struct PanoramaRecord: Sendable, Hashable, Codable {
         self.fileModificationTime = fileModificationTime
         self.warnings = warnings
     }
+
+    /// The camera height used where the metadata gives none, metres: a camera on a pole, a helmet or a
+    /// car roof (the simulator's captures are at this height). Derived depth maps, labels and moves use it.
+    public static let assumedCameraHeightMeters = 2.5
 
     /// Whether the image covers less than the full sphere (GPano cropped area smaller than the full panorama).
     public var isCropped: Bool { imageWidth < fullWidth || imageHeight < fullHeight }

@@ -347,6 +347,8 @@ extension PanoramaRecord {
                   pitchDegrees: s.double(r, 10), rollDegrees: s.double(r, 11), fullWidth: s.int(r, 14), fullHeight: s.int(r, 15),
                   croppedLeft: s.int(r, 16), croppedTop: s.int(r, 17), depthPath: s.optionalString(r, 19),
                   labelsPath: s.optionalString(r, 20), sidecarPath: s.optionalString(r, 21),
+                  mapsSource: s.optionalString(r, 31).flatMap(PanoramaMapsSource.init(rawValue:)),
+                  alignment: PanoramaAlignment(jsonText: s.optionalString(r, 32)),
                   source: PanoramaSource(rawValue: s.string(r, 22)) ?? .photo, make: s.optionalString(r, 23),
                   model: s.optionalString(r, 24), sequenceName: s.string(r, 25), sequenceIndex: s.int(r, 26),
                   fileSize: s.int64(r, 27), fileModificationTime: s.double(r, 28),

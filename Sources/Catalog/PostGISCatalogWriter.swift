@@ -99,7 +99,8 @@ enum PostGISCatalogWriter {
                        "ground_elevation_meters", "camera_height_meters", "altitude_meters", "capture_time", "capture_time_source",
                        "heading_degrees", "heading_source", "pitch_degrees", "roll_degrees", "image_width", "image_height",
                        "full_width", "full_height", "cropped_left", "cropped_top", "image_path", "depth_path", "labels_path",
-                       "sidecar_path", "source", "make", "model", "sequence", "sequence_index", "file_size", "file_mtime", "warnings"]
+                       "sidecar_path", "source", "make", "model", "sequence", "sequence_index", "file_size", "file_mtime", "warnings",
+                       "maps_source", "alignment"]
         let entries = CatalogWriter.queryIndexEntries(records)
         try copyRows(records.indices, into: "panoramas\(suffix)", columns: columns, connection) { i, buffer in
             let record = records[i], entry = entries[i]
@@ -139,6 +140,8 @@ enum PostGISCatalogWriter {
             buffer.field(record.fileSize)
             buffer.field(record.fileModificationTime)
             buffer.field(record.warnings.joined(separator: "\n"))
+            buffer.field(record.mapsSource?.rawValue)
+            buffer.field(record.alignment?.jsonText)
             buffer.endRow()
         }
         return names.count

@@ -6,13 +6,14 @@
 /// the query index's 1e-7° integer position, capture minute and flags, so filters and tie-breaking are
 /// the in-memory index's), sequences, links, places and streets (geography columns with GiST indexes),
 /// their names per language, and `catalog_info`. Version 2: the gazetteer, `addresses` and
-/// `localities` with `locality_names`.
+/// `localities` with `locality_names`. Version 3: the panoramas' `maps_source` (measured or derived
+/// from OpenStreetMap) and `alignment` (JSON).
 ///
 /// An index run writes the data tables anew under a `_next` suffix inside one transaction and swaps
 /// them in at its end (``dataTables(suffix:)``), so readers see the old or the new catalog, never half.
 enum PostGISSchema {
     /// The version this code writes and reads.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// The data tables, in the order they are created (and swapped).
     static let dataTableNames = ["sequences", "panoramas", "links", "places", "place_names", "streets", "street_names", "addresses",
@@ -38,7 +39,8 @@ enum PostGISSchema {
             image_path text NOT NULL, depth_path text, labels_path text, sidecar_path text,
             source text NOT NULL, make text, model text,
             sequence integer NOT NULL, sequence_index integer NOT NULL,
-            file_size bigint NOT NULL, file_mtime float8 NOT NULL, warnings text NOT NULL);
+            file_size bigint NOT NULL, file_mtime float8 NOT NULL, warnings text NOT NULL,
+            maps_source text, alignment text);
         CREATE TABLE links\(s)(
             from_row integer NOT NULL, to_row integer NOT NULL,
             heading_degrees float8 NOT NULL, distance_meters float8 NOT NULL, kind text NOT NULL,
@@ -104,6 +106,12 @@ enum PostGISSchema {
         """ + dataTables(suffix: "") + dataIndexes(suffix: ""),
         // 1 → 2 (a new database runs 0 → 1 with today's data tables, which already hold these)
         gazetteerTables(suffix: "").replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TABLE IF NOT EXISTS "),
+        // 2 → 3 (likewise)
+        """
+        ALTER TABLE panoramas ADD COLUMN IF NOT EXISTS maps_source text, ADD COLUMN IF NOT EXISTS alignment text;
+        UPDATE panoramas SET maps_source = 'measured'
+            WHERE maps_source IS NULL AND (depth_path IS NOT NULL OR labels_path IS NOT NULL);
+        """,
     ]
 
     /// Brings the database to ``currentVersion`` (on `connection`, inside the caller's transaction):

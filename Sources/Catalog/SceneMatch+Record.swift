@@ -12,6 +12,7 @@ extension SceneMatch {
             captureTime: Catalog.iso8601String(record.captureTime), source: record.source, imageWidth: record.imageWidth,
             imageHeight: record.imageHeight, horizontalCoverageDegrees: record.horizontalCoverageDegrees,
             imagePath: record.imagePath, depthPath: record.depthPath, labelsPath: record.labelsPath,
+            mapsSource: record.mapsSource, poseAlignment: record.alignment,
             sequence: record.sequenceName, sequenceIndex: record.sequenceIndex, links: links)
         if let requestCoordinate { locate(from: requestCoordinate, panorama: record.coordinate) }
     }

@@ -40,6 +40,11 @@ public struct SceneMatch: Sendable, Hashable, Codable {
     public var depthPath: String?
     /// The label map, when there is one.
     public var labelsPath: String?
+    /// Whether the maps were made with the picture (`measured`) or derived from OpenStreetMap
+    /// (`derived`); nil without maps. JSON `maps_source`.
+    public var mapsSource: PanoramaMapsSource?
+    /// What aligning the photo with the city model found, when it was aligned. JSON `pose_alignment`.
+    public var poseAlignment: PanoramaAlignment?
     /// The sequence's name.
     public var sequence: String
     /// Position in the sequence, from 0.
@@ -74,6 +79,8 @@ extension SceneMatch {
         try container.encode(imagePath, forKey: .imagePath)
         try container.encodeIfPresent(depthPath, forKey: .depthPath)
         try container.encodeIfPresent(labelsPath, forKey: .labelsPath)
+        try container.encodeIfPresent(mapsSource, forKey: .mapsSource)
+        try container.encodeIfPresent(poseAlignment, forKey: .poseAlignment)
         try container.encode(sequence, forKey: .sequence)
         try container.encode(sequenceIndex, forKey: .sequenceIndex)
         try container.encode(links, forKey: .links)

@@ -51,7 +51,7 @@ public struct LookAroundLabelPlacer: Sendable {
     /// this fraction of its distance (or is sky).
     static let openAirVisibleFraction = 0.9
     /// Camera height assumed when the catalog has none, metres.
-    public static let defaultCameraHeightMeters = 2.5
+    public static let defaultCameraHeightMeters = PanoramaRecord.assumedCameraHeightMeters
 
     /// The depth map (Imaging's ``DepthEncoding``: centimetres, 65,535 = sky).
     public let depth: Gray16Image

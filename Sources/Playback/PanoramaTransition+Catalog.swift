@@ -23,11 +23,11 @@ extension PanoramaTransition.Endpoint {
         let image = try PanoramaDecoder.decode(try ImageFile.read(record.imagePath), file: record.imagePath, level: level)
         var depth: PanoramaDepthMap?
         if let path = record.depthPath, let bytes = try? ImageFile.read(path), let gray = try? PNGCodec.decodeGray16(bytes, file: path) {
-            depth = try? PanoramaDepthMap(gray, nearestSurfaceMeters: max(1, record.cameraHeightMeters ?? 2.5))
+            depth = try? PanoramaDepthMap(gray, nearestSurfaceMeters: max(1, record.cameraHeightMeters ?? PanoramaRecord.assumedCameraHeightMeters))
         }
         let local = try frame.enu(from: record.coordinate)
         self.init(image: image, depth: depth,
                   pose: PanoramaPose(headingDegrees: record.headingDegrees, pitchDegrees: record.pitchDegrees, rollDegrees: record.rollDegrees),
-                  position: EastNorthUp(east: local.east, north: local.north, up: record.cameraHeightMeters ?? 2.5))
+                  position: EastNorthUp(east: local.east, north: local.north, up: record.cameraHeightMeters ?? PanoramaRecord.assumedCameraHeightMeters))
     }
 }

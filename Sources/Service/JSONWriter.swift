@@ -213,8 +213,13 @@ final class SceneFragments: Sendable {
         tail.key("links")
         tail.write(scene.links)
         tail.field("longitude", scene.longitude)
+        tail.field("maps_source", scene.mapsSource?.rawValue)
         tail.field("panorama_id", scene.panoramaID)
         tail.field("pitch_degrees", scene.pitchDegrees)
+        if let alignment = scene.poseAlignment {
+            tail.key("pose_alignment")
+            tail.raw(Array(alignment.jsonText.utf8))
+        }
         tail.field("roll_degrees", scene.rollDegrees)
         tail.field("sequence", scene.sequence)
         tail.field("sequence_index", scene.sequenceIndex)

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Catalog
+import DerivedMaps
 import Foundation
 import Imaging
 import Reprojection
@@ -24,6 +25,14 @@ enum IndexCommand: Command {
             current (same JPEG size and modification time) are kept, stale ones remade, those of panoramas \
             no longer in the catalog deleted. A JPEG that does not decode cleanly gets no tile file and is \
             listed with its reason (exit code 65); views of it decode the JPEG directly.
+            Photos without depth and label maps that an OSM file covers get maps derived from it: the city \
+            model is rendered at the photo's pose, so the photo gets place and road labels with occlusion, \
+            click-to-go on the ground and depth-warped moves. The pose is first aligned with the model (the \
+            photo's skyline against the model's, every heading, positions within 8 m); a confident \
+            correction replaces the metadata heading and position (heading source 'aligned'), and each \
+            photo's warnings say what was found. Derived maps go beside the catalog (photos.sqlite -> \
+            photos.derived/ID.depth.png) and are marked derived in the catalog and the JSON (maps_source). \
+            They are kept while the photo is unchanged; --full derives them again.
             Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog \
             (beside the first folder for a PostGIS catalog). \
             With --catalog postgres://USER@HOST/DATABASE the catalog is written into PostgreSQL + PostGIS instead: one \
@@ -39,7 +48,11 @@ enum IndexCommand: Command {
             .value("sidecar-suffix", valueName: "SUFFIX", help: "Sidecar name after NAME.", defaultValue: ".json"),
             .value("link-meters", valueName: "METERS", help: "Link panoramas closer than this (0…1000; 0 = sequence links only).",
                    defaultValue: "30"),
-            .flag("full", help: "Re-read every file, even unchanged ones."),
+            .flag("full", help: "Re-read every file, even unchanged ones, and derive maps again."),
+            .flag("no-derived-maps", help: "Derive no depth and label maps from the OSM files."),
+            .flag("no-align", help: "Derive maps at the metadata pose, without aligning it with the city model."),
+            .value("derived-maps", valueName: "DIR", help: "Where derived maps go (default: beside the catalog, "
+                   + "CATALOG.derived/; for PostGIS $LOOKAROUND_DERIVED_DIR, else Panoramas/catalog.derived)."),
             .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
             .value("memory-mb", valueName: "MIB", help: "With --tiles: the most memory the tile files being made may hold at once, "
                    + "64…1048576 MiB; large panoramas are then made fewer at a time, and one that alone needs more is "
@@ -79,14 +92,22 @@ enum IndexCommand: Command {
         let naming = CatalogNamingConvention(depthSuffix: try arguments.requiredString("depth-suffix"),
                                              labelsSuffix: try arguments.requiredString("labels-suffix"),
                                              sidecarSuffix: try arguments.requiredString("sidecar-suffix"))
-        let options = CatalogBuildOptions(directories: directories, catalogPath: catalogPath, osmFiles: osmFiles,
-                                          naming: naming, proximityLinkMeters: try arguments.double("link-meters", in: 0...1000) ?? 30,
-                                          forceFullRebuild: arguments.flag("full"))
+        if arguments.flag("no-derived-maps") && (arguments.has("derived-maps") || arguments.flag("no-align")) {
+            throw arguments.error("--no-derived-maps derives nothing: leave out --derived-maps and --no-align")
+        }
         let quiet = arguments.flag("quiet")
         func progress(_ label: String, _ unit: String) -> (@Sendable (Int, Int) -> Void)? {
             guard !quiet else { return nil }
             let display = ProgressDisplay(label: label, unit: unit, quiet: quiet)
             return { done, total in display.update(done: done, total: total) }
+        }
+        var options = CatalogBuildOptions(directories: directories, catalogPath: catalogPath, osmFiles: osmFiles,
+                                          naming: naming, proximityLinkMeters: try arguments.double("link-meters", in: 0...1000) ?? 30,
+                                          forceFullRebuild: arguments.flag("full"))
+        if !arguments.flag("no-derived-maps") {
+            options.mapDeriver = CityMapDeriver(alignsPose: !arguments.flag("no-align"))
+            options.derivedMapsDirectory = arguments.string("derived-maps")
+            options.derivationProgress = progress("index: depth and labels from OSM", "photos")
         }
         let report = try CatalogBuilder.build(options, progress: progress("index", "files"))
         var tiles: PanoramaTileReport?
@@ -110,6 +131,10 @@ enum IndexCommand: Command {
                         + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed)")
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")
             Console.out("places      \(report.placeCount), streets \(report.streetCount)")
+            if report.derivedMapsCount > 0 {
+                Console.out("derived     depth and labels of \(report.derivedMapsCount) photos from OpenStreetMap, in "
+                            + (options.derivedMapsDirectory ?? location.derivedMapsDirectory))
+            }
             Console.out("time        \(String(format: "%.2f", report.seconds)) s")
             for warning in report.warnings { Console.out("warning     \(warning.path): \(warning.message)") }
             for failure in report.failures { Console.out("failed      \(failure.path): \(failure.message)") }

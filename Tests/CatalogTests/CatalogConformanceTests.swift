@@ -147,6 +147,35 @@ struct CatalogConformanceTests {
         #expect(checked == 400 && found > 100, "found \(found) of \(checked): the queries should mostly hit")
     }
 
+    /// Where a panorama's maps come from and what aligning it found read back the same from both stores.
+    @Test func derivedMapsAndAlignmentAreKept() throws {
+        let here = try GeoCoordinate(latitude: 60.1690, longitude: 24.9430)
+        let alignment = PanoramaAlignment(metadataHeadingDegrees: 94.5, metadataHeadingSource: "GPSImgDirection",
+                                          metadataLatitude: 60.16893, metadataLongitude: 24.94301, headingCorrectionDegrees: -7.45,
+                                          positionCorrectionMeters: 4.2, confidence: 0.85, residualDegrees: 0.59, applied: true)
+        let records = [
+            PanoramaRecord(id: "photo", coordinate: here, captureTime: Date(timeIntervalSince1970: 1.7e9), headingDegrees: 87.05,
+                           imageWidth: 64, imageHeight: 32, imagePath: "/data/photo.jpg", headingSource: "aligned",
+                           depthPath: "/data/photos.derived/photo.depth.png", labelsPath: "/data/photos.derived/photo.labels.png",
+                           mapsSource: .derived, alignment: alignment),
+            PanoramaRecord(id: "simulated", coordinate: here, captureTime: Date(timeIntervalSince1970: 1.7e9), headingDegrees: 10,
+                           imageWidth: 64, imageHeight: 32, imagePath: "/data/simulated.jpg", depthPath: "/data/simulated.depth.png",
+                           source: .simulated),
+            PanoramaRecord(id: "bare", coordinate: here, captureTime: Date(timeIntervalSince1970: 1.7e9), headingDegrees: 0,
+                           imageWidth: 64, imageHeight: 32, imagePath: "/data/bare.jpg"),
+        ]
+        let path = try Lookaround.temporaryDirectory().appendingPathComponent("derived.sqlite").path
+        let url = try PostGISTestServer.freshDatabase("derived")
+        _ = try CatalogBuilder.write(records: records, to: path)
+        _ = try CatalogBuilder.write(records: records, to: url)
+        for catalog in [try Catalog(path: path), try Catalog(path: url)] {
+            let photo = try catalog.panorama(id: "photo")
+            #expect(photo.mapsSource == .derived && photo.alignment == alignment && photo.headingSource == "aligned")
+            #expect(try catalog.panorama(id: "simulated").mapsSource == .measured)
+            #expect(try catalog.panorama(id: "bare").mapsSource == nil && catalog.panorama(id: "bare").alignment == nil)
+        }
+    }
+
     @Test func coverageLinksAndDetailsAreTheSame() throws {
         let pair = try Self.standard.get()
         let tile = try SlippyTile(containing: try GeoCoordinate(latitude: Fixtures.senaatintori.latitude,
@@ -250,26 +279,29 @@ struct CatalogConformanceTests {
         #expect(reader.revision == revision + 1 && reader.panoramaCount == 6)
         let origin = try GeoCoordinate(latitude: Fixtures.senaatintori.latitude, longitude: Fixtures.senaatintori.longitude)
         #expect(try reader.scene(for: SceneRequest(coordinate: origin)).scene?.panoramaID == "helsinki/sim_0003")
-        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "2")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "3")
         #expect(try PostGISTestServer.psql(url, "SELECT count(*) FROM pg_indexes WHERE schemaname = 'public' AND indexdef LIKE '%USING gist%'") == "4")
     }
 
-    /// A catalog of schema version 1 (before the gazetteer) is refused by readers with what to do, and the
-    /// next index run migrates it.
+    /// A catalog of schema version 1 (before the gazetteer and the maps' source) is refused by readers with
+    /// what to do, and the next index run migrates it.
     @Test func aVersion1CatalogIsMigratedByTheNextIndexRun() throws {
         let set = try Fixtures.standardSet()
         let url = try PostGISTestServer.freshDatabase("migrate")
         defer { PostGISTestServer.drop(url) }
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
-        _ = try PostGISTestServer.psql(url, "DROP TABLE addresses, localities, locality_names; UPDATE lookaround_schema SET version = 1")
+        _ = try PostGISTestServer.psql(url, "DROP TABLE addresses, localities, locality_names; "
+                                       + "ALTER TABLE panoramas DROP COLUMN maps_source, DROP COLUMN alignment; UPDATE lookaround_schema SET version = 1")
         #expect {
             try Catalog(path: url)
         } throws: { error in
             guard case CatalogError.notACatalog(_, let detail) = error else { return false }
-            return detail == "schema version 1, written by an older lookaround; this one reads 2"
+            return detail == "schema version 1, written by an older lookaround; this one reads 3"
         }
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
-        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "2")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "3")
+        #expect(try PostGISTestServer.psql(url, "SELECT count(*) FROM panoramas WHERE maps_source = 'measured'")
+                == PostGISTestServer.psql(url, "SELECT count(*) FROM panoramas WHERE depth_path IS NOT NULL OR labels_path IS NOT NULL"))
         #expect(try Catalog(path: url).geocode(GeocodeQuery(text: "Senaatintori")).isEmpty == false)
     }
 

@@ -17,6 +17,27 @@ import TestSupport
             #expect(try database.hasTable("query_index"))
             #expect(try database.hasTable("panorama_rtree"))
             #expect(try database.hasTable("addresses") && database.hasTable("localities") && database.hasTable("locality_names"))
+            #expect(try database.prepare("SELECT maps_source, alignment FROM panoramas").step() == false)
+        }
+        // Version 3 (before maps_source): a panorama with a depth map reads as measured once migrated.
+        do {
+            let database = try SQLiteDatabase(path: root.appendingPathComponent("v3.sqlite").path, mode: .readWriteCreate)
+            for migration in CatalogSchema.migrations[0..<3] { try database.execute(migration) }
+            try database.setUserVersion(3)
+            try database.execute("""
+                INSERT INTO sequences VALUES (1, 'walk', 2);
+                INSERT INTO panoramas(row, id, latitude, longitude, capture_time, capture_time_source, heading_degrees, heading_source,
+                    pitch_degrees, roll_degrees, image_width, image_height, full_width, full_height, cropped_left, cropped_top,
+                    image_path, depth_path, source, sequence, sequence_index, file_size, file_mtime, warnings)
+                VALUES (1, 'a', 60, 25, 0, 'sidecar', 0, 'sidecar', 0, 0, 8, 4, 8, 4, 0, 0, '/a.jpg', '/a.depth.png', 'photo', 1, 0, 0, 0, ''),
+                       (2, 'b', 60, 25, 0, 'sidecar', 0, 'sidecar', 0, 0, 8, 4, 8, 4, 0, 0, '/b.jpg', NULL, 'photo', 1, 1, 0, 0, '');
+                """)
+            try CatalogSchema.migrate(database)
+            #expect(try database.userVersion == CatalogSchema.currentVersion)
+            let rows = try database.prepare("SELECT id, maps_source FROM panoramas ORDER BY id")
+            var sources: [String: String?] = [:]
+            while try rows.step() { sources[rows.string(0)] = rows.optionalString(1) }
+            #expect(sources == ["a": "measured", "b": nil])
         }
         // A v1 catalog without a stored index is reported, with the remedy.
         let v1 = root.appendingPathComponent("old.sqlite").path

@@ -38,13 +38,15 @@ import Testing
 
     @Test func theRayTracersRaysFollowTheSharedFrame() throws {
         // sceneRay is the frame's mapping in Float: the pictures and their readers must agree.
-        for heading in [0.0, 37.5, 181, 359.9] {
-            let camera = try EquirectangularCamera(position: origin, headingDegrees: heading, width: 256)
+        // Level cameras (the fast path), and tilted ones (a photo's pose, for its derived maps).
+        for (heading, pitch, roll) in [(0.0, 0.0, 0.0), (37.5, 0, 0), (181, 0, 0), (359.9, 0, 0), (37.5, 4, -3), (200, -10, 25)] {
+            let camera = try EquirectangularCamera(position: origin, headingDegrees: heading, pitchDegrees: pitch, rollDegrees: roll, width: 256)
             for (x, y) in [(0.5, 0.5), (128.0, 64.0), (255.5, 100.25), (17.0, 127.5), (200.0, 3.0)] {
                 let ray = camera.sceneRay(x: Float(x), y: Float(y)).direction
                 let shared = camera.frame.direction(u: x / 256, v: y / 128)
                 let got = EastNorthUp(east: Double(ray.east), north: Double(ray.north), up: Double(ray.up))
-                #expect(close(got, shared, 1e-5), "heading \(heading), pixel (\(x), \(y)): \(got) vs \(shared)")
+                #expect(close(got, shared, 1e-5), "pose \(heading)/\(pitch)/\(roll), pixel (\(x), \(y)): \(got) vs \(shared)")
+                if pitch != 0 { #expect(!close(got, EquirectangularFrame(headingDegrees: heading).direction(u: x / 256, v: y / 128), 1e-3)) }
             }
         }
     }
