@@ -185,16 +185,19 @@ public enum CatalogBuilder {
 
     /// A panorama whose metadata gives no heading (a THETA, a drone) faces the direction of travel when it
     /// is in a sequence: the bearing to the next panorama of the sequence (from the previous one for the
-    /// last), when they are at least half a metre apart. A camera on a car, helmet or pole usually faces
+    /// last), between the positions ``SequencePath`` smooths along it (GPS wobble would turn it from side
+    /// to side), when they are at least half a metre apart. A camera on a car, helmet or pole usually faces
     /// the way it moves; north, the other guess, is right for one direction in 360.
     static func headTowardsTravel(_ records: inout [PanoramaRecord]) {
         var bySequence: [String: [Int]] = [:]
         for (i, record) in records.enumerated() { bySequence[record.sequenceName, default: []].append(i) }
         for (_, members) in bySequence where members.count > 1 {
             let ordered = members.sorted { records[$0].sequenceIndex < records[$1].sequenceIndex }
+            guard ordered.contains(where: { records[$0].headingSource == "default" }) else { continue }
+            let path = SequencePath.smoothedCoordinates(of: records, ordered: ordered)
             for (k, i) in ordered.enumerated() where records[i].headingSource == "default" {
-                let (from, to) = k + 1 < ordered.count ? (i, ordered[k + 1]) : (ordered[k - 1], i)
-                let move = Geodesic.wgs84.inverse(from: records[from].coordinate, to: records[to].coordinate)
+                let (from, to) = k + 1 < ordered.count ? (k, k + 1) : (k - 1, k)
+                let move = Geodesic.wgs84.inverse(from: path[from], to: path[to])
                 guard move.distanceMeters >= 0.5 else { continue }
                 records[i].headingDegrees = move.initialAzimuth.degrees
                 records[i].headingSource = "travel"

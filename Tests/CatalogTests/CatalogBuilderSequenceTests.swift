@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// How `lookaround index` cuts real captures into sequences: one per camera (told apart by serial),
-/// without the repeats of a camera standing still.
+/// without the repeats of a camera standing still, with link directions that do not follow GPS wobble.
 @Suite struct CatalogBuilderSequenceTests {
     static let serialA = "C3351324514062", serialB = "C3353424686268"
 
@@ -119,5 +119,114 @@ import TestSupport
             #expect(throws: CatalogError.unknownPanorama(id: "drive/s3")) { try catalog.panorama(id: "drive/s3") }
             #expect(try (0..<3).map { try catalog.panorama(id: "drive/t\($0)").sequenceIndex } == [0, 1, 2], "sidecar-numbered: all kept")
         }
+    }
+
+    /// GPS wobble: captures 12 m apart going east, alternately 3 m north and 3 m south of the street. The
+    /// raw bearings between them swing ±26.6° about east; the sequence links (taken between positions
+    /// smoothed along the sequence) stay within 5° of it, and so does the heading of a camera without a
+    /// compass. The stored coordinates keep the wobble.
+    @Test func aZigzagSequenceLinksAlongTheStreet() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let origin = try Fixtures.offset(0, bearing: 0)
+        var written: [GeoCoordinate] = []
+        for k in 0..<8 {
+            let alongStreet = try Geodesic.wgs84.direct(from: origin, azimuth: Angle(degrees: 90), distanceMeters: 12 * Double(k)).destination
+            let side = k % 2 == 0 ? 0.0 : 180.0
+            let at = try Geodesic.wgs84.direct(from: alongStreet, azimuth: Angle(degrees: side), distanceMeters: 3).destination
+            written.append(at)
+            var pano = PanoramaMetadata.equirectangular(width: 64, height: 32, headingDegrees: 0)
+            pano.poseHeadingDegrees = nil
+            let metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude,
+                                         dateTimeOriginal: "2024:07:05 09:00:\(10 + 2 * k)", make: "RICOH", model: "RICOH THETA V", panorama: pano)
+            try Fixtures.write(try Fixtures.jpeg(metadata: metadata), root, "z\(k).jpg")
+        }
+        let path = root.appendingPathComponent("c.sqlite").path
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path, proximityLinkMeters: 0))
+        let catalog = try Catalog(path: path)
+        var rawDeviation = 0.0, linkDeviation = 0.0, travelDeviation = 0.0
+        for k in 0..<8 {
+            let record = try catalog.panorama(id: "z\(k)")
+            #expect(abs(record.coordinate.latitude - written[k].latitude) < 1e-7 && abs(record.coordinate.longitude - written[k].longitude) < 1e-7,
+                    "z\(k): stored where the file says")
+            #expect(record.headingSource == "travel")
+            travelDeviation = max(travelDeviation, abs(record.headingDegrees - 90))
+            for link in try catalog.links(ofPanoramaID: "z\(k)") where link.kind == .sequence {
+                let other = try catalog.panorama(id: link.panoramaID).coordinate
+                let raw = Geodesic.wgs84.inverse(from: record.coordinate, to: other).initialAzimuth.degrees
+                let forward = link.panoramaID > "z\(k)"
+                let street = forward ? 90.0 : 270.0
+                rawDeviation = max(rawDeviation, abs(raw - street))
+                linkDeviation = max(linkDeviation, abs(link.headingDegrees - street))
+                #expect(abs(link.distanceMeters - Geodesic.wgs84.inverse(from: record.coordinate, to: other).distanceMeters) < 1e-6,
+                        "distances stay the raw ones")
+            }
+        }
+        #expect(rawDeviation > 26 && rawDeviation < 27, "raw bearings swing ±26.6°: \(rawDeviation)°")
+        #expect(linkDeviation < 5, "smoothed link headings: within \(linkDeviation)° of the street")
+        #expect(travelDeviation < 5, "travel headings: within \(travelDeviation)° of east")
+    }
+
+    /// Smoothing bends nothing straight: the shipped simulated sequences keep their link headings (a
+    /// simulated panorama stands exactly where the simulator put it), and the same panoramas taken as
+    /// photos (smoothed) keep theirs within 0.01° along senaatintori (a straight sequence) and wherever four
+    /// consecutive captures lie on one line (turning by under 0.01°), however they are spaced.
+    @Test func straightSequencesKeepTheirLinkHeadings() throws {
+        let shipped = Lookaround.repository.appendingPathComponent("Panoramas/helsinki")
+        let root = try Lookaround.temporaryDirectory()
+        let path = root.appendingPathComponent("shipped.sqlite").path
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [shipped.path], catalogPath: path, proximityLinkMeters: 0))
+        #expect(report.failures.isEmpty && report.nearDuplicates.isEmpty, "\(report.failures) \(report.nearDuplicates)")
+        let catalog = try Catalog(path: path)
+        let records = try catalog.imagePaths().map { try catalog.panorama(id: $0.panoramaID) }
+        #expect(records.count == 189)
+        func bearing(_ a: PanoramaRecord, _ b: PanoramaRecord) -> Double {
+            Geodesic.wgs84.inverse(from: a.coordinate, to: b.coordinate).initialAzimuth.degrees
+        }
+        func difference(_ a: Double, _ b: Double) -> Double { abs(GeoCoordinate.normalizedLongitude(a - b)) }
+        var largest = 0.0, links = 0
+        for record in records {
+            for link in try catalog.links(ofPanoramaID: record.id) where link.kind == .sequence {
+                largest = max(largest, difference(link.headingDegrees, bearing(record, try catalog.panorama(id: link.panoramaID))))
+                links += 1
+            }
+        }
+        #expect(links == 2 * (189 - 5), "every sequence link, both ways (5 sequences)")
+        #expect(largest < 0.01, "simulated: \(largest)°")
+
+        // The same panoramas as photos: smoothed. Straight stretches keep their headings; bends are rounded.
+        let photos = records.map { record -> PanoramaRecord in
+            var photo = record
+            photo.source = .photo
+            return photo
+        }
+        let photoPath = root.appendingPathComponent("photos.sqlite").path
+        _ = try CatalogBuilder.write(records: photos, to: photoPath, proximityLinkMeters: 0)
+        let smoothed = try Catalog(path: photoPath)
+        var straight = 0, largestOnStraight = 0.0, largestAtBends = 0.0
+        for sequence in Dictionary(grouping: photos, by: \.sequenceName).values {
+            let ordered = sequence.sorted { $0.sequenceIndex < $1.sequenceIndex }
+            for k in 0..<(ordered.count - 1) {
+                let link = try #require(try smoothed.links(ofPanoramaID: ordered[k].id).first { $0.panoramaID == ordered[k + 1].id })
+                let back = try #require(try smoothed.links(ofPanoramaID: ordered[k + 1].id).first { $0.panoramaID == ordered[k].id })
+                let change = max(difference(link.headingDegrees, bearing(ordered[k], ordered[k + 1])),
+                                 difference(back.headingDegrees, bearing(ordered[k + 1], ordered[k])))
+                if ordered[k].sequenceName == "senaatintori" {
+                    #expect(change < 0.01, "senaatintori, a straight sequence: \(ordered[k].id) → \(ordered[k + 1].id) turned \(change)°")
+                }
+                // The link k → k+1 depends on captures k−1…k+2 (those that exist): straight when they turn by under 0.01°.
+                let around = Array(ordered[max(0, k - 1)...min(ordered.count - 1, k + 2)])
+                let steps = zip(around, around.dropFirst()).map { bearing($0, $1) }
+                if steps.allSatisfy({ difference($0, steps[0]) < 0.01 }) {
+                    straight += 1
+                    largestOnStraight = max(largestOnStraight, change)
+                } else {
+                    largestAtBends = max(largestAtBends, change)
+                }
+            }
+        }
+        print("shipped sequences smoothed as photos: \(straight) links on straight stretches, largest change "
+              + String(format: "%.4f°; next to bends up to %.1f°", largestOnStraight, largestAtBends))
+        #expect(straight >= 19, "links on straight stretches: \(straight)")
+        #expect(largestOnStraight < 0.01, "straight: \(largestOnStraight)°")
     }
 }
