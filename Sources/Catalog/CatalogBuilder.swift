@@ -11,6 +11,10 @@ import Parallelism
 ///   catalog is not read again; its record is reused.
 /// - Atomic: the new catalog is written beside the old one and renamed over it.
 /// - Headers only: each JPEG's metadata is read by walking its markers (no pixel decoding), on all cores.
+/// - Sequences: a sidecar's `sequence_id`, else one per folder and camera (``separateCameras(_:folders:serials:reused:)``),
+///   split at pauses (``splitAtTimeGaps(_:folders:)``); near-duplicates at a stop are left out
+///   (``dropNearDuplicates(_:explicitIndex:)``); then ordered and, where the metadata gives no heading, faced
+///   along the way the sequence goes (``headTowardsTravel(_:)``).
 public enum CatalogBuilder {
     /// Builds the catalog described by `options`. `progress(done, total)` is called from worker threads
     /// as files are read.
@@ -47,6 +51,7 @@ public enum CatalogBuilder {
         let previous = options.forceFullRebuild ? [:] : CatalogWriter.previousRecords(at: options.catalogPath)
         var outcomes = [PanoramaIngest.Outcome?](repeating: nil, count: files.count)
         var toRead: [Int] = []
+        var reused = [Bool](repeating: false, count: files.count)
         var unchanged = 0
         for (i, file) in files.enumerated() {
             if let old = previous[file.path], let signature = PanoramaIngest.signature(file.path, naming: options.naming),
@@ -67,7 +72,9 @@ public enum CatalogBuilder {
                 }
                 // Only a sidecar fixes a sequence position; the rest is re-derived with the new files.
                 let explicit = record.sidecarPath.flatMap { try? PanoramaSidecar.read($0).sequenceIndex }
-                outcomes[i] = .panorama(record, explicitSequenceIndex: explicit)
+                // The camera's serial is not stored: the sequence name says it when it mattered.
+                outcomes[i] = .panorama(record, explicitSequenceIndex: explicit, cameraSerial: nil)
+                reused[i] = true
                 unchanged += 1
             } else {
                 toRead.append(i)
@@ -92,12 +99,13 @@ public enum CatalogBuilder {
         var derived = 0
         var explicitIndex: [Int?] = []
         var folders: [String] = []
+        var serials: [String?] = [], reusedRecords: [Bool] = []
         var seenIDs: [String: String] = [:]
         for (i, outcome) in outcomes.enumerated() {
             switch outcome {
             case .failure(let reason)?:
                 failures.append(.init(path: files[i].path, message: reason))
-            case .panorama(let record, let sequenceIndex)?:
+            case .panorama(let record, let sequenceIndex, let serial)?:
                 if let other = seenIDs[record.id] {
                     failures.append(.init(path: files[i].path, message: "duplicate panorama id '\(record.id)' (also \(other)); "
                                           + "give one of them another \"id\" in its sidecar"))
@@ -107,11 +115,16 @@ public enum CatalogBuilder {
                 records.append(record)
                 explicitIndex.append(sequenceIndex)
                 folders.append(files[i].folder)
+                serials.append(serial)
+                reusedRecords.append(reused[i])
             case nil:
                 failures.append(.init(path: files[i].path, message: "not read (internal error)"))
             }
         }
+        separateCameras(&records, folders: folders, serials: serials, reused: reusedRecords)
         splitAtTimeGaps(&records, folders: folders)
+        // From here `folders`, `serials` and `reusedRecords` no longer line up with `records`.
+        let nearDuplicates = dropNearDuplicates(&records, explicitIndex: &explicitIndex)
         assignSequenceOrder(&records, explicitIndex: explicitIndex)
         headTowardsTravel(&records)
         var places: [Place] = [], streets: [Street] = [], gazetteer = Gazetteer(), datasets: [MapDataset] = []
@@ -151,7 +164,7 @@ public enum CatalogBuilder {
                                               proximityLinkMeters: options.proximityLinkMeters,
                                               maximumProximityLinks: options.maximumProximityLinks)
         return IndexReport(catalogPath: location.description, filesFound: files.count, filesRead: toRead.count,
-                           filesUnchanged: unchanged, failures: failures, warnings: warnings,
+                           filesUnchanged: unchanged, failures: failures, warnings: warnings, nearDuplicates: nearDuplicates,
                            panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
                            placeCount: places.count, streetCount: streets.count, derivedMapsCount: derived,
                            seconds: Date().timeIntervalSince(start))
@@ -178,20 +191,16 @@ public enum CatalogBuilder {
     /// than this (a morning's and an afternoon's walks, two days) starts another, seconds.
     public static let sequenceGapSeconds = 600.0
 
-    /// Splits the sequences the index named itself (`FOLDER/CAMERA`, not a sidecar's `sequence_id`) where
-    /// consecutive captures are more than ``sequenceGapSeconds`` apart: the parts after the first are named
-    /// `FOLDER/CAMERA #2`, `#3`… The split starts from the unsuffixed name each time, so a record kept from
-    /// the previous index run (already `#2`) is regrouped the same way.
+    /// Splits the sequences the index named itself (`FOLDER/CAMERA` or `FOLDER/CAMERA (SERIAL)`, not a
+    /// sidecar's `sequence_id`) where consecutive captures are more than ``sequenceGapSeconds`` apart: the
+    /// parts after the first are named `FOLDER/CAMERA #2`, `#3`… The split starts from the unsuffixed name
+    /// each time, so a record kept from the previous index run (already `#2`) is regrouped the same way.
     static func splitAtTimeGaps(_ records: inout [PanoramaRecord], folders: [String]) {
-        func base(_ name: String) -> String {
-            guard let hash = name.range(of: " #", options: .backwards), Int(name[hash.upperBound...]) != nil else { return name }
-            return String(name[..<hash.lowerBound])
-        }
         var groups: [String: [Int]] = [:]
         for (i, record) in records.enumerated() {
-            let automatic = "\(folders[i])/\(record.model ?? record.make ?? "camera")"
-            guard base(record.sequenceName) == automatic else { continue }
-            groups[automatic, default: []].append(i)
+            guard let name = AutomaticSequenceName(parsing: record.sequenceName, folder: folders[i], make: record.make,
+                                                   model: record.model) else { continue }
+            groups[name.camera, default: []].append(i)
         }
         for (name, members) in groups {
             let ordered = members.sorted { (records[$0].captureTime, records[$0].imagePath) < (records[$1].captureTime, records[$1].imagePath) }
@@ -205,16 +214,19 @@ public enum CatalogBuilder {
 
     /// A panorama whose metadata gives no heading (a THETA, a drone) faces the direction of travel when it
     /// is in a sequence: the bearing to the next panorama of the sequence (from the previous one for the
-    /// last), when they are at least half a metre apart. A camera on a car, helmet or pole usually faces
+    /// last), between the positions ``SequencePath`` smooths along it (GPS wobble would turn it from side
+    /// to side), when they are at least half a metre apart. A camera on a car, helmet or pole usually faces
     /// the way it moves; north, the other guess, is right for one direction in 360.
     static func headTowardsTravel(_ records: inout [PanoramaRecord]) {
         var bySequence: [String: [Int]] = [:]
         for (i, record) in records.enumerated() { bySequence[record.sequenceName, default: []].append(i) }
         for (_, members) in bySequence where members.count > 1 {
             let ordered = members.sorted { records[$0].sequenceIndex < records[$1].sequenceIndex }
+            guard ordered.contains(where: { records[$0].headingSource == "default" }) else { continue }
+            let path = SequencePath.smoothedCoordinates(of: records, ordered: ordered)
             for (k, i) in ordered.enumerated() where records[i].headingSource == "default" {
-                let (from, to) = k + 1 < ordered.count ? (i, ordered[k + 1]) : (ordered[k - 1], i)
-                let move = Geodesic.wgs84.inverse(from: records[from].coordinate, to: records[to].coordinate)
+                let (from, to) = k + 1 < ordered.count ? (k, k + 1) : (k - 1, k)
+                let move = Geodesic.wgs84.inverse(from: path[from], to: path[to])
                 guard move.distanceMeters >= 0.5 else { continue }
                 records[i].headingDegrees = move.initialAzimuth.degrees
                 records[i].headingSource = "travel"

@@ -162,13 +162,16 @@ enum CatalogWriter {
     struct LinkRow { var from: Int32; var to: Int32; var heading: Double; var distance: Double; var sequence: Bool }
 
     /// Sequence links (previous and next in a sequence) and proximity links (the nearest others within
-    /// `proximityLinkMeters`), with Karney's geodesic heading and distance, per record. Computed on all
-    /// cores; both stores write these.
+    /// `proximityLinkMeters`), with Karney's geodesic heading and distance, per record. A sequence link's
+    /// heading is taken between the positions ``SequencePath`` smooths along the sequence (GPS wobble
+    /// would make it zigzag); its distance, and everything about proximity links, between the stored
+    /// ones. Computed on all cores; both stores write these.
     static func links(_ records: [PanoramaRecord], proximityLinkMeters: Double, maximumProximityLinks: Int) -> [[LinkRow]] {
         let n = records.count
         guard n > 0 else { return [] }
         // Sequence neighbours.
         var previous = [Int](repeating: -1, count: n), next = [Int](repeating: -1, count: n)
+        var smoothed = records.map(\.coordinate)
         var bySequence: [String: [Int]] = [:]
         for (i, record) in records.enumerated() { bySequence[record.sequenceName, default: []].append(i) }
         for (_, members) in bySequence {
@@ -176,6 +179,9 @@ enum CatalogWriter {
             for k in 1..<max(1, ordered.count) {
                 next[ordered[k - 1]] = ordered[k]
                 previous[ordered[k]] = ordered[k - 1]
+            }
+            for (i, coordinate) in zip(ordered, SequencePath.smoothedCoordinates(of: records, ordered: ordered)) {
+                smoothed[i] = coordinate
             }
         }
         let index = queryIndex(records)
@@ -200,7 +206,13 @@ enum CatalogWriter {
                     }
                     output[i] = targets.map { other, isSequence in
                         let inverse = Geodesic.wgs84.inverse(from: records[i].coordinate, to: records[other].coordinate)
-                        return LinkRow(from: Int32(i + 1), to: Int32(other + 1), heading: inverse.initialAzimuth.degrees,
+                        var heading = inverse.initialAzimuth.degrees
+                        if isSequence && (smoothed[i] != records[i].coordinate || smoothed[other] != records[other].coordinate) {
+                            // Two positions smoothed onto one point (a back-and-forth) give no direction: the raw one stays.
+                            let along = Geodesic.wgs84.inverse(from: smoothed[i], to: smoothed[other])
+                            if along.distanceMeters >= SequencePath.minimumDirectionMeters { heading = along.initialAzimuth.degrees }
+                        }
+                        return LinkRow(from: Int32(i + 1), to: Int32(other + 1), heading: heading,
                                        distance: inverse.distanceMeters, sequence: isSequence)
                     }
                 }

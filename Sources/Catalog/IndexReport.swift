@@ -1,4 +1,5 @@
-/// What `CatalogBuilder.build` did: counts, every failed file with its reason, every warning.
+/// What `CatalogBuilder.build` did: counts, every failed file with its reason, every warning, every
+/// near-duplicate left out.
 public struct IndexReport: Sendable, Hashable, Codable {
     /// A file and what happened to it.
     public struct FileMessage: Sendable, Hashable, Codable {
@@ -8,9 +9,22 @@ public struct IndexReport: Sendable, Hashable, Codable {
         public var message: String
     }
 
+    /// A capture left out of the catalog because it repeats, at one spot, the capture kept before it in
+    /// its sequence (a camera standing at a traffic light): see `CatalogBuilder.nearDuplicateMeters`.
+    public struct NearDuplicate: Sendable, Hashable, Codable {
+        /// The file left out.
+        public var path: String
+        /// The file of the capture kept before it, which it repeats.
+        public var keptPath: String
+        /// Geodesic distance between the two, metres (less than `CatalogBuilder.nearDuplicateMeters`).
+        public var distanceMeters: Double
+        /// The sequence both belong to.
+        public var sequenceName: String
+    }
+
     /// The catalog written.
     public var catalogPath: String
-    /// Panorama images found in the folders.
+    /// Panorama images found in the folders (cataloged, failed, or left out as near-duplicates).
     public var filesFound: Int
     /// Files read this time (new or changed).
     public var filesRead: Int
@@ -20,7 +34,9 @@ public struct IndexReport: Sendable, Hashable, Codable {
     public var failures: [FileMessage]
     /// Files indexed with a guess or an unreadable field.
     public var warnings: [FileMessage]
-    /// Panoramas in the new catalog.
+    /// Captures read but left out of the catalog as near-duplicates at a stop, in file order.
+    public var nearDuplicates: [NearDuplicate]
+    /// Panoramas in the new catalog (near-duplicates not counted).
     public var panoramaCount: Int
     /// Sequences in the new catalog.
     public var sequenceCount: Int

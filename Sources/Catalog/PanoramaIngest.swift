@@ -18,9 +18,11 @@ enum PanoramaIngest {
     /// The heading assumed when a file records none, degrees.
     static let defaultHeadingDegrees = 0.0
 
-    /// One file's result.
+    /// One file's result. `cameraSerial` is EXIF BodySerialNumber (nil when the file has none, and for
+    /// records reused from the previous catalog, which keep only what their sequence name says): the
+    /// catalog does not store it; `CatalogBuilder` uses it to tell cameras of one model apart.
     enum Outcome: Sendable {
-        case panorama(PanoramaRecord, explicitSequenceIndex: Int?)
+        case panorama(PanoramaRecord, explicitSequenceIndex: Int?, cameraSerial: String?)
         case failure(String)
     }
 
@@ -197,8 +199,8 @@ enum PanoramaIngest {
             fullWidth: fullWidth, fullHeight: fullHeight, croppedLeft: croppedLeft, croppedTop: croppedTop,
             depthPath: exists(depthPath) ? depthPath : nil, labelsPath: exists(labelsPath) ? labelsPath : nil,
             sidecarPath: sidecar == nil ? nil : sidecarPath, source: source, make: metadata.make, model: metadata.model,
-            sequenceName: sidecar?.sequenceId ?? "\(folder)/\(metadata.model ?? metadata.make ?? "camera")",
+            sequenceName: sidecar?.sequenceId ?? AutomaticSequenceName.base(folder: folder, make: metadata.make, model: metadata.model),
             sequenceIndex: 0, fileSize: signature.size, fileModificationTime: signature.modified, warnings: warnings)
-        return .panorama(record, explicitSequenceIndex: sidecar?.sequenceIndex)
+        return .panorama(record, explicitSequenceIndex: sidecar?.sequenceIndex, cameraSerial: metadata.bodySerialNumber)
     }
 }

@@ -8,6 +8,7 @@ private enum Tag {
     static let exifVersion: UInt16 = 0x9000, dateTimeOriginal: UInt16 = 0x9003
     static let offsetTimeOriginal: UInt16 = 0x9011, subSecTimeOriginal: UInt16 = 0x9291
     static let pixelXDimension: UInt16 = 0xA002, pixelYDimension: UInt16 = 0xA003
+    static let bodySerialNumber: UInt16 = 0xA431
     static let gpsVersionID: UInt16 = 0x0000, gpsLatitudeRef: UInt16 = 0x0001, gpsLatitude: UInt16 = 0x0002
     static let gpsLongitudeRef: UInt16 = 0x0003, gpsLongitude: UInt16 = 0x0004
     static let gpsAltitudeRef: UInt16 = 0x0005, gpsAltitude: UInt16 = 0x0006, gpsTimeStamp: UInt16 = 0x0007
@@ -56,7 +57,7 @@ extension ImageMetadata {
         var ifd0: [TIFFWriter.Entry] = [], exif: [TIFFWriter.Entry] = [], gps: [TIFFWriter.Entry] = []
         if let make { ifd0.append(w.ascii(Tag.make, make)) }
         if let model { ifd0.append(w.ascii(Tag.model, model)) }
-        if dateTimeOriginal != nil || imageWidth != nil || imageHeight != nil {
+        if dateTimeOriginal != nil || imageWidth != nil || imageHeight != nil || bodySerialNumber != nil {
             exif.append(.init(tag: Tag.exifVersion, type: FieldType.undefined, count: 4, data: Array("0232".utf8)))
         }
         if let dateTimeOriginal { exif.append(w.ascii(Tag.dateTimeOriginal, dateTimeOriginal)) }
@@ -64,6 +65,7 @@ extension ImageMetadata {
         if let subSecTimeOriginal { exif.append(w.ascii(Tag.subSecTimeOriginal, subSecTimeOriginal)) }
         if let imageWidth { exif.append(w.long(Tag.pixelXDimension, UInt32(imageWidth))) }
         if let imageHeight { exif.append(w.long(Tag.pixelYDimension, UInt32(imageHeight))) }
+        if let bodySerialNumber { exif.append(w.ascii(Tag.bodySerialNumber, bodySerialNumber)) }
         let hasGPS = latitudeDegrees != nil || longitudeDegrees != nil || altitudeMeters != nil
             || imageDirectionDegrees != nil || gpsTimestamp != nil
         if hasGPS {
@@ -175,6 +177,9 @@ extension ImageMetadata {
                 case Tag.subSecTimeOriginal: metadata.subSecTimeOriginal = r.ascii(e, warnings: &warnings)
                 case Tag.pixelXDimension: metadata.imageWidth = r.integer(e, warnings: &warnings) ?? metadata.imageWidth
                 case Tag.pixelYDimension: metadata.imageHeight = r.integer(e, warnings: &warnings) ?? metadata.imageHeight
+                case Tag.bodySerialNumber:
+                    // GoPro pads it with NULs to 30 bytes; an empty one says nothing.
+                    metadata.bodySerialNumber = r.ascii(e, warnings: &warnings).flatMap { $0.isEmpty ? nil : $0 }
                 default: break
                 }
             }

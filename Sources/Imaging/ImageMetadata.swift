@@ -27,6 +27,9 @@ public struct ImageMetadata: Sendable, Hashable {
     public var make: String?
     /// Camera model (EXIF Model), ASCII.
     public var model: String?
+    /// The camera body's serial number (EXIF BodySerialNumber, tag 0xA431 in the Exif IFD; exiftool's
+    /// `ExifIFD:SerialNumber`), ASCII. Tells two cameras of one model apart.
+    public var bodySerialNumber: String?
     /// Image width in pixels as EXIF records it (PixelXDimension; ImageWidth when reading older files).
     public var imageWidth: Int?
     /// Image height in pixels (PixelYDimension; ImageLength when reading).
@@ -37,8 +40,8 @@ public struct ImageMetadata: Sendable, Hashable {
     /// Metadata with the given fields (all optional).
     public init(latitudeDegrees: Double? = nil, longitudeDegrees: Double? = nil, altitudeMeters: Double? = nil,
                 imageDirectionDegrees: Double? = nil, gpsTimestamp: Date? = nil, dateTimeOriginal: String? = nil,
-                make: String? = nil, model: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil,
-                panorama: PanoramaMetadata? = nil) {
+                make: String? = nil, model: String? = nil, bodySerialNumber: String? = nil,
+                imageWidth: Int? = nil, imageHeight: Int? = nil, panorama: PanoramaMetadata? = nil) {
         self.latitudeDegrees = latitudeDegrees
         self.longitudeDegrees = longitudeDegrees
         self.altitudeMeters = altitudeMeters
@@ -47,6 +50,7 @@ public struct ImageMetadata: Sendable, Hashable {
         self.dateTimeOriginal = dateTimeOriginal
         self.make = make
         self.model = model
+        self.bodySerialNumber = bodySerialNumber
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.panorama = panorama
@@ -55,7 +59,7 @@ public struct ImageMetadata: Sendable, Hashable {
     /// Whether any EXIF field is set.
     var hasExif: Bool {
         latitudeDegrees != nil || longitudeDegrees != nil || altitudeMeters != nil || imageDirectionDegrees != nil
-            || gpsTimestamp != nil || dateTimeOriginal != nil || make != nil || model != nil || imageWidth != nil
+            || gpsTimestamp != nil || dateTimeOriginal != nil || make != nil || model != nil || bodySerialNumber != nil || imageWidth != nil
             || imageHeight != nil
     }
 
@@ -86,7 +90,7 @@ public struct ImageMetadata: Sendable, Hashable {
         if let s = offsetTimeOriginal, ImageMetadata.utcOffsetSeconds(s) == nil {
             throw ImagingError.invalidParameter(name: "OffsetTimeOriginal", value: "'\(s)'", allowed: "\"+HH:MM\" or \"-HH:MM\", up to ±14:00")
         }
-        for (name, text) in [("Make", make), ("Model", model)] {
+        for (name, text) in [("Make", make), ("Model", model), ("BodySerialNumber", bodySerialNumber)] {
             if let text, !text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) {
                 throw ImagingError.invalidParameter(name: name, value: "'\(text)'", allowed: "printable ASCII")
             }

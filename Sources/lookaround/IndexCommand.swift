@@ -17,6 +17,11 @@ enum IndexCommand: Command {
             OSM files. Files unchanged since the last build are not read again. The new catalog replaces \
             the old one atomically. A bad file is listed with its reason and the rest are indexed; the exit \
             code is then 65.
+            Sequences: a sidecar's sequence_id, else one per folder and camera, FOLDER/MODEL; when a folder holds \
+            several cameras of one model, told apart by EXIF BodySerialNumber, each is FOLDER/MODEL (SERIAL). A pause \
+            over 10 minutes starts the next part, FOLDER/MODEL #2, #3 and so on. A capture closer than 1 m to the one kept before \
+            it in its sequence (a camera standing at a traffic light) is left out and listed, unless its sidecar \
+            numbers it (sequence_index).
             With --tiles, then makes each panorama's tile file: the panorama and its halvings cut into \
             256-pixel JPEG tiles, so a view decodes only the tiles it needs at the level it needs (a \
             640x480 view of an 8192x4096 panorama reads about six tiles) instead of the whole JPEG, and the \
@@ -127,8 +132,10 @@ enum IndexCommand: Command {
             try Console.json(Report(index: report, tiles: tiles))
         } else {
             Console.out("catalog     \(location)")
+            let left = report.nearDuplicates.count
+            let skipped = left == 0 ? "" : ", \(left) near-duplicate\(left == 1 ? "" : "s") left out"
             Console.out("panoramas   \(report.panoramaCount) (\(report.filesFound) files: \(report.filesRead) read, "
-                        + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed)")
+                        + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed\(skipped))")
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")
             Console.out("places      \(report.placeCount), streets \(report.streetCount)")
             if report.derivedMapsCount > 0 {
@@ -137,6 +144,12 @@ enum IndexCommand: Command {
             }
             Console.out("time        \(String(format: "%.2f", report.seconds)) s")
             for warning in report.warnings { Console.out("warning     \(warning.path): \(warning.message)") }
+            for duplicate in report.nearDuplicates {
+                Console.out("left out    \(duplicate.path): a near-duplicate of \(duplicate.keptPath), "
+                            + String(format: "%.2f m away in sequence ", duplicate.distanceMeters) + duplicate.sequenceName
+                            + String(format: " (closer than %g m to the capture kept before it: the camera stood still)",
+                                     CatalogBuilder.nearDuplicateMeters))
+            }
             for failure in report.failures { Console.out("failed      \(failure.path): \(failure.message)") }
             if let tiles {
                 Console.out("tiles       \(tiles.directory)")

@@ -55,8 +55,11 @@ import TestSupport
     /// scaled to the file; one whose aspect cannot match is refused, naming both sizes.
     @Test func gpanoOfAScaledCopyIsScaledAndAnImpossibleOneRefused() throws {
         let root = try Lookaround.temporaryDirectory()
-        let at = try Fixtures.offset(0, bearing: 0)
+        var spot = 0.0
         func write(_ name: String, width: Int, height: Int, _ pano: PanoramaMetadata) throws {
+            // 5 m apart: captures of one camera at one spot are near-duplicates (CatalogBuilder.nearDuplicateMeters).
+            let at = try Fixtures.offset(spot, bearing: 0)
+            spot += 5
             let metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude, dateTimeOriginal: "2024:05:12 10:15:30",
                                          panorama: pano)
             try Fixtures.write(try Fixtures.jpeg(width: width, height: height, metadata: metadata), root, name)
@@ -113,7 +116,8 @@ import TestSupport
     @Test func subSecondsOrderASequenceAndTheOffsetGivesUTC() throws {
         let root = try Lookaround.temporaryDirectory()
         for (name, subSec, k) in [("a", "900", 2), ("b", "100", 0), ("c", "500", 1)] {
-            let at = try Fixtures.offset(Double(k), bearing: 0)
+            // 2 m apart in 0.4 s, a bicycle's pace: frames closer than CatalogBuilder.nearDuplicateMeters would be left out.
+            let at = try Fixtures.offset(2 * Double(k), bearing: 0)
             var metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude, imageDirectionDegrees: 0,
                                          dateTimeOriginal: "2024:07:05 12:15:30", make: "GoPro", model: "GoPro Max")
             metadata.subSecTimeOriginal = subSec

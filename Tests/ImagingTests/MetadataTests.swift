@@ -22,12 +22,13 @@ let sampleMetadata: [ImageMetadata] = [
     ImageMetadata(latitudeDegrees: 60.169_856_2, longitudeDegrees: 24.938_379_1, altitudeMeters: 12.345,
                   imageDirectionDegrees: 271.25, gpsTimestamp: Date(timeIntervalSince1970: 1_718_962_215.25),
                   dateTimeOriginal: "2024:06:21 12:30:15", make: "LookAround", model: "Simulator 1",
-                  imageWidth: 8192, imageHeight: 4096, panorama: samplePanorama),
+                  bodySerialNumber: "C3351324514062", imageWidth: 8192, imageHeight: 4096, panorama: samplePanorama),
     ImageMetadata(latitudeDegrees: -33.856_784, longitudeDegrees: -151.215_297, altitudeMeters: -27.5,
                   imageDirectionDegrees: 0, gpsTimestamp: Date(timeIntervalSince1970: 0)),
     ImageMetadata(latitudeDegrees: 89.999_999_9, longitudeDegrees: -179.999_999_9),
     ImageMetadata(panorama: .equirectangular(width: 4096, height: 2048, headingDegrees: 90)),
     ImageMetadata(make: "Only Make"),
+    ImageMetadata(bodySerialNumber: "Only a serial"),
 ]
 
 func expectClose(_ a: Double?, _ b: Double?, _ tolerance: Double, _ name: String,
@@ -50,6 +51,7 @@ func expectSame(_ read: ImageMetadata, _ written: ImageMetadata, sourceLocation:
                 MetadataTolerance.seconds, "GPS time", sourceLocation: sourceLocation)
     #expect(read.dateTimeOriginal == written.dateTimeOriginal, sourceLocation: sourceLocation)
     #expect(read.make == written.make && read.model == written.model, sourceLocation: sourceLocation)
+    #expect(read.bodySerialNumber == written.bodySerialNumber, sourceLocation: sourceLocation)
     #expect(read.imageWidth == written.imageWidth && read.imageHeight == written.imageHeight, sourceLocation: sourceLocation)
     #expect(read.panorama == written.panorama, sourceLocation: sourceLocation)
 }
@@ -112,6 +114,7 @@ struct MetadataTests {
             (ImageMetadata(dateTimeOriginal: "2024-06-21T12:30:15"), "DateTimeOriginal", "'2024-06-21T12:30:15'",
              "\"YYYY:MM:DD HH:MM:SS\""),
             (ImageMetadata(make: "Café"), "Make", "'Café'", "printable ASCII"),
+            (ImageMetadata(bodySerialNumber: "C335\n"), "BodySerialNumber", "'C335\n'", "printable ASCII"),
             (ImageMetadata(panorama: PanoramaMetadata(poseHeadingDegrees: -1)), "PoseHeadingDegrees", "-1.0", "0…<360"),
             (ImageMetadata(panorama: PanoramaMetadata(fullPanoWidthPixels: 0)), "FullPanoWidthPixels", "0", "1 or more pixels"),
         ]
@@ -183,6 +186,7 @@ struct MetadataTests {
         #expect(tags["DateTimeOriginal"] as? String == metadata.dateTimeOriginal)
         #expect(tags["Make"] as? String == metadata.make)
         #expect(tags["Model"] as? String == metadata.model)
+        #expect(tags["SerialNumber"] as? String == metadata.bodySerialNumber)
         #expect(number("ExifImageWidth").map { Int($0) } == metadata.imageWidth)
         #expect(number("ExifImageHeight").map { Int($0) } == metadata.imageHeight)
         if let p = metadata.panorama {

@@ -92,6 +92,36 @@ import TestSupport
         #expect(scene.exitCode == 0)
     }
 
+    /// A camera standing still: its second capture, 0.30 m from the first, is left out of the catalog and
+    /// listed with the capture it repeats and the distance, in the text and the JSON report; not an error.
+    @Test func indexListsTheNearDuplicatesItLeavesOut() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let stop = root.appendingPathComponent("stop")
+        try FileManager.default.createDirectory(at: stop, withIntermediateDirectories: true)
+        // 0.0000027° of latitude at 60.17° N is 0.301 m; 0.00018° (south) is 20 m.
+        for (name, latitude, time) in [("a", 60.1699, "10:00:00"), ("b", 60.1699027, "10:00:02"), ("c", 60.16972, "10:00:10")] {
+            try Self.jpeg(ImageMetadata(latitudeDegrees: latitude, longitudeDegrees: 24.9523, imageDirectionDegrees: 0,
+                                        dateTimeOriginal: "2024:05:12 \(time)", make: "RICOH", model: "RICOH THETA X"))
+                .write(to: stop.appendingPathComponent("\(name).jpg"))
+        }
+        let catalog = root.appendingPathComponent("c.sqlite").path
+        let result = try Lookaround.run(["index", stop.path, "--catalog", catalog, "--no-osm", "--quiet"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("panoramas   2 (3 files: 3 read, 0 unchanged, 0 failed, 1 near-duplicate left out)"), "\(result.stdout)")
+        #expect(result.stdout.contains("left out    \(stop.path)/b.jpg: a near-duplicate of \(stop.path)/a.jpg, 0.30 m away in sequence "
+                                       + "stop/RICOH THETA X (closer than 1 m to the capture kept before it: the camera stood still)"),
+                "\(result.stdout)")
+        let again = try Lookaround.run(["index", stop.path, "--catalog", catalog, "--no-osm", "--quiet", "--json"])
+        let report = try Self.json(again.stdout)
+        let left = try #require(report["near_duplicates"] as? [[String: Any]])
+        #expect(left.count == 1 && left.first?["path"] as? String == stop.path + "/b.jpg"
+                && left.first?["kept_path"] as? String == stop.path + "/a.jpg"
+                && left.first?["sequence_name"] as? String == "stop/RICOH THETA X", "\(left)")
+        let distance = try #require(left.first?["distance_meters"] as? Double)
+        #expect(abs(distance - 0.301) < 0.002, "\(distance) m")
+        #expect(report["panorama_count"] as? Int == 2 && report["files_unchanged"] as? Int == 2 && report["files_read"] as? Int == 1)
+    }
+
     @Test func sceneFoundHumanReadable() throws {
         let result = try run(["scene", "--lat", "60.1699", "--lon", "24.9523"])
         #expect(result.exitCode == 0, "\(result.stderr)")

@@ -102,4 +102,38 @@ import TestSupport
         let walk = try Lookaround.run(["walk", "--catalog", catalog, "--sequence", "gopro-max-sequence/GoPro Max", "--dry-run"])
         #expect(walk.exitCode == 0 && walk.stdout.contains("walk       5 panoramas"), "\(walk.stdout)\(walk.stderr)")
     }
+
+    /// Two GoPro Max in one folder, as two riders' cards copied into one (../shared/data/real-photos: the
+    /// walk 1.jpg…5.jpg by serial C3351324514062, GSAG2002.JPG by serial C3353424686268): two sequences,
+    /// named by serial, the same on the next run, which reads nothing again.
+    @Test func twoGoProMaxInOneFolderAreTwoSequences() throws {
+        let shared = Lookaround.repository.deletingLastPathComponent().appendingPathComponent("shared/data/real-photos")
+        let files = (1...5).map { "gopro-max-sequence/\($0).jpg" } + ["single-cameras/GSAG2002.JPG"]
+        guard files.allSatisfy({ FileManager.default.fileExists(atPath: shared.appendingPathComponent($0).path) }) else {
+            try Test.cancel("skipped: the GoPro Max files are not at \(shared.path) (../shared/data/real-photos)")
+        }
+        let root = try Lookaround.temporaryDirectory()
+        let folder = root.appendingPathComponent("dcim")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in files {
+            try FileManager.default.copyItem(at: shared.appendingPathComponent(file), to: folder.appendingPathComponent((file as NSString).lastPathComponent))
+        }
+        let catalog = root.appendingPathComponent("c.sqlite").path
+        for run in 1...2 {
+            let index = try Lookaround.run(["index", folder.path, "--catalog", catalog])
+            #expect(index.exitCode == 0, "run \(run): \(index.stderr)")
+            let counts = run == 1 ? "6 read, 0 unchanged" : "0 read, 6 unchanged"
+            #expect(index.stdout.contains("panoramas   6 (6 files: \(counts), 0 failed)"), "run \(run): \(index.stdout)")
+            #expect(index.stdout.contains("sequences   2,"), "run \(run): \(index.stdout)")
+            let walk = try Lookaround.run(["walk", "--catalog", catalog, "--sequence", "dcim/GoPro Max (C3351324514062)", "--dry-run"])
+            #expect(walk.exitCode == 0 && walk.stdout.contains("walk       5 panoramas"), "run \(run): \(walk.stdout)\(walk.stderr)")
+            for (id, sequence) in [("1", "dcim/GoPro Max (C3351324514062)"), ("5", "dcim/GoPro Max (C3351324514062)"),
+                                   ("GSAG2002", "dcim/GoPro Max (C3353424686268)")] {
+                let scene = try #require(try JSONSerialization.jsonObject(with: Data(try Lookaround.run(
+                    ["scene", "--catalog", catalog, "--id", id, "--json"]).stdout.utf8)) as? [String: Any])
+                let panorama = (scene["panorama"] as? [String: Any]) ?? scene
+                #expect(panorama["sequence_name"] as? String == sequence, "run \(run), \(id): \(panorama["sequence_name"] ?? "none")")
+            }
+        }
+    }
 }
