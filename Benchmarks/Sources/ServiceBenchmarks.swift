@@ -291,7 +291,7 @@ final class ServedProcess {
         process.standardOutput = output
         // The server's stderr goes to a file, so a server that dies under load says why (`stop()` prints it).
         errorLog = NSTemporaryDirectory() + "lookaround-bench-serve-\(getpid())-\(ObjectIdentifier(process).hashValue).log"
-        FileManager.default.createFile(atPath: errorLog, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: errorLog)
         try process.run()
         var text = ""

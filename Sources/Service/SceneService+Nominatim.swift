@@ -29,7 +29,7 @@ extension SceneService {
         let format = try nominatimFormat(query)
         let text = query.string("q")
         let structured = ["street", "city", "county", "state", "country", "postalcode", "amenity"].contains { query.string($0) != nil }
-        if let text, structured {
+        if text != nil, structured {
             throw .invalidParameter(parameter: "q", message: "give either q or the structured parameters (street, city, postalcode…), not both")
         }
         guard !(text ?? "").trimmingCharacters(in: .whitespaces).isEmpty || structured else {
