@@ -15,7 +15,7 @@ flock /tmp/lookaround-build.lock "$lookaround" simulate \
     --streets "Senaatintori,Aleksanterinkatu,Pohjoisesplanadi,Eteläesplanadi,Mannerheimintie" \
     --bbox 60.1660,24.9390,60.1705,24.9540 \
     --spacing-meters 12 --size 2048x1024 --depth-size 512x256 --samples 4 --quality 80 \
-    --time 2026-06-15T09:00:00Z --seed 1
+    --time 2026-06-15T09:00:00Z --seed 1 --whole-model
 rm -rf "$out"
 mv "$tmp" "$out"
 echo "make-panoramas: $(ls "$out"/*.jpg | wc -l) captures, $(du -sh "$out" | cut -f1) in $(( $(date +%s) - start )) s"

@@ -37,14 +37,21 @@ public struct CaptureWriter: Sendable {
     }
 
     /// Paths of a capture's four files.
-    public func paths(for capture: CaptureMetadata) -> [String] {
-        [capture.imageFileName, capture.depthFileName, capture.labelFileName, capture.sidecarFileName]
-            .map { (directory as NSString).appendingPathComponent($0) }
-    }
+    public func paths(for capture: CaptureMetadata) -> [String] { Self.paths(for: capture, in: directory) }
 
     /// Whether all four files of a capture exist already.
-    public func exists(_ capture: CaptureMetadata) -> Bool {
-        paths(for: capture).allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    public func exists(_ capture: CaptureMetadata) -> Bool { Self.exists(capture, in: directory) }
+
+    /// The four files of `capture` in `directory`: JPEG, depth map, label map, sidecar.
+    public static func paths(for capture: CaptureMetadata, in directory: String) -> [String] {
+        [capture.imageFileName, capture.depthFileName, capture.labelFileName, capture.sidecarFileName]
+            .map { FilePath.joining(directory, $0) }
+    }
+
+    /// Whether all four files of `capture` exist in `directory` (no model needed: a run that resumes
+    /// skips a tile whose captures are all there without building it).
+    public static func exists(_ capture: CaptureMetadata, in directory: String) -> Bool {
+        paths(for: capture, in: directory).allSatisfy { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// The EXIF/XMP metadata of a capture's JPEG.

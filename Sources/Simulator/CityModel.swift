@@ -15,6 +15,8 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
     public let signs: [SignPlacement]
     /// The rectangle holding the geometry: west, south, east, north edges in scene metres.
     public let bounds: (minEast: Double, minNorth: Double, maxEast: Double, maxNorth: Double)
+    /// ``bounds`` as a ``SceneRect``.
+    public var extent: SceneRect { SceneRect(minEast: bounds.minEast, minNorth: bounds.minNorth, maxEast: bounds.maxEast, maxNorth: bounds.maxNorth) }
     /// Seconds spent building the BVH.
     public let bvhBuildSeconds: Double
     /// The street furniture built from OSM nodes, in the dataset's order.
@@ -61,8 +63,25 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         }
         let sw = try enu(box.minLatitude, box.minLongitude), ne = try enu(box.maxLatitude, box.maxLongitude)
         let m = options.marginMeters
-        var builder = CityModelBuilder(frame: frame, minX: min(sw.east, ne.east) - m, minY: min(sw.north, ne.north) - m,
-                                       maxX: max(sw.east, ne.east) + m, maxY: max(sw.north, ne.north) + m)
+        try self.init(dataset: dataset, frame: frame,
+                      extent: SceneRect(minEast: min(sw.east, ne.east) - m, minNorth: min(sw.north, ne.north) - m,
+                                        maxEast: max(sw.east, ne.east) + m, maxNorth: max(sw.north, ne.north) + m),
+                      builtUpShare: nil, options: options)
+        if footprints.footprints.isEmpty && streets.isEmpty {
+            throw SimulatorError.emptyScene(detail: "no buildings or streets inside the region \(box.minLatitude),\(box.minLongitude) – \(box.maxLatitude),\(box.maxLongitude)")
+        }
+    }
+
+    /// The city of `dataset` inside `extent` (scene metres of `frame`): one tile of a larger build. With
+    /// the larger build's frame and ``builtUpShare``, whatever lies inside the extent is built exactly as
+    /// the larger build builds it (positions, plants, colours and the ground's cover are decided per
+    /// OSM element, not per build), so a capture whose view stays inside the extent renders the same.
+    /// `options.marginMeters` is not used: the extent is the whole.
+    /// - Throws: text errors from the fonts when signs are on and the fonts are missing.
+    public convenience init(dataset: MapDataset, frame: LocalTangentFrame, extent: SceneRect, builtUpShare: Double?,
+                            options: CityModelOptions = CityModelOptions()) throws {
+        var builder = CityModelBuilder(frame: frame, minX: extent.minEast, minY: extent.minNorth, maxX: extent.maxEast, maxY: extent.maxNorth)
+        builder.builtUpShareOverride = builtUpShare
         builder.addAreas(dataset.areas)
         builder.addWater(dataset.water)
         builder.addShopPlaces(dataset.places)
@@ -80,9 +99,6 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
             let renderer = TextRenderer(fonts: try FontLibrary())
             if options.includeSigns { try builder.addSigns(dataset.places, renderer: renderer) }
             if options.includeStreetPlates { try builder.addStreetPlates(dataset.streets, renderer: renderer) }
-        }
-        if builder.footprints.footprints.isEmpty && builder.streets.isEmpty {
-            throw SimulatorError.emptyScene(detail: "no buildings or streets inside the region \(box.minLatitude),\(box.minLongitude) – \(box.maxLatitude),\(box.maxLongitude)")
         }
         self.init(builder: builder, engine: options.engine)
     }
@@ -106,7 +122,7 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         streets = builder.streets
         squares = builder.squares
         ground = builder.ground
-        builtUpShare = builder.builtUpShare
+        builtUpShare = builder.builtUpShareOverride ?? builder.builtUpShare
     }
 
     deinit { records.deallocate() }

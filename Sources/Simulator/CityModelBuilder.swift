@@ -34,6 +34,9 @@ struct CityModelBuilder {
     var furniture: [FurniturePlacement] = []
     /// Places that put a shop front on their building (see ``addShopPlaces(_:)``), by grid cell.
     var shopPlaces: [Int64: [Point]] = [:]
+    /// The built-up share of a larger build this one is a tile of (its ground then matches); nil: this
+    /// region's own ``builtUpShare``.
+    var builtUpShareOverride: Double?
 
     // Heights of the layered ground surfaces (metres); each sits above the one before so that
     // overlapping polygons never fight.
@@ -109,7 +112,7 @@ struct CityModelBuilder {
     /// untagged land in the temperate regions the extracts come from. Sand only where it is tagged
     /// (``AreaKind/sand``). Call after ``addBuildings(_:)``.
     mutating func addGround() {
-        let albedo = builtUpShare > Self.builtUpCoverage ? ColorPalette.linear(116, 114, 110) : ColorPalette.linear(104, 112, 80)
+        let albedo = (builtUpShareOverride ?? builtUpShare) > Self.builtUpCoverage ? ColorPalette.linear(116, 114, 110) : ColorPalette.linear(104, 112, 80)
         ground = SurfaceRecord(normal: Vec3(0, 0, 1), material: .ground, albedo: albedo)
     }
 

@@ -21,6 +21,14 @@ enum SimulateCommand: Command {
             centimetres, 65535 = sky), ID.labels.png (8-bit classes) and ID.json. Existing captures are skipped \
             unless --force. With --view LAT,LON it renders one pinhole view to -o FILE instead.
             The sun follows --time (UTC) at each capture's place. Output is deterministic for the same inputs and --seed.
+            Cost follows the cameras: the planned captures are grouped into --tile-meters squares, and each square's \
+            captures are rendered from a city model of the square plus --horizon-meters around it, built when it \
+            comes up and released after it (a square whose captures all exist is not built at all). Peak memory is \
+            one such model's, whatever the size of the extract; geometry beyond the horizon is sky. --whole-model \
+            builds everything at once instead (the region plus 250 m).
+            --shard K/N renders the K-th (0…N-1) of N contiguous, nearly equal parts of the plan: N processes on N \
+            machines writing to one shared folder make exactly the files one run makes, and 'lookaround index' \
+            then reads them all. See README, 'Simulating a region'.
             """,
         options: [
             .value("osm", valueName: "FILE", help: "OpenStreetMap extract (.osm.pbf or .osm).", required: true),
@@ -38,6 +46,12 @@ enum SimulateCommand: Command {
             .value("camera-height-meters", valueName: "METERS", help: "Camera height above the ground (0.1…100).", defaultValue: "2.5"),
             .value("limit", valueName: "N", help: "Write at most N captures (for trying settings)."),
             .flag("force", help: "Re-render captures whose files exist."),
+            .value("shard", valueName: "K/N", help: "Render only part K of N of the planned captures (K = 0…N-1), for job arrays."),
+            .value("tile-meters", valueName: "METERS", help: "Side of the squares captures are grouped in (10…100000).",
+                   defaultValue: "\(Int(CaptureTiling.defaultTileMeters))"),
+            .value("horizon-meters", valueName: "METERS", help: "City built around each square (0…5000).",
+                   defaultValue: "\(Int(CaptureTiling.defaultHorizonMeters))"),
+            .flag("whole-model", help: "Build the whole region's city at once instead of square by square."),
             .flag("dry-run", help: "Print the planned captures (id, latitude, longitude, heading, time) without rendering."),
             .value("view", valueName: "LAT,LON", help: "Render one pinhole view from this point instead of captures."),
             .value("heading-degrees", valueName: "DEGREES", help: "View heading, clockwise from north (any finite value, taken modulo 360).", defaultValue: "0"),
@@ -68,6 +82,16 @@ enum SimulateCommand: Command {
         formatter.formatOptions = [.withFullDate]
         if let date = formatter.date(from: text) { return date }
         throw arguments.error("--time '\(text)' is not an ISO 8601 UTC time such as \(defaultTime)")
+    }
+
+    /// `K/N` with N ≥ 1 and 0 ≤ K < N.
+    static func parseShard(_ text: String, arguments: ParsedArguments) throws -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...100_000).contains(n), (0..<n).contains(k) else {
+            throw arguments.error("--shard '\(text)' is not K/N with N 1…100000 and K 0…N-1 (the first of four is 0/4; "
+                                  + "for a Slurm array use --array=0-3 and --shard $SLURM_ARRAY_TASK_ID/4)")
+        }
+        return (k, n)
     }
 
     static func parseBox(_ text: String, arguments: ParsedArguments) throws -> OSMBoundingBox {
@@ -129,21 +153,40 @@ enum SimulateCommand: Command {
         let cameraHeight = try arguments.double("camera-height-meters", in: 0.1...100) ?? 2.5
         let quality = try arguments.int("quality", in: 1...100) ?? 85
         let limit = try arguments.int("limit", in: 1...1_000_000)
+        let shard = try arguments.string("shard").map { try parseShard($0, arguments: arguments) }
+        let tiling = try CaptureTiling(tileMeters: try arguments.double("tile-meters", in: 10...100_000) ?? CaptureTiling.defaultTileMeters,
+                                       horizonMeters: try arguments.double("horizon-meters", in: 0...5_000) ?? CaptureTiling.defaultHorizonMeters)
+        let wholeModel = arguments.flag("whole-model")
+        if wholeModel && (arguments.has("tile-meters") || arguments.has("horizon-meters")) {
+            throw arguments.error("--whole-model builds one model: leave out --tile-meters and --horizon-meters")
+        }
         let streetNames = arguments.strings("streets").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 
         let start = Date()
         let dataset = try MapDataset(contentsOfFile: osm)
-        let model = try CityModel(dataset: dataset, region: box)
-        var planner = try CapturePlanner(spacingMeters: spacing, cameraHeightMeters: cameraHeight, startTime: time,
-                                         imageWidth: width, depthWidth: depthWidth)
-        if let box {
-            let sw = model.position(of: try GeoCoordinate(latitude: box.minLatitude, longitude: box.minLongitude))
-            let ne = model.position(of: try GeoCoordinate(latitude: box.maxLatitude, longitude: box.maxLongitude))
-            planner.region = (sw.east, sw.north, ne.east, ne.north)
+        // The plan needs streets, squares and footprints only: without plants, furniture and signs
+        // unless the whole model is built anyway. Same region, frame and ground as the whole build; with
+        // tiles it is released once the plan is made.
+        var captures: [CaptureMetadata] = [], whole: CityModel?
+        let frame: LocalTangentFrame, extent: SceneRect, builtUpShare: Double, isBuiltUp: Bool
+        do {
+            let planning = try CityModel(dataset: dataset, region: box, options: wholeModel ? CityModelOptions()
+                : CityModelOptions(includeSigns: false, includeStreetPlates: false, includeTrees: false, includeFurniture: false))
+            var planner = try CapturePlanner(spacingMeters: spacing, cameraHeightMeters: cameraHeight, startTime: time,
+                                             imageWidth: width, depthWidth: depthWidth)
+            if let box {
+                let sw = planning.position(of: try GeoCoordinate(latitude: box.minLatitude, longitude: box.minLongitude))
+                let ne = planning.position(of: try GeoCoordinate(latitude: box.maxLatitude, longitude: box.maxLongitude))
+                planner.region = (sw.east, sw.north, ne.east, ne.north)
+            }
+            captures = try planner.plan(model: planning, streetNames: streetNames)
+            (frame, extent, builtUpShare, isBuiltUp) = (planning.frame, planning.extent, planning.builtUpShare, planning.isBuiltUp)
+            whole = wholeModel ? planning : nil
         }
-        var captures = try planner.plan(model: model, streetNames: streetNames)
         if let limit { captures = Array(captures.prefix(limit)) }
+        let plannedCount = captures.count
+        if let shard { captures = CaptureTiling.shard(captures, index: shard.index, count: shard.count) }
         let json = arguments.flag("json"), quiet = arguments.flag("quiet")
         if arguments.flag("dry-run") {
             if json {
@@ -163,31 +206,52 @@ enum SimulateCommand: Command {
             let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EACCES
             throw SimulatorError.cannotWrite(WriteFailure(path: out, code: code))
         }
-        let writer = try CaptureWriter(model: model, directory: out, samplesPerPixel: samples, seed: seed, jpegQuality: quality)
+        let force = arguments.flag("force")
+        let tiles = wholeModel ? [CaptureTiling.Tile(extent: extent, captures: captures)] : tiling.tiles(for: captures, within: extent)
         if !quiet {
-            Console.error("simulate: \(model.triangleCount) triangles, \(model.signs.count) signs, BVH in "
-                          + "\(fixed(model.bvhBuildSeconds, 2)) s; \(captures.count) captures in "
-                          + "\(Set(captures.map(\.sequenceID)).count) sequences; buildings cover "
-                          + "\(Int((model.builtUpShare * 100).rounded())) % of the region: untagged ground "
-                          + (model.isBuiltUp ? "paved" : "rough grass"))
+            let shardNote = shard.map { " (shard \($0.index)/\($0.count) of \(plannedCount) planned)" } ?? ""
+            let sequences = Set(captures.map(\.sequenceID)).count
+            let models = wholeModel ? "one model of the whole region"
+                : "\(tiles.count) tiles of \(Int(tiling.tileMeters)) m with \(Int(tiling.horizonMeters)) m of horizon"
+            let ground = isBuiltUp ? "paved" : "rough grass"
+            Console.error("simulate: \(captures.count) captures\(shardNote) in \(sequences) sequences; \(models); buildings cover "
+                          + "\(Int((builtUpShare * 100).rounded())) % of the region: untagged ground \(ground)")
         }
         let progress = ProgressDisplay(label: "simulate", unit: "captures", quiet: quiet)
-        var written = 0, skipped = 0
-        var reported: [CapturesReport.Capture] = []
-        for (index, capture) in captures.enumerated() {
-            if !arguments.flag("force") && writer.exists(capture) {
-                skipped += 1
-                reported.append(CapturesReport.Capture(capture, directory: out, status: "skipped"))
-            } else {
-                try writer.write(capture)
-                written += 1
-                reported.append(CapturesReport.Capture(capture, directory: out, status: "written"))
+        var written = 0, skipped = 0, done = 0, largestModel = 0, modelsBuilt = 0
+        var setupSeconds: Double?
+        // The report lists the captures in plan order, whatever order the tiles render them in.
+        let planOrder = Dictionary(uniqueKeysWithValues: captures.enumerated().map { ($0.element.id, $0.offset) })
+        var reported = [CapturesReport.Capture?](repeating: nil, count: captures.count)
+        for tile in tiles {
+            // A tile whose captures all exist is not built; the previous tile's model is gone by now.
+            var writer: CaptureWriter?
+            if force || !tile.captures.allSatisfy({ CaptureWriter.exists($0, in: out) }) {
+                let model = try whole ?? CityModel(dataset: dataset, frame: frame, extent: tile.extent, builtUpShare: builtUpShare)
+                largestModel = max(largestModel, model.triangleCount)
+                modelsBuilt += 1
+                writer = try CaptureWriter(model: model, directory: out, samplesPerPixel: samples, seed: seed, jpegQuality: quality)
             }
-            progress.update(done: index + 1, total: captures.count, item: capture.id)
+            for capture in tile.captures {
+                if let writer, force || !writer.exists(capture) {
+                    if setupSeconds == nil { setupSeconds = Date().timeIntervalSince(start) }
+                    try writer.write(capture)
+                    written += 1
+                    reported[planOrder[capture.id] ?? done] = CapturesReport.Capture(capture, directory: out, status: "written")
+                } else {
+                    skipped += 1
+                    reported[planOrder[capture.id] ?? done] = CapturesReport.Capture(capture, directory: out, status: "skipped")
+                }
+                done += 1
+                progress.update(done: done, total: captures.count, item: capture.id)
+            }
         }
         progress.finish()
         if json {
-            try Console.json(CapturesReport(directory: out, captures: reported, seconds: Date().timeIntervalSince(start)))
+            try Console.json(CapturesReport(directory: out, captures: reported.compactMap { $0 }, seconds: Date().timeIntervalSince(start),
+                                            tiles: tiles.count, modelsBuilt: modelsBuilt, largestModelTriangles: largestModel,
+                                            setupSeconds: setupSeconds,
+                                            peakResidentBytes: peakResidentBytes()))
         } else if !quiet {
             Console.out("wrote \(written) captures, skipped \(skipped) existing, in \(fixed(Date().timeIntervalSince(start), 1)) s → \(out)")
         }
@@ -229,4 +293,26 @@ struct CapturesReport: Encodable {
     var directory: String
     var captures: [Capture]
     var seconds: Double
+    /// Tiles the captures fall in (1 with --whole-model).
+    var tiles: Int?
+    /// City models built: one per tile with captures to render (0 when every capture existed).
+    var modelsBuilt: Int?
+    /// Triangles of the largest model built.
+    var largestModelTriangles: Int?
+    /// Seconds from the start (reading the extract) to the first capture's rendering; nil when none was.
+    var setupSeconds: Double?
+    /// The process's peak resident memory (VmHWM), bytes.
+    var peakResidentBytes: Int?
+}
+
+/// The process's peak resident set size so far, bytes: `VmHWM` of /proc/self/status, the high-water mark
+/// of this program's own memory. (`getrusage`'s `ru_maxrss` is no use here: Linux carries the spawning
+/// process's high-water mark across `execve`, so a run started by a large process reports that one.)
+func peakResidentBytes() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let digits = line.dropFirst(6).filter(\.isNumber)
+        return Int(digits).map { $0 * 1024 }
+    }
+    return nil
 }

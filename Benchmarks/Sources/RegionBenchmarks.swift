@@ -1,0 +1,71 @@
+import Foundation
+import ProcessRunner
+
+// The simulator at the scale of a region (issue 34), part of the simulator figures: the north-bayreuth
+// suburb (../shared/data/osm/north-bayreuth-2014.osm.pbf, 0.7 MB, woods and meadows), every named street
+// at 25 m spacing, 512×256 panoramas (256×128 maps) at 1 sample per pixel, built tile by tile (the
+// default: 500 m tiles, 600 m of horizon), against today's whole-model build of the same plan, cut off
+// after its first capture (it needs about 12 GB and 90 s for that one); then N = 2 shards on the 2
+// cores against one process on the first 240 captures. Each run is the `lookaround` built beside
+// this benchmark; figures from its --json report (peak resident memory: its VmHWM; set-up = the
+// start to the first capture's rendering).
+
+func runRegionBenchmarks() throws {
+    let osm = "../shared/data/osm/north-bayreuth-2014.osm.pbf"
+    guard FileManager.default.fileExists(atPath: osm) else {
+        print("   skipped: \(osm) not found (run from the repository root, beside ../shared)")
+        return
+    }
+    let lookaround = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("lookaround").path
+    let folder = NSTemporaryDirectory() + "lookaround-bench-region-\(getpid())/"
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let common = ["simulate", "--osm", osm, "--spacing-meters", "25", "--size", "512x256", "--depth-size", "256x128",
+                  "--samples", "1", "--json", "-q"]
+
+    struct Report: Decodable, Sendable {
+        var captures: [Capture]; var seconds: Double; var tiles: Int?; var largestModelTriangles: Int?
+        var peakResidentBytes: Int?; var setupSeconds: Double?
+        struct Capture: Decodable, Sendable { var status: String }
+    }
+    @Sendable func run(_ extra: [String], out: String) throws -> (report: Report, wallSeconds: Double) {
+        let outcome = try ChildProcess.run(lookaround, common + ["--out", folder + out] + extra)
+        guard outcome.exitStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSDebugDescriptionErrorKey: String(decoding: outcome.stderr, as: UTF8.self)])
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return (try decoder.decode(Report.self, from: Data(outcome.stdout)), Double(outcome.wallNanoseconds) / 1e9)
+    }
+    func describe(_ r: Report) -> String {
+        String(format: "%d captures, %d models (largest %.2f M triangles), set-up %.1f s, peak %.2f GB",
+               r.captures.count, r.tiles ?? 0, Double(r.largestModelTriangles ?? 0) / 1e6, r.setupSeconds ?? .nan,
+               Double(r.peakResidentBytes ?? 0) / 1e9)
+    }
+
+    let tiled = try run([], out: "tiled")
+    print(String(format: "   tiled, every named street every 25 m: %@; %.0f s in all (%.2f captures/s)", describe(tiled.report),
+                 tiled.wallSeconds, Double(tiled.report.captures.count) / tiled.wallSeconds))
+    print("   goals: peak ≤ 2 GB \((tiled.report.peakResidentBytes ?? .max) <= 2_000_000_000 ? "met" : "NOT met"), "
+          + "set-up ≤ 10 s \((tiled.report.setupSeconds ?? .infinity) <= 10 ? "met" : "NOT met")")
+    let whole = try run(["--whole-model", "--limit", "1"], out: "whole")
+    print(String(format: "   today's whole-model build, cut off after its first capture: %@; %.0f s", describe(whole.report), whole.wallSeconds))
+
+    // Shards: the first 240 captures, one process against two at once (one per core).
+    let subset = ["--limit", "240"]
+    let one = try run(subset, out: "one")
+    let start = DispatchTime.now().uptimeNanoseconds
+    let group = DispatchGroup()
+    nonisolated(unsafe) var shardReports: [Report?] = [nil, nil]
+    for k in 0..<2 {
+        DispatchQueue.global().async(group: group) {
+            shardReports[k] = try? run(subset + ["--shard", "\(k)/2"], out: "shards").report
+        }
+    }
+    group.wait()
+    let twoSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let shardCaptures = shardReports.compactMap { $0?.captures.count }
+    print(String(format: "   240 captures: one process %.1f s; 2 shards at once %.1f s (%@ captures; %.2f× faster), each shard peak %@",
+                 one.wallSeconds, twoSeconds, shardCaptures.map(String.init).joined(separator: " + "), one.wallSeconds / twoSeconds,
+                 shardReports.map { r in String(format: "%.2f GB", Double(r?.peakResidentBytes ?? 0) / 1e9) }.joined(separator: ", ")))
+}
