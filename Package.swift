@@ -103,7 +103,7 @@ let package = Package(
                                          "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Geodesy", "Imaging", "MapData", "Simulator",
-                                         "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "LookAround", "Service", "Terminal", "Playback", "Viewer",
+                                         "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
                                          "CEmbree3", "CSQLite", "ProcessRunner"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).

@@ -145,3 +145,31 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         footprints.isInside((east, north), clearance: clearanceMeters)
     }
 }
+
+extension CityModel {
+    /// The share of `box` plus `marginMeters` that `dataset`'s building outlines cover (what a model of
+    /// that region reports as ``builtUpShare``, from the data alone, without building it): the ground
+    /// colour that tiles and partial models of the region share.
+    public static func builtUpShare(of dataset: MapDataset, within box: OSMBoundingBox, marginMeters: Double) -> Double {
+        guard let frame = try? LocalTangentFrame(origin: GeoCoordinate(latitude: box.center.latitude, normalizingLongitude: box.center.longitude)),
+              let sw = try? frame.enu(from: GeoCoordinate(latitude: box.minLatitude, normalizingLongitude: box.minLongitude)),
+              let ne = try? frame.enu(from: GeoCoordinate(latitude: box.maxLatitude, normalizingLongitude: box.maxLongitude)) else { return 0 }
+        let area = (abs(ne.east - sw.east) + 2 * marginMeters) * (abs(ne.north - sw.north) + 2 * marginMeters)
+        guard area > 0 else { return 0 }
+        var covered = 0.0
+        for building in dataset.buildings where !building.isPart {
+            for polygon in building.footprint {
+                let ring = polygon.outer.compactMap { c in
+                    (try? frame.enu(from: GeoCoordinate(latitude: c.latitude, normalizingLongitude: c.longitude))).map { ($0.east, $0.north) }
+                }
+                var twice = 0.0
+                for k in ring.indices {
+                    let p = ring[k], q = ring[(k + 1) % ring.count]
+                    twice += p.0 * q.1 - q.0 * p.1
+                }
+                covered += abs(twice) / 2
+            }
+        }
+        return min(1, covered / area)
+    }
+}

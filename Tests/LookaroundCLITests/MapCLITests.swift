@@ -38,6 +38,31 @@ import TestSupport
         #expect(ImageMetrics.psnr(a, b) < 20, "imagery should look unlike the vector map")
     }
 
+    /// Imagery is built for the map's rectangle only: a map far from the data has no city to build (it
+    /// used to build the whole extract's) and still draws; a coarse map of the whole extract leaves plants
+    /// out, and looks like the fine map where they are not.
+    @Test func imageryIsBuiltForTheMapOnly() throws {
+        let directory = try Lookaround.temporaryDirectory()
+        let far = try Lookaround.run(["map", "--osm", Self.osm, "--center", "60.30,25.30", "--span-meters", "400", "--size", "64x64",
+                                      "--type", "imagery", "-o", "far.png"], in: directory)
+        #expect(far.exitCode == 0 && far.stdout.hasPrefix("wrote far.png (64x64 pixels, imagery"), "\(far.stderr)")
+        // The same square of Senaatintori (no trees on it) at 4.7 and 1.2 m per pixel.
+        let common = ["map", "--osm", Self.osm, "--center", "60.16952,24.95239", "--type", "imagery", "--no-buildings"]
+        let coarse = try Lookaround.run(common + ["--span-meters", "1200", "--size", "256x256", "-o", "coarse.png"], in: directory)
+        let fine = try Lookaround.run(common + ["--span-meters", "300", "--size", "256x256", "-o", "fine.png"], in: directory)
+        #expect(coarse.exitCode == 0 && fine.exitCode == 0, "\(coarse.stderr)\(fine.stderr)")
+        let a = try PNGCodec.decodeRGBA(ImageFile.read(directory.appendingPathComponent("coarse.png").path))
+        let b = try PNGCodec.decodeRGBA(ImageFile.read(directory.appendingPathComponent("fine.png").path))
+        // The centre 16 × 16 pixels of the coarse map are the fine map's centre 64 × 64, downscaled.
+        func mean(_ image: RGBA8Image, _ half: Int) -> [Double] {
+            var sums = [0.0, 0.0, 0.0]
+            for y in (128 - half)..<(128 + half) { for x in (128 - half)..<(128 + half) { for c in 0..<3 { sums[c] += Double(image[x, y, c]) } } }
+            return sums.map { $0 / Double(4 * half * half) }
+        }
+        let (m, n) = (mean(a, 8), mean(b, 32))
+        #expect(zip(m, n).allSatisfy { abs($0 - $1) < 12 }, "coarse \(m), fine \(n)")
+    }
+
     @Test func coverageComesFromTheCatalog() throws {
         let setup = try CatalogCLITests.setUp()
         #expect(setup.indexResult.exitCode == 0, "\(setup.indexResult.stderr)")
