@@ -102,7 +102,7 @@ let package = Package(
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
                                          "Playback", "Viewer"]),
         .executableTarget(name: "Benchmarks",
-                          dependencies: ["CPNG", "Geodesy", "Imaging", "MapData", "Simulator",
+                          dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
                                          "CEmbree3", "CSQLite", "ProcessRunner"],
                           path: "Benchmarks/Sources"),

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Geodesy
 import Imaging
@@ -58,7 +59,7 @@ func runRegionBenchmarks() throws {
     options.orthophotoProvider = try SimulatedOrthophoto(dataset: dataset)
     _ = try MapSnapshotter(dataset: dataset).snapshot(options).image
     let mapSeconds = Double(DispatchTime.now().uptimeNanoseconds - mapStart) / 1e9
-    let mapPeak = highWaterMarkBytes()
+    let mapPeak = ProcessMemory.peakResidentBytes()
     print(String(format: "   hybrid map, 6 km across at 1024×1024 (read, build, render): %.2f s, peak %.2f GB (goals ≤ 5 s, ≤ 1 GB: %@); "
                  + "today's build of the whole extract took 109 s and 12.4 GB (the issue's figures)", mapSeconds,
                  Double(mapPeak ?? 0) / 1e9, mapSeconds <= 5 && (mapPeak ?? .max) <= 1_000_000_000 ? "met" : "NOT met"))
@@ -88,10 +89,4 @@ func runRegionBenchmarks() throws {
     print(String(format: "   240 captures: one process %.1f s; 2 shards at once %.1f s (%@ captures; %.2f× faster), each shard peak %@",
                  one.wallSeconds, twoSeconds, shardCaptures.map(String.init).joined(separator: " + "), one.wallSeconds / twoSeconds,
                  shardReports.map { r in String(format: "%.2f GB", Double(r?.peakResidentBytes ?? 0) / 1e9) }.joined(separator: ", ")))
-}
-
-/// This process's peak resident set (VmHWM), bytes.
-private func highWaterMarkBytes() -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    return status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.dropFirst(6).filter(\.isNumber)) }.map { $0 * 1024 }
 }

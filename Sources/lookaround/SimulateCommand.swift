@@ -1,5 +1,6 @@
 import ArgumentParsing
 import CommandOptions
+import Diagnostics
 import Foundation
 import Geodesy
 import Imaging
@@ -251,7 +252,7 @@ enum SimulateCommand: Command {
             try Console.json(CapturesReport(directory: out, captures: reported.compactMap { $0 }, seconds: Date().timeIntervalSince(start),
                                             tiles: tiles.count, modelsBuilt: modelsBuilt, largestModelTriangles: largestModel,
                                             setupSeconds: setupSeconds,
-                                            peakResidentBytes: peakResidentBytes()))
+                                            peakResidentBytes: ProcessMemory.peakResidentBytes()))
         } else if !quiet {
             Console.out("wrote \(written) captures, skipped \(skipped) existing, in \(fixed(Date().timeIntervalSince(start), 1)) s → \(out)")
         }
@@ -303,16 +304,4 @@ struct CapturesReport: Encodable {
     var setupSeconds: Double?
     /// The process's peak resident memory (VmHWM), bytes.
     var peakResidentBytes: Int?
-}
-
-/// The process's peak resident set size so far, bytes: `VmHWM` of /proc/self/status, the high-water mark
-/// of this program's own memory. (`getrusage`'s `ru_maxrss` is no use here: Linux carries the spawning
-/// process's high-water mark across `execve`, so a run started by a large process reports that one.)
-func peakResidentBytes() -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let digits = line.dropFirst(6).filter(\.isNumber)
-        return Int(digits).map { $0 * 1024 }
-    }
-    return nil
 }
