@@ -52,6 +52,30 @@ func runSimulatorBenchmarks() throws {
 
     try compareRayEngines(model: model, position: position, sun: sun)
 
+    // The same capture from the tile model `simulate` builds for it (500 m tile, 600 m of horizon, the
+    // whole model's frame and ground): triangles and rays per second on one core against the whole.
+    let tiling = try CaptureTiling()
+    let square = SceneRect(minEast: (position.east / tiling.tileMeters).rounded(.down) * tiling.tileMeters,
+                           minNorth: (position.north / tiling.tileMeters).rounded(.down) * tiling.tileMeters,
+                           maxEast: ((position.east / tiling.tileMeters).rounded(.down) + 1) * tiling.tileMeters,
+                           maxNorth: ((position.north / tiling.tileMeters).rounded(.down) + 1) * tiling.tileMeters)
+    let tile = try CityModel(dataset: dataset, frame: model.frame, extent: square.expanded(by: tiling.horizonMeters).clamped(to: model.extent),
+                             builtUpShare: model.builtUpShare)
+    var rates: [Double] = []
+    for m in [model, tile] {
+        _ = m.renderCountingRays(small, settings: oneCore)
+        var best = Double.infinity, rays = 0
+        for _ in 0..<3 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            rays = m.renderCountingRays(small, settings: oneCore).rayCount
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        rates.append(Double(rays) / best)
+    }
+    print(String(format: "   the capture's tile model (500 m + 600 m horizon): %d triangles against the whole model's %d; "
+                 + "rays/s on one core %.2f M against %.2f M (%.2f×)", tile.triangleCount, model.triangleCount,
+                 rates[1] / 1e6, rates[0] / 1e6, rates[1] / rates[0]))
+
     let full = try EquirectangularCamera(position: position, headingDegrees: 80, width: 2048)
     let allCores = try RenderSettings(samplesPerPixel: 4, seed: 1, sun: sun)
     var result = model.renderCountingRays(try EquirectangularCamera(position: position, headingDegrees: 80, width: 64), settings: allCores)
