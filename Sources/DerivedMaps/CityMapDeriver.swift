@@ -13,8 +13,10 @@ import Simulator
 ///   a confident answer replaces the metadata heading and position, and is recorded either way.
 /// - The camera stands ``Catalog/PanoramaRecord/cameraHeightMeters`` above the (flat) ground, else
 ///   ``Catalog/PanoramaRecord/assumedCameraHeightMeters``.
-/// - The model covers the photos an extract holds plus ``horizonMeters``: farther buildings are sky in
-///   the maps. Signs and street-name plates are left out (they are invented, and need fonts).
+/// - The cost follows the photos: they are grouped into ``tileMeters`` squares, and each square's model
+///   covers its photos plus ``horizonMeters`` (farther buildings are sky in the maps), built when the
+///   square comes up and released after it. Signs and street-name plates are left out (they are
+///   invented, and need fonts).
 /// - Maps are a quarter of the photo's full width (``mapWidth(forFullWidth:)``), full sphere, in the
 ///   photo's pose: the layout of the simulator's own maps.
 public struct CityMapDeriver: PanoramaMapDeriving {
@@ -50,27 +52,49 @@ public struct CityMapDeriver: PanoramaMapDeriving {
         var outcomes: [String: DerivedMapsOutcome] = [:]
         var done = 0
         for (d, indices) in members.enumerated() where !indices.isEmpty {
-            let points = indices.map { OSMCoordinate(latitude: records[$0].coordinate.latitude, longitude: records[$0].coordinate.longitude) }
-            let model: CityModel
-            do {
-                model = try CityModel(dataset: datasets[d], region: OSMBoundingBox(enclosing: points),
-                                      options: CityModelOptions(marginMeters: Self.horizonMeters, includeSigns: false,
-                                                                includeStreetPlates: false))
-            } catch {
-                for i in indices {
-                    outcomes[records[i].id] = .failed("no depth and labels: the city model of \(datasets[d].sourcePath) could not be built (\(error))")
+            // The cost follows the photos: one model per tile of photos (``tileMeters``) plus the horizon,
+            // built when its photos come up and released after them.
+            for group in Self.tiles(indices.map { records[$0].coordinate }) {
+                let tile = group.map { indices[$0] }
+                let points = tile.map { OSMCoordinate(latitude: records[$0].coordinate.latitude, longitude: records[$0].coordinate.longitude) }
+                let model: CityModel
+                do {
+                    model = try CityModel(dataset: datasets[d], region: OSMBoundingBox(enclosing: points),
+                                          options: CityModelOptions(marginMeters: Self.horizonMeters, includeSigns: false,
+                                                                    includeStreetPlates: false))
+                } catch {
+                    for i in tile {
+                        outcomes[records[i].id] = .failed("no depth and labels: the city model of \(datasets[d].sourcePath) could not be built (\(error))")
+                    }
+                    done += tile.count
+                    progress?(done, total)
+                    continue
                 }
-                done += indices.count
-                progress?(done, total)
-                continue
-            }
-            for i in indices {
-                outcomes[records[i].id] = derive(records[i], model: model, directory: directory)
-                done += 1
-                progress?(done, total)
+                for i in tile {
+                    outcomes[records[i].id] = derive(records[i], model: model, directory: directory)
+                    done += 1
+                    progress?(done, total)
+                }
             }
         }
         return outcomes
+    }
+
+    /// Photos are grouped into squares this wide for their models, metres.
+    public static let tileMeters = 500.0
+
+    /// The indices of `coordinates` grouped by ``tileMeters`` squares (of a plane around their first), in
+    /// the order each square first appears.
+    static func tiles(_ coordinates: [GeoCoordinate]) -> [[Int]] {
+        guard let first = coordinates.first, let frame = try? LocalTangentFrame(origin: first) else { return [] }
+        var order: [SIMD2<Int>] = [], groups: [SIMD2<Int>: [Int]] = [:]
+        for (k, c) in coordinates.enumerated() {
+            let p = (try? frame.enu(from: c)) ?? EastNorthUp(east: 0, north: 0, up: 0)
+            let key = SIMD2(Int((p.east / tileMeters).rounded(.down)), Int((p.north / tileMeters).rounded(.down)))
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(k)
+        }
+        return order.map { groups[$0] ?? [] }
     }
 
     /// One photo's alignment and maps.
