@@ -155,6 +155,7 @@ extension MapRenderer {
     /// The attribution's lines (one, or one credit per line when that is too wide for the image), their
     /// style and metrics, and the box (x, y, width, height in pixels), right-aligned at the bottom.
     func attributionLayout() -> ([(String, TextMetrics)], TextStyle, Double, Double, Double, Double)? {
+        guard options.showsAttribution else { return nil }
         let style = TextStyle(pixelSize: px(10), color: RGBAColor(red: 60, green: 60, blue: 60))
         var credits = [content.attribution]
         if showsWorldAttribution { credits.append(WorldBasemap.attribution) }

@@ -67,6 +67,7 @@ struct MapRenderer {
         if type != .imagery && options.showsLabels {
             // Street names first (they orient the reader), then places by importance, then countries.
             reserveAttribution()
+            for area in options.labelExclusions { labels.take(area) }
             if detail {
                 drawStreetLabels()
                 drawPlaceLabels()

@@ -48,6 +48,13 @@ public struct MapSnapshotOptions: Sendable {
     public var labelLanguage: String?
     /// Cores used by the per-pixel parts (imagery); nil = all, 1 for single-core measurements.
     public var maximumThreads: Int?
+    /// Whether the attribution is painted in the corner (true by default). Map tiles leave it out: a
+    /// tile client shows it once for the whole map, from the TileJSON.
+    public var showsAttribution: Bool
+    /// Areas of the image (pixels) no label may touch. Map tiles reserve the lines of the tile's edges
+    /// in the larger picture they are cut from, so that no label is cut: a label that would cross an
+    /// edge is left out on both sides of it.
+    public var labelExclusions: [PixelRect]
 
     /// Options for a view; 512×512 points at scale 1, standard map, everything shown.
     public init(framing: Framing, size: PointSize = PointSize(width: 512, height: 512), scale: Double = 1,
@@ -66,6 +73,8 @@ public struct MapSnapshotOptions: Sendable {
         orthophotoProvider = nil
         labelLanguage = nil
         maximumThreads = nil
+        showsAttribution = true
+        labelExclusions = []
     }
 
     /// Options framed on a camera.

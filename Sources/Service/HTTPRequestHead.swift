@@ -209,7 +209,7 @@ enum HTTPHeadParser {
             case "transfer-encoding": self = .transferEncoding
             case "connection": self = .connection
             case "expect": self = .expect
-            case "x-api-key", "content-type", "host": self = .singleton
+            case "x-api-key", "content-type", "host", "x-forwarded-proto": self = .singleton
             case "if-none-match", "accept": self = .list
             default: return nil
             }

@@ -37,6 +37,7 @@ extension SceneService {
             case .tile: job = try tileJob(request)
             case .snapshot: job = try snapshotJob(request)
             case .map: job = try mapJob(request)
+            case .mapTile: job = try mapTileJob(request)
             default: job = try streetViewImageJob(request)
             }
         } catch {

@@ -134,7 +134,8 @@ public final class SceneService: HTTPHandler {
         case .streetViewMetadata: return (route.label, .respond(streetViewMetadata(request)))
         case .nominatimSearch: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimSearch(request) }))
         case .nominatimReverse: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimReverse(request) }))
-        case .tile, .snapshot, .map, .streetViewImage: return (route.label, rendered(route, request))
+        case .tileJSON: return (route.label, .respond(answer { () throws(ServiceError) in try tileJSON(request) }))
+        case .tile, .snapshot, .map, .mapTile, .streetViewImage: return (route.label, rendered(route, request))
         }
     }
 
@@ -209,6 +210,7 @@ public final class SceneService: HTTPHandler {
     /// it documents are the ones served).
     enum Route: CaseIterable {
         case health, metrics, openAPI, scene, scenes, search, coverage, panorama, tile, snapshot, map
+        case mapTile, tileJSON
         case streetViewMetadata, streetViewImage
         case nominatimSearch, nominatimReverse
 
@@ -226,6 +228,8 @@ public final class SceneService: HTTPHandler {
             case .tile: "tile"
             case .snapshot: "snapshot"
             case .map: "map"
+            case .mapTile: "map_tile"
+            case .tileJSON: "tilejson"
             case .streetViewMetadata: "streetview_metadata"
             case .streetViewImage: "streetview_image"
             case .nominatimSearch: "nominatim_search"
@@ -240,7 +244,7 @@ public final class SceneService: HTTPHandler {
             case .scene: ["lat", "lon", "near", "radius_meters", "preference", "source", "after", "before", "language", "id"]
             case .scenes: ["radius_meters", "preference", "source", "after", "before"]
             case .search: ["q", "near", "category", "language", "limit"]
-            case .health, .metrics, .openAPI, .coverage, .panorama, .tile: []
+            case .health, .metrics, .openAPI, .coverage, .panorama, .tile, .mapTile, .tileJSON: []
             case .nominatimSearch: SceneService.nominatimSearchParameters
             case .nominatimReverse: SceneService.nominatimReverseParameters
             case .snapshot, .map, .streetViewMetadata, .streetViewImage: nil
@@ -269,6 +273,7 @@ public final class SceneService: HTTPHandler {
         default: break
         }
         if path.hasPrefix("/v1/coverage/") { return .coverage }
+        if path.hasPrefix("/v1/tiles/") { return path.hasSuffix(".json") ? .tileJSON : .mapTile }
         if path.hasPrefix("/v1/panoramas/") && path.count > "/v1/panoramas/".count {
             return TilePath(path) != nil ? .tile : .panorama
         }

@@ -125,6 +125,34 @@ import TestSupport
 }
 
 @Suite struct MapSnapshotPropertyTests {
+    /// No label touches an excluded area: excluding the whole picture draws it as with labels off, and
+    /// excluding a line (a map tile's edge) leaves labels elsewhere; the attribution can be left out.
+    @Test func labelsKeepOutOfExcludedAreasAndTheAttributionCanGo() throws {
+        let snapshotter = try MapTestFixtures.snapshotter()
+        var options = MapSnapshotOptions(region: try MapTestFixtures.region(meters: 600), size: PointSize(width: 256, height: 256))
+        options.showsAttribution = false
+        let labelled = try snapshotter.snapshot(options).image
+        options.labelExclusions = [PixelRect(minX: 0, minY: 0, maxX: 256, maxY: 256)]
+        let excluded = try snapshotter.snapshot(options).image
+        options.labelExclusions = []
+        options.showsLabels = false
+        let unlabelled = try snapshotter.snapshot(options).image
+        #expect(excluded == unlabelled)
+        #expect(labelled != unlabelled, "the view has labels to exclude")
+        // A line down the middle: some labels stay, none covers the line (its column matches the unlabelled map).
+        options.showsLabels = true
+        options.labelExclusions = [PixelRect(minX: 127.5, minY: 0, maxX: 128.5, maxY: 256)]
+        let split = try snapshotter.snapshot(options).image
+        #expect(split != unlabelled)
+        var differing = 0
+        for y in 0..<256 where (0..<4).contains(where: { split[128, y, $0] != unlabelled[128, y, $0] }) { differing += 1 }
+        #expect(differing == 0, "\(differing) pixels of the excluded column carry labels")
+        // With the attribution (the default), the bottom-right corner differs.
+        var withCredit = MapSnapshotOptions(region: try MapTestFixtures.region(meters: 600), size: PointSize(width: 256, height: 256))
+        withCredit.showsLabels = false
+        #expect(try snapshotter.snapshot(withCredit).image != unlabelled)
+    }
+
     /// The pin's tip (its lowest pin-coloured pixel) is on the coordinate.
     @Test func pinTipIsOnTheCoordinate() throws {
         let snapshotter = try MapTestFixtures.snapshotter()

@@ -295,6 +295,8 @@ import TestSupport
                        "/v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg": "/v1/panoramas/senaatintori-005/tiles/0/0/0.jpg",
                        "/v1/snapshot": "/v1/snapshot?scene=senaatintori-005&size=64x48",
                        "/v1/map": "/v1/map?center=60.1699,24.9450&size=64x48",
+                       "/v1/tiles/{type}/{z}/{x}/{y}.png": "/v1/tiles/standard/16/37309/18969.png",
+                       "/v1/tiles/{type}.json": "/v1/tiles/muted.json",
                        "/maps/api/streetview/metadata": "/maps/api/streetview/metadata?location=60.1699,24.9523",
                        "/maps/api/streetview": "/maps/api/streetview?size=64x48&location=60.1699,24.9523",
                        "/search": "/search?q=Aleksanterinkatu%2052", "/reverse": "/reverse?lat=60.16845&lon=24.94205"]

@@ -1,0 +1,121 @@
+import Foundation
+import Geodesy
+import Imaging
+import MapData
+import MapSnapshot
+
+/// Raster map tiles for Leaflet, OpenLayers and QGIS: `GET /v1/tiles/{type}/{z}/{x}/{y}.png` (256 pixels;
+/// `{y}@2x.png` 512) in the XYZ scheme, and `GET /v1/tiles/{type}.json`, their TileJSON 3.0.0.
+///
+/// A tile is the `lookaround map` renderer's picture of a larger square, ``tileMarginPoints`` wider on
+/// every side, cut down to the tile: a label near the edge is placed and drawn whole in the larger
+/// picture, and no label may cross the tile's edges there (`MapSnapshotOptions.labelExclusions`): the
+/// neighbour reserves the same line, so a label is whole in one tile or left out, never cut in two.
+/// The attribution is not painted on tiles: the TileJSON carries it, for the client to show once.
+extension SceneService {
+    /// Map types served as tiles.
+    static let tileTypes: [String: MapType] = ["standard": .standard, "muted": .muted, "imagery": .imagery, "hybrid": .hybrid]
+    /// Zoom levels served.
+    static let tileZoomRange = 0...20
+    /// The margin rendered around a tile and cut away, points.
+    static let tileMarginPoints = 64
+
+    /// A tile path's parts: type, tile and scale (1, or 2 for `@2x`).
+    static func parseTilePath(_ path: String) throws(ServiceError) -> (type: MapType, tile: SlippyTile, scale: Int) {
+        let text = String(path.dropFirst("/v1/tiles/".count))
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let example = "write /v1/tiles/standard/15/18655/9484.png (or …/9484@2x.png)"
+        guard parts.count == 4, parts[3].hasSuffix(".png") else {
+            throw .invalidParameter(parameter: "tile", message: "'\(text)' is not TYPE/Z/X/Y.png; \(example)")
+        }
+        guard let type = tileTypes[parts[0]] else {
+            throw .invalidParameter(parameter: "type", message: "'\(parts[0])' is not a map type; one of "
+                                    + tileTypes.keys.sorted().joined(separator: ", "))
+        }
+        var last = String(parts[3].dropLast(4)), scale = 1
+        if last.hasSuffix("@2x") { last = String(last.dropLast(3)); scale = 2 }
+        guard let z = Int(parts[1]), let x = Int(parts[2]), let y = Int(last) else {
+            throw .invalidParameter(parameter: "tile", message: "'\(text)': Z, X and Y are whole numbers; \(example)")
+        }
+        guard tileZoomRange.contains(z) else {
+            throw .invalidParameter(parameter: "z", message: "zoom \(z) is outside \(tileZoomRange.lowerBound)…\(tileZoomRange.upperBound)")
+        }
+        do { return (type, try SlippyTile(x: x, y: y, zoom: z), scale) } catch {
+            throw .invalidParameter(parameter: "tile", message: "tile \(z)/\(x)/\(y): \(error)")
+        }
+    }
+
+    func mapTileJob(_ request: HTTPRequest) throws -> RenderJob {
+        let (type, tile, scale) = try Self.parseTilePath(request.path)
+        let osmPath = configuration.resolvedOSMPath, maps = self.maps
+        return RenderJob(key: cacheKey("map_tile", request), cacheControl: "public, max-age=86400", streetView: false) {
+            let resources = try maps.resources(osmPath: osmPath, imagery: type.needsOrthophoto)
+            let rect = tile.mapRect, margin = Self.tileMarginPoints
+            let grow = rect.size.width * Double(margin) / 256
+            let framed = MapRect(x: rect.origin.x - grow, y: rect.origin.y - grow,
+                                 width: rect.size.width + 2 * grow, height: rect.size.height + 2 * grow)
+            var options = MapSnapshotOptions(framing: .mapRect(framed), size: PointSize(width: 256 + 2 * margin, height: 256 + 2 * margin),
+                                             scale: Double(scale), mapType: type)
+            options.orthophotoProvider = resources.orthophoto
+            options.showsAttribution = false
+            // The tile's edges, a pixel wide: a label that would cross one is left out (here, and in the
+            // neighbour's picture, which reserves the same line), never cut.
+            let lo = Double(margin * scale), hi = Double((margin + 256) * scale), far = Double((256 + 2 * margin) * scale)
+            options.labelExclusions = [PixelRect(minX: lo - 0.5, minY: 0, maxX: lo + 0.5, maxY: far),
+                                       PixelRect(minX: hi - 0.5, minY: 0, maxX: hi + 0.5, maxY: far),
+                                       PixelRect(minX: 0, minY: lo - 0.5, maxX: far, maxY: lo + 0.5),
+                                       PixelRect(minX: 0, minY: hi - 0.5, maxX: far, maxY: hi + 0.5)]
+            let picture = try resources.snapshotter.snapshot(options).image
+            let side = 256 * scale, offset = margin * scale
+            var cut = [UInt8](repeating: 0, count: side * side * 4)
+            for row in 0..<side {
+                let from = ((row + offset) * picture.width + offset) * 4
+                cut.replaceSubrange((row * side * 4)..<((row + 1) * side * 4), with: picture.components[from..<(from + side * 4)])
+            }
+            return HTTPResponse(contentType: "image/png", body: try PNGCodec.encode(RGBA8Image(width: side, height: side, components: cut)))
+        }
+    }
+
+    /// `GET /v1/tiles/{type}.json`: TileJSON 3.0.0 for the tiles of `type`, with absolute URLs on the host
+    /// the request named, the extract's bounds and centre, and the attribution.
+    func tileJSON(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        let name = String(request.path.dropFirst("/v1/tiles/".count).dropLast(".json".count))
+        guard Self.tileTypes[name] != nil else {
+            throw .invalidParameter(parameter: "type", message: "'\(name)' is not a map type; one of "
+                                    + Self.tileTypes.keys.sorted().joined(separator: ", "))
+        }
+        let dataset = try maps.resources(osmPath: configuration.resolvedOSMPath, imagery: false).dataset
+        let host = request.headers["host"] ?? "127.0.0.1"
+        let scheme = request.headers["x-forwarded-proto"] == "https" ? "https" : "http"
+        var writer = JSONWriter(capacity: 600)
+        writer.beginObject()
+        var credits = [dataset.attribution, WorldBasemap.attribution]
+        if Self.tileTypes[name]?.needsOrthophoto == true { credits.append("imagery: simulated") }
+        writer.field("attribution", credits.joined(separator: " · "))
+        if let box = dataset.boundingBox {
+            writer.key("bounds")
+            writer.beginArray()
+            for value in [box.minLongitude, box.minLatitude, box.maxLongitude, box.maxLatitude] { writer.value(value) }
+            writer.endArray()
+            writer.key("center")
+            writer.beginArray()
+            writer.value((box.minLongitude + box.maxLongitude) / 2)
+            writer.value((box.minLatitude + box.maxLatitude) / 2)
+            writer.value(15)
+            writer.endArray()
+        }
+        writer.field("maxzoom", Self.tileZoomRange.upperBound)
+        writer.field("minzoom", Self.tileZoomRange.lowerBound)
+        writer.field("name", "lookaround \(name)")
+        writer.field("scheme", "xyz")
+        writer.field("tilejson", "3.0.0")
+        writer.key("tiles")
+        writer.beginArray()
+        writer.value("\(scheme)://\(host)/v1/tiles/\(name)/{z}/{x}/{y}.png")
+        writer.endArray()
+        writer.endObject()
+        var response = HTTPResponse.json(writer.bytes)
+        response.headers.append(("Cache-Control", "public, max-age=3600"))
+        return response
+    }
+}

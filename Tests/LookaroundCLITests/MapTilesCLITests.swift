@@ -1,0 +1,50 @@
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// Raster map tiles and their TileJSON on `lookaround serve`, as a Leaflet or QGIS client asks for them.
+@Suite struct MapTilesCLITests {
+    static let osm = Lookaround.repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
+
+    @Test func tilesAndTileJSONForXYZClients() throws {
+        let server = try ServeCLITests.Server(["--catalog", try ServeCLITests.catalog(), "--osm", Self.osm])
+        defer { _ = server.terminate() }
+        let client = try RawHTTPClient(port: server.port)
+
+        // URLs on the host the client named (this client names 127.0.0.1; behind a proxy, its name).
+        let tilejson = try client.get("/v1/tiles/standard.json", headers: ["X-Forwarded-Proto": "https"])
+        #expect(tilejson.status == 200, "\(tilejson.text)")
+        let document = try tilejson.json()
+        #expect(document["tilejson"] as? String == "3.0.0" && document["minzoom"] as? Int == 0 && document["maxzoom"] as? Int == 20)
+        #expect(document["tiles"] as? [String] == ["https://127.0.0.1/v1/tiles/standard/{z}/{x}/{y}.png"], "\(tilejson.text)")
+        #expect((document["attribution"] as? String)?.contains("© OpenStreetMap contributors") == true)
+        let bounds = try #require(document["bounds"] as? [Double])
+        #expect(bounds.count == 4 && bounds[0] < 24.95 && bounds[2] > 24.95 && bounds[1] < 60.17 && bounds[3] > 60.17, "\(bounds)")
+
+        // Senaatintori's tile at zoom 16, at 1× and 2×; a repeat with its ETag is 304.
+        let tile = try client.get("/v1/tiles/standard/16/37309/18969.png")
+        #expect(tile.status == 200 && tile.header("content-type") == "image/png", "\(tile.text.prefix(200))")
+        let image = try PNGCodec.decodeRGBA(tile.body)
+        #expect(image.width == 256 && image.height == 256)
+        let retina = try PNGCodec.decodeRGBA(try client.get("/v1/tiles/standard/16/37309/18969@2x.png").body)
+        #expect(retina.width == 512 && retina.height == 512)
+        let etag = try #require(tile.header("etag"))
+        #expect(try client.get("/v1/tiles/standard/16/37309/18969.png", headers: ["If-None-Match": etag]).status == 304)
+        // A city tile is not one colour, and its neighbours meet it: the shared edge's pixels are close.
+        let east = try PNGCodec.decodeRGBA(try client.get("/v1/tiles/standard/16/37310/18969.png").body)
+        var step = 0.0
+        for y in 0..<256 { for c in 0..<3 { step += abs(Double(image[255, y, c]) - Double(east[0, y, c])) } }
+        var inside = 0.0
+        for y in 0..<256 { for c in 0..<3 { inside += abs(Double(image[254, y, c]) - Double(image[255, y, c])) } }
+        #expect(step <= 3 * inside + 256 * 3 * 4, "across the edge \(step), one column inside \(inside)")
+
+        for (path, parameter) in [("/v1/tiles/standard/21/1/1.png", "z"), ("/v1/tiles/satellite/1/1/1.png", "type"),
+                                  ("/v1/tiles/standard/2/9/1.png", "tile"), ("/v1/tiles/standard/1/1.png", "tile"),
+                                  ("/v1/tiles/satellite.json", "type")] {
+            let refused = try client.get(path)
+            let error = try refused.json()["error"] as? [String: Any]
+            #expect(refused.status == 400 && error?["parameter"] as? String == parameter, "\(path): \(refused.text)")
+        }
+    }
+}
