@@ -33,7 +33,8 @@ struct MapRenderer {
         // The sea is the background when the world layer shows (its polygons are the land); else the land.
         let zoom = 20 - log2(projection.mapPointsPerPixel * options.scale), bounds = projection.visibleRelativeBounds
         let world = Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds)
-        canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: world ? style.sea : style.land)
+        canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels,
+                        background: !options.showsBaseMap ? RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) : world ? style.sea : style.land)
         labels = LabelPlacer(width: projection.widthPixels, height: projection.heightPixels)
         self.zoom = zoom
         self.bounds = bounds
@@ -41,6 +42,12 @@ struct MapRenderer {
 
     /// Draws everything and returns the image.
     mutating func render() throws -> RGBA8Image {
+        guard options.showsBaseMap else {
+            // Coverage and overlays alone, on transparency.
+            if options.coverage != nil { drawCoverage() }
+            for overlay in options.overlays { try drawOverlay(overlay) }
+            return canvas.image
+        }
         let type = options.mapType
         let detail = drawsDetail, world = drawsWorld
         showsWorldAttribution = world

@@ -55,6 +55,9 @@ public struct MapSnapshotOptions: Sendable {
     /// in the larger picture they are cut from, so that no label is cut: a label that would cross an
     /// edge is left out on both sides of it.
     public var labelExclusions: [PixelRect]
+    /// Whether the map itself is drawn (true by default). False draws only the ``coverage`` layer and
+    /// the overlays on a transparent picture: the coverage overlay tiles a web map lays over its base.
+    public var showsBaseMap: Bool
 
     /// Options for a view; 512×512 points at scale 1, standard map, everything shown.
     public init(framing: Framing, size: PointSize = PointSize(width: 512, height: 512), scale: Double = 1,
@@ -75,6 +78,7 @@ public struct MapSnapshotOptions: Sendable {
         maximumThreads = nil
         showsAttribution = true
         labelExclusions = []
+        showsBaseMap = true
     }
 
     /// Options framed on a camera.

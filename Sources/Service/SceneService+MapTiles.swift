@@ -1,11 +1,14 @@
 import Foundation
 import Geodesy
 import Imaging
+import LookAround
 import MapData
 import MapSnapshot
 
 /// Raster map tiles for Leaflet, OpenLayers and QGIS: `GET /v1/tiles/{type}/{z}/{x}/{y}.png` (256 pixels;
-/// `{y}@2x.png` 512) in the XYZ scheme, and `GET /v1/tiles/{type}.json`, their TileJSON 3.0.0.
+/// `{y}@2x.png` 512) in the XYZ scheme, and `GET /v1/tiles/{type}.json`, their TileJSON 3.0.0. Type
+/// `coverage` is the street-imagery overlay (the map's coverage layer: lines along the sequences, dots
+/// for lone panoramas) on transparency, to lay over any base map.
 ///
 /// A tile is the `lookaround map` renderer's picture of a larger square, ``tileMarginPoints`` wider on
 /// every side, cut down to the tile: a label near the edge is placed and drawn whole in the larger
@@ -13,15 +16,16 @@ import MapSnapshot
 /// neighbour reserves the same line, so a label is whole in one tile or left out, never cut in two.
 /// The attribution is not painted on tiles: the TileJSON carries it, for the client to show once.
 extension SceneService {
-    /// Map types served as tiles.
-    static let tileTypes: [String: MapType] = ["standard": .standard, "muted": .muted, "imagery": .imagery, "hybrid": .hybrid]
+    /// Map types served as tiles; `coverage` (nil here) is the street-imagery overlay on transparency.
+    static let tileTypes: [String: MapType?] = ["standard": .standard, "muted": .muted, "imagery": .imagery, "hybrid": .hybrid,
+                                                "coverage": nil]
     /// Zoom levels served.
     static let tileZoomRange = 0...20
     /// The margin rendered around a tile and cut away, points.
     static let tileMarginPoints = 64
 
     /// A tile path's parts: type, tile and scale (1, or 2 for `@2x`).
-    static func parseTilePath(_ path: String) throws(ServiceError) -> (type: MapType, tile: SlippyTile, scale: Int) {
+    static func parseTilePath(_ path: String) throws(ServiceError) -> (type: MapType?, tile: SlippyTile, scale: Int) {
         let text = String(path.dropFirst("/v1/tiles/".count))
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let example = "write /v1/tiles/standard/15/18655/9484.png (or …/9484@2x.png)"
@@ -47,16 +51,22 @@ extension SceneService {
 
     func mapTileJob(_ request: HTTPRequest) throws -> RenderJob {
         let (type, tile, scale) = try Self.parseTilePath(request.path)
-        let osmPath = configuration.resolvedOSMPath, maps = self.maps
-        return RenderJob(key: cacheKey("map_tile", request), cacheControl: "public, max-age=86400", streetView: false) {
-            let resources = try maps.resources(osmPath: osmPath, imagery: type.needsOrthophoto)
+        let osmPath = configuration.resolvedOSMPath, maps = self.maps, catalog = self.catalog
+        // Coverage changes with the catalog: an hour (the response cache is per catalog revision anyway).
+        let maxAge = type == nil ? 3600 : 86400
+        return RenderJob(key: cacheKey("map_tile", request), cacheControl: "public, max-age=\(maxAge)", streetView: false) {
+            let resources = try maps.resources(osmPath: osmPath, imagery: type?.needsOrthophoto ?? false)
             let rect = tile.mapRect, margin = Self.tileMarginPoints
             let grow = rect.size.width * Double(margin) / 256
             let framed = MapRect(x: rect.origin.x - grow, y: rect.origin.y - grow,
                                  width: rect.size.width + 2 * grow, height: rect.size.height + 2 * grow)
             var options = MapSnapshotOptions(framing: .mapRect(framed), size: PointSize(width: 256 + 2 * margin, height: 256 + 2 * margin),
-                                             scale: Double(scale), mapType: type)
+                                             scale: Double(scale), mapType: type ?? .standard)
             options.orthophotoProvider = resources.orthophoto
+            if type == nil {
+                options.showsBaseMap = false
+                options.coverage = CatalogCoverage(catalog: catalog)
+            }
             options.showsAttribution = false
             // The tile's edges, a pixel wide: a label that would cross one is left out (here, and in the
             // neighbour's picture, which reserves the same line), never cut.
@@ -80,7 +90,7 @@ extension SceneService {
     /// the request named, the extract's bounds and centre, and the attribution.
     func tileJSON(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let name = String(request.path.dropFirst("/v1/tiles/".count).dropLast(".json".count))
-        guard Self.tileTypes[name] != nil else {
+        guard let type = Self.tileTypes[name] else {
             throw .invalidParameter(parameter: "type", message: "'\(name)' is not a map type; one of "
                                     + Self.tileTypes.keys.sorted().joined(separator: ", "))
         }
@@ -90,7 +100,8 @@ extension SceneService {
         var writer = JSONWriter(capacity: 600)
         writer.beginObject()
         var credits = [dataset.attribution, WorldBasemap.attribution]
-        if Self.tileTypes[name]?.needsOrthophoto == true { credits.append("imagery: simulated") }
+        if type?.needsOrthophoto == true { credits.append("imagery: simulated") }
+        if type == nil { credits = ["street imagery: lookaround"] }
         writer.field("attribution", credits.joined(separator: " · "))
         if let box = dataset.boundingBox {
             writer.key("bounds")

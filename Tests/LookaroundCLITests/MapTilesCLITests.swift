@@ -39,6 +39,16 @@ import TestSupport
         for y in 0..<256 { for c in 0..<3 { inside += abs(Double(image[254, y, c]) - Double(image[255, y, c])) } }
         #expect(step <= 3 * inside + 256 * 3 * 4, "across the edge \(step), one column inside \(inside)")
 
+        // The coverage overlay: transparent but for the street imagery (the Esplanadi sequences at zoom 16),
+        // wholly transparent where there is none.
+        let overlay = try PNGCodec.decodeRGBA(try client.get("/v1/tiles/coverage/16/37310/18970.png").body)
+        var clear = 0, drawn = 0
+        for y in 0..<256 { for x in 0..<256 { if overlay[x, y, 3] == 0 { clear += 1 } else { drawn += 1 } } }
+        #expect(clear > 50_000 && drawn > 500, "transparent \(clear), drawn \(drawn)")
+        let empty = try PNGCodec.decodeRGBA(try client.get("/v1/tiles/coverage/12/2335/1182.png").body)
+        #expect((0..<(256 * 256)).allSatisfy { empty.components[$0 * 4 + 3] == 0 }, "a tile without imagery is transparent")
+        #expect(try client.get("/v1/tiles/coverage.json").json()["attribution"] as? String == "street imagery: lookaround")
+
         for (path, parameter) in [("/v1/tiles/standard/21/1/1.png", "z"), ("/v1/tiles/satellite/1/1/1.png", "type"),
                                   ("/v1/tiles/standard/2/9/1.png", "tile"), ("/v1/tiles/standard/1/1.png", "tile"),
                                   ("/v1/tiles/satellite.json", "type")] {
