@@ -34,13 +34,4 @@ public struct CatalogBuildOptions: Sendable {
         self.forceFullRebuild = forceFullRebuild
     }
 
-    /// Whether `record` should have maps derived: it has none made with the picture, and no derived maps
-    /// that are still on disk.
-    static func needsDerivedMaps(_ record: PanoramaRecord) -> Bool {
-        switch record.mapsSource {
-        case .measured?: return false
-        case .derived?: return !(record.depthPath.map(PanoramaIngest.exists) ?? false) || !(record.labelsPath.map(PanoramaIngest.exists) ?? false)
-        case nil: return true
-        }
-    }
 }

@@ -60,12 +60,13 @@ public enum CatalogBuilder {
                 // Depth and label maps may have appeared or gone without the JPEG changing.
                 let stem = options.naming.stem(ofImage: file.path)
                 let depth = stem + options.naming.depthSuffix, labels = stem + options.naming.labelsSuffix
-                if PanoramaIngest.exists(depth) || PanoramaIngest.exists(labels) {
+                let hasDepth = PanoramaIngest.exists(depth), hasLabels = PanoramaIngest.exists(labels)
+                if hasDepth || hasLabels {
                     if record.mapsSource == .derived { record.restoreMetadataPose() }
-                    record.depthPath = PanoramaIngest.exists(depth) ? depth : nil
-                    record.labelsPath = PanoramaIngest.exists(labels) ? labels : nil
+                    record.depthPath = hasDepth ? depth : nil
+                    record.labelsPath = hasLabels ? labels : nil
                     record.mapsSource = .measured
-                } else if record.mapsSource == .measured || CatalogBuildOptions.needsDerivedMaps(record) {
+                } else if record.mapsSource == .measured || record.needsDerivedMaps {
                     // Gone: derived again below when the OSM data covers the panorama.
                     record.restoreMetadataPose()
                     (record.depthPath, record.labelsPath, record.mapsSource) = (nil, nil, nil)
@@ -137,7 +138,7 @@ public enum CatalogBuilder {
             gazetteer.localities += dataset.localities
         }
         if let deriver = options.mapDeriver, !datasets.isEmpty {
-            let due = records.indices.filter { CatalogBuildOptions.needsDerivedMaps(records[$0]) }
+            let due = records.indices.filter { records[$0].needsDerivedMaps }
             if !due.isEmpty {
                 let outcomes = deriver.deriveMaps(for: due.map { records[$0] }, datasets: datasets,
                                                   directory: options.derivedMapsDirectory ?? location.derivedMapsDirectory,

@@ -77,6 +77,16 @@ public struct PanoramaAlignment: Sendable, Hashable, Codable {
 }
 
 extension PanoramaRecord {
+    /// Whether maps should be derived for this panorama: it has none made with the picture, and no
+    /// derived maps that are still on disk.
+    var needsDerivedMaps: Bool {
+        switch mapsSource {
+        case .measured?: return false
+        case .derived?: return !(depthPath.map(PanoramaIngest.exists) ?? false) || !(labelsPath.map(PanoramaIngest.exists) ?? false)
+        case nil: return true
+        }
+    }
+
     /// Undoes what deriving maps did to the pose: the heading, its source and the position the metadata
     /// gave come back, and the alignment and its warnings go (before maps are derived again, or when
     /// maps made with the picture appear).

@@ -80,21 +80,15 @@ public struct CityMapDeriver: PanoramaMapDeriving {
         return outcomes
     }
 
-    /// Photos are grouped into squares this wide for their models, metres.
-    public static let tileMeters = 500.0
+    /// Photos are grouped into squares this wide for their models, metres (the simulator's tiles).
+    public static let tileMeters = CaptureTiling.defaultTileMeters
 
     /// The indices of `coordinates` grouped by ``tileMeters`` squares (of a plane around their first), in
     /// the order each square first appears.
     static func tiles(_ coordinates: [GeoCoordinate]) -> [[Int]] {
         guard let first = coordinates.first, let frame = try? LocalTangentFrame(origin: first) else { return [] }
-        var order: [SIMD2<Int>] = [], groups: [SIMD2<Int>: [Int]] = [:]
-        for (k, c) in coordinates.enumerated() {
-            let p = (try? frame.enu(from: c)) ?? EastNorthUp(east: 0, north: 0, up: 0)
-            let key = SIMD2(Int((p.east / tileMeters).rounded(.down)), Int((p.north / tileMeters).rounded(.down)))
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(k)
-        }
-        return order.map { groups[$0] ?? [] }
+        let positions = coordinates.map { (try? frame.enu(from: $0)) ?? EastNorthUp(east: 0, north: 0, up: 0) }
+        return CaptureTiling.squares(of: positions, side: tileMeters).map(\.members)
     }
 
     /// One photo's alignment and maps.

@@ -88,6 +88,19 @@ public struct Image<Format: PixelFormat>: Sendable, Equatable {
         (y * width + x) * Format.channelCount + channel
     }
 
+    /// The `width × height` pixels whose top-left corner is (`x`, `y`); the rectangle must lie inside.
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> Image {
+        precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= self.width && y + height <= self.height,
+                     "crop \(width)×\(height) at (\(x), \(y)) outside \(self.width)×\(self.height)")
+        var out = [Format.Component]()
+        out.reserveCapacity(width * height * Format.channelCount)
+        for row in y..<(y + height) {
+            let start = index(x: x, y: row)
+            out += components[start..<(start + width * Format.channelCount)]
+        }
+        return Image(width: width, height: height, components: out)
+    }
+
     /// Channel value of one pixel (bounds-checked; for tests and non-hot code).
     @inlinable public subscript(x: Int, y: Int, channel: Int) -> Format.Component {
         get { components[index(x: x, y: y, channel: channel)] }

@@ -157,9 +157,7 @@ extension MapRenderer {
     func attributionLayout() -> ([(String, TextMetrics)], TextStyle, Double, Double, Double, Double)? {
         guard options.showsAttribution else { return nil }
         let style = TextStyle(pixelSize: px(10), color: RGBAColor(red: 60, green: 60, blue: 60))
-        var credits = [content.attribution]
-        if showsWorldAttribution { credits.append(WorldBasemap.attribution) }
-        if options.mapType.needsOrthophoto { credits.append("imagery: simulated") }
+        let credits = options.mapType.credits(data: content.attribution, showsWorld: showsWorldAttribution)
         let margin = px(3)
         guard let single = try? measureText(credits.joined(separator: " · "), style: style) else { return nil }
         var lines = [(credits.joined(separator: " · "), single)]

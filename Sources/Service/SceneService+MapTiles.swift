@@ -76,13 +76,8 @@ extension SceneService {
                                        PixelRect(minX: 0, minY: lo - 0.5, maxX: far, maxY: lo + 0.5),
                                        PixelRect(minX: 0, minY: hi - 0.5, maxX: far, maxY: hi + 0.5)]
             let picture = try resources.snapshotter.snapshot(options).image
-            let side = 256 * scale, offset = margin * scale
-            var cut = [UInt8](repeating: 0, count: side * side * 4)
-            for row in 0..<side {
-                let from = ((row + offset) * picture.width + offset) * 4
-                cut.replaceSubrange((row * side * 4)..<((row + 1) * side * 4), with: picture.components[from..<(from + side * 4)])
-            }
-            return HTTPResponse(contentType: "image/png", body: try PNGCodec.encode(RGBA8Image(width: side, height: side, components: cut)))
+            let tileImage = picture.cropped(x: margin * scale, y: margin * scale, width: 256 * scale, height: 256 * scale)
+            return HTTPResponse(contentType: "image/png", body: try PNGCodec.encode(tileImage))
         }
     }
 
@@ -99,9 +94,7 @@ extension SceneService {
         let scheme = request.headers["x-forwarded-proto"] == "https" ? "https" : "http"
         var writer = JSONWriter(capacity: 600)
         writer.beginObject()
-        var credits = [dataset.attribution, WorldBasemap.attribution]
-        if type?.needsOrthophoto == true { credits.append("imagery: simulated") }
-        if type == nil { credits = ["street imagery: lookaround"] }
+        let credits = type?.credits(data: dataset.attribution, showsWorld: true) ?? ["street imagery: lookaround"]
         writer.field("attribution", credits.joined(separator: " · "))
         if let box = dataset.boundingBox {
             writer.key("bounds")

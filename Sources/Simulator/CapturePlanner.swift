@@ -22,8 +22,8 @@ public struct CapturePlanner: Sendable {
     public var groundElevationMeters: Double = 0
     /// Panorama width (height = width / 2) and depth/label map width recorded in the metadata.
     public var imageWidth: Int, depthWidth: Int
-    /// Only positions inside this scene rectangle (minEast, minNorth, maxEast, maxNorth) are used; nil = all.
-    public var region: (minEast: Double, minNorth: Double, maxEast: Double, maxNorth: Double)?
+    /// Only positions inside this scene rectangle are used; nil = all.
+    public var region: SceneRect?
 
     /// A planner; parameters out of range throw `SimulatorError.invalidParameter`.
     public init(spacingMeters: Double = 10, cameraHeightMeters: Double = 2.5, startTime: Date, imageWidth: Int,

@@ -21,9 +21,6 @@ public struct SceneRect: Sendable, Hashable, Codable {
         SceneRect(minEast: max(minEast, other.minEast), minNorth: max(minNorth, other.minNorth),
                   maxEast: min(maxEast, other.maxEast), maxNorth: min(maxNorth, other.maxNorth))
     }
-
-    /// Area, square metres (0 when empty).
-    public var area: Double { max(0, maxEast - minEast) * max(0, maxNorth - minNorth) }
 }
 
 /// How `lookaround simulate` keeps its cost to what the cameras can see: the planned captures are
@@ -76,17 +73,23 @@ public struct CaptureTiling: Sendable, Hashable {
     /// The tiles of `captures` (by their scene positions), in the order their first capture is planned,
     /// each model extent clipped to `whole` (the extent one build of everything would cover).
     public func tiles(for captures: [CaptureMetadata], within whole: SceneRect) -> [Tile] {
-        var order: [SIMD2<Int>] = [], members: [SIMD2<Int>: [CaptureMetadata]] = [:]
-        for capture in captures {
-            let key = SIMD2(Int((capture.scenePosition.east / tileMeters).rounded(.down)),
-                            Int((capture.scenePosition.north / tileMeters).rounded(.down)))
+        Self.squares(of: captures.map(\.scenePosition), side: tileMeters).map { square in
+            Tile(extent: square.rect.expanded(by: horizonMeters).clamped(to: whole), captures: square.members.map { captures[$0] })
+        }
+    }
+
+    /// `positions` grouped by the `side`-metre squares of their plane (east, north), in the order each
+    /// square first appears: each square's rectangle and the indices of its positions, in order.
+    public static func squares(of positions: [EastNorthUp], side: Double) -> [(rect: SceneRect, members: [Int])] {
+        var order: [SIMD2<Int>] = [], members: [SIMD2<Int>: [Int]] = [:]
+        for (k, p) in positions.enumerated() {
+            let key = SIMD2(Int((p.east / side).rounded(.down)), Int((p.north / side).rounded(.down)))
             if members[key] == nil { order.append(key) }
-            members[key, default: []].append(capture)
+            members[key, default: []].append(k)
         }
         return order.map { key in
-            let square = SceneRect(minEast: Double(key.x) * tileMeters, minNorth: Double(key.y) * tileMeters,
-                                   maxEast: Double(key.x + 1) * tileMeters, maxNorth: Double(key.y + 1) * tileMeters)
-            return Tile(extent: square.expanded(by: horizonMeters).clamped(to: whole), captures: members[key] ?? [])
+            (SceneRect(minEast: Double(key.x) * side, minNorth: Double(key.y) * side,
+                       maxEast: Double(key.x + 1) * side, maxNorth: Double(key.y + 1) * side), members[key] ?? [])
         }
     }
 

@@ -160,14 +160,9 @@ extension CityModel {
         for building in dataset.buildings where !building.isPart {
             for polygon in building.footprint {
                 let ring = polygon.outer.compactMap { c in
-                    (try? frame.enu(from: GeoCoordinate(latitude: c.latitude, normalizingLongitude: c.longitude))).map { ($0.east, $0.north) }
+                    (try? frame.enu(from: GeoCoordinate(latitude: c.latitude, normalizingLongitude: c.longitude))).map { (x: $0.east, y: $0.north) }
                 }
-                var twice = 0.0
-                for k in ring.indices {
-                    let p = ring[k], q = ring[(k + 1) % ring.count]
-                    twice += p.0 * q.1 - q.0 * p.1
-                }
-                covered += abs(twice) / 2
+                covered += abs(PolygonTriangulator.signedArea(ring))
             }
         }
         return min(1, covered / area)

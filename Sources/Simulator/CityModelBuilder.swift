@@ -125,15 +125,7 @@ struct CityModelBuilder {
         let area = (maxX - minX) * (maxY - minY)
         guard area > 0 else { return 0 }
         var covered = 0.0
-        for footprint in footprints.footprints {
-            let ring = footprint.outer
-            var twice = 0.0
-            for k in 0..<ring.count {
-                let p = ring[k], q = ring[(k + 1) % ring.count]
-                twice += p.x * q.y - q.x * p.y
-            }
-            covered += abs(twice) / 2
-        }
+        for footprint in footprints.footprints { covered += abs(PolygonTriangulator.signedArea(footprint.outer)) }
         return min(1, covered / area)
     }
 

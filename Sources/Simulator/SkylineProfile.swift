@@ -31,10 +31,6 @@ public struct SkylineProfile: Sendable, Hashable {
         elevations.isEmpty ? 0 : Double(elevations.count { !$0.isNaN }) / Double(elevations.count)
     }
 
-    /// The bearing column `c` looks at, degrees clockwise from north in [0, 360).
-    public func bearing(ofColumn c: Double) -> Double {
-        Angle.normalizedHeadingDegrees(headingDegrees + ((c + 0.5) / Double(columns) - 0.5) * 360)
-    }
 }
 
 // MARK: - The skyline of a photo

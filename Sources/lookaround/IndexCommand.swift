@@ -111,7 +111,7 @@ enum IndexCommand: Command {
                                           forceFullRebuild: arguments.flag("full"))
         if !arguments.flag("no-derived-maps") {
             options.mapDeriver = CityMapDeriver(alignsPose: !arguments.flag("no-align"))
-            options.derivedMapsDirectory = arguments.string("derived-maps")
+            options.derivedMapsDirectory = arguments.string("derived-maps") ?? location.derivedMapsDirectory
             options.derivationProgress = progress("index: depth and labels from OSM", "photos")
         }
         let report = try CatalogBuilder.build(options, progress: progress("index", "files"))
@@ -138,9 +138,8 @@ enum IndexCommand: Command {
                         + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed\(skipped))")
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")
             Console.out("places      \(report.placeCount), streets \(report.streetCount)")
-            if report.derivedMapsCount > 0 {
-                Console.out("derived     depth and labels of \(report.derivedMapsCount) photos from OpenStreetMap, in "
-                            + (options.derivedMapsDirectory ?? location.derivedMapsDirectory))
+            if report.derivedMapsCount > 0, let folder = options.derivedMapsDirectory {
+                Console.out("derived     depth and labels of \(report.derivedMapsCount) photos from OpenStreetMap, in \(folder)")
             }
             Console.out("time        \(String(format: "%.2f", report.seconds)) s")
             for warning in report.warnings { Console.out("warning     \(warning.path): \(warning.message)") }

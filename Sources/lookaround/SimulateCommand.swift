@@ -179,7 +179,7 @@ enum SimulateCommand: Command {
             if let box {
                 let sw = planning.position(of: try GeoCoordinate(latitude: box.minLatitude, longitude: box.minLongitude))
                 let ne = planning.position(of: try GeoCoordinate(latitude: box.maxLatitude, longitude: box.maxLongitude))
-                planner.region = (sw.east, sw.north, ne.east, ne.north)
+                planner.region = SceneRect(minEast: sw.east, minNorth: sw.north, maxEast: ne.east, maxNorth: ne.north)
             }
             captures = try planner.plan(model: planning, streetNames: streetNames)
             (frame, extent, builtUpShare, isBuiltUp) = (planning.frame, planning.extent, planning.builtUpShare, planning.isBuiltUp)

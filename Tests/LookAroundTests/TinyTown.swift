@@ -35,7 +35,7 @@ final class TinyTown: Sendable {
         model = try CityModel(dataset: dataset, options: CityModelOptions(marginMeters: 20, includeTrees: false))
         var planner = try CapturePlanner(spacingMeters: 40, startTime: Date(timeIntervalSince1970: 1_715_508_000),
                                          imageWidth: Self.imageWidth, depthWidth: 512)
-        planner.region = (-45, -5, 45, 5)
+        planner.region = SceneRect(minEast: -45, minNorth: -5, maxEast: 45, maxNorth: 5)
         captures = try planner.plan(model: model, streetNames: ["Testikatu"])
         let panoramas = root.appendingPathComponent("panoramas")
         try FileManager.default.createDirectory(at: panoramas, withIntermediateDirectories: true)
