@@ -92,9 +92,11 @@ let package = Package(
         .target(name: "CommandOptions",
                 dependencies: ["ArgumentParsing", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection",
                                "MapSnapshot", "LookAround"]),
+        // The web viewer's page, script and Leaflet ship as resources (found like the world basemap).
         .target(name: "Service",
-                dependencies: ["Diagnostics", "CLinuxEvents", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
-                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Orthophoto"]),
+                dependencies: ["Diagnostics", "CLinuxEvents", "CDeflate", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
+                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Playback", "Orthophoto"],
+                resources: [.copy("Resources/web")]),
 
         // MARK: Executables
         .executableTarget(name: "lookaround",

@@ -15,6 +15,8 @@ need=()
 "$python" -c "import google_streetview.api" 2>/dev/null || need+=(google-streetview==1.2.9)
 # A geocoding client written for Nominatim, pointed at `lookaround serve`'s /search and /reverse by its tests.
 "$python" -c "import geopy" 2>/dev/null || need+=(geopy==2.4.1)
+# The web viewer's browser tests drive Debian's chromium through its chromium-driver.
+"$python" -c "import selenium" 2>/dev/null || need+=(selenium==4.51.0)
 ((${#need[@]} == 0)) && exit 0
 echo "install-test-tools: pip install ${need[*]}" >&2
 "$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \

@@ -7,6 +7,7 @@
 # What is installed, under DESTDIR/PREFIX:
 #   bin/lookaround                                   the program (stripped)
 #   share/lookaround/world-basemap.bin               the world layer of maps (found as ../share/lookaround)
+#   share/lookaround/web/                            the web viewer's page, lookaround.js and Leaflet (serve's /)
 #   share/man/man1/lookaround*.1.gz                  a manual page per command
 #   share/bash-completion/completions/lookaround     completions, where bash-completion looks
 #   share/zsh/site-functions/_lookaround             ... where zsh looks (vendor-completions for /usr)
@@ -42,6 +43,13 @@ install)
   put 0755 "$binary" "$prefix/bin/lookaround"
   strip --strip-unneeded "$destdir$prefix/bin/lookaround" 2>/dev/null || true
   put 0644 "$here/Sources/MapData/Resources/world-basemap.bin" "$prefix/share/lookaround/world-basemap.bin"
+  # The web viewer's files (Sources/Service/Resources/web), found by serve as ../share/lookaround/web.
+  (cd "$here/Sources/Service/Resources/web" && find . -type f | sort) | while read -r file; do
+    file=${file#./}
+    install -D -m 0644 "$here/Sources/Service/Resources/web/$file" "$destdir$prefix/share/lookaround/web/$file"
+    echo "$prefix/share/lookaround/web/$file"
+  done > "$work/web-files"
+  while read -r file; do installed+=("$file"); done < "$work/web-files"
 
   # Manual pages and completions come from the program's own option specs.
   "$binary" help --man --output "$work/man1" >/dev/null

@@ -39,7 +39,8 @@ installed="$prefix/bin/lookaround"
 manifest="$prefix/share/lookaround/install-manifest"
 [ -x "$installed" ] && pass "bin/lookaround installed" || fail "bin/lookaround is missing"
 [ -f "$manifest" ] && pass "install manifest ($(wc -l < "$manifest") files)" || fail "no install manifest"
-for file in share/lookaround/world-basemap.bin share/man/man1/lookaround.1.gz share/man/man1/lookaround-serve.1.gz \
+for file in share/lookaround/world-basemap.bin share/lookaround/web/index.html share/lookaround/web/lookaround.js \
+            share/lookaround/web/leaflet/leaflet.js share/man/man1/lookaround.1.gz share/man/man1/lookaround-serve.1.gz \
             share/bash-completion/completions/lookaround share/zsh/site-functions/_lookaround \
             share/fish/vendor_completions.d/lookaround.fish share/doc/lookaround/README.md share/doc/lookaround/LICENSE; do
   [ -s "$prefix/$file" ] && pass "$file" || fail "$file is missing or empty"
@@ -70,6 +71,19 @@ case "$info" in *320*240*) pass "the snapshot is a 320x240 image" ;; *) fail "im
 check "map reaching beyond the extract (the world layer from share/lookaround)" \
   "$installed" map --osm "$osm" --center 60.169,24.948 --span-meters 8000 --size 320x240 -o map.png
 [ -s map.png ] && pass "map.png written" || fail "map.png is missing"
+# The web viewer's page comes from share/lookaround/web (the build folder is moved away).
+if have curl "the web viewer's page" curl; then
+  "$installed" serve --catalog "$tmp/elsewhere/catalog.sqlite" --listen 127.0.0.1:0 > serve.out 2> serve.err &
+  serve_pid=$!
+  for _ in $(seq 1 100); do grep -q '^listening on' serve.out 2>/dev/null && break; sleep 0.1; done
+  address=$(sed -n 's/^listening on //p' serve.out | head -n 1)
+  page=$(curl -s --max-time 10 "$address/" || true)
+  script_status=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$address/lookaround.js" || true)
+  kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null || true
+  case "$page" in *'<script src="/lookaround.js"'*) pass "serve answers / with the web viewer from share/lookaround/web" ;;
+    *) fail "serve's / from the installed program: $(printf '%s' "$page" | head -c 200) $(head -c 300 serve.err)" ;; esac
+  [ "$script_status" = 200 ] && pass "serve answers /lookaround.js" || fail "/lookaround.js answered $script_status"
+fi
 if have man "manual pages" man-db; then
   page=$(MANPATH="$prefix/share/man" man -w lookaround-snapshot 2>&1 || true)
   [ "$page" = "$prefix/share/man/man1/lookaround-snapshot.1.gz" ] && pass "man finds lookaround-snapshot in the tree" \

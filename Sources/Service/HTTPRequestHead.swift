@@ -210,7 +210,7 @@ enum HTTPHeadParser {
             case "connection": self = .connection
             case "expect": self = .expect
             case "x-api-key", "content-type", "host", "x-forwarded-proto": self = .singleton
-            case "if-none-match", "accept": self = .list
+            case "if-none-match", "accept", "accept-encoding": self = .list
             default: return nil
             }
         }

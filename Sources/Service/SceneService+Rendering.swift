@@ -32,10 +32,22 @@ extension SceneService {
         // while the revision changed is not kept (it may come from the old catalog).
         let revision = catalog.revision
         let job: RenderJob
+        // A viewer's frame (`viewer=ID&seq=N`, snapshot and move): neither is part of what is drawn.
+        var frameRequest = request, viewer: (id: String, sequence: Int)?
         do {
+            if route == .snapshot || route == .move, let id = request.argument("viewer") {
+                let sequence = try QueryParameters(request: request).int("seq", in: 0...Int(Int32.max)) ?? 0
+                guard !id.isEmpty, id.utf8.count <= 64 else {
+                    throw ServiceError.invalidParameter(parameter: "viewer", message: "viewer is an id of 1…64 bytes")
+                }
+                viewer = (id, sequence)
+                frameRequest.query.removeAll { $0.name == "viewer" || $0.name == "seq" }
+                viewers.note(viewer: id, sequence: sequence)
+            }
             switch route {
             case .tile: job = try tileJob(request)
-            case .snapshot: job = try snapshotJob(request)
+            case .snapshot: job = try snapshotJob(frameRequest)
+            case .move: job = try moveJob(frameRequest)
             case .map: job = try mapJob(request)
             case .mapTile: job = try mapTileJob(request)
             default: job = try streetViewImageJob(request)
@@ -49,7 +61,13 @@ extension SceneService {
             return .respond(conditional(cached.response, etag: cached.etag, request: request))
         }
         metrics.recordResponseCache(hit: false)
+        let viewers = self.viewers, frameOf = viewer
         return .render { [self] in
+            if let viewer = frameOf, viewers.isSuperseded(viewer: viewer.id, sequence: viewer.sequence) {
+                metrics.recordSupersededFrame()
+                return HTTPResponse(status: 204, contentType: "text/plain", headers: [("X-Superseded", "true"), ("Cache-Control", "no-store")],
+                                    body: [])
+            }
             do {
                 var response = try job.work()
                 guard response.status == 200 else { return response }

@@ -33,6 +33,8 @@ public final class SceneService: HTTPHandler {
     let tileStore: PanoramaTileStore
     let accessLog: AccessLog?
     let maps = MapResources()
+    let viewers = ViewerSessions()
+    let walkPlanners = Mutex(WalkPlanners())
     private let serverBox = Mutex<WeakServer>(WeakServer())
 
     /// Opens the catalog and prepares the caches.
@@ -109,6 +111,23 @@ public final class SceneService: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
+        let (route, disposition) = dispatch(request)
+        // Every answer may be read by a page of another origin (the `lookaround.js` embed): the API key,
+        // not the origin, is what admits a client, and no answer depends on cookies.
+        switch disposition {
+        case .respond(let response): return (route, .respond(Self.sharedAcrossOrigins(response)))
+        case .render(let work): return (route, .render { Self.sharedAcrossOrigins(work()) })
+        }
+    }
+
+    static func sharedAcrossOrigins(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.append(("Access-Control-Allow-Origin", "*"))
+        response.headers.append(("Access-Control-Expose-Headers", "X-Frame-Lengths, X-Move, X-Panorama-Id, X-Heading-Degrees, X-Superseded"))
+        return response
+    }
+
+    private func dispatch(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
         let route: Route
         switch preflight(request) {
         case .failure(let refusal): return (refusal.route, .respond(refusal.response))
@@ -135,7 +154,9 @@ public final class SceneService: HTTPHandler {
         case .nominatimSearch: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimSearch(request) }))
         case .nominatimReverse: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimReverse(request) }))
         case .tileJSON: return (route.label, .respond(answer { () throws(ServiceError) in try tileJSON(request) }))
-        case .tile, .snapshot, .map, .mapTile, .streetViewImage: return (route.label, rendered(route, request))
+        case .page, .asset: return (route.label, .respond(answer { () throws(ServiceError) in try webFile(request) }))
+        case .walk: return (route.label, .render { [self] in answer { () throws(ServiceError) in try walk(request) } })
+        case .tile, .snapshot, .map, .mapTile, .move, .streetViewImage: return (route.label, rendered(route, request))
         }
     }
 
@@ -211,6 +232,7 @@ public final class SceneService: HTTPHandler {
     enum Route: CaseIterable {
         case health, metrics, openAPI, scene, scenes, search, coverage, panorama, tile, snapshot, map
         case mapTile, tileJSON
+        case page, asset, move, walk
         case streetViewMetadata, streetViewImage
         case nominatimSearch, nominatimReverse
 
@@ -230,6 +252,10 @@ public final class SceneService: HTTPHandler {
             case .map: "map"
             case .mapTile: "map_tile"
             case .tileJSON: "tilejson"
+            case .page: "page"
+            case .asset: "asset"
+            case .move: "move"
+            case .walk: "walk"
             case .streetViewMetadata: "streetview_metadata"
             case .streetViewImage: "streetview_image"
             case .nominatimSearch: "nominatim_search"
@@ -245,15 +271,18 @@ public final class SceneService: HTTPHandler {
             case .scenes: ["radius_meters", "preference", "source", "after", "before"]
             case .search: ["q", "near", "category", "language", "limit"]
             case .health, .metrics, .openAPI, .coverage, .panorama, .tile, .mapTile, .tileJSON: []
+            case .move: SceneService.moveParameters + ["viewer", "seq"]
+            case .walk: ["from", "to", "language"]
             case .nominatimSearch: SceneService.nominatimSearchParameters
             case .nominatimReverse: SceneService.nominatimReverseParameters
-            case .snapshot, .map, .streetViewMetadata, .streetViewImage: nil
+            // The page takes a camera (`?pano=&heading=&pitch=&fov=`) for its script; its files, cache busters.
+            case .snapshot, .map, .streetViewMetadata, .streetViewImage, .page, .asset: nil
             }
         }
 
-        /// Whether an API key is needed (when the server has keys): every route but health, metrics
-        /// and the API description.
-        var needsKey: Bool { ![.health, .metrics, .openAPI].contains(self) }
+        /// Whether an API key is needed (when the server has keys): every route but health, metrics,
+        /// the API description and the web page's own files (the page asks for the key).
+        var needsKey: Bool { ![.health, .metrics, .openAPI, .page, .asset].contains(self) }
     }
 
     static func route(for path: String) -> Route? {
@@ -270,8 +299,13 @@ public final class SceneService: HTTPHandler {
         case "/maps/api/streetview": return .streetViewImage
         case "/search", "/search.php": return .nominatimSearch
         case "/reverse", "/reverse.php": return .nominatimReverse
+        case "/v1/move": return .move
+        case "/v1/walk": return .walk
+        case "/lookaround.js", "/app.js", "/app.css", "/lookaround.css", "/favicon.svg": return .asset
         default: break
         }
+        if isPagePath(path) { return .page }
+        if path.hasPrefix("/leaflet/") && !path.contains("..") { return .asset }
         if path.hasPrefix("/v1/coverage/") { return .coverage }
         if path.hasPrefix("/v1/tiles/") { return path.hasSuffix(".json") ? .tileJSON : .mapTile }
         if path.hasPrefix("/v1/panoramas/") && path.count > "/v1/panoramas/".count {

@@ -19,6 +19,7 @@ public final class ServiceMetrics: Sendable {
         var routes: [String: RouteStatistics] = [:]
         var bytes = 0
         var responseCacheHits = 0, responseCacheMisses = 0
+        var supersededFrames = 0
     }
 
     private let state = Mutex(State())
@@ -53,17 +54,23 @@ public final class ServiceMetrics: Sendable {
         state.withLock { if hit { $0.responseCacheHits += 1 } else { $0.responseCacheMisses += 1 } }
     }
 
+    /// Counts a viewer's frame dropped before rendering because a newer one of the same viewer came.
+    public func recordSupersededFrame() {
+        state.withLock { $0.supersededFrames += 1 }
+    }
+
     /// The Prometheus text exposition. `gauges` are current values (in-flight requests, connections,
     /// queued renders); `sceneDetailCache` the catalog detail cache's hits and misses.
     public func prometheusText(gauges: [(name: String, help: String, value: Int)],
                                sceneDetailCache: (hits: Int, misses: Int)) -> String {
         typealias Route = (name: String, statuses: [(Int, Int)], buckets: [Int], count: Int, sum: Int)
-        let (routes, bytes, hits, misses) = state.withLock { state -> ([Route], Int, Int, Int) in
+        let (routes, bytes, hits, misses, superseded) = state.withLock { state -> ([Route], Int, Int, Int, Int) in
             let routes = state.routes.map { name, statistics -> Route in
                 (name, statistics.statuses.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, statistics.buckets,
                  statistics.count, statistics.sumMicroseconds)
             }
-            return (routes.sorted { $0.name < $1.name }, state.bytes, state.responseCacheHits, state.responseCacheMisses)
+            return (routes.sorted { $0.name < $1.name }, state.bytes, state.responseCacheHits, state.responseCacheMisses,
+                    state.supersededFrames)
         }
         var text = ""
         text += "# HELP lookaround_http_requests_total Requests answered, by route and status.\n"
@@ -96,6 +103,9 @@ public final class ServiceMetrics: Sendable {
         text += "# TYPE lookaround_cache_misses_total counter\n"
         text += "lookaround_cache_misses_total{cache=\"responses\"} \(misses)\n"
         text += "lookaround_cache_misses_total{cache=\"scene_details\"} \(sceneDetailCache.misses)\n"
+        text += "# HELP lookaround_viewer_frames_superseded_total Viewer frames dropped unrendered: a newer camera of the same viewer came.\n"
+        text += "# TYPE lookaround_viewer_frames_superseded_total counter\n"
+        text += "lookaround_viewer_frames_superseded_total \(superseded)\n"
         for gauge in gauges {
             text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"
         }

@@ -297,6 +297,9 @@ import TestSupport
                        "/v1/map": "/v1/map?center=60.1699,24.9450&size=64x48",
                        "/v1/tiles/{type}/{z}/{x}/{y}.png": "/v1/tiles/standard/16/37309/18969.png",
                        "/v1/tiles/{type}.json": "/v1/tiles/muted.json",
+                       "/v1/move": "/v1/move?from=senaatintori-005&to=senaatintori-006&size=64x48&frames=2",
+                       "/v1/walk": "/v1/walk?from=60.16948,24.9510&to=60.16948,24.9535",
+                       "/": "/", "/lookaround.js": "/lookaround.js",
                        "/maps/api/streetview/metadata": "/maps/api/streetview/metadata?location=60.1699,24.9523",
                        "/maps/api/streetview": "/maps/api/streetview?size=64x48&location=60.1699,24.9523",
                        "/search": "/search?q=Aleksanterinkatu%2052", "/reverse": "/reverse?lat=60.16845&lon=24.94205"]

@@ -1,0 +1,323 @@
+// The map page of `lookaround serve`: Leaflet with the server's own tiles and coverage overlay, place
+// search, a Look Around preview where you click, the full-window viewer, walks, and deep links in
+// Google's form (/@LAT,LON,3a,FOVy,HEADINGh,TILTt, tilt 90 = the horizon; ?pano=ID&heading=&pitch=&fov=).
+(function () {
+  "use strict";
+  /** @type {any} */
+  const page = window;
+  const la = page.lookaround, L = page.L;
+  /** @param {string} id @returns {any} */
+  const $ = (id) => document.getElementById(id);
+  const notice = $("notice");
+  let noticeTimer = 0;
+
+  function say(text, seconds) {
+    notice.textContent = text;
+    clearTimeout(noticeTimer);
+    if (text) noticeTimer = setTimeout(() => { notice.textContent = ""; }, (seconds || 4) * 1000);
+  }
+
+  // MARK: API key
+
+  const storedKey = sessionStorage.getItem("lookaround-api-key");
+  if (storedKey) la.configure({ apiKey: storedKey });
+  let keyWaiters = [];
+
+  /** Shows the key form (after a 403); resolves once a key is given. */
+  function askForKey(reason) {
+    const dialog = $("key-dialog");
+    if (reason) $("key-reason").textContent = reason + " Ask the server's operator for a key (lookaround serve --api-key-file).";
+    dialog.hidden = false;
+    dialog.inert = false;
+    $("key-text").focus();
+    return new Promise((resolve) => keyWaiters.push(resolve));
+  }
+
+  $("key-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const key = $("key-text").value.trim();
+    if (!key) return;
+    sessionStorage.setItem("lookaround-api-key", key);
+    la.configure({ apiKey: key });
+    $("key-dialog").hidden = true;
+    refreshLayers();
+    const waiters = keyWaiters;
+    keyWaiters = [];
+    waiters.forEach((resolve) => resolve());
+  });
+
+  /** Runs `work`; a 403 asks for the key and runs it again. */
+  async function withKey(work) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (error && error.status === 403) { await askForKey("This server answered 403 Forbidden: " + error.message + "."); continue; }
+        throw error;
+      }
+    }
+    throw new Error("the API key was refused three times");
+  }
+
+  // MARK: The map
+
+  const map = L.map("map", { zoomControl: true, attributionControl: true, keyboard: true });
+  map.attributionControl.setPrefix("");
+  const layers = {};
+  const names = { standard: "Standard", muted: "Muted", imagery: "Imagery (simulated)", hybrid: "Hybrid" };
+
+  function tileURL(type) {
+    const key = la.apiKey ? "?key=" + encodeURIComponent(la.apiKey) : "";
+    return la.url("/v1/tiles/" + type + "/").replace(/\?.*$/, "") + "{z}/{x}/{y}{r}.png" + key;
+  }
+
+  function refreshLayers() {
+    for (const [type, layer] of Object.entries(layers)) layer.setUrl(tileURL(type));
+  }
+
+  async function setUpMap() {
+    let tilejson = null;
+    try {
+      tilejson = await withKey(async () => {
+        const response = await fetch(la.url("/v1/tiles/standard.json"));
+        if (response.status === 403) throw Object.assign(new Error("no valid API key"), { status: 403 });
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      });
+    } catch (error) {
+      say("The map's description could not be loaded: " + error.message, 8);
+    }
+    const attribution = (tilejson && tilejson.attribution) || "© OpenStreetMap contributors";
+    for (const type of Object.keys(names)) {
+      layers[type] = L.tileLayer(tileURL(type), { maxZoom: 20, minZoom: 0, detectRetina: false, attribution, tileSize: 256 });
+    }
+    layers.coverage = L.tileLayer(tileURL("coverage"), { maxZoom: 20, attribution: "Street imagery: this server" });
+    layers.standard.addTo(map);
+    layers.coverage.addTo(map);
+    L.control.layers({ [names.standard]: layers.standard, [names.muted]: layers.muted, [names.imagery]: layers.imagery,
+      [names.hybrid]: layers.hybrid }, { "Street imagery": layers.coverage }).addTo(map);
+    L.control.scale({ imperial: false }).addTo(map);
+    if (tilejson && tilejson.center) map.setView([tilejson.center[1], tilejson.center[0]], Math.max(15, tilejson.center[2] || 15));
+    else map.setView([60.1695, 24.9525], 16);
+  }
+
+  // MARK: Preview and viewer
+
+  let pin = null, preview = null, viewer = null;
+  const slot = $("preview-slot");
+
+  function placePin(latlng) {
+    if (pin) pin.setLatLng(latlng); else pin = L.marker(latlng, { keyboard: false, title: "Where you clicked" }).addTo(map);
+  }
+
+  function closePreview() {
+    if (preview) preview.destroy();
+    preview = null;
+    slot.hidden = true;
+    slot.textContent = "";
+  }
+
+  function showPreview(location) {
+    closePreview();
+    slot.hidden = false;
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "preview-close";
+    close.setAttribute("aria-label", "Close the preview");
+    close.textContent = "×";
+    close.addEventListener("click", closePreview);
+    slot.append(close);
+    preview = new la.LookAroundPreview(slot, location, { openDialog: false });
+    preview.addEventListener("open-dialog", () => {
+      if (preview && preview.scene) openViewer({ id: preview.scene.id }, { heading: preview.heading });
+    });
+    preview.addEventListener("error", (event) => {
+      if (event.detail.status === 403) withKey(() => { throw Object.assign(new Error(event.detail.message), { status: 403 }); })
+        .catch(() => {}).then(() => showPreview(location));
+    });
+  }
+
+  map.on("click", (event) => {
+    placePin(event.latlng);
+    showPreview({ latitude: event.latlng.lat, longitude: event.latlng.lng });
+  });
+
+  /** The address bar's form of a camera. */
+  function cameraPath(scene, camera) {
+    const c = scene.coordinate;
+    return "/@" + c.latitude.toFixed(7) + "," + c.longitude.toFixed(7) + ",3a," + camera.fov.toFixed(0) + "y," +
+      camera.heading.toFixed(2) + "h," + (camera.pitch + 90).toFixed(2) + "t?pano=" + encodeURIComponent(scene.id);
+  }
+
+  let replaceTimer = 0;
+
+  /** Opens the full-window viewer; `fromAddress` when the address already holds its camera (a deep link, Back). */
+  function openViewer(location, camera, fromAddress) {
+    closeViewer(false);
+    const options = { openDialog: true, showsCloseControl: true, showsDialogControl: false };
+    if (camera && camera.heading !== undefined && camera.heading !== null) options.heading = camera.heading;
+    if (camera && camera.pitch !== undefined) options.pitch = camera.pitch;
+    if (camera && camera.fov !== undefined) options.fov = camera.fov;
+    viewer = new la.LookAround(document.body, location, options);
+    page.lookaroundViewer = viewer;
+    let first = true;
+    viewer.addEventListener("scene-change", (event) => {
+      const scene = event.detail.scene;
+      const path = cameraPath(scene, viewer.camera);
+      if (first && fromAddress) history.replaceState({ pano: scene.id }, "", path);
+      else if (first) history.pushState({ pano: scene.id }, "", path);
+      else if (event.detail.pushed && !viewer._fromHistory) history.pushState({ pano: scene.id }, "", path);
+      viewer._fromHistory = false;
+      first = false;
+      const latlng = [scene.coordinate.latitude, scene.coordinate.longitude];
+      placePin(latlng);
+      map.setView(latlng, Math.max(map.getZoom(), 17), { animate: false });
+    });
+    viewer.addEventListener("camera-change", () => {
+      clearTimeout(replaceTimer);
+      replaceTimer = setTimeout(() => {
+        if (viewer && viewer.scene) history.replaceState({ pano: viewer.scene.id }, "", cameraPath(viewer.scene, viewer.camera));
+      }, 200);
+    });
+    viewer.addEventListener("close", () => {
+      const scene = viewer && viewer.scene;
+      viewer = null;
+      page.lookaroundViewer = null;
+      history.pushState({}, "", "/");
+      if (scene) {
+        map.setView([scene.coordinate.latitude, scene.coordinate.longitude], Math.max(map.getZoom(), 17));
+        placePin([scene.coordinate.latitude, scene.coordinate.longitude]);
+      }
+      map.getContainer().focus();
+    });
+    viewer.addEventListener("error", (event) => {
+      if (event.detail.status === 403) {
+        askForKey("This server answered 403 Forbidden.").then(() => openViewer(location, camera));
+      } else {
+        say(event.detail.message, 8);
+      }
+    });
+    closePreview();
+    return viewer;
+  }
+
+  function closeViewer(user) {
+    if (!viewer) return;
+    const v = viewer;
+    viewer = null;
+    if (user) v.close(); else v.destroy();
+  }
+
+  /** A camera from the address: /@LAT,LON,3a,FOVy,HEADINGh,TILTt and ?pano=&heading=&pitch=&fov= (or Google's viewpoint=). */
+  function cameraFromAddress() {
+    const query = new URLSearchParams(location.search);
+    const camera = {};
+    let point = null;
+    const match = /^\/@(-?[\d.]+),(-?[\d.]+)((?:,[^/?]*)*)/.exec(decodeURIComponent(location.pathname));
+    if (match) {
+      point = { latitude: Number(match[1]), longitude: Number(match[2]) };
+      for (const part of match[3].split(",").filter(Boolean)) {
+        const value = Number(part.slice(0, -1)), unit = part.slice(-1);
+        if (!isFinite(value)) continue;
+        if (unit === "y") camera.fov = value;
+        if (unit === "h") camera.heading = value;
+        if (unit === "t") camera.pitch = value - 90;
+      }
+    }
+    if (query.get("viewpoint")) {
+      const [lat, lon] = query.get("viewpoint").split(",").map(Number);
+      if (isFinite(lat) && isFinite(lon)) point = { latitude: lat, longitude: lon };
+    }
+    for (const name of ["heading", "pitch", "fov"]) {
+      if (query.get(name) !== null && isFinite(Number(query.get(name)))) camera[name] = Number(query.get(name));
+    }
+    const pano = query.get("pano");
+    if (!pano && !point) return null;
+    return { location: pano ? { id: pano } : point, camera };
+  }
+
+  window.addEventListener("popstate", () => {
+    const wanted = cameraFromAddress();
+    if (!wanted) { closeViewer(false); return; }
+    if (viewer && viewer.scene && wanted.location.id && viewer.readyState === "complete") {
+      if (wanted.location.id !== viewer.scene.id) {
+        viewer._fromHistory = true;
+        viewer.go(wanted.location.id, { heading: wanted.camera.heading });
+      } else {
+        viewer.setCamera(wanted.camera);
+      }
+      return;
+    }
+    openViewer(wanted.location, wanted.camera, true);
+  });
+
+  // MARK: Search
+
+  $("search").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = $("search-text").value.trim();
+    if (!text) return;
+    try {
+      const answers = await withKey(() => la.service.search(text));
+      if (!answers.length) { say("Nothing called '" + text + "' here"); return; }
+      const place = answers[0].place;
+      const latlng = [place.coordinate.latitude, place.coordinate.longitude];
+      map.setView(latlng, 18);
+      placePin(latlng);
+      showPreview({ latitude: latlng[0], longitude: latlng[1] });
+      say(answers[0].display_name, 3);
+    } catch (error) {
+      say("Search failed: " + error.message, 8);
+    }
+  });
+
+  // MARK: Walks
+
+  let walk = null;
+  $("walk").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const from = $("walk-from").value.trim(), to = $("walk-to").value.trim();
+    if (!from || !to) { say("Give where the walk starts and where it ends"); return; }
+    try {
+      const route = await withKey(() => la.service.walk(from, to));
+      if (!route.stops || route.stops.length < 2) { say("That walk has no panoramas to move through"); return; }
+      const first = route.stops[0], second = route.stops[1];
+      const heading = la.bearing(first, second);
+      const v = openViewer({ id: first.panorama_id }, { heading });
+      v.addEventListener("load", () => startWalk(v, route), { once: true });
+      say("Walking " + Math.round(route.length_meters) + " m from " + route.from + " to " + route.to, 4);
+    } catch (error) {
+      say("No walk: " + error.message, 8);
+    }
+  });
+
+  function startWalk(v, route) {
+    const controls = $("walk-controls");
+    controls.hidden = false;
+    walk = v.playWalk(route.stops, { speed: Number($("walk-speed").value) });
+    $("walk-pause").textContent = "Pause";
+    v.addEventListener("walk-progress", (e) => {
+      $("walk-progress").textContent = e.detail.index + " / " + e.detail.count;
+    });
+    v.addEventListener("walk-end", () => { controls.hidden = true; walk = null; });
+    v.addEventListener("close", () => { if (walk) walk.stop(); controls.hidden = true; });
+  }
+
+  $("walk-pause").addEventListener("click", () => {
+    if (!walk) return;
+    if (walk.paused) { walk.resume(); $("walk-pause").textContent = "Pause"; } else { walk.pause(); $("walk-pause").textContent = "Resume"; }
+  });
+  $("walk-stop").addEventListener("click", () => { if (walk) walk.stop(); });
+  $("walk-speed").addEventListener("change", () => { if (walk) walk.setSpeed(Number($("walk-speed").value)); });
+
+  // MARK: Start
+
+  setUpMap().then(() => {
+    const wanted = cameraFromAddress();
+    if (wanted) {
+      if (wanted.location.latitude !== undefined) map.setView([wanted.location.latitude, wanted.location.longitude], 18);
+      openViewer(wanted.location, wanted.camera, true);
+    }
+  });
+  page.lookaroundMap = map;
+})();

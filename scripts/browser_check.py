@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Drives the web viewer of `lookaround serve` in a real headless Chromium, as its users would.
+
+Usage: scripts/browser_check.py BASE_URL OUT_DIR FLOW [--key KEY]
+
+FLOW is one of
+  desktop   1280x800 with WebGL: map -> click covered ground -> preview -> viewer; drag, keys, an
+            arrow, Back, a deep link (its canvas saved as OUT_DIR/deeplink.png for a PSNR check against
+            `lookaround snapshot`), Tab order and accessible names, the embed API's events
+  nowebgl   the same core flow with WebGL disabled (--disable-webgl --disable-3d-apis)
+  phone     a 390x844 touch screen (mobile emulation): preview, viewer, a touch drag, pinch
+  key       a server with --api-key-file: the page explains the 403 and asks for the key once
+
+Prints one JSON object of what it measured (the Swift test asserts on it) and exits 1 with the reason
+on the first failure. Chromium and its driver come from Debian (chromium, chromium-driver) and Selenium
+from PyPI, given the driver's path so nothing is downloaded. Screenshots go to OUT_DIR.
+"""
+import base64
+import json
+import math
+import os
+import sys
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE, OUT, FLOW = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
+KEY = sys.argv[sys.argv.index("--key") + 1] if "--key" in sys.argv else None
+# A covered point on Senaatintori (the senaatintori sequence runs east-west along 60.16948).
+COVERED = (60.169478, 24.95230)
+result = {"flow": FLOW}
+
+
+def fail(message):
+    result["failure"] = message
+    print(json.dumps(result, indent=1))
+    sys.exit(1)
+
+
+def browser(width=1280, height=800, extra=(), phone=False):
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--force-device-scale-factor=1",
+                     f"--window-size={width},{height}", *extra]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0,
+                                                                            "touch": True}})
+    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+    driver.set_script_timeout(30)
+    return driver
+
+
+def wait(driver, condition, what, seconds=30):
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: d.execute_script(condition))
+    except TimeoutException:
+        shot(driver, "timeout-" + FLOW)
+        fail(f"timed out after {seconds} s waiting for {what} ({condition})")
+
+
+def shot(driver, name):
+    path = os.path.join(OUT, name + ".png")
+    driver.save_screenshot(path)
+    result.setdefault("screenshots", []).append(path)
+
+
+def console_errors(driver):
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def viewer_state(driver):
+    return driver.execute_script("""const v = window.lookaroundViewer; if (!v) return null;
+        return {state: v.readyState, id: v.scene && v.scene.id, heading: v.camera.heading, pitch: v.camera.pitch, fov: v.camera.fov,
+                painted: v.stats.painted, paintedHeading: v._painted ? v._painted.camera.heading : null,
+                width: v.canvas.width, height: v.canvas.height, href: location.href}""")
+
+
+def wait_settled(driver, what):
+    """The viewer complete, its newest camera's frame painted."""
+    wait(driver, """const v = window.lookaroundViewer; return v && v.readyState === 'complete' && !v._moving && v._painted &&
+        Math.abs(((v._painted.camera.heading - v.camera.heading + 540) % 360) - 180) < 0.02 &&
+        Math.abs(v._painted.camera.pitch - v.camera.pitch) < 0.02 && Math.abs(v._painted.camera.fov - v.camera.fov) < 0.02 &&
+        v._inFlight.length === 0""", what)
+
+
+def map_point(driver, latitude, longitude):
+    """The page pixel of a coordinate on the Leaflet map."""
+    return driver.execute_script("""const m = window.lookaroundMap, p = m.latLngToContainerPoint([arguments[0], arguments[1]]),
+        r = m.getContainer().getBoundingClientRect(); return {x: r.left + p.x, y: r.top + p.y};""", latitude, longitude)
+
+
+def click_at(driver, x, y, touch=False):
+    """A real pointer click (mouse or touch) at page pixel (x, y)."""
+    if touch:
+        actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+        actions.pointer_action.move_to_location(int(x), int(y)).pointer_down().pause(0.05).pointer_up()
+        actions.perform()
+        return
+    body = driver.find_element(By.TAG_NAME, "body")
+    ActionChains(driver).move_to_element_with_offset(body, 0, 0).perform()
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(x), int(y)).click()
+    actions.perform()
+
+
+def drag(driver, x, y, dx, dy, touch=False, steps=10):
+    kind = interaction.POINTER_TOUCH if touch else interaction.POINTER_MOUSE
+    actions = ActionBuilder(driver, mouse=PointerInput(kind, "finger" if touch else "mouse"))
+    pointer = actions.pointer_action
+    pointer.move_to_location(int(x), int(y)).pointer_down()
+    for k in range(1, steps + 1):
+        pointer.move_to_location(int(x + dx * k / steps), int(y + dy * k / steps))
+    pointer.pointer_up()
+    actions.perform()
+
+
+def open_map_and_preview(driver, touch=False):
+    driver.get(BASE + "/")
+    wait(driver, "return window.lookaroundMap && document.querySelectorAll('.leaflet-tile-loaded').length >= 4", "map tiles")
+    driver.execute_script("window.lookaroundMap.setView([arguments[0], arguments[1]], 18, {animate: false})", *COVERED)
+    wait(driver, "return document.querySelectorAll('.leaflet-tile-loaded').length >= 4", "tiles at zoom 18")
+    point = map_point(driver, *COVERED)
+    click_at(driver, point["x"], point["y"], touch)
+    wait(driver, "const p = document.querySelector('.la-preview'); return p && !p.disabled && "
+                 "document.querySelector('.la-preview-image').naturalWidth > 0", "the preview after a click on covered ground")
+    result["preview_caption"] = driver.execute_script("return document.querySelector('.la-preview-caption').textContent")
+    shot(driver, FLOW + "-preview")
+    preview = driver.find_element(By.CSS_SELECTOR, ".la-preview")
+    rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}",
+                                 preview)
+    click_at(driver, rect["x"], rect["y"], touch)
+    wait(driver, "return window.lookaroundViewer && window.lookaroundViewer.readyState === 'complete'", "the viewer after clicking the preview")
+    wait_settled(driver, "the viewer's first frame")
+    result["viewer_opened"] = viewer_state(driver)
+    shot(driver, FLOW + "-viewer")
+
+
+def check_drag_and_keys(driver, touch=False):
+    before = viewer_state(driver)
+    css_width = driver.execute_script("return window.lookaroundViewer.cssWidth")
+    rect = driver.execute_script("const r = window.lookaroundViewer.element.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}")
+    dx = 120
+    drag(driver, rect["x"] + rect["w"] * 0.5, rect["y"] + rect["h"] * 0.45, dx, 0, touch)
+    wait_settled(driver, "the frame after a drag")
+    after = viewer_state(driver)
+    expected = -dx * before["fov"] / css_width
+    turned = ((after["heading"] - before["heading"] + 540) % 360) - 180
+    result["drag"] = {"pixels": dx, "expected_degrees": expected, "turned_degrees": turned}
+    if abs(turned - expected) > 0.6:
+        fail(f"a {dx}-pixel drag turned {turned:.2f}°, expected {expected:.2f}°")
+    if touch:
+        return
+    element = driver.find_element(By.CSS_SELECTOR, ".la-view")
+    element.send_keys(Keys.ARROW_RIGHT)
+    wait_settled(driver, "the frame after ArrowRight")
+    keyed = viewer_state(driver)
+    result["arrow_right_degrees"] = ((keyed["heading"] - after["heading"] + 540) % 360) - 180
+    if abs(result["arrow_right_degrees"] - 15 * keyed["fov"] / 90) > 0.01:
+        fail(f"ArrowRight turned {result['arrow_right_degrees']}°, expected {15 * keyed['fov'] / 90}°")
+    element.send_keys("+")
+    wait_settled(driver, "the frame after +")
+    result["plus_fov"] = viewer_state(driver)["fov"]
+    element.send_keys(Keys.HOME)
+    wait_settled(driver, "the frame after Home")
+    result["home"] = viewer_state(driver)
+
+
+def check_arrow_and_back(driver):
+    """Turns toward a link, clicks its arrow on the ground, then Back."""
+    start = viewer_state(driver)
+    link = driver.execute_script("const v = window.lookaroundViewer; return v._arrows()[0]")
+    if not link:
+        fail("the panorama has no links to draw arrows for")
+    driver.execute_script("window.lookaroundViewer.setCamera({heading: arguments[0], pitch: -10})", link["headingDegrees"])
+    wait_settled(driver, "the frame facing the link")
+    shot(driver, FLOW + "-arrows")
+    hit = driver.execute_script("""const v = window.lookaroundViewer, h = v._arrowHits.find(a => a.link.id === arguments[0]);
+        if (!h) return null; const r = v.overlay.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
+        const cx = h.polygon.reduce((s, p) => s + p.x, 0) / h.polygon.length, cy = h.polygon.reduce((s, p) => s + p.y, 0) / h.polygon.length;
+        return {x: r.left + cx / dpr, y: r.top + cy / dpr}""", link["id"])
+    if not hit:
+        fail(f"no arrow drawn toward {link['id']}")
+    click_at(driver, hit["x"], hit["y"])
+    wait(driver, f"const v = window.lookaroundViewer; return v && v.scene && v.scene.id === {json.dumps(link['id'])}", "the linked panorama after clicking its arrow")
+    wait(driver, "return document.querySelector('.la-view').dataset.lastMove !== undefined", "the move's frames")
+    wait_settled(driver, "the linked panorama's frame")
+    moved = viewer_state(driver)
+    result["arrow"] = {"from": start["id"], "to": moved["id"], "move": driver.execute_script("return document.querySelector('.la-view').dataset.lastMove"),
+                       "href": moved["href"]}
+    if "pano=" + link["id"] not in moved["href"]:
+        fail(f"the address does not hold the new panorama: {moved['href']}")
+    shot(driver, FLOW + "-moved")
+    driver.back()
+    wait(driver, f"const v = window.lookaroundViewer; return v && v.scene && v.scene.id === {json.dumps(start['id'])}", "the previous panorama after Back")
+    wait_settled(driver, "the frame after Back")
+    result["back"] = viewer_state(driver)["id"]
+
+
+def check_deep_link(driver, name):
+    pano, heading, pitch, fov = "aleksanterinkatu-012", 123.0, 5.0, 75.0
+    driver.get(f"{BASE}/@60.1685,24.9500,3a,{fov:.0f}y,{heading}h,{pitch + 90}t?pano={pano}")
+    wait(driver, "return window.lookaroundViewer && window.lookaroundViewer.readyState === 'complete'", "the deep link's viewer")
+    wait_settled(driver, "the deep link's frame")
+    state = viewer_state(driver)
+    if state["id"] != pano or abs(state["heading"] - heading) > 1e-6 or abs(state["pitch"] - pitch) > 1e-6 or abs(state["fov"] - fov) > 1e-6:
+        fail(f"the deep link opened {state}, not {pano} at {heading}h {pitch} pitch {fov} fov")
+    data = driver.execute_script("return window.lookaroundViewer.canvas.toDataURL('image/png')")
+    path = os.path.join(OUT, name + ".png")
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(data.split(",", 1)[1]))
+    result[name] = {"panorama": pano, "heading": heading, "pitch": pitch, "fov": fov, "width": state["width"], "height": state["height"],
+                    "canvas": path, "labels": driver.execute_script("return window.lookaroundViewer._labelsParameter()")}
+    shot(driver, FLOW + "-deeplink")
+    # Google's other form: ?pano=&heading=&pitch=&fov= on the page.
+    driver.get(f"{BASE}/?pano={pano}&heading=200&pitch=-3&fov=60")
+    wait_settled(driver, "the ?pano= link's frame")
+    state = viewer_state(driver)
+    result[name]["query_form"] = {"id": state["id"], "heading": state["heading"], "pitch": state["pitch"], "fov": state["fov"]}
+
+
+def check_accessibility(driver):
+    """Every control has an accessible name and Tab reaches the viewer's controls."""
+    unnamed = driver.execute_script("""const out = [];
+        for (const e of document.querySelectorAll('button, input, select, [tabindex], a[href]')) {
+          if (e.closest('[hidden]') || e.offsetParent === null && getComputedStyle(e).position !== 'fixed') continue;
+          const labelled = e.getAttribute('aria-label') || e.getAttribute('title') || (e.labels && e.labels.length && e.labels[0].textContent.trim())
+            || (e.tagName === 'BUTTON' && e.textContent.trim()) || (e.tagName === 'A' && e.textContent.trim());
+          if (!labelled) out.push(e.outerHTML.slice(0, 120));
+        }
+        return out;""")
+    if unnamed:
+        fail("controls without an accessible name: " + "; ".join(unnamed))
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    reached = []
+    for _ in range(14):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        reached.append(driver.execute_script("const e = document.activeElement; return e.getAttribute('aria-label') || e.className"))
+    result["tab_order"] = reached
+    for wanted in ["Zoom in", "Place labels", "Road labels", "Close Look Around"]:
+        if wanted not in reached:
+            fail(f"Tab never reaches '{wanted}': {reached}")
+
+
+def check_embed_events(driver):
+    """The embed API on a page: events in MapKit JS's order."""
+    events = driver.execute_async_script("""const done = arguments[arguments.length - 1], log = [];
+        const box = document.createElement('div'); box.style.cssText = 'width:320px;height:200px'; document.body.append(box);
+        const view = new lookaround.LookAround(box, {latitude: 60.169478, longitude: 24.9523}, {showsCloseControl: true});
+        for (const name of ['load', 'error', 'readystatechange', 'open-dialog', 'leave-dialog', 'close'])
+          view.addEventListener(name, (e) => log.push(name + (name === 'readystatechange' ? ':' + view.readyState : '') +
+                                                       (name === 'error' ? ':' + e.detail.type : '')));
+        const box2 = document.createElement('div'); box2.style.cssText = 'width:200px;height:120px'; document.body.append(box2);
+        const missing = new lookaround.LookAroundPreview(box2, {latitude: 60.1800, longitude: 24.9000});
+        for (const name of ['load', 'error', 'readystatechange'])
+          missing.addEventListener(name, (e) => log.push('preview-' + name + (name === 'readystatechange' ? ':' + missing.readyState : '') +
+                                                           (name === 'error' ? ':' + e.detail.type : '')));
+        const finish = () => { view.close(); setTimeout(() => done({log, scene: view.scene && view.scene.id, state: view.readyState}), 50); };
+        let pending = 2;
+        const one = () => { if (--pending === 0) setTimeout(finish, 50); };
+        view.addEventListener('load', one, {once: true}); view.addEventListener('error', one, {once: true});
+        missing.addEventListener('error', one, {once: true}); missing.addEventListener('load', one, {once: true});""")
+    result["embed"] = events
+    wanted = ["readystatechange:complete", "load", "close", "readystatechange:destroyed"]
+    got = [e for e in events["log"] if not e.startswith("preview-")]
+    if got != wanted:
+        fail(f"the embed's events came as {got}, expected {wanted}")
+    if [e for e in events["log"] if e.startswith("preview-")] != ["preview-readystatechange:error", "preview-error:availability-error"]:
+        fail(f"a preview without imagery sent {events['log']}")
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    if FLOW in ("desktop", "nowebgl"):
+        extra = ("--disable-webgl", "--disable-3d-apis") if FLOW == "nowebgl" else ()
+        driver = browser(extra=extra)
+        try:
+            result["webgl"] = driver.execute_script("return !!document.createElement('canvas').getContext('webgl')")
+            open_map_and_preview(driver)
+            check_drag_and_keys(driver)
+            check_arrow_and_back(driver)
+            if FLOW == "desktop":
+                check_accessibility(driver)
+            check_deep_link(driver, FLOW + "-deeplink-canvas")
+            if FLOW == "desktop":
+                driver.get(BASE + "/")
+                wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
+                check_embed_events(driver)
+            result["console_errors"] = console_errors(driver)
+        finally:
+            driver.quit()
+    elif FLOW == "phone":
+        driver = browser(390, 844, phone=True)
+        try:
+            result["touch_points"] = driver.execute_script("return navigator.maxTouchPoints")
+            open_map_and_preview(driver, touch=True)
+            result["layout_width"] = driver.execute_script("return window.innerWidth")
+            check_drag_and_keys(driver, touch=True)
+            result["console_errors"] = console_errors(driver)
+        finally:
+            driver.quit()
+    elif FLOW == "key":
+        driver = browser()
+        try:
+            driver.get(BASE + "/")
+            wait(driver, "const d = document.getElementById('key-dialog'); return d && !d.hidden", "the API key form after a 403")
+            result["key_reason"] = driver.execute_script("return document.getElementById('key-reason').textContent")
+            shot(driver, "key-dialog")
+            driver.find_element(By.ID, "key-text").send_keys(KEY)
+            driver.find_element(By.ID, "key-text").send_keys(Keys.ENTER)
+            wait(driver, "return document.querySelectorAll('.leaflet-tile-loaded').length >= 4", "tiles with the key")
+            open_map_and_preview(driver)
+            result["key_in_requests"] = driver.execute_script("return [...document.querySelectorAll('.leaflet-tile')].every(t => t.src.includes('key='))")
+            # The 403 errors before the key was given are the browser's own log lines, expected here.
+            result["console_errors"] = [e for e in console_errors(driver) if "403" not in e]
+        finally:
+            driver.quit()
+    else:
+        fail("unknown flow " + FLOW)
+    print(json.dumps(result, indent=1))
+
+
+main()
