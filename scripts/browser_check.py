@@ -252,6 +252,42 @@ def check_accessibility(driver):
             fail(f"Tab never reaches '{wanted}': {reached}")
 
 
+def check_label_toggles(driver):
+    """The Places toggle takes place labels off (roads stay), and back on."""
+    toggle = driver.find_element(By.CSS_SELECTOR, ".la-places")
+    toggle.click()
+    wait_settled(driver, "the frame without place labels")
+    result["labels_after_toggle"] = {"parameter": driver.execute_script("return window.lookaroundViewer._labelsParameter()"),
+                                     "pressed": toggle.get_attribute("aria-pressed")}
+    if result["labels_after_toggle"] != {"parameter": "roads", "pressed": "false"}:
+        fail(f"the Places toggle gave {result['labels_after_toggle']}")
+    toggle.click()
+    wait_settled(driver, "the frame with labels again")
+
+
+def check_walk(driver):
+    """The walk box plays a walk in the viewer; Pause holds it; Stop ends it."""
+    driver.get(BASE + "/")
+    wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
+    driver.find_element(By.ID, "walk-from").send_keys("Senaatintori")
+    driver.find_element(By.ID, "walk-to").send_keys("Stockmann")
+    driver.find_element(By.ID, "walk-to").send_keys(Keys.ENTER)
+    wait(driver, "const p = document.getElementById('walk-progress'); return !!p && /^[2-9]|^\\d\\d/.test(p.textContent)",
+         "the walk's second move", 60)
+    shot(driver, FLOW + "-walk")
+    driver.find_element(By.ID, "walk-pause").click()
+    time.sleep(0.8)  # a move under way finishes
+    held = driver.execute_script("return document.getElementById('walk-progress').textContent")
+    time.sleep(1.5)
+    still = driver.execute_script("return document.getElementById('walk-progress').textContent")
+    driver.find_element(By.ID, "walk-stop").click()
+    wait(driver, "return document.getElementById('walk-controls').hidden", "the walk's end after Stop")
+    result["walk"] = {"progress_when_paused": held, "progress_later": still,
+                      "scene": viewer_state(driver)["id"]}
+    if held != still:
+        fail(f"the walk went on while paused: {held} then {still}")
+
+
 def check_embed_events(driver):
     """The embed API on a page: events in MapKit JS's order."""
     events = driver.execute_async_script("""const done = arguments[arguments.length - 1], log = [];
@@ -290,12 +326,14 @@ def main():
             check_drag_and_keys(driver)
             check_arrow_and_back(driver)
             if FLOW == "desktop":
+                check_label_toggles(driver)
                 check_accessibility(driver)
             check_deep_link(driver, FLOW + "-deeplink-canvas")
             if FLOW == "desktop":
                 driver.get(BASE + "/")
                 wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
                 check_embed_events(driver)
+                check_walk(driver)
             result["console_errors"] = console_errors(driver)
         finally:
             driver.quit()

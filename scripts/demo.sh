@@ -64,3 +64,5 @@ Look around yourself:  $lookaround view --near Senaatintori
   arrows or h/j/k/l look, +/- zoom, w or Enter walks along the street, m shows a map, ? lists the keys, q quits.
 Watch a walk:          $lookaround walk --from Senaatintori --to Stockmann --play
 TEXT
+printf '\n==> In a browser (no WebGL needed): %s serve, then open http://127.0.0.1:8080/\n' "$lookaround"
+printf '    (click a blue street for a Look Around preview; http://127.0.0.1:8080/@60.16948,24.95240,3a,75y,85.8h,90t?pano=senaatintori-005 opens a view)\n'

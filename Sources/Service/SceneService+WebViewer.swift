@@ -51,11 +51,11 @@ extension SceneService {
     // MARK: /v1/move
 
     /// The move's query parameters (besides `viewer` and `seq`, which every frame route takes).
-    static let moveParameters = ["from", "to", "heading-degrees", "pitch-degrees", "fov-degrees", "size", "frames", "quality"]
+    static let moveParameters = ["from", "to", "heading_degrees", "pitch_degrees", "fov_degrees", "size", "frames", "quality"]
     /// Frames of a move: from 2 up to this many.
     static let maximumMoveFrames = 30
 
-    /// `GET /v1/move?from=ID&to=ID&heading-degrees=&pitch-degrees=&fov-degrees=&size=WxH&frames=N`: the
+    /// `GET /v1/move?from=ID&to=ID&heading_degrees=&pitch_degrees=&fov_degrees=&size=WxH&frames=N`: the
     /// depth-warped transition of `walk` and `view` (a crossfade where a panorama has no depth map), as
     /// N JPEG frames at fractions 1/N … N/N of the way, one after another in the body
     /// (`application/x-lookaround-frames`), their byte lengths in `X-Frame-Lengths`. The last frame is the
@@ -67,9 +67,9 @@ extension SceneService {
                                                 message: "give from=ID and to=ID, the panoramas the move starts and ends at")
         }
         var camera = LookAroundSnapshotter.Camera()
-        camera.headingDegrees = try query.heading("heading-degrees") ?? 0
-        camera.pitchDegrees = try query.double("pitch-degrees", in: ViewCamera.pitchRangeDegrees, unit: "degrees") ?? 0
-        camera.fieldOfViewDegrees = try query.double("fov-degrees", in: ViewCamera.fieldOfViewRangeDegrees, unit: "degrees") ?? 90
+        camera.headingDegrees = try query.heading("heading_degrees") ?? 0
+        camera.pitchDegrees = try query.double("pitch_degrees", in: ViewCamera.pitchRangeDegrees, unit: "degrees") ?? 0
+        camera.fieldOfViewDegrees = try query.double("fov_degrees", in: ViewCamera.fieldOfViewRangeDegrees, unit: "degrees") ?? 90
         let sizeText = query.string("size") ?? "640x360"
         let size: PixelSize
         do { size = try PixelSize(parsing: sizeText, maximumSide: 4096) } catch {

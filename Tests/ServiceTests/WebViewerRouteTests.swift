@@ -67,7 +67,7 @@ import TestSupport
     }
 
     @Test func aMoveIsItsFramesInOrder() throws {
-        let query = "from=senaatintori-005&to=senaatintori-006&heading-degrees=85.8&size=160x90&frames=4"
+        let query = "from=senaatintori-005&to=senaatintori-006&heading_degrees=85.8&size=160x90&frames=4"
         let move = try ServiceFixture.get("/v1/move?" + query)
         #expect(move.status == 200 && move.header("content-type") == "application/x-lookaround-frames", "\(move.text.prefix(200))")
         #expect(move.header("x-move") == "depth-warp")
@@ -83,7 +83,7 @@ import TestSupport
         // The camera moves 12 m east looking east: frames differ from each other, and the last is the
         // view from the second panorama (its snapshot without labels, at the same camera).
         #expect(ImageMetrics.psnr(frames[0], frames[3]) < 30)
-        let end = try ServiceFixture.get("/v1/snapshot?scene=senaatintori-006&heading-degrees=85.8&size=160x90&labels=none&format=png")
+        let end = try ServiceFixture.get("/v1/snapshot?scene=senaatintori-006&heading_degrees=85.8&size=160x90&labels=none&format=png")
         let snapshot = try PNGCodec.decodeRGB(end.body)
         let agreement = ImageMetrics.psnr(frames[3], snapshot)
         #expect(agreement >= 27, "the move's last frame against the destination's view: \(agreement) dB")
@@ -91,7 +91,7 @@ import TestSupport
         for (bad, parameter) in [("from=senaatintori-005&frames=4", "to"), ("from=senaatintori-005&to=senaatintori-006&frames=1", "frames"),
                                  ("from=senaatintori-005&to=senaatintori-006&frames=31", "frames"),
                                  ("from=senaatintori-005&to=senaatintori-006&size=2000x1000&frames=10", "size"),
-                                 ("from=senaatintori-005&to=senaatintori-006&fov-degrees=nan", "fov-degrees"),
+                                 ("from=senaatintori-005&to=senaatintori-006&fov_degrees=nan", "fov_degrees"),
                                  ("from=senaatintori-005&to=senaatintori-006&spin=1", "spin")] {
             let refused = try ServiceFixture.get("/v1/move?" + bad)
             #expect(refused.status == 400 && (try? refused.json()["error"] as? [String: Any])?["parameter"] as? String == parameter,
@@ -103,7 +103,7 @@ import TestSupport
     @Test func aViewersStaleFramesAreDroppedUnrendered() throws {
         let service = try SceneService(configuration: try ServiceFixture.configuration())
         func frame(_ viewer: String, _ sequence: Int, heading: Int) -> @Sendable () -> HTTPResponse {
-            let request = HTTPRequest(path: "/v1/snapshot", query: [("scene", "senaatintori-005"), ("heading-degrees", "\(heading)"),
+            let request = HTTPRequest(path: "/v1/snapshot", query: [("scene", "senaatintori-005"), ("heading_degrees", "\(heading)"),
                                                                    ("size", "64x48"), ("viewer", viewer), ("seq", "\(sequence)")])
             guard case .render(let work) = service.handle(request).disposition else { return { HTTPResponse(status: 0, contentType: "", body: []) } }
             return work

@@ -293,14 +293,18 @@
 
   function startWalk(v, route) {
     const controls = $("walk-controls");
+    // Inside the viewer's dialog: the rest of the page is inert while it is open.
+    v.element.append(controls);
+    controls.inert = false;
     controls.hidden = false;
     walk = v.playWalk(route.stops, { speed: Number($("walk-speed").value) });
     $("walk-pause").textContent = "Pause";
     v.addEventListener("walk-progress", (e) => {
       $("walk-progress").textContent = e.detail.index + " / " + e.detail.count;
     });
-    v.addEventListener("walk-end", () => { controls.hidden = true; walk = null; });
-    v.addEventListener("close", () => { if (walk) walk.stop(); controls.hidden = true; });
+    const putBack = () => { controls.hidden = true; document.body.append(controls); };
+    v.addEventListener("walk-end", () => { putBack(); walk = null; });
+    v.addEventListener("close", () => { if (walk) walk.stop(); putBack(); });
   }
 
   $("walk-pause").addEventListener("click", () => {

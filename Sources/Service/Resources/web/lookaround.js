@@ -468,8 +468,8 @@
       this._abort.signal.addEventListener("abort", abortAll);
       try {
         const response = await fetch(url("/v1/snapshot", {
-          scene: this._scene.id, "heading-degrees": c.heading.toFixed(2), "pitch-degrees": c.pitch.toFixed(2),
-          "fov-degrees": c.fov.toFixed(2), size: w + "x" + h, labels: this._labelsParameter(), format: "jpeg", quality: 80,
+          scene: this._scene.id, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
+          "fov_degrees": c.fov.toFixed(2), size: w + "x" + h, labels: this._labelsParameter(), format: "jpeg", quality: 80,
           viewer: this._id, seq,
         }), { signal: request.controller.signal });
         if (response.status === 204) { this.stats.dropped++; return; }
@@ -780,8 +780,8 @@
       const seq = ++this._seq;
       try {
         const [response, described] = await Promise.all([
-          fetch(url("/v1/move", { from: from.id, to: id, "heading-degrees": c.heading.toFixed(2), "pitch-degrees": c.pitch.toFixed(2),
-            "fov-degrees": c.fov.toFixed(2), size: w + "x" + h, frames, viewer: this._id, seq }), { signal: this._abort.signal }),
+          fetch(url("/v1/move", { from: from.id, to: id, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
+            "fov_degrees": c.fov.toFixed(2), size: w + "x" + h, frames, viewer: this._id, seq }), { signal: this._abort.signal }),
           service.panorama(id, this._abort.signal),
         ]);
         const next = sceneFrom(described);
@@ -953,7 +953,7 @@
           this.image.onload = resolve;
           this.image.onerror = () => reject(new LookAroundError("service-error", "the preview picture could not be loaded"));
         });
-        this.image.src = url("/v1/snapshot", { scene: this._scene.id, "heading-degrees": this.heading.toFixed(1), size: w + "x" + h,
+        this.image.src = url("/v1/snapshot", { scene: this._scene.id, "heading_degrees": this.heading.toFixed(1), size: w + "x" + h,
           labels, format: "jpeg", quality: 80 });
         this.caption.textContent = formatDate(this._scene.captureTime);
         service.reverse(this._scene.coordinate.latitude, this._scene.coordinate.longitude, this._abort.signal).then((place) => {
