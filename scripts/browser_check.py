@@ -252,6 +252,32 @@ def check_accessibility(driver):
             fail(f"Tab never reaches '{wanted}': {reached}")
 
 
+def pinch(driver, x, y, start, end):
+    """Two fingers from `start` to `end` pixels apart, horizontally around (x, y)."""
+    actions = ActionBuilder(driver)
+    one = actions.add_pointer_input(interaction.POINTER_TOUCH, "finger1")
+    two = actions.add_pointer_input(interaction.POINTER_TOUCH, "finger2")
+    one.create_pointer_move(x=int(x - start / 2), y=int(y)); two.create_pointer_move(x=int(x + start / 2), y=int(y))
+    one.create_pointer_down(button=0); two.create_pointer_down(button=0)
+    for k in range(1, 9):
+        d = start + (end - start) * k / 8
+        one.create_pointer_move(x=int(x - d / 2), y=int(y), duration=20)
+        two.create_pointer_move(x=int(x + d / 2), y=int(y), duration=20)
+    one.create_pointer_up(button=0); two.create_pointer_up(button=0)
+    actions.perform()
+
+
+def check_pinch(driver):
+    before = viewer_state(driver)
+    rect = driver.execute_script("const r = window.lookaroundViewer.element.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}")
+    pinch(driver, rect["x"] + rect["w"] / 2, rect["y"] + rect["h"] * 0.55, 80, 160)
+    wait_settled(driver, "the frame after a pinch")
+    after = viewer_state(driver)
+    result["pinch"] = {"fov_before": before["fov"], "fov_after": after["fov"]}
+    if not (after["fov"] < before["fov"] * 0.8):
+        fail(f"spreading two fingers did not zoom in: {before['fov']}° then {after['fov']}°")
+
+
 def check_label_toggles(driver):
     """The Places toggle takes place labels off (roads stay), and back on."""
     toggle = driver.find_element(By.CSS_SELECTOR, ".la-places")
@@ -344,6 +370,8 @@ def main():
             open_map_and_preview(driver, touch=True)
             result["layout_width"] = driver.execute_script("return window.innerWidth")
             check_drag_and_keys(driver, touch=True)
+            check_pinch(driver)
+            shot(driver, "phone-pinched")
             result["console_errors"] = console_errors(driver)
         finally:
             driver.quit()

@@ -81,6 +81,9 @@ import TestSupport
         #expect(phone["touch_points"] as? Int ?? 0 >= 1 && phone["layout_width"] as? Int == 390, "\(phone)")
         let drag = try #require(phone["drag"] as? [String: Double])
         #expect(abs((drag["turned_degrees"] ?? 99) - (drag["expected_degrees"] ?? 0)) < 0.6, "a touch drag: \(drag)")
+        // Two fingers spread from 80 to 160 pixels apart halve the field of view.
+        let pinch = try #require(phone["pinch"] as? [String: Double])
+        #expect(abs((pinch["fov_after"] ?? 0) - (pinch["fov_before"] ?? 0) / 2) < 5, "a pinch: \(pinch)")
         #expect((phone["console_errors"] as? [String])?.isEmpty == true, "\(phone["console_errors"] ?? "")")
     }
 

@@ -214,8 +214,8 @@
     if (!answer.found) {
       const nc = answer.no_coverage || {};
       const error = new LookAroundError("availability-error", nc.nearest_distance_meters !== undefined
-        ? "no imagery here: the nearest panorama is " + Math.round(nc.nearest_distance_meters) + " m away"
-        : "no imagery here" + (nc.message ? ": " + nc.message : ""));
+        ? "No imagery here: the nearest panorama is " + Math.round(nc.nearest_distance_meters) + " m away"
+        : "No imagery here" + (nc.message ? ": " + nc.message : ""));
       error.nearest = nc.nearest_distance_meters !== undefined
         ? { id: nc.nearest_panorama_id, distanceMeters: nc.nearest_distance_meters } : null;
       throw error;
