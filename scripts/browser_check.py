@@ -291,6 +291,18 @@ def check_label_toggles(driver):
     wait_settled(driver, "the frame with labels again")
 
 
+def check_escape_returns_to_the_map(driver):
+    """Esc leaves the viewer; the map is centred where the viewer was."""
+    scene = driver.execute_script("const s = window.lookaroundViewer.scene; return {id: s.id, lat: s.coordinate.latitude, lon: s.coordinate.longitude}")
+    driver.find_element(By.CSS_SELECTOR, ".la-view").send_keys(Keys.ESCAPE)
+    wait(driver, "return !window.lookaroundViewer && !document.querySelector('.la-dialog')", "the map after Esc")
+    center = driver.execute_script("const c = window.lookaroundMap.getCenter(); return {lat: c.lat, lon: c.lng, path: location.pathname}")
+    off = math.hypot((center["lat"] - scene["lat"]) * 111320, (center["lon"] - scene["lon"]) * 111320 * math.cos(math.radians(scene["lat"])))
+    result["escape"] = {"scene": scene["id"], "map_center_off_meters": off, "path": center["path"]}
+    if off > 5 or center["path"] != "/":
+        fail(f"after Esc the map is {off:.1f} m from {scene['id']} at {center['path']}")
+
+
 def check_walk(driver):
     """The walk box plays a walk in the viewer; Pause holds it; Stop ends it."""
     driver.get(BASE + "/")
@@ -354,6 +366,7 @@ def main():
             if FLOW == "desktop":
                 check_label_toggles(driver)
                 check_accessibility(driver)
+                check_escape_returns_to_the_map(driver)
             check_deep_link(driver, FLOW + "-deeplink-canvas")
             if FLOW == "desktop":
                 driver.get(BASE + "/")

@@ -63,6 +63,11 @@ import TestSupport
         let query = try #require((desktop["desktop-deeplink-canvas"] as? [String: Any])?["query_form"] as? [String: Any])
         #expect(query["id"] as? String == "aleksanterinkatu-012" && query["heading"] as? Double == 200 && query["pitch"] as? Double == -3
                 && query["fov"] as? Double == 60, "\(query)")
+        let escape = try #require(desktop["escape"] as? [String: Any])
+        #expect((escape["map_center_off_meters"] as? Double ?? 99) < 5 && escape["path"] as? String == "/", "Esc: \(escape)")
+        let walk = try #require(desktop["walk"] as? [String: Any])
+        #expect(walk["progress_when_paused"] as? String == walk["progress_later"] as? String, "the walk box's pause: \(walk)")
+        #expect((desktop["labels_after_toggle"] as? [String: String])?["parameter"] == "roads")
         let embed = try #require(desktop["embed"] as? [String: Any])
         #expect(embed["state"] as? String == "destroyed" && embed["scene"] as? String == "senaatintori-005", "\(embed)")
     }
