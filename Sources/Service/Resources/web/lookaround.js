@@ -537,8 +537,9 @@
     _arrowPolygon(camera, headingDegrees) {
       const h = headingDegrees * rad, down = -(this._scene.cameraHeightMeters || 2.5);
       const a = [Math.sin(h), Math.cos(h)], b = [Math.cos(h), -Math.sin(h)];
-      // A chevron on the ground, 3.6…5.6 m ahead, 1.8 m wide (along, across the link's direction).
-      const shape = [[3.6, -0.45], [4.4, -0.45], [4.4, -0.9], [5.6, 0], [4.4, 0.9], [4.4, 0.45], [3.6, 0.45]];
+      // An arrow on the ground, 6…8.6 m ahead and 2.4 m wide (along, across the link's direction): in view
+      // at the default pitch (at 2.5 m above the ground, 6 m ahead is 23° below the horizon).
+      const shape = [[6, -0.6], [7.1, -0.6], [7.1, -1.2], [8.6, 0], [7.1, 1.2], [7.1, 0.6], [6, 0.6]];
       const points = [];
       for (const [along, across] of shape) {
         const p = camera.project([a[0] * along + b[0] * across, a[1] * along + b[1] * across, down]);
