@@ -130,6 +130,7 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Diagnostics", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapData", "Geodesy", "TestSupport"]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),

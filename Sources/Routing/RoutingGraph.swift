@@ -33,6 +33,8 @@ public final class RoutingGraph: Sendable {
         public var isRoundabout: Bool
         /// A pedestrian area or square (its crossings and outline).
         public var isArea: Bool
+        /// `tunnel=*` (not `no`) or a negative `layer`: underground, so snapping prefers the streets above.
+        public var isUnderground: Bool = false
 
         /// The name in `language` (`name:language`), else `name`.
         public func name(in language: String?) -> String? {
@@ -201,7 +203,8 @@ public final class RoutingGraph: Sendable {
                                     if tag.key.hasPrefix("name:"), !tag.key.dropFirst(5).contains(":") { names[String(tag.key.dropFirst(5))] = tag.value }
                                 },
                                 ref: tags["ref"], highway: tags["highway"] ?? "", isRoundabout: tags["junction"] == "roundabout" || tags["junction"] == "circular",
-                                isArea: isArea))
+                                isArea: isArea,
+                                isUnderground: (tags["tunnel"].map { $0 != "no" } ?? false) || (Int(tags["layer"] ?? "") ?? 0) < 0))
             wayIndexByOSMID[entry.way.id] = wayIndex
             let ids = entry.way.nodeIDs
             var start = 0

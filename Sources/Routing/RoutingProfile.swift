@@ -86,6 +86,9 @@ public enum RoutingProfile {
         // A footway or pedestrian street that cyclists may use (bicycle=yes) is open to them even though
         // its class is not; the loop above already did that. Steps never are.
         if mode == .cycling, mainClass(highway) == "steps" { return false }
+        // Service and road tunnels (delivery tunnels, car parks' ramps) are no place to walk unless tagged so.
+        if mode == .walking, let tunnel = tags["tunnel"], tunnel != "no", defaultAccess(.driving, highway: highway),
+           tags["foot"] == nil, tags["sidewalk"] == nil { return false }
         return allowed
     }
 

@@ -128,8 +128,10 @@ extension RoutingGraph {
             let lengthSquared = dx * dx + dy * dy
             let t = lengthSquared > 0 ? min(max(((p.x - a.x) * dx + (p.y - a.y) * dy) / lengthSquared, 0), 1) : 0
             let qx = a.x + t * dx - p.x, qy = a.y + t * dy - p.y
-            let distance = (qx * qx + qy * qy).squareRoot()
-            guard distance <= radiusMeters else { continue }
+            let measured = (qx * qx + qy * qy).squareRoot()
+            guard measured <= radiusMeters else { continue }
+            // A street underground counts 40 m further: a point on a square is on the square, not in the tunnel below it.
+            let distance = measured + (way(ofEdge: e).isUnderground ? 40 : 0)
             if best == nil || distance < best!.distance { best = (e, i, t, distance) }
             if components[e] == largest, bestMain == nil || distance < bestMain!.distance { bestMain = (e, i, t, distance) }
         }
@@ -140,6 +142,7 @@ extension RoutingGraph {
         let point = (try? GeoCoordinate(latitude: pointLatitude[i] + chosen.t * (pointLatitude[i + 1] - pointLatitude[i]),
                                         normalizingLongitude: pointLongitude[i] + chosen.t * (pointLongitude[i + 1] - pointLongitude[i])))
             ?? coordinate
-        return SnappedPoint(edge: chosen.edge, offsetMeters: offset, coordinate: point, distanceMeters: chosen.distance)
+        return SnappedPoint(edge: chosen.edge, offsetMeters: offset, coordinate: point,
+                            distanceMeters: chosen.distance - (way(ofEdge: chosen.edge).isUnderground ? 40 : 0))
     }
 }

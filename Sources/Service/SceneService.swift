@@ -135,6 +135,9 @@ public final class SceneService: HTTPHandler {
         case .nominatimSearch: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimSearch(request) }))
         case .nominatimReverse: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimReverse(request) }))
         case .tileJSON: return (route.label, .respond(answer { () throws(ServiceError) in try tileJSON(request) }))
+        // Routing can take tens of milliseconds (and the first request builds the graph): a render worker's job.
+        case .directions: return (route.label, .render { [self] in answer { () throws(ServiceError) in try directions(request) } })
+        case .osrmRoute: return (route.label, .render { [self] in osrmRoute(request) })
         case .tile, .snapshot, .map, .mapTile, .streetViewImage: return (route.label, rendered(route, request))
         }
     }
@@ -213,6 +216,7 @@ public final class SceneService: HTTPHandler {
         case mapTile, tileJSON
         case streetViewMetadata, streetViewImage
         case nominatimSearch, nominatimReverse
+        case directions, osrmRoute
 
         /// The label in metrics and the access log.
         var label: String {
@@ -234,6 +238,8 @@ public final class SceneService: HTTPHandler {
             case .streetViewImage: "streetview_image"
             case .nominatimSearch: "nominatim_search"
             case .nominatimReverse: "nominatim_reverse"
+            case .directions: "directions"
+            case .osrmRoute: "osrm_route"
             }
         }
 
@@ -247,6 +253,8 @@ public final class SceneService: HTTPHandler {
             case .health, .metrics, .openAPI, .coverage, .panorama, .tile, .mapTile, .tileJSON: []
             case .nominatimSearch: SceneService.nominatimSearchParameters
             case .nominatimReverse: SceneService.nominatimReverseParameters
+            case .directions: SceneService.directionsParameters
+            case .osrmRoute: nil
             case .snapshot, .map, .streetViewMetadata, .streetViewImage: nil
             }
         }
@@ -272,6 +280,8 @@ public final class SceneService: HTTPHandler {
         case "/reverse", "/reverse.php": return .nominatimReverse
         default: break
         }
+        if path == "/v1/directions" { return .directions }
+        if path.hasPrefix("/route/v1/") { return .osrmRoute }
         if path.hasPrefix("/v1/coverage/") { return .coverage }
         if path.hasPrefix("/v1/tiles/") { return path.hasSuffix(".json") ? .tileJSON : .mapTile }
         if path.hasPrefix("/v1/panoramas/") && path.count > "/v1/panoramas/".count {
