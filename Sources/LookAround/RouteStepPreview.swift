@@ -10,8 +10,9 @@ public struct RouteStepPreview: Sendable, Hashable, Codable {
     public var stepIndex: Int
     /// The panorama.
     public var scene: LookAroundScene
-    /// Where the view looks, degrees clockwise from north: from the panorama towards a point
-    /// ``RouteStepPreview/lookAheadMeters`` along the route after the maneuver.
+    /// Where the view looks, degrees clockwise from north: along the new street (the maneuver's bearing
+    /// after) from a panorama within ``RouteStepPreview/alongStreetMeters`` of the maneuver; from one
+    /// further off, towards the point ``RouteStepPreview/lookAheadMeters`` along the route after it.
     public var headingDegrees: Double
     /// From the panorama to the maneuver, metres.
     public var distanceToManeuverMeters: Double
@@ -19,7 +20,9 @@ public struct RouteStepPreview: Sendable, Hashable, Codable {
     /// How far before the maneuver the panorama is looked for, metres along the route.
     public static let leadMeters = 12.0
     /// How far after the maneuver the view aims, metres along the route.
-    public static let lookAheadMeters = 25.0
+    public static let lookAheadMeters = 60.0
+    /// Nearer the maneuver than this (metres), a preview looks exactly along the new street.
+    public static let alongStreetMeters = 20.0
 
     /// Snapshot options with this preview's camera (pitch 0, 90° field of view) at `size`.
     public func snapshotOptions(size: PixelSize = PixelSize(width: 640, height: 360), language: String? = nil) -> LookAroundSnapshotter.Options {
@@ -54,7 +57,7 @@ extension Route {
             var heading = step.maneuver.bearingAfterDegrees
             if isArrival {
                 heading = panorama.distanceMeters(to: ahead) > 3 ? panorama.initialAzimuth(to: ahead).degrees : step.maneuver.bearingBeforeDegrees
-            } else if panorama.distanceMeters(to: ahead) > 5 {
+            } else if panorama.distanceMeters(to: step.coordinate) > RouteStepPreview.alongStreetMeters, panorama.distanceMeters(to: ahead) > 5 {
                 heading = panorama.initialAzimuth(to: ahead).degrees
             }
             heading = (heading.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)

@@ -91,16 +91,22 @@ extension RoutePath {
             let degrees = coordinates[i].initialAzimuth(to: coordinates[j]).degrees
             return (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         }
+        /// Metres between two coordinates of the line, in a local equirectangular frame (enough to find a point 8 m away).
+        let metersPerDegreeLongitude = 111_320 * cos(coordinates[0].latitude * .pi / 180)
+        func near(_ a: GeoCoordinate, _ b: GeoCoordinate) -> Double {
+            let dx = (a.longitude - b.longitude) * metersPerDegreeLongitude, dy = (a.latitude - b.latitude) * 110_574
+            return (dx * dx + dy * dy).squareRoot()
+        }
         /// The bearing arriving at coordinate `j`: from a point at least 8 m back (or the line's start).
         func bearingInto(_ j: Int, notBefore lower: Int) -> Double {
             var i = j - 1
-            while i > lower, coordinates[i].distanceMeters(to: coordinates[j]) < 8 { i -= 1 }
+            while i > lower, near(coordinates[i], coordinates[j]) < 8 { i -= 1 }
             return bearing(from: max(i, 0), to: j)
         }
         /// The bearing leaving coordinate `j`: towards a point at least 8 m on (or the line's end).
         func bearingOut(_ j: Int, notAfter upper: Int) -> Double {
             var k = j + 1
-            while k < upper, coordinates[k].distanceMeters(to: coordinates[j]) < 8 { k += 1 }
+            while k < upper, near(coordinates[k], coordinates[j]) < 8 { k += 1 }
             return bearing(from: j, to: min(k, coordinates.count - 1))
         }
         func label(_ piece: Piece) -> String {

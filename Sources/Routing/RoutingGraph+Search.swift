@@ -102,7 +102,7 @@ extension RoutingGraph {
         guard (0...5).contains(alternatives) else {
             throw .invalidParameter(name: "alternatives", value: "\(alternatives)", allowed: "0…5")
         }
-        guard edgeSource.indices.contains(where: { allows(edge: $0, mode: mode) }) else {
+        guard !componentEdgeCount[mode.index].isEmpty else {
             throw .emptyNetwork(mode: mode, source: sourceDescription)
         }
         guard let start = snap(source, mode: mode, radiusMeters: snapRadiusMeters) else {

@@ -372,6 +372,14 @@ public final class RoutingGraph: Sendable {
         return point(start)
     }
 
+    /// The vertices with a way open to `mode`, as coordinates (benchmarks and tests pick route ends from them).
+    public func vertexCoordinates(openTo mode: TransportType) -> [GeoCoordinate] {
+        (0..<vertexCount).compactMap { v -> GeoCoordinate? in
+            let open = (Int(adjacencyStart[v])..<Int(adjacencyStart[v + 1])).contains { allows(edge: Int(adjacency[$0]) >> 1, mode: mode) }
+            return open ? try? GeoCoordinate(latitude: vertexLatitude[v], longitude: vertexLongitude[v]) : nil
+        }
+    }
+
     /// The way edge `e` belongs to.
     public func way(ofEdge e: Int) -> WayInfo { ways[Int(edgeWay[e])] }
 

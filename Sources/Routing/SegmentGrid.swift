@@ -118,8 +118,12 @@ extension RoutingGraph {
         var bestMain: (edge: Int, segment: Int, t: Double, distance: Double)?
         let components = edgeComponent[mode.index], sizes = componentEdgeCount[mode.index]
         let largest = sizes.indices.max { sizes[$0] < sizes[$1] }.map(Int32.init) ?? -1
-        var seen = Set<Int32>()
-        for segment in grid.segments(near: coordinate.latitude, coordinate.longitude, radiusMeters: radiusMeters) where seen.insert(segment).inserted {
+        // Near first (most points lie on or beside a street); the whole radius only when that finds no
+        // edge of the main network close enough. A segment in several cells is measured more than once;
+        // the minimum does not mind.
+        for searchRadius in radiusMeters > 60 ? [60, radiusMeters] : [radiusMeters] {
+        if let found = best, let main = bestMain, main.distance <= 2 * found.distance + 30 { break }
+        for segment in grid.segments(near: coordinate.latitude, coordinate.longitude, radiusMeters: searchRadius) {
             let i = Int(segment), e = Int(grid.segmentEdge[i])
             guard e >= 0, allows(edge: e, mode: mode) else { continue }
             let a = grid.xy(latitude: pointLatitude[i], longitude: pointLongitude[i])
@@ -131,9 +135,10 @@ extension RoutingGraph {
             let measured = (qx * qx + qy * qy).squareRoot()
             guard measured <= radiusMeters else { continue }
             // A street underground counts 40 m further: a point on a square is on the square, not in the tunnel below it.
-            let distance = measured + (way(ofEdge: e).isUnderground ? 40 : 0)
+            let distance = measured + (ways[Int(edgeWay[e])].isUnderground ? 40 : 0)
             if best == nil || distance < best!.distance { best = (e, i, t, distance) }
             if components[e] == largest, bestMain == nil || distance < bestMain!.distance { bestMain = (e, i, t, distance) }
+        }
         }
         guard var chosen = best else { return nil }
         if let main = bestMain, main.distance <= 2 * chosen.distance + 30 { chosen = main }
