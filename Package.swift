@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Reprojection", targets: ["Reprojection"]),
         .library(name: "MapSnapshot", targets: ["MapSnapshot"]),
         .library(name: "Service", targets: ["Service"]),
+        .library(name: "Routing", targets: ["Routing"]),
     ],
     targets: [
         // MARK: C system libraries (headers and link flags; the code comes from Debian)
@@ -64,11 +65,14 @@ let package = Package(
                 dependencies: ["Parallelism", "Diagnostics", "CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
         .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
+        // Directions over the OSM street network: the routing graph (walking, cycling, driving; oneway,
+        // access, turn restrictions, pedestrian areas), A* over directed edges, steps, encoded polylines.
+        .target(name: "Routing", dependencies: ["Diagnostics", "Geodesy", "MapData"]),
         .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot"]),
+        .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
         // above, as MapSnapshot's OrthophotoProvider. Above both, so that MapSnapshot and LookAround (and
         // every client of LookAround) do not link the ray tracer and Embree; used by the CLI and the service.
@@ -106,7 +110,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "CEmbree3", "CSQLite", "ProcessRunner"],
+                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
@@ -128,6 +132,7 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Diagnostics", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapData", "Geodesy", "TestSupport"]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),

@@ -17,6 +17,11 @@ need=()
 "$python" -c "import geopy" 2>/dev/null || need+=(geopy==2.4.1)
 # The web viewer's browser tests drive Debian's chromium through its chromium-driver.
 "$python" -c "import selenium" 2>/dev/null || need+=(selenium==4.51.0)
+# Directions: an OSRM client pointed at `lookaround serve` (routingpy), and the independent route-length reference
+# (networkx over the same ways, geodesic lengths from geographiclib).
+"$python" -c "import routingpy" 2>/dev/null || need+=(routingpy)
+"$python" -c "import networkx" 2>/dev/null || need+=(networkx)
+"$python" -c "import geographiclib" 2>/dev/null || need+=(geographiclib)
 ((${#need[@]} == 0)) && exit 0
 echo "install-test-tools: pip install ${need[*]}" >&2
 "$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \

@@ -10,6 +10,7 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("postgis", "the catalog in PostGIS vs SQLite on 1M panoramas: COPY ingest, nearest-50 m scenes directly and via 1/2/4 serve processes", runPostGISBenchmarks),
     ("map", "1024×1024 map snapshot of the Helsinki extract, flat and pitched, one core, vs Mapnik", runMapBenchmarks),
     ("reprojection", "1920×1080 views of an 8192×4096 panorama vs OpenCV remap and ffmpeg v360; snapshots", runReprojectionBenchmarks),
+    ("directions", "routing graph build time and bytes; routes/s on one core for random pairs (Helsinki, Munich) vs Routino", runDirectionsBenchmarks),
     ("geocoding", "index time and bytes per address; forward geocodes/s on one core vs SQLite FTS5; /search under wrk vs nginx", runGeocodingBenchmarks),
     ("service", "lookaround serve under wrk on loopback vs nginx (scenes, Street View metadata, snapshots)", runServiceBenchmarks),
     ("soak", "10 minutes of mixed service load, resident memory sampled (not in the default run)", runServiceSoak),

@@ -9,7 +9,7 @@ import Foundation
 /// copied. libreadosm formats PBF timestamps with the non-reentrant `gmtime()`, so parses are
 /// serialised through `parseLock`.
 enum OSMReader {
-    private static let parseLock = NSLock()
+    static let parseLock = NSLock()
 
     static func read(path: String) throws -> OSMRawData {
         var isDirectory: ObjCBool = false

@@ -156,6 +156,9 @@ public final class SceneService: HTTPHandler {
         case .tileJSON: return (route.label, .respond(answer { () throws(ServiceError) in try tileJSON(request) }))
         case .page, .asset: return (route.label, .respond(answer { () throws(ServiceError) in try webFile(request) }))
         case .walk: return (route.label, .render { [self] in answer { () throws(ServiceError) in try walk(request) } })
+        // Routing can take tens of milliseconds (and the first request builds the graph): a render worker's job.
+        case .directions: return (route.label, .render { [self] in answer { () throws(ServiceError) in try directions(request) } })
+        case .osrmRoute: return (route.label, .render { [self] in osrmRoute(request) })
         case .tile, .snapshot, .map, .mapTile, .move, .streetViewImage: return (route.label, rendered(route, request))
         }
     }
@@ -235,6 +238,7 @@ public final class SceneService: HTTPHandler {
         case page, asset, move, walk
         case streetViewMetadata, streetViewImage
         case nominatimSearch, nominatimReverse
+        case directions, osrmRoute
 
         /// The label in metrics and the access log.
         var label: String {
@@ -260,6 +264,8 @@ public final class SceneService: HTTPHandler {
             case .streetViewImage: "streetview_image"
             case .nominatimSearch: "nominatim_search"
             case .nominatimReverse: "nominatim_reverse"
+            case .directions: "directions"
+            case .osrmRoute: "osrm_route"
             }
         }
 
@@ -275,6 +281,8 @@ public final class SceneService: HTTPHandler {
             case .walk: ["from", "to", "language"]
             case .nominatimSearch: SceneService.nominatimSearchParameters
             case .nominatimReverse: SceneService.nominatimReverseParameters
+            case .directions: SceneService.directionsParameters
+            case .osrmRoute: nil
             // The page takes a camera (`?pano=&heading=&pitch=&fov=`) for its script; its files, cache busters.
             case .snapshot, .map, .streetViewMetadata, .streetViewImage, .page, .asset: nil
             }
@@ -304,6 +312,8 @@ public final class SceneService: HTTPHandler {
         case "/lookaround.js", "/app.js", "/app.css", "/lookaround.css", "/favicon.svg": return .asset
         default: break
         }
+        if path == "/v1/directions" { return .directions }
+        if path.hasPrefix("/route/v1/") { return .osrmRoute }
         if isPagePath(path) { return .page }
         if path.hasPrefix("/leaflet/") && !path.contains("..") { return .asset }
         if path.hasPrefix("/v1/coverage/") { return .coverage }

@@ -36,6 +36,7 @@ enum MapCommand: Command {
         ] + MapOptions.options + [
             .value("save-camera", valueName: "FILE", help: "Write the camera used as JSON (restores the view exactly with --camera FILE)."),
             .value("route", valueName: "FILE", help: "A route as GeoJSON lines, drawn in route blue."),
+        ] + routeOptions + [
             .value("overlay", valueName: "FILE", help: "GeoJSON overlays and pins with styling properties (repeatable).", repeatable: true),
             .value("catalog", valueName: "PATH|URL", help: "The catalog for --coverage (built by 'lookaround index'): a file or a postgres:// URL.",
                    defaultValue: Catalog.defaultPath),
@@ -53,6 +54,8 @@ enum MapCommand: Command {
              comment: "Senate Square with a pin"),
             (command: "lookaround map --camera 60.1699,24.9523,900,30,60 --size 800x600 -o pitched.png",
              comment: "a pitched 3D view looking north-north-east"),
+            (command: "lookaround map --route-from Senaatintori --route-to Stockmann -o route.png",
+             comment: "the walking route between two places, with start and end pins"),
             (command: "lookaround map --fly-from 60.1699,24.9523 --fly-to 60.1630,24.9400 --frames 24 -o flight/",
              comment: "the frames of a camera flight"),
         ])
@@ -107,6 +110,11 @@ enum MapCommand: Command {
             coverage = CatalogCoverage(catalog: try Catalog(path: try arguments.requiredString("catalog")))
         }
         let dataPath = try arguments.requiredString("osm")
+        if let drawing = try routeDrawing(arguments, osm: dataPath) {
+            overlays.append(drawing.overlay)
+            pins += drawing.pins
+            if framing == nil, flight == nil { framing = .region(drawing.region) }
+        }
         let dataset = try MapDataset(contentsOfFile: dataPath)
         let snapshotter = try MapSnapshotter(dataset: dataset)
         // Imagery is the simulator's city photographed from straight above: built only when asked for.

@@ -17,8 +17,8 @@ enum WalkCommand: Command {
         name: "walk",
         abstract: "Plan a walk over the panorama links and render it as a preview (PNG frames, GIF, WebP, MP4/WebM).",
         discussion: """
-            Choose the walk with --from and --to (a place name or LAT,LON; the shortest path over the panorama \
-            links), with --waypoints FILE (a GeoJSON LineString or MultiPoint, or a GPX track or route, followed \
+            Choose the walk with --from and --to (a place name or LAT,LON; the walking route over the streets of \
+            --osm, through the panoramas along it, else the shortest path over the panorama links), with --waypoints FILE (a GeoJSON LineString or MultiPoint, or a GPX track or route, followed \
             through the panoramas nearest the line) or with --sequence ID (one capture sequence, --reverse to walk \
             it backwards). --dry-run prints the plan (panoramas, length, streets, duration) without rendering. \
             No path is exit code 1 naming where the graph breaks; a bad waypoint file is exit code 65 naming the \
@@ -272,6 +272,12 @@ enum WalkCommand: Command {
         if let from = arguments.string("from"), let to = arguments.string("to") {
             let a = try resolve(from, option: "from", arguments: arguments, catalog: catalog, language: language)
             let b = try resolve(to, option: "to", arguments: arguments, catalog: catalog, language: language)
+            // The walking route over the streets, through the panoramas along it; where those panoramas
+            // are not linked into one walk (a gap between sequences), the shortest walk over the links.
+            if let line = streetLine(from: a.coordinate, to: b.coordinate, arguments: arguments, catalog: catalog),
+               let route = try? planner.route(alongLine: line) {
+                return route
+            }
             return try planner.route(from: a.coordinate, to: b.coordinate, fromName: a.name, toName: b.name)
         }
         if let file = arguments.string("waypoints") {

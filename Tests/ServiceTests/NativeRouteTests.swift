@@ -302,7 +302,9 @@ import TestSupport
                        "/": "/", "/lookaround.js": "/lookaround.js",
                        "/maps/api/streetview/metadata": "/maps/api/streetview/metadata?location=60.1699,24.9523",
                        "/maps/api/streetview": "/maps/api/streetview?size=64x48&location=60.1699,24.9523",
-                       "/search": "/search?q=Aleksanterinkatu%2052", "/reverse": "/reverse?lat=60.16845&lon=24.94205"]
+                       "/search": "/search?q=Aleksanterinkatu%2052", "/reverse": "/reverse?lat=60.16845&lon=24.94205",
+                       "/v1/directions": "/v1/directions?from=60.1699,24.9523&to=60.1686,24.9417",
+                       "/route/v1/{profile}/{coordinates}": "/route/v1/foot/24.9523,60.1699;24.9417,60.1686"]
         #expect(Set(paths.keys) == Set(samples.keys))
         for (template, sample) in samples {
             let method = (paths[template]?.keys.first ?? "get").uppercased()
