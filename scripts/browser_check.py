@@ -303,13 +303,39 @@ def check_escape_returns_to_the_map(driver):
         fail(f"after Esc the map is {off:.1f} m from {scene['id']} at {center['path']}")
 
 
+def check_directions(driver):
+    """Directions from the form: the route on the map, its steps with street-level previews; a step opens the viewer."""
+    driver.get(BASE + "/")
+    wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
+    driver.find_element(By.ID, "walk-from").send_keys("Senaatintori")
+    driver.find_element(By.ID, "walk-to").send_keys("Stockmann")
+    driver.find_element(By.ID, "walk-to").send_keys(Keys.ENTER)
+    wait(driver, "const p = document.getElementById('directions'); return !!p && !p.hidden && document.querySelectorAll('.step').length >= 3",
+         "the directions panel", 60)
+    wait(driver, "return [...document.querySelectorAll('.step img')].every(i => i.complete && i.naturalWidth > 0)",
+         "every step's preview picture", 60)
+    result["directions"] = driver.execute_script("""return {summary: document.getElementById('directions-summary').textContent,
+        steps: [...document.querySelectorAll('.step-text strong')].map(e => e.textContent),
+        previews: document.querySelectorAll('.step img').length,
+        route_on_map: document.querySelectorAll('.leaflet-overlay-pane path').length}""")
+    shot(driver, FLOW + "-directions")
+    steps = driver.find_elements(By.CSS_SELECTOR, ".step")
+    chosen = next((b for b in steps if b.find_elements(By.TAG_NAME, "img")), None)
+    if not chosen:
+        fail("no step has a street-level preview")
+    chosen.click()
+    wait(driver, "return window.lookaroundViewer && window.lookaroundViewer.readyState === 'complete'", "the viewer from a step")
+    result["directions"]["opened"] = viewer_state(driver)["id"]
+    driver.find_element(By.CSS_SELECTOR, ".la-view").send_keys(Keys.ESCAPE)
+
+
 def check_walk(driver):
     """The walk box plays a walk in the viewer; Pause holds it; Stop ends it."""
     driver.get(BASE + "/")
     wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
     driver.find_element(By.ID, "walk-from").send_keys("Senaatintori")
     driver.find_element(By.ID, "walk-to").send_keys("Stockmann")
-    driver.find_element(By.ID, "walk-to").send_keys(Keys.ENTER)
+    driver.find_element(By.ID, "walk-go").click()
     wait(driver, "const p = document.getElementById('walk-progress'); return !!p && /^[2-9]|^\\d\\d/.test(p.textContent)",
          "the walk's second move", 60)
     shot(driver, FLOW + "-walk")
@@ -372,6 +398,7 @@ def main():
                 driver.get(BASE + "/")
                 wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
                 check_embed_events(driver)
+                check_directions(driver)
                 check_walk(driver)
             result["console_errors"] = console_errors(driver)
         finally:

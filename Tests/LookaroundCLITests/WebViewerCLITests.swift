@@ -68,6 +68,11 @@ import TestSupport
         let walk = try #require(desktop["walk"] as? [String: Any])
         #expect(walk["progress_when_paused"] as? String == walk["progress_later"] as? String, "the walk box's pause: \(walk)")
         #expect((desktop["labels_after_toggle"] as? [String: String])?["parameter"] == "roads")
+        // Directions in the page: the route drawn, its steps each with a street-level preview, a step opens the viewer.
+        let directions = try #require(desktop["directions"] as? [String: Any])
+        let steps = directions["steps"] as? [String] ?? []
+        #expect(steps.count >= 3 && steps.last?.hasPrefix("Arrive") == true && (directions["route_on_map"] as? Int ?? 0) >= 1, "\(directions)")
+        #expect((directions["previews"] as? Int ?? 0) >= 3 && (directions["opened"] as? String)?.isEmpty == false, "\(directions)")
         let embed = try #require(desktop["embed"] as? [String: Any])
         #expect(embed["state"] as? String == "destroyed" && embed["scene"] as? String == "senaatintori-005", "\(embed)")
     }

@@ -271,11 +271,117 @@
     }
   });
 
-  // MARK: Walks
+  // MARK: Directions and walks
+
+  /** Google's encoded polyline (precision 5) to [lat, lon] pairs. */
+  function decodePolyline(text) {
+    const points = [];
+    let index = 0, lat = 0, lon = 0;
+    while (index < text.length) {
+      for (const which of [0, 1]) {
+        let shift = 0, value = 0, byte;
+        do { byte = text.charCodeAt(index++) - 63; value |= (byte & 0x1f) << shift; shift += 5; } while (byte >= 0x20);
+        const delta = value & 1 ? ~(value >> 1) : value >> 1;
+        if (which === 0) lat += delta; else lon += delta;
+      }
+      points.push([lat / 1e5, lon / 1e5]);
+    }
+    return points;
+  }
+
+  let routeLayer = null;
+  const panel = $("directions");
+
+  function clearRoute() {
+    if (routeLayer) routeLayer.remove();
+    routeLayer = null;
+    panel.hidden = true;
+    $("directions-steps").textContent = "";
+  }
+  $("directions-close").addEventListener("click", clearRoute);
+
+  function formatDistance(meters) {
+    return meters >= 1000 ? (meters / 1000).toFixed(1) + " km" : Math.round(meters) + " m";
+  }
+
+  function formatDuration(seconds) {
+    const minutes = Math.round(seconds / 60);
+    return minutes < 60 ? minutes + " min" : Math.floor(minutes / 60) + " h " + (minutes % 60) + " min";
+  }
+
+  /** Asks for directions and shows the route on the map and its steps, each with a street-level preview. */
+  async function showDirections(from, to, mode) {
+    let answer;
+    try {
+      answer = await withKey(async () => {
+        const response = await fetch(la.url("/v1/directions", { from, to, mode, previews: "true" }));
+        const body = await response.json().catch(() => null);
+        if (response.status === 403) throw Object.assign(new Error("no valid API key"), { status: 403 });
+        if (!response.ok) throw new Error(body && body.error ? body.error.message : "HTTP " + response.status);
+        return body;
+      });
+    } catch (error) {
+      say("No directions: " + error.message, 8);
+      return;
+    }
+    clearRoute();
+    const route = answer.routes[0];
+    const line = decodePolyline(route.polyline);
+    routeLayer = L.layerGroup([
+      L.polyline(line, { color: "#6f2dbd", weight: 6, opacity: 0.85 }),
+      L.marker(line[0], { title: "Start: " + (answer.from.name || from), keyboard: false }),
+      L.marker(line[line.length - 1], { title: "End: " + (answer.to.name || to), keyboard: false }),
+    ]).addTo(map);
+    // Fit the route beside the steps' panel (on the right; at the bottom on a phone).
+    const narrow = window.innerWidth <= 480;
+    map.fitBounds(L.latLngBounds(line), { paddingTopLeft: [30, 30],
+      paddingBottomRight: narrow ? [30, Math.round(window.innerHeight * 0.45) + 30] : [Math.min(340, window.innerWidth - 16) + 40, 30] });
+    $("directions-summary").textContent = formatDistance(route.distance_meters) + ", " + formatDuration(route.expected_travel_time_seconds)
+      + " by " + { walking: "foot", cycling: "bicycle", driving: "car" }[route.transport_type || mode]
+      + (route.advisory_notices && route.advisory_notices.length ? ". " + route.advisory_notices.join(" ") : "");
+    const list = $("directions-steps");
+    route.steps.forEach((step, index) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "step";
+      const text = document.createElement("span");
+      text.className = "step-text";
+      const title = document.createElement("strong");
+      title.textContent = step.instructions;
+      const detail = document.createElement("span");
+      detail.textContent = formatDistance(step.distance_meters) + (step.preview ? "" : " · no street-level view here");
+      text.append(title, detail);
+      if (step.preview) {
+        const image = document.createElement("img");
+        image.alt = "Street-level view before: " + step.instructions;
+        image.loading = "lazy";
+        image.src = la.url(step.preview.snapshot_url.replace(/size=\d+x\d+/, "size=256x144"));
+        button.append(image);
+        button.setAttribute("aria-label", "Step " + (index + 1) + ": " + step.instructions + ". Open the street-level view");
+        button.addEventListener("click", () => openViewer({ id: step.preview.panorama_id }, { heading: step.preview.heading_degrees }));
+      } else {
+        button.append(document.createElement("span"));
+        button.setAttribute("aria-label", "Step " + (index + 1) + ": " + step.instructions);
+        button.addEventListener("click", () => map.setView([step.latitude, step.longitude], 18));
+      }
+      button.append(text);
+      item.append(button);
+      list.append(item);
+    });
+    panel.hidden = false;
+    page.lookaroundDirections = { route, count: route.steps.length };
+  }
+
+  $("walk").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const from = $("walk-from").value.trim(), to = $("walk-to").value.trim();
+    if (!from || !to) { say("Give where you start and where you are going"); return; }
+    showDirections(from, to, $("route-mode").value);
+  });
 
   let walk = null;
-  $("walk").addEventListener("submit", async (event) => {
-    event.preventDefault();
+  $("walk-go").addEventListener("click", async () => {
     const from = $("walk-from").value.trim(), to = $("walk-to").value.trim();
     if (!from || !to) { say("Give where the walk starts and where it ends"); return; }
     try {
