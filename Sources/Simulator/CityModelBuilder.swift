@@ -39,8 +39,12 @@ struct CityModelBuilder {
     var builtUpShareOverride: Double?
 
     // Heights of the layered ground surfaces (metres); each sits above the one before so that
-    // overlapping polygons never fight.
-    static let landCoverZ: Float = 0.002, pavingZ: Float = 0.004, grassZ: Float = 0.008, waterZ: Float = 0.012, roadZ: Float = 0.016
+    // overlapping polygons never fight. Two surfaces of different colours must never share a height:
+    // a ray meets both at the same distance, and which one it shows then follows the order of the BVH,
+    // which differs from build to build (a pedestrian street's strip on its pedestrian area, both at
+    // one height, was a speckle of two pavings that changed between a tile's model and the whole's).
+    static let landCoverZ: Float = 0.002, pavingZ: Float = 0.004, parkingZ: Float = 0.005, pathZ: Float = 0.006
+    static let grassZ: Float = 0.008, meadowZ: Float = 0.010, waterZ: Float = 0.012, roadZ: Float = 0.016
     static let cyclewayZ: Float = 0.022, markingZ: Float = 0.03, railZ: Float = 0.036, sidewalkZ: Float = 0.12
 
     init(frame: LocalTangentFrame, minX: Double, minY: Double, maxX: Double, maxY: Double) {
@@ -134,15 +138,16 @@ struct CityModelBuilder {
     static func landCover(_ kind: AreaKind) -> (material: MaterialKind, z: Float, albedo: Vec3)? {
         switch kind {
         case .square, .pavedArea: (.paving, pavingZ, ColorPalette.linear(150, 146, 138))
-        case .parking: (.asphalt, pavingZ, ColorPalette.linear(92, 92, 94))
+        case .parking: (.asphalt, parkingZ, ColorPalette.linear(92, 92, 94))
         case .water: nil   // drawn from the dataset's water model (addWater)
         case .park, .grass, .wood, .scrub: (.grass, grassZ, ColorPalette.linear(88, 128, 56))
-        case .meadow: (.grass, grassZ, ColorPalette.linear(118, 134, 62))
+        case .meadow: (.grass, meadowZ, ColorPalette.linear(118, 134, 62))
+        // Land use, each its own height below the covers (overlapping land uses do not fight either).
         case .residential: (.grass, landCoverZ, ColorPalette.linear(80, 124, 58))
-        case .orchard: (.grass, landCoverZ, ColorPalette.linear(96, 122, 52))
-        case .farmland: (.field, landCoverZ, ColorPalette.linear(150, 134, 78))
-        case .sand: (.sand, landCoverZ, ColorPalette.linear(196, 178, 136))
-        case .industrial: (.sand, landCoverZ, ColorPalette.linear(132, 128, 120))
+        case .orchard: (.grass, landCoverZ + 0.0004, ColorPalette.linear(96, 122, 52))
+        case .farmland: (.field, landCoverZ + 0.0008, ColorPalette.linear(150, 134, 78))
+        case .sand: (.sand, landCoverZ + 0.0012, ColorPalette.linear(196, 178, 136))
+        case .industrial: (.sand, landCoverZ + 0.0016, ColorPalette.linear(132, 128, 120))
         }
     }
 
@@ -440,7 +445,7 @@ struct CityModelBuilder {
                 scene.addStrip(line, width: width, z: Self.roadZ, joints: true, asphalt)
                 addMarkings(street, line: line, width: width, marking)
             case .pedestrian:
-                scene.addStrip(line, width: width, z: Self.pavingZ, joints: true, paving)
+                scene.addStrip(line, width: width, z: Self.pathZ, joints: true, paving)
             case .cycleway:
                 scene.addStrip(line, width: width, z: Self.cyclewayZ, joints: true, cycle)
             case .footway where street.footwayType == "sidewalk":
@@ -448,7 +453,7 @@ struct CityModelBuilder {
             case .footway where street.footwayType == "crossing":
                 addCrosswalk(line, marking)
             case .footway, .path, .steps, .platform:
-                scene.addStrip(line, width: min(width, 3), z: Self.pavingZ, joints: true, paving)
+                scene.addStrip(line, width: min(width, 3), z: Self.pathZ, joints: true, paving)
             default:
                 continue
             }
