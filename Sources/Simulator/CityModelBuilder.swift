@@ -554,16 +554,25 @@ struct CityModelBuilder {
         }
     }
 
-    /// A tree: a trunk and an ellipsoid crown, `heightMeters` tall (9–14 m from the seed when untagged).
+    /// A tree: a trunk and an ellipsoid crown, `heightMeters` tall (9–14 m from the seed when untagged):
+    /// copies of one trunk (a unit cylinder) and one crown (a unit sphere) scaled to the tree, the
+    /// crown tinted by the seed.
     mutating func addTree(at p: Point, heightMeters tagged: Double?, seed: UInt32) {
-        let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
         let variation = Double(seed % 1000) / 1000
         let h = min(max(tagged ?? (9 + 5 * variation), 4), 25)
-        scene.addCylinder(center: p, radius: 0.18 + 0.1 * variation, bottom: 0, top: Float(h * 0.45), sides: 7, bark)
+        let trunk = scene.prototype("trunk") { scene in
+            let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
+            scene.addCylinder(center: (0, 0), radius: 1, bottom: 0, top: 1, sides: 7, bark)
+        }
+        let radius = 0.18 + 0.1 * variation
+        scene.addInstance(of: trunk, InstanceTransform(scaleX: radius, scaleY: radius, scaleZ: h * 0.45, translation: (p.x, p.y, 0)))
+        let crown = scene.prototype("crown") { scene in
+            scene.addEllipsoid(center: .zero, radiusX: 1, radiusY: 1, radiusZ: 1, rings: 6, segments: 10,
+                               SurfaceRecord(normal: .zero, material: .foliage, albedo: .zero))
+        }
         let green = ColorPalette.linear(58 + Int(seed >> 10 & 15), 92 + Int(seed >> 14 & 31), 40)
-        let crown = SurfaceRecord(normal: .zero, material: .foliage, albedo: green, style: seed)
-        let rx = Float(h * (0.28 + 0.08 * variation))
-        scene.addEllipsoid(center: Vec3(Float(p.x), Float(p.y), Float(h * 0.64)), radiusX: rx, radiusY: rx * 0.95,
-                           radiusZ: Float(h * 0.36), rings: 6, segments: 10, crown)
+        let rx = h * (0.28 + 0.08 * variation)
+        scene.addInstance(of: crown, InstanceTransform(scaleX: rx, scaleY: rx * 0.95, scaleZ: h * 0.36, translation: (p.x, p.y, h * 0.64)),
+                          tint: (green, seed))
     }
 }
