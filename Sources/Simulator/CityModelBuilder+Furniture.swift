@@ -13,6 +13,8 @@ import MapData
 extension CityModelBuilder {
     /// A copy of the prototype `key` (built by `build` in the object's own coordinates: x along its
     /// heading, y to its back, up from the ground at its spot) turned by `angle` and placed at `p`.
+    /// Posts are copies of their own that are not turned: a six-sided post keeps the orientation it
+    /// always had (turned with the lamp's heading its silhouette would be up to 13 % wider or narrower).
     mutating func placeFurniture(_ key: String, at p: Point, angle: Double, _ build: (inout SceneBuilder) -> Void) {
         let prototype = scene.prototype(key, build)
         scene.addInstance(of: prototype, InstanceTransform(angle: angle, translation: (p.x, p.y, 0)))
@@ -56,7 +58,7 @@ extension CityModelBuilder {
             }
             var top = 0.0
             // Which side of the heading the back is on (+1: left): the prototypes' back is at +y or −y.
-            let back: Double = cos(along) * away.y - sin(along) * away.x >= 0 ? 1 : -1
+            var back: Double { cos(along) * away.y - sin(along) * away.x >= 0 ? 1 : -1 }
             switch item.kind {
             case .trafficSignals:
                 // Mapped on the road's node: a pole at the kerb of the nearest traffic road.
@@ -69,9 +71,11 @@ extension CityModelBuilder {
                     along = atan2(dy, dx)
                 }
                 guard !footprints.isInside(p) else { continue }
-                placeFurniture("signal", at: p, angle: along) { scene in
+                placeFurniture("signal post", at: p, angle: 0) { scene in
                     scene.addCylinder(center: (0, 0), radius: 0.06, bottom: 0, top: 3.3, sides: 6, metal)
                     scene.addCap(center: (0, 0), radius: 0.06, z: 3.3, sides: 6, metal)
+                }
+                placeFurniture("signal head", at: p, angle: along) { scene in
                     // The head faces the oncoming traffic (against the direction of travel).
                     var head = signalHousing
                     head.origin = Vec3(0, 0, 2.3)
@@ -81,8 +85,10 @@ extension CityModelBuilder {
             case .streetLamp:
                 guard !footprints.isInside(p) else { continue }
                 let height = min(max(item.heightMeters ?? 6.5, 3), 14)
-                placeFurniture("lamp \(height)", at: p, angle: along) { scene in
+                placeFurniture("lamp post \(height)", at: p, angle: 0) { scene in
                     scene.addCylinder(center: (0, 0), radius: 0.08, bottom: 0, top: Float(height - 0.35), sides: 6, metal)
+                }
+                placeFurniture("lantern \(height)", at: p, angle: along) { scene in
                     // The lantern: a flat box over the post, 0.6 × 0.3 m.
                     scene.addOrientedBox(center: (0, 0), angle: 0, halfLength: 0.3, halfWidth: 0.15,
                                          bottom: Float(height - 0.35), top: Float(height), metal)
@@ -112,9 +118,14 @@ extension CityModelBuilder {
                 // The sign post at one end of the shelter (or alone).
                 let postOffset = shelter ? 2.1 : 0
                 let hasPost = !footprints.isInside((p.x + cos(along) * postOffset, p.y + sin(along) * postOffset))
+                let post = (p.x + cos(along) * postOffset, p.y + sin(along) * postOffset)
+                if hasPost {
+                    placeFurniture("stop post", at: post, angle: 0) { scene in
+                        scene.addCylinder(center: (0, 0), radius: 0.05, bottom: 0, top: 2.7, sides: 6, metal)
+                    }
+                }
                 placeFurniture("stop \(shelter) \(hasPost) \(back)", at: p, angle: along) { scene in
                     if hasPost {
-                        scene.addCylinder(center: (postOffset, 0), radius: 0.05, bottom: 0, top: 2.7, sides: 6, metal)
                         scene.addOrientedBox(center: (postOffset, 0), angle: 0, halfLength: 0.25, halfWidth: 0.03, bottom: 2.2, top: 2.7, stopSign)
                     }
                     if shelter {
