@@ -142,12 +142,14 @@ struct CityModelBuilder {
         case .water: nil   // drawn from the dataset's water model (addWater)
         case .park, .grass, .wood, .scrub: (.grass, grassZ, ColorPalette.linear(88, 128, 56))
         case .meadow: (.grass, meadowZ, ColorPalette.linear(118, 134, 62))
-        // Land use, each its own height below the covers (overlapping land uses do not fight either).
+        // Land uses share one height, as before: there is no room for steps of a millimetre or more
+        // between the ground and the paving 2 mm above. Nested land uses of two colours can still tie
+        // (rare; none in the shipped Helsinki views).
         case .residential: (.grass, landCoverZ, ColorPalette.linear(80, 124, 58))
-        case .orchard: (.grass, landCoverZ + 0.0004, ColorPalette.linear(96, 122, 52))
-        case .farmland: (.field, landCoverZ + 0.0008, ColorPalette.linear(150, 134, 78))
-        case .sand: (.sand, landCoverZ + 0.0012, ColorPalette.linear(196, 178, 136))
-        case .industrial: (.sand, landCoverZ + 0.0016, ColorPalette.linear(132, 128, 120))
+        case .orchard: (.grass, landCoverZ, ColorPalette.linear(96, 122, 52))
+        case .farmland: (.field, landCoverZ, ColorPalette.linear(150, 134, 78))
+        case .sand: (.sand, landCoverZ, ColorPalette.linear(196, 178, 136))
+        case .industrial: (.sand, landCoverZ, ColorPalette.linear(132, 128, 120))
         }
     }
 
