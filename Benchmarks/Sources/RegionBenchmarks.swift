@@ -64,6 +64,8 @@ func runRegionBenchmarks() throws {
                  + "today's build of the whole extract took 109 s and 12.4 GB (the issue's figures)", mapSeconds,
                  Double(mapPeak ?? 0) / 1e9, mapSeconds <= 5 && (mapPeak ?? .max) <= 1_000_000_000 ? "met" : "NOT met"))
 
+    try measureLargeExtractRead(source: osm, folder: folder, lookaround: lookaround)
+
     let tiled = try run([], out: "tiled")
     print(String(format: "   tiled, every named street every 25 m: %@; %.0f s in all (%.2f captures/s)", describe(tiled.report),
                  tiled.wallSeconds, Double(tiled.report.captures.count) / tiled.wallSeconds))
@@ -89,4 +91,35 @@ func runRegionBenchmarks() throws {
     print(String(format: "   240 captures: one process %.1f s; 2 shards at once %.1f s (%@ captures; %.2f× faster), each shard peak %@",
                  one.wallSeconds, twoSeconds, shardCaptures.map(String.init).joined(separator: " + "), one.wallSeconds / twoSeconds,
                  shardReports.map { r in String(format: "%.2f GB", Double(r?.peakResidentBytes ?? 0) / 1e9) }.joined(separator: ", ")))
+}
+
+/// Reading a 50 MB extract: 90 copies of the suburb side by side (scripts/replicate-osm-extract.py, with
+/// pyosmium; 50.7 MB, 5.3 million nodes, 702,090 ways), read by `lookaround simulate --dry-run` over a
+/// box with nothing in it (the read, the assembly into features, one pass of the model builder over
+/// them, then the "nothing here" error): wall time and peak resident memory (GNU time's maximum RSS).
+/// With LOOKAROUND_PEER=PATH, the same for that binary (the reader before this change) in the same run.
+func measureLargeExtractRead(source: String, folder: String, lookaround: String) throws {
+    let big = folder + "bayreuth-x90.osm.pbf"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let made = try ChildProcess.run("/usr/bin/env", ["python3", "scripts/replicate-osm-extract.py", source, big, "90"])
+    guard made.exitStatus == 0, FileManager.default.fileExists(atPath: "/usr/bin/time") else {
+        print("   50 MB extract: skipped (needs python3 with pyosmium, scripts/install-test-tools.sh, and GNU time)")
+        return
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int) ?? 0
+    func read(_ binary: String) throws -> (seconds: Double, peakBytes: Double) {
+        let outcome = try ChildProcess.run("/usr/bin/time", ["-f", "%e %M", binary, "simulate", "--osm", big, "--bbox", "0.1,0.1,0.2,0.2",
+                                                             "--out", folder + "none", "--dry-run"])
+        let last = String(decoding: outcome.stderr, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        let fields = last.split(separator: " ").compactMap { Double($0) }
+        guard fields.count == 2 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: last]) }
+        return (fields[0], fields[1] * 1024)
+    }
+    var lines: [(String, String)] = [("this build", lookaround)]
+    if let peer = ProcessInfo.processInfo.environment["LOOKAROUND_PEER"] { lines.append(("peer \(peer)", peer)) }
+    for (name, binary) in lines + lines {   // twice each, alternating: the second of each is printed too
+        let r = try read(binary)
+        print(String(format: "   reading a %.1f MB extract (90 copies of the suburb), %@: %.1f s, peak %.0f MB", Double(size) / 1e6, name,
+                     r.seconds, r.peakBytes / 1e6))
+    }
 }

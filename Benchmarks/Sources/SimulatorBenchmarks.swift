@@ -24,7 +24,8 @@ func runSimulatorBenchmarks() throws {
     let buildStart = DispatchTime.now().uptimeNanoseconds
     let model = try CityModel(dataset: dataset)
     let built = Double(DispatchTime.now().uptimeNanoseconds - buildStart) / 1e9
-    print("   model: \(model.triangleCount) triangles, \(model.signs.count) signs; OSM load \(String(format: "%.2f", loaded)) s, "
+    print("   model: \(model.triangleCount) triangles stored (\(model.instancedTriangleCount) with every copy of a tree, shrub or "
+          + "furniture prototype written out; \(model.instanceCount) copies), \(model.signs.count) signs; OSM load \(String(format: "%.2f", loaded)) s, "
           + "city model \(String(format: "%.2f", built)) s")
     print("   BVH build (binned SAH, \(model.triangleCount) triangles): \(String(format: "%.3f", model.bvhBuildSeconds)) s; "
           + "default engine \(model.rayEngine.rawValue) (Embree scene \(String(format: "%.3f", model.embreeBuildSeconds)) s)")
@@ -61,8 +62,10 @@ func runSimulatorBenchmarks() throws {
                            maxNorth: ((position.north / tiling.tileMeters).rounded(.down) + 1) * tiling.tileMeters)
     let tile = try CityModel(dataset: dataset, frame: model.frame, extent: square.expanded(by: tiling.horizonMeters).clamped(to: model.extent),
                              builtUpShare: model.builtUpShare)
+    // And the same capture from the flat build (copies written out as triangles): the instancing's cost.
+    let flat = try CityModel(dataset: dataset, options: CityModelOptions(instancing: false))
     var rates: [Double] = []
-    for m in [model, tile] {
+    for m in [model, tile, flat] {
         _ = m.renderCountingRays(small, settings: oneCore)
         var best = Double.infinity, rays = 0
         for _ in 0..<3 {
@@ -75,6 +78,8 @@ func runSimulatorBenchmarks() throws {
     print(String(format: "   the capture's tile model (500 m + 600 m horizon): %d triangles against the whole model's %d; "
                  + "rays/s on one core %.2f M against %.2f M (%.2f×)", tile.triangleCount, model.triangleCount,
                  rates[1] / 1e6, rates[0] / 1e6, rates[1] / rates[0]))
+    print(String(format: "   instanced against flat (the same objects written out, %d triangles): rays/s on one core %.2f M against %.2f M "
+                 + "(%.2f×)", flat.triangleCount, rates[0] / 1e6, rates[2] / 1e6, rates[0] / rates[2]))
 
     let full = try EquirectangularCamera(position: position, headingDegrees: 80, width: 2048)
     let allCores = try RenderSettings(samplesPerPixel: 4, seed: 1, sun: sun)

@@ -84,7 +84,7 @@ public struct Locality: Sendable, Hashable, Codable {
 /// the way between the two.
 enum AddressInterpolation {
     /// The interpolated points of `way` whose numbered nodes are `numbered` (node id → address point).
-    static func points(of way: RawWay, numbered: [Int64: AddressPoint], coordinates: [Int64: OSMCoordinate],
+    static func points(of way: RawWay, numbered: [Int64: AddressPoint], coordinates: NodeCoordinateTable,
                        diagnostics: inout [MapDataDiagnostic]) -> [AddressPoint] {
         guard let scheme = way.tags["addr:interpolation"] else { return [] }
         let step: Int

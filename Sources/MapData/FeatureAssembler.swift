@@ -34,7 +34,13 @@ struct FeatureAssembler {
 
     mutating func run() {
         for node in data.taggedNodes { addNode(node) }
-        for way in data.ways where !way.tags.isEmpty { addWay(way) }
+        // A way's tags go once its features are made (the interpolation pass below reads its own; member
+        // ways of relations are read for their node ids only): on a 50 MB extract the ways' tags are
+        // about 175 MB of the reading's peak, freed as the features that replace them grow.
+        for i in data.ways.indices where !data.ways[i].tags.isEmpty {
+            addWay(data.ways[i])
+            if data.ways[i].tags["addr:interpolation"] == nil { data.ways[i].tags = [:] }
+        }
         for relation in data.multipolygons { addMultipolygon(relation) }
         for way in data.ways where way.tags["addr:interpolation"] != nil {
             addresses += AddressInterpolation.points(of: way, numbered: numberedNodes, coordinates: data.coordinates,

@@ -29,8 +29,10 @@ struct RawRelation {
 /// from one thread only.
 final class OSMRawData {
     var counts = OSMElementCounts()
-    var coordinates: [Int64: OSMCoordinate] = [:]
+    var coordinates = NodeCoordinateTable()
     var taggedNodes: [RawNode] = []
+    /// Every way. ``FeatureAssembler/run()`` empties each tagged way's tags once its features are made
+    /// (all but `addr:interpolation` ways): read tags in `addWay`, not after the run.
     var ways: [RawWay] = []
     var wayIndex: [Int64: Int] = [:]
     var multipolygons: [RawRelation] = []

@@ -26,14 +26,48 @@ final class BoundingVolumeHierarchy: @unchecked Sendable {
     /// Builds the hierarchy over triangles given as vertex triples (`vertices.count` = 3 × triangles).
     init(vertices: [Vec3]) {
         let count = vertices.count / 3
-        var centroids = [Vec3](repeating: .zero, count: count)
         var lows = [Vec3](repeating: .zero, count: count), highs = [Vec3](repeating: .zero, count: count)
         for i in 0..<count {
             let a = vertices[3 * i], b = vertices[3 * i + 1], c = vertices[3 * i + 2]
             lows[i] = a.minimum(b).minimum(c)
             highs[i] = a.maximum(b).maximum(c)
-            centroids[i] = (lows[i] + highs[i]) * 0.5
         }
+        let (built, order, maxDepth) = Self.build(lows: lows, highs: highs)
+        nodeCount = built.count
+        depth = maxDepth
+        nodes = .allocate(capacity: max(1, built.count))
+        _ = nodes.initialize(from: built)
+        triangles = .allocate(capacity: max(1, count * 9))
+        triangleIDs = .allocate(capacity: count)
+        for (k, t32) in order.enumerated() {
+            let t = Int(t32)
+            let a = vertices[3 * t], e1 = vertices[3 * t + 1] - a, e2 = vertices[3 * t + 2] - a
+            let base = 9 * k
+            triangles[base] = a.x; triangles[base + 1] = a.y; triangles[base + 2] = a.z
+            triangles[base + 3] = e1.x; triangles[base + 4] = e1.y; triangles[base + 5] = e1.z
+            triangles[base + 6] = e2.x; triangles[base + 7] = e2.y; triangles[base + 8] = e2.z
+            triangleIDs[k] = t32
+        }
+    }
+
+    /// A hierarchy over boxes (placed instances): ``triangleIDs`` holds each leaf slot's box index and
+    /// ``triangles`` is empty; leaves are read by the instance traversal, not the triangle test.
+    init(boxLows lows: [Vec3], highs: [Vec3]) {
+        let (built, order, maxDepth) = Self.build(lows: lows, highs: highs)
+        nodeCount = built.count
+        depth = maxDepth
+        nodes = .allocate(capacity: max(1, built.count))
+        _ = nodes.initialize(from: built)
+        triangles = .allocate(capacity: 1)
+        triangleIDs = .allocate(capacity: order.count)
+        _ = triangleIDs.initialize(from: order)
+    }
+
+    /// Binned-SAH build over boxes: the flattened nodes, the boxes' order in the leaves, the depth.
+    private static func build(lows: [Vec3], highs: [Vec3]) -> (nodes: [BVHNode], order: [UInt32], depth: Int) {
+        let count = lows.count
+        var centroids = [Vec3](repeating: .zero, count: count)
+        for i in 0..<count { centroids[i] = (lows[i] + highs[i]) * 0.5 }
         var order = [UInt32]((0..<UInt32(count)))
         var built: [BVHNode] = []
         built.reserveCapacity(max(1, 2 * count / 2))
@@ -112,21 +146,7 @@ final class BoundingVolumeHierarchy: @unchecked Sendable {
             work.append((left + 1, middle, first + n - middle, depth + 1))
             work.append((left, first, middle - first, depth + 1))
         }
-        nodeCount = built.count
-        depth = maxDepth
-        nodes = .allocate(capacity: max(1, built.count))
-        _ = nodes.initialize(from: built)
-        triangles = .allocate(capacity: max(1, count * 9))
-        triangleIDs = .allocate(capacity: count)
-        for (k, t32) in order.enumerated() {
-            let t = Int(t32)
-            let a = vertices[3 * t], e1 = vertices[3 * t + 1] - a, e2 = vertices[3 * t + 2] - a
-            let base = 9 * k
-            triangles[base] = a.x; triangles[base + 1] = a.y; triangles[base + 2] = a.z
-            triangles[base + 3] = e1.x; triangles[base + 4] = e1.y; triangles[base + 5] = e1.z
-            triangles[base + 6] = e2.x; triangles[base + 7] = e2.y; triangles[base + 8] = e2.z
-            triangleIDs[k] = t32
-        }
+        return (built, order, maxDepth)
     }
 
     deinit {

@@ -39,7 +39,7 @@ extension CityModel {
                                    _ trace: (BVHView, Vec3, Vec3, UnsafeMutablePointer<UInt32>) -> Result) -> [Result] {
         let count = origins.count / 3
         var out = [Result](repeating: initial, count: count)
-        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: bvh.stackCapacity)
+        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: stackCapacity)
         defer { stack.deallocate() }
         let view = bvh.view
         origins.withUnsafeBufferPointer { o in

@@ -10,11 +10,13 @@ extension CityModel {
 
     /// Pointers into this model's storage; valid while the model lives.
     var query: SceneQuery {
-        SceneQuery(bvh: bvh.view, records: UnsafePointer(records.baseAddress!), ground: ground, embree: embree?.view)
+        SceneQuery(bvh: bvh.view, records: UnsafePointer(records.baseAddress!), ground: ground, embree: embree?.view,
+                   instances: instanceLevel?.view)
     }
     /// The same queries through our BVH only, whatever ``rayEngine`` is: the reference for tests.
     var referenceQuery: SceneQuery {
-        SceneQuery(bvh: bvh.view, records: UnsafePointer(records.baseAddress!), ground: ground, embree: nil)
+        SceneQuery(bvh: bvh.view, records: UnsafePointer(records.baseAddress!), ground: ground, embree: nil,
+                   instances: instanceLevel?.view)
     }
 
     /// Renders the scene through `camera`: stratified anti-aliasing, hard sun shadows, sky ambient,
@@ -32,7 +34,13 @@ extension CityModel {
         return renderLoop(camera, settings: settings)
     }
 
-    func renderLoop<C: RayGenerating>(_ camera: C, settings: RenderSettings) -> (image: RGB8Image, rayCount: Int) {
+    /// ``render(_:settings:)`` through our BVH only, whatever ``rayEngine`` is (the reference for tests).
+    func referenceRender(_ camera: EquirectangularCamera, settings: RenderSettings) -> RGB8Image {
+        renderLoop(camera, settings: settings, query: referenceQuery).image
+    }
+
+    func renderLoop<C: RayGenerating>(_ camera: C, settings: RenderSettings, query chosen: SceneQuery? = nil) -> (image: RGB8Image, rayCount: Int) {
+        let query = chosen ?? self.query
         let width = camera.width, height = camera.height
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         let sky = SkyModel(sun: settings.sun)
@@ -55,7 +63,7 @@ extension CityModel {
                     // all their samples), the stream size at which Embree's packets paid off most.
                     let pixelsPerBatch = max(1, 256 / spp)
                     Parallel.forEachRowRange(height, minimumRowsPerChunk: 2, maximumThreads: settings.maximumThreads) { range in
-                        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: bvh.stackCapacity)
+                        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: stackCapacity)
                         let batch = RayBatch(capacity: pixelsPerBatch * spp)
                         defer { stack.deallocate(); batch.deallocate() }
                         var rays = 0
@@ -119,7 +127,7 @@ extension CityModel {
                 let d = depthOut.baseAddress!, l = labelOut.baseAddress!
                 let query = self.query
                 Parallel.forEachRowRange(height, minimumRowsPerChunk: 4, maximumThreads: maximumThreads) { range in
-                    let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: bvh.stackCapacity)
+                    let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: stackCapacity)
                     defer { stack.deallocate() }
                     for y in range {
                         for x in 0..<width {
@@ -139,9 +147,18 @@ extension CityModel {
 
     /// The distance (metres) and label class of the first surface along a ray, or nil for sky.
     public func firstHit(from origin: EastNorthUp, direction: EastNorthUp) -> (distanceMeters: Double, label: LabelClass)? {
+        firstHit(from: origin, direction: direction, query: query)
+    }
+
+    /// ``firstHit(from:direction:)`` through our BVH only (the reference for tests).
+    func referenceFirstHit(from origin: EastNorthUp, direction: EastNorthUp) -> (distanceMeters: Double, label: LabelClass)? {
+        firstHit(from: origin, direction: direction, query: referenceQuery)
+    }
+
+    private func firstHit(from origin: EastNorthUp, direction: EastNorthUp, query: SceneQuery) -> (distanceMeters: Double, label: LabelClass)? {
         let o = Vec3(Float(origin.east), Float(origin.north), Float(origin.up))
         let d = Vec3(Float(direction.east), Float(direction.north), Float(direction.up)).normalized
-        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: bvh.stackCapacity)
+        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: stackCapacity)
         defer { stack.deallocate() }
         let hit = query.closest(origin: o, direction: d, stack: stack)
         withExtendedLifetime(self) {}

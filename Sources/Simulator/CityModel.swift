@@ -21,8 +21,14 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
     public let bvhBuildSeconds: Double
     /// The street furniture built from OSM nodes, in the dataset's order.
     public let furniture: [FurniturePlacement]
-    /// Number of triangles.
-    public var triangleCount: Int { bvh.triangleCount }
+    /// Number of triangles stored: the scene's own and each prototype's once.
+    public var triangleCount: Int { bvh.triangleCount + (instanceLevel?.prototypeTriangleCount ?? 0) }
+    /// Number of triangles a flat build would hold: the scene's own and every placed copy's.
+    public var instancedTriangleCount: Int { bvh.triangleCount + (instanceLevel?.instancedTriangleCount ?? 0) }
+    /// Number of placed copies of prototypes (trees, shrubs, street furniture).
+    public var instanceCount: Int { instanceLevel?.instances.count ?? 0 }
+    /// Entries of the traversal stack a query needs (our BVH, then the copies' two levels).
+    var stackCapacity: Int { max(bvh.stackCapacity, instanceLevel?.stackCapacity ?? 0) }
     /// The share of the region that building footprints cover; above ``isBuiltUp``'s threshold its
     /// untagged ground is paved, else rough grass.
     public let builtUpShare: Double
@@ -30,6 +36,8 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
     public var isBuiltUp: Bool { builtUpShare > CityModelBuilder.builtUpCoverage }
 
     let bvh: BoundingVolumeHierarchy
+    /// The placed copies of prototypes; nil when there are none (or instancing is off).
+    let instanceLevel: InstanceLevel?
     /// Embree over the BVH's triangles when ``rayEngine`` is `.embree`.
     let embree: EmbreeEngine?
     /// The engine the model traces with (`.bvh` when Embree was asked for but could not be set up).
@@ -82,6 +90,7 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
                             options: CityModelOptions = CityModelOptions()) throws {
         var builder = CityModelBuilder(frame: frame, minX: extent.minEast, minY: extent.minNorth, maxX: extent.maxEast, maxY: extent.maxNorth)
         builder.builtUpShareOverride = builtUpShare
+        builder.scene.instancing = options.instancing
         builder.addAreas(dataset.areas)
         builder.addWater(dataset.water)
         builder.addShopPlaces(dataset.places)
@@ -111,9 +120,10 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         bounds = (builder.minX, builder.minY, builder.maxX, builder.maxY)
         let start = DispatchTime.now().uptimeNanoseconds
         bvh = BoundingVolumeHierarchy(vertices: builder.scene.vertices)
+        instanceLevel = InstanceLevel(builder: builder.scene)
         bvhBuildSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let embreeStart = DispatchTime.now().uptimeNanoseconds
-        embree = engine == .embree ? EmbreeEngine(bvh: bvh) : nil
+        embree = engine == .embree ? EmbreeEngine(bvh: bvh, instances: instanceLevel) : nil
         embreeBuildSeconds = embree == nil ? 0 : Double(DispatchTime.now().uptimeNanoseconds - embreeStart) / 1e9
         records = .allocate(capacity: max(1, bvh.triangleCount))
         for k in 0..<bvh.triangleCount { (records.baseAddress! + k).initialize(to: builder.scene.records[Int(bvh.triangleIDs[k])]) }

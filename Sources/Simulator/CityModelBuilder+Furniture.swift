@@ -6,8 +6,20 @@ import MapData
 /// tagged), traffic signals, bollards, waste baskets, fountains, statues, memorials and artworks.
 /// Each stands on its node, facing the nearest street (or its `direction` tag), except where the
 /// node sits on a road or track by mapping convention (signals, tram stops); those move to the kerb.
-/// Nothing is placed inside a building footprint.
+/// Nothing is placed inside a building footprint. Lamps, benches, stops, signals, bollards and waste
+/// baskets are copies of a prototype per kind (and height or side), turned to the object's heading
+/// and placed on its spot; statues, memorials, artworks and fountains, few and each its own, are
+/// triangles of the scene.
 extension CityModelBuilder {
+    /// A copy of the prototype `key` (built by `build` in the object's own coordinates: x along its
+    /// heading, y to its back, up from the ground at its spot) turned by `angle` and placed at `p`.
+    /// Posts are copies of their own that are not turned: a six-sided post keeps the orientation it
+    /// always had (turned with the lamp's heading its silhouette would be up to 13 % wider or narrower).
+    mutating func placeFurniture(_ key: String, at p: Point, angle: Double, _ build: (inout SceneBuilder) -> Void) {
+        let prototype = scene.prototype(key, build)
+        scene.addInstance(of: prototype, InstanceTransform(angle: angle, translation: (p.x, p.y, 0)))
+    }
+
     mutating func addFurniture(_ items: [StreetFurniture]) {
         let metal = SurfaceRecord(normal: .zero, material: .pole, albedo: ColorPalette.linear(58, 62, 60))
         let bench = SurfaceRecord(normal: .zero, material: .furniture, albedo: ColorPalette.linear(120, 84, 52))
@@ -45,6 +57,8 @@ extension CityModelBuilder {
                 along = atan2(-away.x, away.y)
             }
             var top = 0.0
+            // Which side of the heading the back is on (+1: left): the prototypes' back is at +y or −y.
+            var back: Double { cos(along) * away.y - sin(along) * away.x >= 0 ? 1 : -1 }
             switch item.kind {
             case .trafficSignals:
                 // Mapped on the road's node: a pole at the kerb of the nearest traffic road.
@@ -57,31 +71,37 @@ extension CityModelBuilder {
                     along = atan2(dy, dx)
                 }
                 guard !footprints.isInside(p) else { continue }
-                scene.addCylinder(center: p, radius: 0.06, bottom: 0, top: 3.3, sides: 6, metal)
-                scene.addCap(center: p, radius: 0.06, z: 3.3, sides: 6, metal)
-                // The head faces the oncoming traffic (against the direction of travel).
-                var head = signalHousing
-                head.origin = Vec3(0, 0, 2.3)
-                let c = (p.x - cos(along) * 0.2, p.y - sin(along) * 0.2)
-                scene.addOrientedBox(center: c, angle: along + .pi / 2, halfLength: 0.15, halfWidth: 0.13, bottom: 2.3, top: 3.15, head)
+                placeFurniture("signal post", at: p, angle: 0) { scene in
+                    scene.addCylinder(center: (0, 0), radius: 0.06, bottom: 0, top: 3.3, sides: 6, metal)
+                    scene.addCap(center: (0, 0), radius: 0.06, z: 3.3, sides: 6, metal)
+                }
+                placeFurniture("signal head", at: p, angle: along) { scene in
+                    // The head faces the oncoming traffic (against the direction of travel).
+                    var head = signalHousing
+                    head.origin = Vec3(0, 0, 2.3)
+                    scene.addOrientedBox(center: (-0.2, 0), angle: .pi / 2, halfLength: 0.15, halfWidth: 0.13, bottom: 2.3, top: 3.15, head)
+                }
                 top = 3.3
             case .streetLamp:
                 guard !footprints.isInside(p) else { continue }
                 let height = min(max(item.heightMeters ?? 6.5, 3), 14)
-                scene.addCylinder(center: p, radius: 0.08, bottom: 0, top: Float(height - 0.35), sides: 6, metal)
-                // The lantern: a flat box over the post, 0.6 × 0.3 m.
-                scene.addOrientedBox(center: p, angle: along, halfLength: 0.3, halfWidth: 0.15,
-                                     bottom: Float(height - 0.35), top: Float(height), metal)
+                placeFurniture("lamp post \(height)", at: p, angle: 0) { scene in
+                    scene.addCylinder(center: (0, 0), radius: 0.08, bottom: 0, top: Float(height - 0.35), sides: 6, metal)
+                }
+                placeFurniture("lantern \(height)", at: p, angle: along) { scene in
+                    // The lantern: a flat box over the post, 0.6 × 0.3 m.
+                    scene.addOrientedBox(center: (0, 0), angle: 0, halfLength: 0.3, halfWidth: 0.15,
+                                         bottom: Float(height - 0.35), top: Float(height), metal)
+                }
                 top = height
             case .bench:
                 guard !footprints.isInside(p) else { continue }
-                let side = (x: cos(along), y: sin(along))
-                scene.addOrientedBox(center: p, angle: along, halfLength: 0.85, halfWidth: 0.22, bottom: 0.42, top: 0.47, bench)
-                let back = (p.x + away.x * 0.24, p.y + away.y * 0.24)
-                scene.addOrientedBox(center: back, angle: along, halfLength: 0.85, halfWidth: 0.03, bottom: 0.55, top: 0.88, bench)
-                for end in [-0.72, 0.72] {
-                    scene.addOrientedBox(center: (p.x + side.x * end, p.y + side.y * end), angle: along, halfLength: 0.03,
-                                         halfWidth: 0.24, bottom: 0, top: 0.42, benchFrame)
+                placeFurniture("bench \(back)", at: p, angle: along) { scene in
+                    scene.addOrientedBox(center: (0, 0), angle: 0, halfLength: 0.85, halfWidth: 0.22, bottom: 0.42, top: 0.47, bench)
+                    scene.addOrientedBox(center: (0, back * 0.24), angle: 0, halfLength: 0.85, halfWidth: 0.03, bottom: 0.55, top: 0.88, bench)
+                    for end in [-0.72, 0.72] {
+                        scene.addOrientedBox(center: (end, 0), angle: 0, halfLength: 0.03, halfWidth: 0.24, bottom: 0, top: 0.42, benchFrame)
+                    }
                 }
                 top = 0.88
             case .busStop, .tramStop:
@@ -96,35 +116,42 @@ extension CityModelBuilder {
                 guard !footprints.isInside(p) else { continue }
                 let shelter = item.hasShelter && item.kind == .busStop
                 // The sign post at one end of the shelter (or alone).
-                let post = shelter ? (p.x + cos(along) * 2.1, p.y + sin(along) * 2.1) : p
-                if !footprints.isInside(post) {
-                    scene.addCylinder(center: post, radius: 0.05, bottom: 0, top: 2.7, sides: 6, metal)
-                    scene.addOrientedBox(center: post, angle: along, halfLength: 0.25, halfWidth: 0.03, bottom: 2.2, top: 2.7, stopSign)
-                }
-                top = 2.7
-                if shelter {
-                    // A glass back wall and two glass ends under a flat roof, open towards the street.
-                    let back = (p.x + away.x * 0.7, p.y + away.y * 0.7)
-                    scene.addOrientedBox(center: back, angle: along, halfLength: 1.7, halfWidth: 0.03, bottom: 0.1, top: 2.3, glass)
-                    for end in [-1.68, 1.68] {
-                        let c = (p.x + cos(along) * end + away.x * 0.35, p.y + sin(along) * end + away.y * 0.35)
-                        scene.addOrientedBox(center: c, angle: along, halfLength: 0.02, halfWidth: 0.35, bottom: 0.1, top: 2.3, glass)
+                let postOffset = shelter ? 2.1 : 0
+                let hasPost = !footprints.isInside((p.x + cos(along) * postOffset, p.y + sin(along) * postOffset))
+                let post = (p.x + cos(along) * postOffset, p.y + sin(along) * postOffset)
+                if hasPost {
+                    placeFurniture("stop post", at: post, angle: 0) { scene in
+                        scene.addCylinder(center: (0, 0), radius: 0.05, bottom: 0, top: 2.7, sides: 6, metal)
                     }
-                    let roof = (p.x + away.x * 0.3, p.y + away.y * 0.3)
-                    scene.addOrientedBox(center: roof, angle: along, halfLength: 1.8, halfWidth: 0.55, bottom: 2.3, top: 2.42, shelterRoof)
-                    let seat = (p.x + away.x * 0.45, p.y + away.y * 0.45)
-                    scene.addOrientedBox(center: seat, angle: along, halfLength: 1.2, halfWidth: 0.18, bottom: 0.43, top: 0.48, bench)
-                    top = 2.42
                 }
+                placeFurniture("stop \(shelter) \(hasPost) \(back)", at: p, angle: along) { scene in
+                    if hasPost {
+                        scene.addOrientedBox(center: (postOffset, 0), angle: 0, halfLength: 0.25, halfWidth: 0.03, bottom: 2.2, top: 2.7, stopSign)
+                    }
+                    if shelter {
+                        // A glass back wall and two glass ends under a flat roof, open towards the street.
+                        scene.addOrientedBox(center: (0, back * 0.7), angle: 0, halfLength: 1.7, halfWidth: 0.03, bottom: 0.1, top: 2.3, glass)
+                        for end in [-1.68, 1.68] {
+                            scene.addOrientedBox(center: (end, back * 0.35), angle: 0, halfLength: 0.02, halfWidth: 0.35, bottom: 0.1, top: 2.3, glass)
+                        }
+                        scene.addOrientedBox(center: (0, back * 0.3), angle: 0, halfLength: 1.8, halfWidth: 0.55, bottom: 2.3, top: 2.42, shelterRoof)
+                        scene.addOrientedBox(center: (0, back * 0.45), angle: 0, halfLength: 1.2, halfWidth: 0.18, bottom: 0.43, top: 0.48, bench)
+                    }
+                }
+                top = shelter ? 2.42 : 2.7
             case .bollard:
                 guard !footprints.isInside(p) else { continue }
-                scene.addCylinder(center: p, radius: 0.1, bottom: 0, top: 0.9, sides: 8, bollard)
-                scene.addCap(center: p, radius: 0.1, z: 0.9, sides: 8, bollard)
+                placeFurniture("bollard", at: p, angle: 0) { scene in
+                    scene.addCylinder(center: (0, 0), radius: 0.1, bottom: 0, top: 0.9, sides: 8, bollard)
+                    scene.addCap(center: (0, 0), radius: 0.1, z: 0.9, sides: 8, bollard)
+                }
                 top = 0.9
             case .wasteBasket:
                 guard !footprints.isInside(p) else { continue }
-                scene.addCylinder(center: p, radius: 0.22, bottom: 0, top: 0.95, sides: 10, basket)
-                scene.addCap(center: p, radius: 0.22, z: 0.95, sides: 10, basket)
+                placeFurniture("waste basket", at: p, angle: 0) { scene in
+                    scene.addCylinder(center: (0, 0), radius: 0.22, bottom: 0, top: 0.95, sides: 10, basket)
+                    scene.addCap(center: (0, 0), radius: 0.22, z: 0.95, sides: 10, basket)
+                }
                 top = 0.95
             case .fountain:
                 guard !footprints.isInside(p, clearance: 1) else { continue }

@@ -115,13 +115,16 @@ extension CityModelBuilder {
         }
     }
 
-    /// A shrub: a squat ellipsoid of foliage sitting on the ground.
+    /// A shrub: a squat ellipsoid of foliage sitting on the ground (a copy of one unit sphere, scaled
+    /// and tinted).
     mutating func addShrub(at p: Point, radius: Double, seed: UInt32) {
+        let shrub = scene.prototype("shrub") { scene in
+            scene.addEllipsoid(center: .zero, radiusX: 1, radiusY: 1, radiusZ: 1, rings: 4, segments: 8,
+                               SurfaceRecord(normal: .zero, material: .shrub, albedo: .zero))
+        }
         let green = ColorPalette.linear(52 + Int(seed >> 12 & 15), 84 + Int(seed >> 20 & 31), 36)
-        let record = SurfaceRecord(normal: .zero, material: .shrub, albedo: green, style: seed)
-        let r = Float(radius)
-        scene.addEllipsoid(center: Vec3(Float(p.x), Float(p.y), r * 0.55), radiusX: r, radiusY: r * 0.9, radiusZ: r * 0.7,
-                           rings: 4, segments: 8, record)
+        scene.addInstance(of: shrub, InstanceTransform(scaleX: radius, scaleY: radius * 0.9, scaleZ: radius * 0.7,
+                                                       translation: (p.x, p.y, radius * 0.55)), tint: (green, seed))
     }
 
     /// Hedges: a clipped box of foliage 0.9 m wide along each way, `height` or 1.3 m tall.

@@ -39,8 +39,12 @@ struct CityModelBuilder {
     var builtUpShareOverride: Double?
 
     // Heights of the layered ground surfaces (metres); each sits above the one before so that
-    // overlapping polygons never fight.
-    static let landCoverZ: Float = 0.002, pavingZ: Float = 0.004, grassZ: Float = 0.008, waterZ: Float = 0.012, roadZ: Float = 0.016
+    // overlapping polygons never fight. Two surfaces of different colours must never share a height:
+    // a ray meets both at the same distance, and which one it shows then follows the order of the BVH,
+    // which differs from build to build (a pedestrian street's strip on its pedestrian area, both at
+    // one height, was a speckle of two pavings that changed between a tile's model and the whole's).
+    static let landCoverZ: Float = 0.002, pavingZ: Float = 0.004, parkingZ: Float = 0.005, pathZ: Float = 0.006
+    static let grassZ: Float = 0.008, meadowZ: Float = 0.010, waterZ: Float = 0.012, roadZ: Float = 0.016
     static let cyclewayZ: Float = 0.022, markingZ: Float = 0.03, railZ: Float = 0.036, sidewalkZ: Float = 0.12
 
     init(frame: LocalTangentFrame, minX: Double, minY: Double, maxX: Double, maxY: Double) {
@@ -134,10 +138,13 @@ struct CityModelBuilder {
     static func landCover(_ kind: AreaKind) -> (material: MaterialKind, z: Float, albedo: Vec3)? {
         switch kind {
         case .square, .pavedArea: (.paving, pavingZ, ColorPalette.linear(150, 146, 138))
-        case .parking: (.asphalt, pavingZ, ColorPalette.linear(92, 92, 94))
+        case .parking: (.asphalt, parkingZ, ColorPalette.linear(92, 92, 94))
         case .water: nil   // drawn from the dataset's water model (addWater)
         case .park, .grass, .wood, .scrub: (.grass, grassZ, ColorPalette.linear(88, 128, 56))
-        case .meadow: (.grass, grassZ, ColorPalette.linear(118, 134, 62))
+        case .meadow: (.grass, meadowZ, ColorPalette.linear(118, 134, 62))
+        // Land uses share one height, as before: there is no room for steps of a millimetre or more
+        // between the ground and the paving 2 mm above. Nested land uses of two colours can still tie
+        // (rare; none in the shipped Helsinki views).
         case .residential: (.grass, landCoverZ, ColorPalette.linear(80, 124, 58))
         case .orchard: (.grass, landCoverZ, ColorPalette.linear(96, 122, 52))
         case .farmland: (.field, landCoverZ, ColorPalette.linear(150, 134, 78))
@@ -440,7 +447,7 @@ struct CityModelBuilder {
                 scene.addStrip(line, width: width, z: Self.roadZ, joints: true, asphalt)
                 addMarkings(street, line: line, width: width, marking)
             case .pedestrian:
-                scene.addStrip(line, width: width, z: Self.pavingZ, joints: true, paving)
+                scene.addStrip(line, width: width, z: Self.pathZ, joints: true, paving)
             case .cycleway:
                 scene.addStrip(line, width: width, z: Self.cyclewayZ, joints: true, cycle)
             case .footway where street.footwayType == "sidewalk":
@@ -448,7 +455,7 @@ struct CityModelBuilder {
             case .footway where street.footwayType == "crossing":
                 addCrosswalk(line, marking)
             case .footway, .path, .steps, .platform:
-                scene.addStrip(line, width: min(width, 3), z: Self.pavingZ, joints: true, paving)
+                scene.addStrip(line, width: min(width, 3), z: Self.pathZ, joints: true, paving)
             default:
                 continue
             }
@@ -549,16 +556,25 @@ struct CityModelBuilder {
         }
     }
 
-    /// A tree: a trunk and an ellipsoid crown, `heightMeters` tall (9–14 m from the seed when untagged).
+    /// A tree: a trunk and an ellipsoid crown, `heightMeters` tall (9–14 m from the seed when untagged):
+    /// copies of one trunk (a unit cylinder) and one crown (a unit sphere) scaled to the tree, the
+    /// crown tinted by the seed.
     mutating func addTree(at p: Point, heightMeters tagged: Double?, seed: UInt32) {
-        let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
         let variation = Double(seed % 1000) / 1000
         let h = min(max(tagged ?? (9 + 5 * variation), 4), 25)
-        scene.addCylinder(center: p, radius: 0.18 + 0.1 * variation, bottom: 0, top: Float(h * 0.45), sides: 7, bark)
+        let trunk = scene.prototype("trunk") { scene in
+            let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
+            scene.addCylinder(center: (0, 0), radius: 1, bottom: 0, top: 1, sides: 7, bark)
+        }
+        let radius = 0.18 + 0.1 * variation
+        scene.addInstance(of: trunk, InstanceTransform(scaleX: radius, scaleY: radius, scaleZ: h * 0.45, translation: (p.x, p.y, 0)))
+        let crown = scene.prototype("crown") { scene in
+            scene.addEllipsoid(center: .zero, radiusX: 1, radiusY: 1, radiusZ: 1, rings: 6, segments: 10,
+                               SurfaceRecord(normal: .zero, material: .foliage, albedo: .zero))
+        }
         let green = ColorPalette.linear(58 + Int(seed >> 10 & 15), 92 + Int(seed >> 14 & 31), 40)
-        let crown = SurfaceRecord(normal: .zero, material: .foliage, albedo: green, style: seed)
-        let rx = Float(h * (0.28 + 0.08 * variation))
-        scene.addEllipsoid(center: Vec3(Float(p.x), Float(p.y), Float(h * 0.64)), radiusX: rx, radiusY: rx * 0.95,
-                           radiusZ: Float(h * 0.36), rings: 6, segments: 10, crown)
+        let rx = h * (0.28 + 0.08 * variation)
+        scene.addInstance(of: crown, InstanceTransform(scaleX: rx, scaleY: rx * 0.95, scaleZ: h * 0.36, translation: (p.x, p.y, h * 0.64)),
+                          tint: (green, seed))
     }
 }

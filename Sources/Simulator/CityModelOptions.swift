@@ -15,16 +15,21 @@ public struct CityModelOptions: Sendable, Hashable {
     /// The ray engine: Embree by default (faster on the Helsinki scene, see Benchmarks), our BVH as the
     /// reference.
     public var engine: RayEngine
+    /// Whether trees, shrubs and street furniture are placed copies of a few prototypes (the default:
+    /// a suburb's woods take a fraction of the memory) or written out triangle by triangle (the flat
+    /// reference; pictures agree up to the rounding of the copies' transforms).
+    public var instancing: Bool
 
     /// Everything on, 250 m of margin.
     public init(marginMeters: Double = 250, includeSigns: Bool = true, includeStreetPlates: Bool = true,
                 includeTrees: Bool = true, includeFurniture: Bool = true,
-                engine: RayEngine = .embree) {
+                engine: RayEngine = .embree, instancing: Bool = true) {
         self.marginMeters = marginMeters
         self.includeSigns = includeSigns
         self.includeStreetPlates = includeStreetPlates
         self.includeTrees = includeTrees
         self.includeFurniture = includeFurniture
         self.engine = engine
+        self.instancing = instancing
     }
 }

@@ -11,17 +11,65 @@ final class EmbreeEngine: @unchecked Sendable {
     static let invalidGeometryID = UInt32.max
     let device: OpaquePointer
     let scene: OpaquePointer
+    /// One scene per prototype, instanced by the copies (released after ``scene``).
+    let prototypeScenes: [OpaquePointer]
 
-    /// The scene over `bvh`'s triangles; nil when Embree cannot create a device or the scene fails.
-    init?(bvh: BoundingVolumeHierarchy) {
-        guard bvh.triangleCount > 0, let device = rtcNewDevice("threads=1") else { return nil }
+    /// The scene over `bvh`'s triangles (geometry 0) and `instances`' copies (geometry k + 1 for copy
+    /// k, each an `RTC_GEOMETRY_TYPE_INSTANCE` of its prototype's own scene, whose triangles go in in
+    /// the prototype BVH's leaf order); nil when Embree cannot create a device or the scene fails.
+    init?(bvh: BoundingVolumeHierarchy, instances: InstanceLevel? = nil) {
+        guard bvh.triangleCount > 0 || instances != nil, let device = rtcNewDevice("threads=1") else { return nil }
         let scene = rtcNewScene(device)!
         rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_MEDIUM)
+        var prototypeScenes: [OpaquePointer] = []
+        func release() {
+            rtcReleaseScene(scene)
+            for s in prototypeScenes { rtcReleaseScene(s) }
+            rtcReleaseDevice(device)
+        }
+        if bvh.triangleCount > 0 {
+            guard let geometry = Self.triangleGeometry(device: device, bvh: bvh) else { release(); return nil }
+            rtcAttachGeometryByID(scene, geometry, 0)
+            rtcReleaseGeometry(geometry)
+        }
+        if let instances {
+            for prototype in instances.prototypes {
+                let prototypeScene = rtcNewScene(device)!
+                rtcSetSceneBuildQuality(prototypeScene, RTC_BUILD_QUALITY_MEDIUM)
+                prototypeScenes.append(prototypeScene)
+                if prototype.bvh.triangleCount > 0 {
+                    guard let geometry = Self.triangleGeometry(device: device, bvh: prototype.bvh) else { release(); return nil }
+                    rtcAttachGeometryByID(prototypeScene, geometry, 0)
+                    rtcReleaseGeometry(geometry)
+                }
+                rtcCommitScene(prototypeScene)
+            }
+            for (k, transform) in instances.transforms.enumerated() {
+                let geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_INSTANCE)
+                rtcSetGeometryInstancedScene(geometry, prototypeScenes[Int(instances.instances[k].prototype)])
+                rtcSetGeometryTimeStepCount(geometry, 1)
+                transform.columnMajorFloats.withUnsafeBufferPointer {
+                    rtcSetGeometryTransform(geometry, 0, RTC_FORMAT_FLOAT3X4_COLUMN_MAJOR, $0.baseAddress)
+                }
+                rtcCommitGeometry(geometry)
+                rtcAttachGeometryByID(scene, geometry, UInt32(k + 1))
+                rtcReleaseGeometry(geometry)
+            }
+        }
+        rtcCommitScene(scene)
+        guard rtcGetDeviceError(device).rawValue == RTC_ERROR_NONE.rawValue else { release(); return nil }
+        self.device = device
+        self.scene = scene
+        self.prototypeScenes = prototypeScenes
+    }
+
+    /// A committed triangle geometry over `bvh`'s triangles in leaf order (`primID` = leaf index).
+    private static func triangleGeometry(device: OpaquePointer, bvh: BoundingVolumeHierarchy) -> OpaquePointer? {
         let count = bvh.triangleCount
         let geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE)
         guard let vertexBuffer = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 12, count * 3),
               let indexBuffer = rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 12, count) else {
-            rtcReleaseGeometry(geometry); rtcReleaseScene(scene); rtcReleaseDevice(device)
+            rtcReleaseGeometry(geometry)
             return nil
         }
         let vertices = vertexBuffer.bindMemory(to: Float.self, capacity: count * 9)
@@ -36,16 +84,12 @@ final class EmbreeEngine: @unchecked Sendable {
             indices[3 * k] = UInt32(3 * k); indices[3 * k + 1] = UInt32(3 * k + 1); indices[3 * k + 2] = UInt32(3 * k + 2)
         }
         rtcCommitGeometry(geometry)
-        rtcAttachGeometry(scene, geometry)
-        rtcReleaseGeometry(geometry)
-        rtcCommitScene(scene)
-        guard rtcGetDeviceError(device).rawValue == RTC_ERROR_NONE.rawValue else { rtcReleaseScene(scene); rtcReleaseDevice(device); return nil }
-        self.device = device
-        self.scene = scene
+        return geometry
     }
 
     deinit {
         rtcReleaseScene(scene)
+        for s in prototypeScenes { rtcReleaseScene(s) }
         rtcReleaseDevice(device)
     }
 
@@ -65,8 +109,8 @@ struct EmbreeView: @unchecked Sendable {
         return context
     }
 
-    /// The closest hit of one ray (`rtcIntersect1`): a hit sets `geomID` 0, `primID` the stored
-    /// triangle and `tfar` the distance; a miss keeps `geomID` invalid and its `tfar`. Rays must be
+    /// The closest hit of one ray (`rtcIntersect1`): a hit sets `geomID`, `primID` the stored
+    /// triangle (of the scene, or with `instID` k + 1 of copy k's prototype) and `tfar` the distance; a miss keeps `geomID` invalid and its `tfar`. Rays must be
     /// finite (the Debian build asserts on NaN directions); camera and shadow rays always are.
     @inline(__always)
     func intersect(_ ray: UnsafeMutablePointer<RTCRayHit>) {

@@ -1,11 +1,61 @@
 import Foundation
 
-/// Collects triangles and their surface records before the BVH is built.
+/// Collects triangles and their surface records before the BVH is built, and the placed copies of
+/// repeated objects (trees, shrubs, street furniture): each object's triangles once, as a prototype
+/// in its own coordinates, and every copy as a transform (see ``addInstance(of:_:tint:)``).
 struct SceneBuilder {
     var vertices: [Vec3] = []
     var records: [SurfaceRecord] = []
 
     var triangleCount: Int { records.count }
+
+    /// A repeated object's triangles in its own coordinates (vertex triples and one record each, the
+    /// normal in the same coordinates).
+    struct Prototype: Sendable {
+        var vertices: [Vec3] = []
+        var records: [SurfaceRecord] = []
+    }
+    /// The prototypes, each built once (see ``prototype(_:_:)``).
+    var prototypes: [Prototype] = []
+    private var prototypeIndex: [String: Int] = [:]
+    /// The placed copies.
+    var instances: [SceneInstance] = []
+    /// Whether copies stay instances (the default) or are written out as triangles of the scene (the
+    /// flat reference the tests compare instances with).
+    var instancing = true
+
+    /// Triangles a flat scene would hold: the scene's own plus every copy's.
+    var instancedTriangleCount: Int { triangleCount + instances.reduce(0) { $0 + prototypes[$1.prototype].records.count } }
+
+    /// The prototype known as `key`, built by `build` into an empty scene the first time.
+    mutating func prototype(_ key: String, _ build: (inout SceneBuilder) -> Void) -> Int {
+        if let index = prototypeIndex[key] { return index }
+        var scene = SceneBuilder()
+        build(&scene)
+        precondition(scene.instances.isEmpty, "a prototype holds triangles only")
+        prototypes.append(Prototype(vertices: scene.vertices, records: scene.records))
+        prototypeIndex[key] = prototypes.count - 1
+        return prototypes.count - 1
+    }
+
+    /// A copy of `prototype` placed by `transform`; with `tint`, every record of the copy takes its
+    /// albedo and style. Without ``instancing`` the copy's triangles go into the scene instead, each
+    /// vertex transformed in `Double` and its normal recomputed from them.
+    mutating func addInstance(of prototype: Int, _ transform: InstanceTransform, tint: (albedo: Vec3, style: UInt32)? = nil) {
+        let source = prototypes[prototype]
+        guard !source.records.isEmpty else { return }
+        if instancing {
+            instances.append(SceneInstance(prototype: prototype, transform: transform, tint: tint))
+            return
+        }
+        for k in 0..<source.records.count {
+            var r = source.records[k]
+            if let tint { r.albedo = tint.albedo; r.style = tint.style }
+            r.origin = transform.apply(r.origin)
+            addTriangle(transform.apply(source.vertices[3 * k]), transform.apply(source.vertices[3 * k + 1]),
+                        transform.apply(source.vertices[3 * k + 2]), r)
+        }
+    }
 
     /// One triangle; the record's normal is replaced by the triangle's own (a, b, c counter-clockwise
     /// seen from the front) unless the triangle is degenerate, in which case it is skipped.
@@ -195,8 +245,9 @@ struct SceneBuilder {
         for i in 0..<rings {
             for j in 0..<segments {
                 let a = point(i, j), b = point(i + 1, j), c = point(i + 1, j + 1), d = point(i, j + 1)
-                addTriangle(a, b, c, record)
-                addTriangle(a, c, d, record)
+                // At the poles one of the two is a point's width (sin π is not 0 in Float): left out.
+                if i < rings - 1 { addTriangle(a, b, c, record) }
+                if i > 0 { addTriangle(a, c, d, record) }
             }
         }
     }

@@ -12,6 +12,9 @@ struct SceneQuery: @unchecked Sendable {
     let ground: SurfaceRecord?
     /// Embree over the same triangles (same indices), used instead of ``bvh`` when present.
     let embree: EmbreeView?
+    /// The placed copies of prototypes (trees, shrubs, furniture), traced after ``bvh`` by our engine;
+    /// also what an instance hit's record comes from, whichever engine traced it.
+    let instances: InstanceLevelView?
 
     /// The closest hit including the ground plane: the record and `t`, or nil for sky.
     @inline(__always)
@@ -45,10 +48,17 @@ struct SceneQuery: @unchecked Sendable {
     @inline(__always)
     private func traceWithBVH(_ ray: UnsafeMutablePointer<RTCRayHit>, stack: UnsafeMutablePointer<UInt32>) {
         let r = ray.pointee.ray
-        if let hit = bvh.closestHit(origin: Vec3(r.org_x, r.org_y, r.org_z), direction: Vec3(r.dir_x, r.dir_y, r.dir_z),
-                                    tMin: r.tnear, tMax: r.tfar, stack: stack) {
+        let origin = Vec3(r.org_x, r.org_y, r.org_z), direction = Vec3(r.dir_x, r.dir_y, r.dir_z)
+        if let hit = bvh.closestHit(origin: origin, direction: direction, tMin: r.tnear, tMax: r.tfar, stack: stack) {
             ray.pointee.ray.tfar = hit.t
             ray.pointee.hit.geomID = 0
+            ray.pointee.hit.primID = UInt32(hit.index)
+        }
+        if let instances, let hit = instances.closestHit(origin: origin, direction: direction, tMin: r.tnear,
+                                                         tMax: ray.pointee.ray.tfar, stack: stack) {
+            ray.pointee.ray.tfar = hit.t
+            ray.pointee.hit.geomID = 0
+            ray.pointee.hit.instID = UInt32(hit.instance + 1)
             ray.pointee.hit.primID = UInt32(hit.index)
         }
     }
@@ -57,7 +67,12 @@ struct SceneQuery: @unchecked Sendable {
     /// answers: a triangle's record, else the ground plane, else nil (sky); and `t`.
     @inline(__always)
     func surface(of ray: RTCRayHit) -> (record: SurfaceRecord, t: Float)? {
-        if ray.hit.geomID != EmbreeEngine.invalidGeometryID { return (records[Int(ray.hit.primID)], ray.ray.tfar) }
+        if ray.hit.geomID != EmbreeEngine.invalidGeometryID {
+            if ray.hit.instID != EmbreeEngine.invalidGeometryID, let instances {
+                return (instances.record(instance: Int(ray.hit.instID) - 1, primitive: Int(ray.hit.primID)), ray.ray.tfar)
+            }
+            return (records[Int(ray.hit.primID)], ray.ray.tfar)
+        }
         if ray.ray.tfar < 1e30, let ground { return (ground, ray.ray.tfar) }
         return nil
     }
@@ -69,8 +84,8 @@ struct SceneQuery: @unchecked Sendable {
         if let embree { embree.occlude(rays, count: count); return }
         for i in 0..<count {
             let r = rays[i]
-            if bvh.isOccluded(origin: Vec3(r.org_x, r.org_y, r.org_z), direction: Vec3(r.dir_x, r.dir_y, r.dir_z),
-                              inverseDirection: inverseDirection, tMin: r.tnear, tMax: r.tfar, stack: stack) {
+            if isOccluded(origin: Vec3(r.org_x, r.org_y, r.org_z), direction: Vec3(r.dir_x, r.dir_y, r.dir_z),
+                          inverseDirection: inverseDirection, tMin: r.tnear, tMax: r.tfar, stack: stack) {
                 rays[i].tfar = -.infinity
             }
         }
@@ -81,6 +96,10 @@ struct SceneQuery: @unchecked Sendable {
     func isOccluded(origin: Vec3, direction: Vec3, inverseDirection: Vec3, tMin: Float, tMax: Float,
                     stack: UnsafeMutablePointer<UInt32>) -> Bool {
         if let embree { return embree.isOccluded(origin: origin, direction: direction, tMin: tMin, tMax: tMax) }
-        return bvh.isOccluded(origin: origin, direction: direction, inverseDirection: inverseDirection, tMin: tMin, tMax: tMax, stack: stack)
+        if bvh.isOccluded(origin: origin, direction: direction, inverseDirection: inverseDirection, tMin: tMin, tMax: tMax, stack: stack) {
+            return true
+        }
+        return instances?.isOccluded(origin: origin, direction: direction, inverseDirection: inverseDirection, tMin: tMin, tMax: tMax,
+                                     stack: stack) ?? false
     }
 }

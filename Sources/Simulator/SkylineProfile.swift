@@ -163,7 +163,7 @@ extension CityModel {
         elevations.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
             Parallel.forEachRowRange(columns, minimumRowsPerChunk: 16, maximumThreads: maximumThreads) { range in
-                let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: bvh.stackCapacity)
+                let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: stackCapacity)
                 defer { stack.deallocate() }
                 for c in range {
                     let yaw = (headingDegrees + ((Double(c) + 0.5) / Double(columns) - 0.5) * 360) * .pi / 180

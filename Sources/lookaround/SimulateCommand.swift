@@ -298,7 +298,8 @@ struct CapturesReport: Encodable {
     var tiles: Int?
     /// City models built: one per tile with captures to render (0 when every capture existed).
     var modelsBuilt: Int?
-    /// Triangles of the largest model built.
+    /// Triangles the largest model built stores (each plant or furniture prototype's once, however
+    /// many copies stand in it).
     var largestModelTriangles: Int?
     /// Seconds from the start (reading the extract) to the first capture's rendering; nil when none was.
     var setupSeconds: Double?

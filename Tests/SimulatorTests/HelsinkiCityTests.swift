@@ -122,7 +122,7 @@ import Testing
         let (_, model) = try Self.city.get()
         #expect(model.rayEngine == .embree)
         let fast = model.query, reference = model.referenceQuery
-        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: model.bvh.stackCapacity)
+        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: model.stackCapacity)
         defer { stack.deallocate() }
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func random() -> Float {
@@ -167,7 +167,7 @@ import Testing
         let (_, model) = try Self.city.get()
         #expect(model.rayEngine == .embree)
         let fast = model.query, reference = model.referenceQuery
-        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: model.bvh.stackCapacity)
+        let stack = UnsafeMutablePointer<UInt32>.allocate(capacity: model.stackCapacity)
         let batch = RayBatch(capacity: 256), referenceBatch = RayBatch(capacity: 256)
         defer { stack.deallocate(); batch.deallocate(); referenceBatch.deallocate() }
         let eye = model.position(of: try GeoCoordinate(latitude: 60.16905, longitude: 24.9515), heightMeters: 2.5)
