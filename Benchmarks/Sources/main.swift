@@ -12,6 +12,7 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("reprojection", "1920×1080 views of an 8192×4096 panorama vs OpenCV remap and ffmpeg v360; snapshots", runReprojectionBenchmarks),
     ("directions", "routing graph build time and bytes; routes/s on one core for random pairs (Helsinki, Munich) vs Routino", runDirectionsBenchmarks),
     ("geocoding", "index time and bytes per address; forward geocodes/s on one core vs SQLite FTS5; /search under wrk vs nginx", runGeocodingBenchmarks),
+    ("web", "web viewer: 1280×720 frame on one core vs OpenCV, drag and first view in Chromium vs Pannellum, map tiles vs Mapnik, viewers at 30 fps", runWebBenchmarks),
     ("service", "lookaround serve under wrk on loopback vs nginx (scenes, Street View metadata, snapshots)", runServiceBenchmarks),
     ("soak", "10 minutes of mixed service load, resident memory sampled (not in the default run)", runServiceSoak),
     ("terminal", "160×48-cell half-block frames of a shipped panorama vs the chafa CLI; sixel/kitty at 1280×720 vs img2sixel", runTerminalBenchmarks),

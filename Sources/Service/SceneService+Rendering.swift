@@ -7,6 +7,7 @@ import Imaging
 import LookAround
 import MapSnapshot
 import Reprojection
+import Synchronization
 
 /// A validated render request: its cache key and the work, run on a render worker.
 struct RenderJob: Sendable {
@@ -153,7 +154,7 @@ extension SceneService {
         return RenderJob(key: cacheKey("snapshot", request), cacheControl: "public, max-age=3600", streetView: false) { [self] in
             let resolution = try options.selection.resolve(parsed, catalog: catalog, language: options.language, detailCache: details)
             guard let scene = resolution.scene else { return noCoverage(resolution) }
-            let snapshotter = LookAroundSnapshotter(scene: scene, options: options.snapshotter, cache: cache, catalog: catalog)
+            let snapshotter = labelSources.snapshotter(scene: scene, options: options.snapshotter, cache: cache, catalog: catalog)
             let snapshot = try Self.rendering(scene.panoramaID) { try snapshotter.render() }
             let bytes = format == "png" ? try PNGCodec.encode(snapshot.image)
                 : try JPEGCodec.encode(snapshot.image, quality: options.quality)
@@ -222,4 +223,35 @@ extension SceneService {
             return HTTPResponse(contentType: "image/png", body: try PNGCodec.encode(snapshot.image))
         }
     }
+}
+
+/// The label sources of recently viewed panoramas (the places and streets near each, the places'
+/// anchors), kept between requests: a viewer asks for one frame after another of a panorama, and each
+/// new snapshotter would read them from the catalog again (about a sixth of a 1280×720 frame's time).
+/// Bounded: the oldest of ``capacity`` panoramas is forgotten; dropped with the other cached answers
+/// when the catalog's revision changes.
+final class LabelSourceCache: Sendable {
+    static let capacity = 64
+    private let kept = Mutex<(order: [String], snapshotters: [String: LookAroundSnapshotter])>(([], [:]))
+
+    /// A snapshotter of `scene` with `options` that shares what earlier frames of the same panorama and
+    /// label language read.
+    func snapshotter(scene: LookAroundScene, options: LookAroundSnapshotter.Options, cache: PanoramaCache,
+                     catalog: Catalog) -> LookAroundSnapshotter {
+        let key = scene.panoramaID + "|" + (options.language ?? "")
+        if let earlier = kept.withLock({ $0.snapshotters[key] }) {
+            return earlier.sharingLabels(scene: scene, options: options, catalog: catalog)
+        }
+        let made = LookAroundSnapshotter(scene: scene, options: options, cache: cache, catalog: catalog)
+        kept.withLock { state in
+            if state.snapshotters[key] == nil {
+                state.order.append(key)
+                if state.order.count > Self.capacity { state.snapshotters[state.order.removeFirst()] = nil }
+            }
+            state.snapshotters[key] = made
+        }
+        return made
+    }
+
+    func removeAll() { kept.withLock { $0 = ([], [:]) } }
 }

@@ -34,6 +34,7 @@ public final class SceneService: HTTPHandler {
     let accessLog: AccessLog?
     let maps = MapResources()
     let viewers = ViewerSessions()
+    let labelSources = LabelSourceCache()
     let walkPlanners = Mutex(WalkPlanners())
     private let serverBox = Mutex<WeakServer>(WeakServer())
 
@@ -99,6 +100,7 @@ public final class SceneService: HTTPHandler {
         details.removeAll()
         fragments.removeAll()
         responses.removeAll()
+        labelSources.removeAll()
     }
 
     // MARK: HTTPHandler

@@ -5,7 +5,9 @@
   "use strict";
   /** @type {any} */
   const page = window;
-  const la = page.lookaround, L = page.L;
+  const la = page.lookaround;
+  /** Leaflet, once loaded (see ensureMap). */
+  let L = page.L;
   /** @param {string} id @returns {any} */
   const $ = (id) => document.getElementById(id);
   const notice = $("notice");
@@ -61,9 +63,48 @@
 
   // MARK: The map
 
-  const map = L.map("map", { zoomControl: true, attributionControl: true, keyboard: true });
-  map.attributionControl.setPrefix("");
+  /** @type {any} the Leaflet map, made by ensureMap */
+  let map = null;
   const layers = {};
+  let mapReady = null;
+
+  /** Loads a file of this origin: a script or a style sheet. */
+  function load(tag, url) {
+    return new Promise((resolve, reject) => {
+      const node = document.createElement(tag);
+      if (tag === "script") node.src = url; else { node.rel = "stylesheet"; node.href = url; }
+      node.onload = resolve;
+      node.onerror = () => reject(new Error("could not load " + url));
+      document.head.append(node);
+    });
+  }
+
+  /**
+   * The map, made on first need: a deep link shows its view first and loads Leaflet and the tiles only
+   * after the first frame is painted (they are most of the page's bytes, and the tiles would compete
+   * with the first frame for the render workers).
+   */
+  function ensureMap() {
+    if (!mapReady) {
+      mapReady = (async () => {
+        if (!page.L) await Promise.all([load("script", "/leaflet/leaflet.js"), load("link", "/leaflet/leaflet.css")]);
+        L = page.L;
+        map = L.map("map", { zoomControl: true, attributionControl: true, keyboard: true });
+        page.lookaroundMap = map;
+        map.attributionControl.setPrefix("");
+        map.on("click", (event) => {
+          placePin(event.latlng);
+          showPreview({ latitude: event.latlng.lat, longitude: event.latlng.lng });
+        });
+        await setUpMap();
+        if (pendingView) map.setView(pendingView, 17);
+        if (pendingPin) placePin(pendingPin);
+        return map;
+      })();
+    }
+    return mapReady;
+  }
+  let pendingView = null, pendingPin = null;
   const names = { standard: "Standard", muted: "Muted", imagery: "Imagery (simulated)", hybrid: "Hybrid" };
 
   function tileURL(type) {
@@ -107,6 +148,7 @@
   const slot = $("preview-slot");
 
   function placePin(latlng) {
+    if (!map) { pendingPin = latlng; return; }
     if (pin) pin.setLatLng(latlng); else pin = L.marker(latlng, { keyboard: false, title: "Where you clicked" }).addTo(map);
   }
 
@@ -137,11 +179,6 @@
     });
   }
 
-  map.on("click", (event) => {
-    placePin(event.latlng);
-    showPreview({ latitude: event.latlng.lat, longitude: event.latlng.lng });
-  });
-
   /** The address bar's form of a camera. */
   function cameraPath(scene, camera) {
     const c = scene.coordinate;
@@ -171,7 +208,7 @@
       first = false;
       const latlng = [scene.coordinate.latitude, scene.coordinate.longitude];
       placePin(latlng);
-      map.setView(latlng, Math.max(map.getZoom(), 17), { animate: false });
+      if (map) map.setView(latlng, Math.max(map.getZoom(), 17), { animate: false }); else pendingView = latlng;
     });
     viewer.addEventListener("camera-change", () => {
       clearTimeout(replaceTimer);
@@ -184,11 +221,13 @@
       viewer = null;
       page.lookaroundViewer = null;
       history.pushState({}, "", "/");
-      if (scene) {
-        map.setView([scene.coordinate.latitude, scene.coordinate.longitude], Math.max(map.getZoom(), 17));
-        placePin([scene.coordinate.latitude, scene.coordinate.longitude]);
-      }
-      map.getContainer().focus();
+      ensureMap().then(() => {
+        if (scene) {
+          map.setView([scene.coordinate.latitude, scene.coordinate.longitude], Math.max(map.getZoom(), 17));
+          placePin([scene.coordinate.latitude, scene.coordinate.longitude]);
+        }
+        map.getContainer().focus();
+      });
     });
     viewer.addEventListener("error", (event) => {
       if (event.detail.status === 403) {
@@ -258,6 +297,7 @@
     const text = $("search-text").value.trim();
     if (!text) return;
     try {
+      await ensureMap();
       const answers = await withKey(() => la.service.search(text));
       if (!answers.length) { say("Nothing called '" + text + "' here"); return; }
       const place = answers[0].place;
@@ -311,6 +351,7 @@
 
   /** Asks for directions and shows the route on the map and its steps, each with a street-level preview. */
   async function showDirections(from, to, mode) {
+    await ensureMap();
     let answer;
     try {
       answer = await withKey(async () => {
@@ -422,12 +463,15 @@
 
   // MARK: Start
 
-  setUpMap().then(() => {
-    const wanted = cameraFromAddress();
-    if (wanted) {
-      if (wanted.location.latitude !== undefined) map.setView([wanted.location.latitude, wanted.location.longitude], 18);
-      openViewer(wanted.location, wanted.camera, true);
-    }
-  });
-  page.lookaroundMap = map;
+  const wanted = cameraFromAddress();
+  if (wanted) {
+    if (wanted.location.latitude !== undefined) pendingView = [wanted.location.latitude, wanted.location.longitude];
+    const v = openViewer(wanted.location, wanted.camera, true);
+    // The map behind the viewer once its first view is painted (or failed).
+    const later = () => setTimeout(ensureMap, 0);
+    v.addEventListener("load", later, { once: true });
+    v.addEventListener("error", later, { once: true });
+  } else {
+    ensureMap();
+  }
 })();

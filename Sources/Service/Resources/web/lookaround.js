@@ -355,16 +355,21 @@
       this._setState("loading");
       try {
         const resolved = await resolveLocation(location, this.options.radiusMeters, this._abort.signal);
+        // The first frame is asked for at once when its camera is known (a heading given, or the look
+        // at a point from the scene's position), in parallel with the panorama's record and links.
+        let headingKnown = !lookAtPoint;
+        if (lookAtPoint && resolved.lookAt && resolved.scene) {
+          const at = { latitude: resolved.scene.latitude, longitude: resolved.scene.longitude };
+          const far = offsetMeters(at, resolved.lookAt);
+          if (Math.hypot(far.east, far.north) >= 1) { this.camera.heading = bearing(at, resolved.lookAt); headingKnown = true; }
+        }
+        this._pendingID = resolved.id;
+        const first = headingKnown ? this._frame(true) : null;
         const described = await service.panorama(resolved.id, this._abort.signal);
         const scene = sceneFrom(described);
-        if (lookAtPoint) {
-          const lookAt = resolved.lookAt;
-          const far = lookAt && offsetMeters(scene.coordinate, lookAt);
-          this.camera.heading = far && Math.hypot(far.east, far.north) >= 1 ? bearing(scene.coordinate, lookAt)
-            : wrap(scene.headingDegrees);
-        }
+        if (!headingKnown) this.camera.heading = wrap(scene.headingDegrees);
         this._show(scene, false);
-        await this._frame(true);
+        await (first || this._frame(true));
         this._setState("complete");
         this.dispatchEvent(new Event("load"));
       } catch (error) {
@@ -436,9 +441,11 @@
 
     // MARK: Frames
 
+    /** Asks for the current camera's frame now, and once more at the next animation frame if it moved again. */
     _scheduleFrame() {
       if (this._frameQueued) return;
       this._frameQueued = true;
+      queueMicrotask(() => this._frame(false));
       requestAnimationFrame(() => { this._frameQueued = false; this._frame(false); });
     }
 
@@ -454,9 +461,11 @@
      */
     async _frame(force) {
       // A move paints its own frames; the view's frame follows when it ends.
-      if (!this._scene || !this.canvas.width || this._moving) return;
+      const sceneID = this._scene ? this._scene.id : this._pendingID;
+      if (!this.canvas.width) this._resized(); // before the resize observer's first call
+      if (!sceneID || !this.canvas.width || this._moving) return;
       const c = this.camera, w = this.canvas.width, h = this.canvas.height;
-      const key = [this._scene.id, c.heading.toFixed(2), c.pitch.toFixed(2), c.fov.toFixed(2), w, h, this._labelsParameter()].join("|");
+      const key = [sceneID, c.heading.toFixed(2), c.pitch.toFixed(2), c.fov.toFixed(2), w, h, this._labelsParameter()].join("|");
       if (!force && key === this._lastKey) return;
       this._lastKey = key;
       const seq = ++this._seq;
@@ -468,7 +477,7 @@
       this._abort.signal.addEventListener("abort", abortAll);
       try {
         const response = await fetch(url("/v1/snapshot", {
-          scene: this._scene.id, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
+          scene: sceneID, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
           "fov_degrees": c.fov.toFixed(2), size: w + "x" + h, labels: this._labelsParameter(), format: "jpeg", quality: 80,
           viewer: this._id, seq,
         }), { signal: request.controller.signal });
@@ -482,8 +491,9 @@
         const bitmap = await createImageBitmap(await response.blob());
         if (this._painted && this._painted.seq > seq) { bitmap.close(); return; }
         if (this._painted && this._painted.bitmap.close) this._painted.bitmap.close();
-        this._painted = { bitmap, camera: request.camera, seq, sceneID: this._scene.id };
+        this._painted = { bitmap, camera: request.camera, seq, sceneID };
         if (!this._moving) this._paintPreview();
+        if (!this._minimapTiles) this._drawMinimap(true);
         this.stats.painted++;
         this.stats.latencies.push(performance.now() - request.started);
         if (this.stats.latencies.length > 500) this.stats.latencies.shift();
@@ -588,7 +598,8 @@
 
     _drawMinimap(reload) {
       const canvas = this.minimap, scene = this._scene;
-      if (!canvas || !scene) return;
+      // Its tiles wait for the first frame: they are not needed to see where you are.
+      if (!canvas || !scene || !this._painted) return;
       const dpr = window.devicePixelRatio || 1, size = Math.round(canvas.clientWidth * dpr) || Math.round(140 * dpr);
       if (canvas.width !== size) { canvas.width = size; canvas.height = size; reload = true; }
       const zoom = 18, tileSize = dpr > 1 ? 512 : 256, suffix = dpr > 1 ? "@2x" : "";
