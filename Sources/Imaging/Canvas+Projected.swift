@@ -44,10 +44,11 @@ extension Canvas {
             corners.append(p)
         }
         // The same box as the reference: nothing outside it is touched.
-        let x0 = max(0, Int((corners.map(\.x).min()! - 1).rounded(.down)))
-        let x1 = min(width, Int((corners.map(\.x).max()! + 1).rounded(.up)))
-        let y0 = max(0, Int((corners.map(\.y).min()! - 1).rounded(.down)))
-        let y1 = min(height, Int((corners.map(\.y).max()! + 1).rounded(.up)))
+        // (Cut to the canvas's window, when it holds one.)
+        let x0 = max(windowX, Int((corners.map(\.x).min()! - 1).rounded(.down)))
+        let x1 = min(windowX + image.width, Int((corners.map(\.x).max()! + 1).rounded(.up)))
+        let y0 = max(windowY, Int((corners.map(\.y).min()! - 1).rounded(.down)))
+        let y1 = min(windowY + image.height, Int((corners.map(\.y).max()! + 1).rounded(.up)))
         guard x0 < x1, y0 < y1, !source.isEmpty else { return }
         // The scale is most extreme at a corner (it goes with the weight, which is linear), so the
         // corners bound the levels needed inside the source's image.
@@ -72,7 +73,7 @@ extension Canvas {
             guard let p = transform.map(corner) else { reach = []; break }
             reach.append(p)
         }
-        let canvasWidth = width
+        let imageWidth = image.width, originX = windowX, originY = windowY
         let kernel = ProjectedKernel(inverse: inverse, budget: budget, maximumLevel: maximumLevel, opacity: opacity,
                                      source: source)
         source.buffer.texels.withUnsafeBufferPointer { fine in
@@ -89,7 +90,7 @@ extension Canvas {
                             }
                             guard start < end else { continue }
                             kernel.row(py, from: start, to: end, levels: levels, level0: fineBase, coarser: coarseBase,
-                                       pixels: pixelBase + (py * canvasWidth) * 4)
+                                       pixels: pixelBase + ((py - originY) * imageWidth) * 4, originX: originX)
                         }
                     }
                 }
@@ -284,10 +285,12 @@ struct ProjectedKernel: Sendable {
         return top + (bottom - top) * fv
     }
 
-    /// Composites pixels `start..<end` of canvas row `py` (`pixels` points at the row's first pixel).
+    /// Composites pixels `start..<end` of canvas row `py` (`pixels` points at the row's first pixel, which
+    /// is picture column `originX`).
     /// `levels[0]` lies in `level0`, the others in `coarser`.
     func row(_ py: Int, from start: Int, to end: Int, levels: [ProjectionSource.Level],
-             level0: UnsafePointer<SIMD4<Float>>, coarser: UnsafePointer<SIMD4<Float>>, pixels: UnsafeMutablePointer<UInt8>) {
+             level0: UnsafePointer<SIMD4<Float>>, coarser: UnsafePointer<SIMD4<Float>>, pixels: UnsafeMutablePointer<UInt8>,
+             originX: Int = 0) {
         let y = Double(py)
         var spanStart = start
         while spanStart < end {
@@ -371,7 +374,7 @@ struct ProjectedKernel: Sendable {
                 }
                 let s = acc * normalise
                 guard s.w > 1e-4 * opacity else { continue }
-                let p = pixels + px * 4
+                let p = pixels + (px - originX) * 4
                 storeStraight(NormalKernel.blend(s, loadPremultiplied(p)), p)
             }
             spanStart = spanEnd

@@ -13,9 +13,28 @@ public struct Canvas: Sendable {
     /// The pixels drawn so far (straight alpha, see `Image`).
     public var image: RGBA8Image
     private var rasterizer = Rasterizer()
+    /// The whole picture's size when the canvas holds only a window of it (nil: `image` is the picture).
+    private var picture: PixelSize?
+    /// Where `image`'s top-left pixel lies in the picture, pixels (0, 0 unless a window).
+    public private(set) var windowX = 0, windowY = 0
 
     /// A canvas drawing onto `image`.
     public init(image: RGBA8Image) { self.image = image }
+
+    /// A canvas over a `width`×`height` picture that keeps only the pixels of the window
+    /// `windowWidth`×`windowHeight` at (`windowX`, `windowY`): every call takes picture coordinates,
+    /// and `image` is the window, pixel for pixel what the whole picture cut to the window would be
+    /// (fills are rasterised over the window's rows only; the arithmetic per pixel is unchanged).
+    /// A map tile drawn with a margin for its labels rasterises only the tile this way.
+    public init(width: Int, height: Int, background: RGBAColor = .clear,
+                windowX: Int, windowY: Int, windowWidth: Int, windowHeight: Int) {
+        precondition(windowX >= 0 && windowY >= 0 && windowWidth > 0 && windowHeight > 0
+                     && windowX + windowWidth <= width && windowY + windowHeight <= height, "window outside the picture")
+        self.init(width: windowWidth, height: windowHeight, background: background)
+        picture = PixelSize(width: width, height: height)
+        self.windowX = windowX
+        self.windowY = windowY
+    }
 
     /// A new `width`×`height` image filled with `background` (transparent by default).
     public init(width: Int, height: Int, background: RGBAColor = .clear) {
@@ -34,10 +53,10 @@ public struct Canvas: Sendable {
         self.image = image
     }
 
-    /// Image width in pixels.
-    public var width: Int { image.width }
-    /// Image height in pixels.
-    public var height: Int { image.height }
+    /// Picture width in pixels (the image's, unless the canvas holds a window).
+    public var width: Int { picture?.width ?? image.width }
+    /// Picture height in pixels (the image's, unless the canvas holds a window).
+    public var height: Int { picture?.height ?? image.height }
 
     /// Fills the inside of `path` (every subpath closed implicitly) under `rule`.
     public mutating func fill(_ path: Path, color: RGBAColor, rule: FillRule = .nonZero,
@@ -45,12 +64,15 @@ public struct Canvas: Sendable {
         // A transparent source leaves the backdrop unchanged in every mode (αs = 0 in the general formula).
         guard color.alpha > 0 else { return }
         let premultiplied = color.premultiplied
-        let width = image.width
+        let imageWidth = image.width, x0 = windowX, y0 = windowY, x1 = windowX + imageWidth
+        let rows = y0..<(y0 + image.height), pictureWidth = width, pictureHeight = height
         image.components.withUnsafeMutableBufferPointer { pixels in
             let base = pixels.baseAddress!
-            rasterizer.fill(path, rule: rule, width: width, height: image.height) { y, x, count, coverage in
-                Compositing.blendSolidRow(base + (y * width + x) * 4, coverage: coverage, count: count,
-                                          color: premultiplied, mode: blendMode)
+            rasterizer.fill(path, rule: rule, width: pictureWidth, height: pictureHeight, rows: rows) { y, x, count, coverage in
+                let start = max(x, x0), end = min(x + count, x1)
+                guard start < end else { return }
+                Compositing.blendSolidRow(base + ((y - y0) * imageWidth + start - x0) * 4, coverage: coverage + (start - x),
+                                          count: end - start, color: premultiplied, mode: blendMode)
             }
         }
     }
@@ -108,7 +130,7 @@ public struct Canvas: Sendable {
     /// `opacity` (0…1), with `blendMode`. Parts outside the canvas are ignored.
     public mutating func draw(_ source: RGBA8Image, x: Int, y: Int, opacity: Float = 1,
                               blendMode: BlendMode = .normal) {
-        Compositing.composite(source, onto: &image, x: x, y: y, opacity: opacity, mode: blendMode)
+        Compositing.composite(source, onto: &image, x: x - windowX, y: y - windowY, opacity: opacity, mode: blendMode)
     }
 
     /// Fills the whole canvas with `color` composited with `blendMode`.
@@ -121,7 +143,8 @@ public struct Canvas: Sendable {
     /// Blends `color` through an 8-bit coverage mask (`maskWidth`×`maskHeight`, row-major) whose
     /// top-left pixel lands on (`x`, `y`); used for glyphs. Clipped to the canvas.
     mutating func blendMask(_ mask: UnsafeBufferPointer<UInt8>, maskWidth: Int, maskHeight: Int,
-                            x: Int, y: Int, color: RGBAColor, blendMode: BlendMode) {
+                            x pictureX: Int, y pictureY: Int, color: RGBAColor, blendMode: BlendMode) {
+        let x = pictureX - windowX, y = pictureY - windowY
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(image.width, x + maskWidth), y1 = min(image.height, y + maskHeight)
         guard x0 < x1, y0 < y1, let maskBase = mask.baseAddress else { return }

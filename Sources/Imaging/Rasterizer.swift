@@ -48,8 +48,9 @@ struct Rasterizer: Sendable {
     /// Rasterises `path` clipped to a `width`×`height` image and calls `emit(y, x, count, coverage)`
     /// for runs of pixels x..<x+count of a row that may have coverage (rows in increasing order; a row
     /// may get several disjoint runs, left to right; coverage may be 0 inside a run and may slightly
-    /// exceed 1 from rounding; callers clamp).
-    mutating func fill(_ path: Path, rule: FillRule, width: Int, height: Int,
+    /// exceed 1 from rounding; callers clamp). Only `rows` are swept (all by default): a row's coverage
+    /// does not depend on which other rows are swept.
+    mutating func fill(_ path: Path, rule: FillRule, width: Int, height: Int, rows: Range<Int>? = nil,
                        emit: (_ y: Int, _ x: Int, _ count: Int, _ coverage: UnsafePointer<Float>) -> Void) {
         edges.removeAll(keepingCapacity: true)
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
@@ -70,8 +71,9 @@ struct Rasterizer: Sendable {
             }
         }
         guard !edges.isEmpty, maxX > 0, minX < Double(width), maxY > 0, minY < Double(height) else { return }
-        let firstRow = max(0, Int(minY.rounded(.down)))
-        let endRow = min(height, Int(maxY.rounded(.up)))
+        let firstRow = max(rows?.lowerBound ?? 0, Int(minY.rounded(.down)))
+        let endRow = min(rows?.upperBound ?? height, Int(maxY.rounded(.up)))
+        guard firstRow < endRow else { return }
         let n = Self.subsamples
         // Order the edges by the sub-scanline they start on (a counting sort, O(edges + sub-scanlines)),
         // dropping edges that no sub-scanline crosses.

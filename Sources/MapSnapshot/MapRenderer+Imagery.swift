@@ -26,7 +26,8 @@ extension MapRenderer {
         guard ortho.width == width, ortho.height == height else {
             throw MapSnapshotError.orthophotoFailed(detail: "asked for \(width)x\(height) pixels, got \(ortho.width)x\(ortho.height)")
         }
-        let w = canvas.width, h = canvas.height
+        // The canvas's window of the picture (all of it unless a tile cuts its margin away).
+        let w = canvas.image.width, h = canvas.image.height, wx = canvas.windowX, wy = canvas.windowY
         let sx = Double(width) / rect.width, sy = Double(height) / rect.height
         let projection = self.projection, far = projection.farDistanceMapPoints
         let sky0 = style.skyTop, sky1 = style.skyHorizon, land = style.land
@@ -37,10 +38,11 @@ extension MapRenderer {
             ortho.components.withUnsafeBufferPointer { src in
                 let dstBase = dst.baseAddress!, srcBase = src.baseAddress!
                 Parallel.forEachRowRange(h, maximumThreads: threads) { rows in
-                    for y in rows {
+                    for row in rows {
+                        let y = wy + row
                         let t = min(1, Double(y) / horizon)
-                        for x in 0..<w {
-                            let o = dstBase + (y * w + x) * 4
+                        for x in wx..<(wx + w) {
+                            let o = dstBase + (row * w + x - wx) * 4
                             o[3] = 255
                             guard let g = projection.groundRelative(forPixel: PixelPoint(Double(x) + 0.5, Double(y) + 0.5)) else {
                                 o[0] = UInt8(Double(sky0.red) * (1 - t) + Double(sky1.red) * t)

@@ -33,8 +33,13 @@ struct MapRenderer {
         // The sea is the background when the world layer shows (its polygons are the land); else the land.
         let zoom = 20 - log2(projection.mapPointsPerPixel * options.scale), bounds = projection.visibleRelativeBounds
         let world = Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds)
-        canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels,
-                        background: !options.showsBaseMap ? RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) : world ? style.sea : style.land)
+        let background = !options.showsBaseMap ? RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) : world ? style.sea : style.land
+        if let window = options.window {
+            canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: background,
+                            windowX: window.x, windowY: window.y, windowWidth: window.width, windowHeight: window.height)
+        } else {
+            canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: background)
+        }
         labels = LabelPlacer(width: projection.widthPixels, height: projection.heightPixels)
         self.zoom = zoom
         self.bounds = bounds

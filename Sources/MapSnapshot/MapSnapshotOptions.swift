@@ -55,6 +55,11 @@ public struct MapSnapshotOptions: Sendable {
     /// in the larger picture they are cut from, so that no label is cut: a label that would cross an
     /// edge is left out on both sides of it.
     public var labelExclusions: [PixelRect]
+    /// The part of the picture to draw, pixels (`x`, `y` its top-left corner; nil, the default: all of it).
+    /// The snapshot's image is then only that part, the same pixels as the whole picture cut to it, at a
+    /// fraction of the cost: everything is placed (labels above all) as over the whole picture, and only
+    /// the window's pixels are rasterised. Map tiles draw a margin this way, for the labels alone.
+    public var window: (x: Int, y: Int, width: Int, height: Int)?
     /// Whether the map itself is drawn (true by default). False draws only the ``coverage`` layer and
     /// the overlays on a transparent picture: the coverage overlay tiles a web map lays over its base.
     public var showsBaseMap: Bool

@@ -42,6 +42,15 @@ public struct MapSnapshotter: Sendable {
         }
         for overlay in options.overlays { try overlay.validate() }
         let pixels = options.pixelSize
+        if let window = options.window {
+            let allowed = "a window of at least a pixel inside the \(pixels.width)×\(pixels.height)-pixel picture"
+            if window.x < 0 || window.width < 1 || window.x + window.width > pixels.width {
+                throw MapSnapshotError.valueOutOfRange(parameter: "window x…x+width", value: Double(window.x + window.width), allowed: allowed)
+            }
+            if window.y < 0 || window.height < 1 || window.y + window.height > pixels.height {
+                throw MapSnapshotError.valueOutOfRange(parameter: "window y…y+height", value: Double(window.y + window.height), allowed: allowed)
+            }
+        }
         let projection = MapProjection(camera: camera, widthPixels: pixels.width, heightPixels: pixels.height, scale: options.scale)
         var renderer = MapRenderer(content: content, options: options, projection: projection, fonts: fonts)
         let image = try renderer.render()

@@ -11,7 +11,7 @@ import MapSnapshot
 /// for lone panoramas) on transparency, to lay over any base map.
 ///
 /// A tile is the `lookaround map` renderer's picture of a larger square, ``tileMarginPoints`` wider on
-/// every side, cut down to the tile: a label near the edge is placed and drawn whole in the larger
+/// every side, cut down to the tile (only the tile's pixels drawn: `MapSnapshotOptions.window`): a label near the edge is placed and drawn whole in the larger
 /// picture, and no label may cross the tile's edges there (`MapSnapshotOptions.labelExclusions`): the
 /// neighbour reserves the same line, so a label is whole in one tile or left out, never cut in two.
 /// The attribution is not painted on tiles: the TileJSON carries it, for the client to show once.
@@ -75,8 +75,9 @@ extension SceneService {
                                        PixelRect(minX: hi - 0.5, minY: 0, maxX: hi + 0.5, maxY: far),
                                        PixelRect(minX: 0, minY: lo - 0.5, maxX: far, maxY: lo + 0.5),
                                        PixelRect(minX: 0, minY: hi - 0.5, maxX: far, maxY: hi + 0.5)]
-            let picture = try resources.snapshotter.snapshot(options).image
-            let tileImage = picture.cropped(x: margin * scale, y: margin * scale, width: 256 * scale, height: 256 * scale)
+            // Only the tile's pixels are drawn; the margin is there for placing labels.
+            options.window = (x: margin * scale, y: margin * scale, width: 256 * scale, height: 256 * scale)
+            let tileImage = try resources.snapshotter.snapshot(options).image
             return HTTPResponse(contentType: "image/png", body: try PNGCodec.encode(tileImage))
         }
     }
