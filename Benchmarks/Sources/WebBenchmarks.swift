@@ -276,7 +276,8 @@ func runWebBenchmarks() throws {
             .appendingPathComponent("lookaround").path
         let index = Process()
         index.executableURL = URL(fileURLWithPath: lookaround)
-        index.arguments = ["index", "--catalog", folder + "/photos.sqlite", folder + "/photos", "--quiet"]
+        // With its tile file, as a server is set up (`index --tiles`): a view decodes only the tiles it shows.
+        index.arguments = ["index", "--catalog", folder + "/photos.sqlite", folder + "/photos", "--tiles", "--quiet"]
         index.standardOutput = FileHandle.nullDevice
         index.standardError = FileHandle.nullDevice
         try index.run()
