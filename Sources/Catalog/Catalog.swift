@@ -56,6 +56,10 @@ public final class Catalog: @unchecked Sendable {
     /// Number of panoramas.
     public var panoramaCount: Int { store.panoramaCount }
 
+    /// The routing graph `lookaround index --osm` stored with the catalog (bytes that Routing reads,
+    /// `RoutingGraph(serialized:)`), nil when the catalog has none (built without `--osm`).
+    public func streetGraph() throws(CatalogError) -> CatalogStreetGraph? { try store.streetGraph() }
+
     // MARK: Scene requests
 
     /// The in-memory query alone (no SQL, no allocation): the position and approximate distance of the

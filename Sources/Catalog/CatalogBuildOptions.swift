@@ -18,6 +18,10 @@ public struct CatalogBuildOptions: Sendable {
     public var mapDeriver: (any PanoramaMapDeriving)?
     /// Where derived maps are written; nil for the catalog's ``CatalogLocation/derivedMapsDirectory``.
     public var derivedMapsDirectory: String?
+    /// Builds the routing graph of the OSM files, stored with the catalog (nil: none stored). An index
+    /// run keeps the previous catalog's graph while the files' sizes and modification times and the
+    /// builder's format version are unchanged, unless ``forceFullRebuild``.
+    public var streetGraphBuilder: (any StreetGraphBuilding)?
     /// Called with (done, total) while maps are derived.
     public var derivationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 

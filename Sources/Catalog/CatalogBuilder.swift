@@ -160,15 +160,31 @@ public enum CatalogBuilder {
         warnings += records.flatMap { record in
             record.warnings.map { IndexReport.FileMessage(path: seenIDs[record.id] ?? record.imagePath, message: $0) }
         }
+        let (streetGraph, graphReport) = try buildStreetGraph(options)
         let summary = try CatalogWriter.write(records: records, places: places, streets: streets, gazetteer: gazetteer,
-                                              to: options.catalogPath,
+                                              streetGraph: streetGraph, to: options.catalogPath,
                                               proximityLinkMeters: options.proximityLinkMeters,
                                               maximumProximityLinks: options.maximumProximityLinks)
         return IndexReport(catalogPath: location.description, filesFound: files.count, filesRead: toRead.count,
                            filesUnchanged: unchanged, failures: failures, warnings: warnings, nearDuplicates: nearDuplicates,
                            panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
                            placeCount: places.count, streetCount: streets.count, derivedMapsCount: derived,
-                           seconds: Date().timeIntervalSince(start))
+                           streetGraph: graphReport, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// The routing graph of the OSM files: the previous catalog's while the files (sizes and modification
+    /// times) and the builder's format version are unchanged and the run is not `--full`, else built anew.
+    static func buildStreetGraph(_ options: CatalogBuildOptions) throws -> (CatalogStreetGraph?, StreetGraphReport?) {
+        guard let builder = options.streetGraphBuilder, !options.osmFiles.isEmpty else { return (nil, nil) }
+        let signature = CatalogStreetGraph.signature(of: options.osmFiles)
+        if !options.forceFullRebuild, let signature, let previous = CatalogWriter.previousStreetGraph(at: options.catalogPath),
+           previous.formatVersion == builder.formatVersion, previous.sourceSignature == signature {
+            return (previous, StreetGraphReport(bytes: previous.data.count, reused: true, buildSeconds: 0))
+        }
+        let start = Date()
+        let data = try builder.graphData(osmFiles: options.osmFiles)
+        let graph = CatalogStreetGraph(formatVersion: builder.formatVersion, sourceSignature: signature ?? "", data: data)
+        return (graph, StreetGraphReport(bytes: data.count, reused: false, buildSeconds: Date().timeIntervalSince(start)))
     }
 
     /// Within each sequence: panoramas with an explicit index keep it; the others are ordered by capture

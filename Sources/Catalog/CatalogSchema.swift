@@ -5,11 +5,13 @@
 /// `Catalog` loads at open, and `catalog_info`. Version 3: the gazetteer, `addresses` (every
 /// `addr:housenumber`, interpolated numbers included) and `localities` with their names. Version 4: where a panorama's depth and label maps come from
 /// (`maps_source`: measured or derived from OpenStreetMap) and what aligning it with the city found
-/// (`alignment`, JSON). A catalog of an older version is migrated when it is
+/// (`alignment`, JSON). Version 5: the routing graph of the OSM files (`street_graph`: one row of opaque
+/// bytes with their format version and the signature of the files they were built from, see
+/// ``CatalogStreetGraph``). A catalog of an older version is migrated when it is
 /// opened for writing (`lookaround index`); opening one newer than ``currentVersion`` is an error.
 enum CatalogSchema {
     /// The version this code writes and reads.
-    static let currentVersion = 4
+    static let currentVersion = 5
 
     /// Migration `i` takes a catalog from version `i` to `i + 1`.
     static let migrations: [String] = [
@@ -82,6 +84,11 @@ enum CatalogSchema {
         ALTER TABLE panoramas ADD COLUMN maps_source TEXT;
         ALTER TABLE panoramas ADD COLUMN alignment TEXT;
         UPDATE panoramas SET maps_source = 'measured' WHERE depth_path IS NOT NULL OR labels_path IS NOT NULL;
+        """,
+        // 4 → 5
+        """
+        CREATE TABLE street_graph(id INTEGER PRIMARY KEY CHECK (id = 1), format_version INTEGER NOT NULL,
+                                  source_signature TEXT NOT NULL, data BLOB NOT NULL);
         """,
     ]
 

@@ -49,6 +49,8 @@ protocol CatalogStore: AnyObject, Sendable {
     func localities() throws(CatalogError) -> [CatalogLocality]
     /// Number of places.
     func placeCount() throws(CatalogError) -> Int
+    /// The routing graph `lookaround index` stored, nil when it stored none.
+    func streetGraph() throws(CatalogError) -> CatalogStreetGraph?
     /// The catalog's revision: a number that changes whenever an index run replaces the catalog.
     func revision() throws(CatalogError) -> Int64
     /// Re-reads what the store keeps in memory (the panorama count) after the revision changed.

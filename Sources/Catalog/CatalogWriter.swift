@@ -15,10 +15,12 @@ enum CatalogWriter {
     }
 
     /// Writes `records` (their order becomes `row` 1…n), links, places and streets to `path` atomically.
-    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], gazetteer: Gazetteer = Gazetteer(), to path: String,
+    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], gazetteer: Gazetteer = Gazetteer(),
+                      streetGraph: CatalogStreetGraph? = nil, to path: String,
                       proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Summary {
         if case .postgres(let url) = try CatalogLocation(parsing: path) {
-            let written = try PostGISCatalogWriter.write(records: records, places: places, streets: streets, gazetteer: gazetteer, to: url,
+            let written = try PostGISCatalogWriter.write(records: records, places: places, streets: streets, gazetteer: gazetteer,
+                                                         streetGraph: streetGraph, to: url,
                                                          proximityLinkMeters: proximityLinkMeters,
                                                          maximumProximityLinks: maximumProximityLinks)
             return Summary(sequences: written.sequences, links: written.links)
@@ -51,6 +53,13 @@ enum CatalogWriter {
                 try writeStreets(streets, database)
                 try writeGazetteer(gazetteer, database)
                 try writeQueryIndex(records, database)
+                if let streetGraph {
+                    let insert = try database.prepare("INSERT INTO street_graph(id, format_version, source_signature, data) VALUES (1, ?1, ?2, ?3)")
+                    try insert.bind(1, streetGraph.formatVersion)
+                    try insert.bind(2, streetGraph.sourceSignature)
+                    try insert.bind(3, blob: streetGraph.data)
+                    try insert.step()
+                }
                 let info = try database.prepare("INSERT INTO catalog_info(key, value) VALUES (?1, ?2)")
                 for (key, value) in [("built_at", ISO8601DateFormatter().string(from: Date())),
                                      ("panorama_count", "\(records.count)"), ("generator", "lookaround index")] {
@@ -364,6 +373,19 @@ enum CatalogWriter {
 
     /// The panoramas of an existing catalog by image path, for incremental updates; empty when there is
     /// no catalog or it cannot be read (then everything is read again).
+    /// The routing graph the catalog at `path` holds, if it is readable and has one (the index run keeps
+    /// it while the OSM files are unchanged).
+    static func previousStreetGraph(at path: String) -> CatalogStreetGraph? {
+        if case .postgres(let url)? = try? CatalogLocation(parsing: path) {
+            guard let store = try? PostGISCatalogStore(url: url, maximumConnections: 1) else { return nil }
+            return try? store.streetGraph()
+        }
+        guard FileManager.default.fileExists(atPath: path),
+              let database = try? SQLiteDatabase(path: path, mode: .readOnly),
+              let version = try? database.userVersion, version >= 5, version <= CatalogSchema.currentVersion else { return nil }
+        return try? SQLiteCatalogStore.streetGraph(in: database)
+    }
+
     static func previousRecords(at path: String) -> [String: PanoramaRecord] {
         if case .postgres(let url)? = try? CatalogLocation(parsing: path) {
             guard let store = try? PostGISCatalogStore(url: url, maximumConnections: 1),

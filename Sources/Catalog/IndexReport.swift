@@ -48,6 +48,8 @@ public struct IndexReport: Sendable, Hashable, Codable {
     public var streetCount: Int
     /// Panoramas whose depth and label maps were derived from the OSM files in this run.
     public var derivedMapsCount: Int = 0
+    /// The routing graph stored with the catalog; nil when none was built (no OSM file, or no graph builder).
+    public var streetGraph: StreetGraphReport?
     /// Wall time of the build, seconds.
     public var seconds: Double
 }

@@ -56,6 +56,49 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
+    func streetGraph() throws(CatalogError) -> CatalogStreetGraph? {
+        let location = location
+        return try pool.read { connection throws(CatalogError) -> CatalogStreetGraph? in
+            let rows = try connection.execute("SELECT format_version, source_signature, encode(data, 'hex') FROM street_graph WHERE id = 1")
+            guard rows.rowCount == 1 else { return nil }
+            guard let data = Self.bytes(hex: rows.string(0, 2)) else {
+                throw .corruptIndex(path: location.description, detail: "street_graph.data is not hexadecimal")
+            }
+            return CatalogStreetGraph(formatVersion: rows.int(0, 0), sourceSignature: rows.string(0, 1), data: data)
+        }
+    }
+
+    /// Bytes as lower-case hexadecimal (`decode($1, 'hex')` takes it into a `bytea`).
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8](repeating: 0, count: 2 * bytes.count)
+        for (i, byte) in bytes.enumerated() {
+            text[2 * i] = digits[Int(byte >> 4)]
+            text[2 * i + 1] = digits[Int(byte & 15)]
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The bytes of hexadecimal text (`encode(data, 'hex')`), nil for other text.
+    static func bytes(hex text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: c - 48
+            case 97...102: c - 87
+            case 65...70: c - 55
+            default: nil
+            }
+        }
+        var bytes = [UInt8](repeating: 0, count: utf8.count / 2)
+        for i in bytes.indices {
+            guard let high = value(utf8[2 * i]), let low = value(utf8[2 * i + 1]) else { return nil }
+            bytes[i] = high << 4 | low
+        }
+        return bytes
+    }
+
     func refresh() throws(CatalogError) {
         let n = try pool.read { connection throws(CatalogError) in
             try connection.execute("SELECT panorama_count FROM catalog_revision WHERE id = 1").int(0, 0)

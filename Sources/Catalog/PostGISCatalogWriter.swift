@@ -23,7 +23,8 @@ enum PostGISCatalogWriter {
     /// The advisory lock key of "an index run writes this catalog".
     static let writerLockKey = 0x4C4B_4152_4F55_4E44 as Int64  // "LKAROUND"
 
-    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], gazetteer: Gazetteer, to url: String,
+    static func write(records: [PanoramaRecord], places: [Place], streets: [Street], gazetteer: Gazetteer,
+                      streetGraph: CatalogStreetGraph? = nil, to url: String,
                       proximityLinkMeters: Double, maximumProximityLinks: Int) throws -> Summary {
         let location = CatalogLocation.postgres(url: url)
         let links = CatalogWriter.links(records, proximityLinkMeters: proximityLinkMeters, maximumProximityLinks: maximumProximityLinks)
@@ -57,6 +58,11 @@ enum PostGISCatalogWriter {
                     buffer.endRow()
                 }
                 return false
+            }
+            if let streetGraph {
+                try connection.execute("INSERT INTO street_graph\(suffix)(id, format_version, source_signature, data) "
+                                       + "VALUES (1, $1, $2, decode($3, 'hex'))",
+                                       ["\(streetGraph.formatVersion)", streetGraph.sourceSignature, PostGISCatalogStore.hex(streetGraph.data)])
             }
             summary.copySeconds = Date().timeIntervalSince(copyStart)
             try connection.executeScript(PostGISSchema.dataIndexes(suffix: suffix))

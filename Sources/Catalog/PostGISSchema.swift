@@ -7,17 +7,19 @@
 /// the in-memory index's), sequences, links, places and streets (geography columns with GiST indexes),
 /// their names per language, and `catalog_info`. Version 2: the gazetteer, `addresses` and
 /// `localities` with `locality_names`. Version 3: the panoramas' `maps_source` (measured or derived
-/// from OpenStreetMap) and `alignment` (JSON).
+/// from OpenStreetMap) and `alignment` (JSON). Version 4: `street_graph`, the routing graph of the OSM
+/// files (one row: opaque bytes, their format version and the signature of the files, see
+/// ``CatalogStreetGraph``), swapped in with the other data tables.
 ///
 /// An index run writes the data tables anew under a `_next` suffix inside one transaction and swaps
 /// them in at its end (``dataTables(suffix:)``), so readers see the old or the new catalog, never half.
 enum PostGISSchema {
     /// The version this code writes and reads.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// The data tables, in the order they are created (and swapped).
     static let dataTableNames = ["sequences", "panoramas", "links", "places", "place_names", "streets", "street_names", "addresses",
-                                 "localities", "locality_names", "catalog_info"]
+                                 "localities", "locality_names", "catalog_info", "street_graph"]
 
     /// `CREATE TABLE` for every data table, names ending in `suffix` (no indexes but primary keys and
     /// unique constraints: the GiST indexes are built after the bulk COPY, ``dataIndexes(suffix:)``).
@@ -66,6 +68,15 @@ enum PostGISSchema {
         CREATE TABLE locality_names\(s)(
             locality integer NOT NULL, language text NOT NULL, name text NOT NULL, PRIMARY KEY(locality, language));
         CREATE TABLE catalog_info\(s)(key text PRIMARY KEY, value text NOT NULL);
+        \(streetGraphTable(suffix: s))
+        """
+    }
+
+    /// The routing graph's table (version 4).
+    static func streetGraphTable(suffix s: String) -> String {
+        """
+        CREATE TABLE street_graph\(s)(id integer PRIMARY KEY CHECK (id = 1), format_version integer NOT NULL,
+            source_signature text NOT NULL, data bytea NOT NULL);
         """
     }
 
@@ -112,6 +123,8 @@ enum PostGISSchema {
         UPDATE panoramas SET maps_source = 'measured'
             WHERE maps_source IS NULL AND (depth_path IS NOT NULL OR labels_path IS NOT NULL);
         """,
+        // 3 → 4 (likewise)
+        streetGraphTable(suffix: "").replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TABLE IF NOT EXISTS "),
     ]
 
     /// Brings the database to ``currentVersion`` (on `connection`, inside the caller's transaction):

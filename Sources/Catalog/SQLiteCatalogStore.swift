@@ -53,6 +53,18 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         self.index = index
     }
 
+    func streetGraph() throws(CatalogError) -> CatalogStreetGraph? {
+        try withLock { () throws(CatalogError) in try Self.streetGraph(in: database) }
+    }
+
+    /// The `street_graph` row of a catalog of version 5 or later, nil when the index run stored none.
+    static func streetGraph(in database: SQLiteDatabase) throws(CatalogError) -> CatalogStreetGraph? {
+        let statement = try database.prepare("SELECT format_version, source_signature, data FROM street_graph WHERE id = 1")
+        guard try statement.step() else { return nil }
+        let data = statement.withBlob(2) { [UInt8]($0) }
+        return CatalogStreetGraph(formatVersion: statement.int(0), sourceSignature: statement.string(1), data: data)
+    }
+
     var panoramaCount: Int { index.count }
     var queryIndex: SceneQueryIndex? { index }
 

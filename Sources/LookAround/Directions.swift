@@ -26,8 +26,8 @@ public struct DirectionsRequest: Sendable {
     public var language: String?
     /// How far from a street the source and destination may lie, metres (1…5,000, default 250).
     public var snapRadiusMeters: Double = RoutingGraph.defaultSnapRadiusMeters
-    /// The street network to route over; nil uses ``DirectionsNetwork/shared(osmPath:)`` of the OSM
-    /// extract beside the default catalog (`Panoramas/sources/*.osm.pbf`).
+    /// The street network to route over; nil uses ``DirectionsNetwork/shared(osmPath:)``: the graph the
+    /// default catalog stores, else the OSM extract beside it (`Panoramas/sources/*.osm.pbf`).
     public var graph: RoutingGraph?
 
     /// A request from `source` to `destination`.
@@ -132,16 +132,20 @@ public final class Directions: Sendable {
     }
 }
 
-/// Routing graphs built from OSM extracts, kept per file: the first request for an extract builds
-/// its graph (about a second for a city centre), later ones reuse it.
+/// Routing graphs, kept per source: an OSM extract's is built on its first request (about 0.1 s for a
+/// city centre), a catalog's (``shared(catalog:)``, stored by `lookaround index --osm`) read on its
+/// first; later requests reuse them.
 public enum DirectionsNetwork {
     private static let graphs = Mutex<[String: RoutingGraph]>([:])
 
-    /// The graph of `osmPath`; nil finds the extract beside the default catalog
-    /// (`sources/*.osm.pbf` next to it, where `lookaround index` reads it).
+    /// The graph of `osmPath`; nil takes the one the default catalog stores, else builds the extract's
+    /// beside it (`sources/*.osm.pbf` next to it, where `lookaround index` reads it).
     /// - Throws: `MapDataError` when the file cannot be read; `RoutingError.emptyNetwork` when no
-    ///   extract is found.
+    ///   extract is found, `.corruptGraph` for a stored graph that cannot be read.
     public static func shared(osmPath: String?) throws -> RoutingGraph {
+        if osmPath == nil, let catalog = try? Catalog(path: Catalog.defaultPath), let stored = try shared(catalog: catalog) {
+            return stored
+        }
         guard let path = osmPath ?? defaultOSMPath(catalogPath: Catalog.defaultPath) else {
             throw RoutingError.emptyNetwork(mode: .walking, source: "no OSM extract beside the catalog (sources/*.osm.pbf)")
         }
@@ -151,12 +155,61 @@ public enum DirectionsNetwork {
         return graph
     }
 
+    /// The graph `lookaround index --osm` stored in `catalog` (read once per catalog and revision), nil
+    /// when the catalog holds none.
+    /// - Throws: `CatalogError` when it cannot be read, `RoutingError.corruptGraph` when its bytes are
+    ///   of another format version or damaged (the remedy: index again).
+    public static func shared(catalog: Catalog) throws -> RoutingGraph? {
+        let key = "catalog \(catalog.location) revision \(catalog.revision)"
+        if let graph = graphs.withLock({ $0[key] }) { return graph }
+        guard let stored = try catalog.streetGraph() else { return nil }
+        guard stored.formatVersion == RoutingGraph.serializationFormatVersion else {
+            throw RoutingError.corruptGraph(detail: "the catalog \(catalog.location) stores a routing graph of format version "
+                                            + "\(stored.formatVersion), this lookaround reads \(RoutingGraph.serializationFormatVersion)")
+        }
+        let graph = try RoutingGraph(serialized: stored.data, sourceDescription: "the catalog \(catalog.location)")
+        graphs.withLock { $0[key] = graph }
+        return graph
+    }
+
     /// The OSM extract in `sources/` beside an SQLite catalog, if any.
     public static func defaultOSMPath(catalogPath: String) -> String? {
         guard let file = (try? CatalogLocation(parsing: catalogPath))?.filePath else { return nil }
         let sources = ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sources")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []).sorted()
         return names.first { $0.hasSuffix(".osm.pbf") || $0.hasSuffix(".osm") }.map { (sources as NSString).appendingPathComponent($0) }
+    }
+}
+
+/// What `lookaround index` stores with the catalog so that directions need no extract: the routing
+/// graph of the OSM files, as ``RoutingGraph/serialized()`` bytes.
+public struct StreetGraphBuilder: StreetGraphBuilding {
+    public init() {}
+
+    public var formatVersion: Int { RoutingGraph.serializationFormatVersion }
+
+    /// The graph of the street networks of `osmFiles` together (ways and nodes in several files are
+    /// taken once).
+    /// - Throws: `MapDataError` when a file cannot be read.
+    public func graphData(osmFiles: [String]) throws -> [UInt8] {
+        let networks = try osmFiles.map { try StreetNetwork(contentsOfFile: $0) }
+        guard networks.count > 1 else { return RoutingGraph(network: networks[0]).serialized() }
+        var seenWays = Set<Int64>(), seenRestrictions = Set<Int64>()
+        var ways: [StreetNetwork.Way] = [], restrictions: [StreetNetwork.TurnRestriction] = []
+        var coordinates: [Int64: OSMCoordinate] = [:]
+        var box: OSMBoundingBox?
+        for network in networks {
+            for way in network.ways where seenWays.insert(way.id).inserted { ways.append(way) }
+            for restriction in network.restrictions where seenRestrictions.insert(restriction.id).inserted { restrictions.append(restriction) }
+            coordinates.merge(network.coordinates) { first, _ in first }
+            if let b = network.boundingBox {
+                box = box.map { OSMBoundingBox(minLatitude: min($0.minLatitude, b.minLatitude), minLongitude: min($0.minLongitude, b.minLongitude),
+                                               maxLatitude: max($0.maxLatitude, b.maxLatitude), maxLongitude: max($0.maxLongitude, b.maxLongitude)) } ?? b
+            }
+        }
+        let merged = StreetNetwork(sourcePath: osmFiles.joined(separator: ", "), ways: ways, coordinates: coordinates,
+                                   restrictions: restrictions, boundingBox: box)
+        return RoutingGraph(network: merged).serialized()
     }
 }
 

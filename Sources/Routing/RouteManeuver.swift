@@ -18,6 +18,9 @@ public struct RouteManeuver: Sendable, Hashable, Codable {
 
     /// OSRM's turn modifiers: the change of direction at the maneuver.
     public enum Modifier: String, Sendable, Hashable, Codable {
+        /// Not straight on nor slight: a turn worth a step on the same street.
+        var isClearTurn: Bool { self != .straight && self != .slightLeft && self != .slightRight }
+
         case uturn
         case sharpRight = "sharp right"
         case right
@@ -159,12 +162,20 @@ extension RoutePath {
             let shortUnnamed = name(piece) == nil && runMeters[k] < 25 && k + 1 < pieces.count
             if k > 0, !shortUnnamed {
                 let j = piece.coordinateRange.lowerBound
-                let before = bearingInto(j, notBefore: stepStart)
-                let after = bearingOut(j, notAfter: piece.coordinateRange.upperBound)
-                var turn = after - before
-                if turn > 180 { turn -= 360 }
-                if turn <= -180 { turn += 360 }
-                let modifier = RouteManeuver.Modifier(turnDegrees: turn)
+                // The bearings (two geodesic problems) only where the outcome depends on them: most
+                // junctions of a route go on along the same street past fewer than three ways.
+                var measured: (before: Double, after: Double, modifier: RouteManeuver.Modifier)?
+                func turnHere() -> (before: Double, after: Double, modifier: RouteManeuver.Modifier) {
+                    if let measured { return measured }
+                    let before = bearingInto(j, notBefore: stepStart)
+                    let after = bearingOut(j, notAfter: piece.coordinateRange.upperBound)
+                    var turn = after - before
+                    if turn > 180 { turn -= 360 }
+                    if turn <= -180 { turn += 360 }
+                    let found = (before, after, RouteManeuver.Modifier(turnDegrees: turn))
+                    measured = found
+                    return found
+                }
                 let previousWay = way(current), nextWay = way(piece)
                 let renamed = name(piece) != stepName
                 let kind: RouteManeuver.Kind?
@@ -178,19 +189,20 @@ extension RoutePath {
                 } else if nextWay.isRoundabout {
                     kind = nil
                     instruction = ""
-                } else if renamed || (name(piece) == nil && previousWay.highway != nextWay.highway && modifier != .straight) {
+                } else if renamed || (name(piece) == nil && previousWay.highway != nextWay.highway && turnHere().modifier != .straight) {
+                    let modifier = turnHere().modifier
                     kind = modifier == .straight ? .newName : .turn
                     instruction = Self.instruction(modifier: modifier, onto: label(piece), across: nextWay.isArea && name(piece) != nil)
-                } else if name(piece) != nil, modifier != .straight, modifier != .slightLeft, modifier != .slightRight,
-                          choices(at: j, piece: piece) >= 3 {
+                } else if name(piece) != nil, choices(at: j, piece: piece) >= 3, turnHere().modifier.isClearTurn {
                     kind = .continue
-                    instruction = modifier == .uturn ? "Make a U-turn to stay on \(label(piece))"
-                        : "Turn \(modifier.phrase) to stay on \(label(piece))"
+                    instruction = turnHere().modifier == .uturn ? "Make a U-turn to stay on \(label(piece))"
+                        : "Turn \(turnHere().modifier.phrase) to stay on \(label(piece))"
                 } else {
                     kind = nil
                     instruction = ""
                 }
                 if let kind {
+                    let (before, after, modifier) = turnHere()  // before the step starts here: bearingInto looks back to its start
                     close(at: j)
                     stepStart = j
                     stepName = name(piece)

@@ -150,8 +150,10 @@ extension RoutingGraph {
         return true
     }
 
-    /// A* over directed edges. Returns the pieces as (directed edge, start offset, end offset).
-    func search(from source: SnappedPoint, to target: SnappedPoint, mode: TransportType,
+    /// A* over directed edges, the plain version over the graph's arrays: what ``search(from:to:mode:penalty:)``
+    /// (the same steps over ``SearchTables``) is tested against. Returns the pieces as (directed edge,
+    /// start offset, end offset).
+    func referenceSearch(from source: SnappedPoint, to target: SnappedPoint, mode: TransportType,
                 penalty: [Double]?) -> [(directed: Int, start: Double, end: Double)]? {
         let directedCount = 2 * edgeSource.count
         let targetState = directedCount

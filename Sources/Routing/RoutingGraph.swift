@@ -86,6 +86,8 @@ public final class RoutingGraph: Sendable {
     let componentEdgeCount: [[Int32]]
     /// The grid of segments for snapping.
     let grid: SegmentGrid
+    /// The search's copies of the arrays it reads, and its scratch memory.
+    let tables: SearchTables
     /// What the graph was built from.
     public let sourceDescription: String
     /// Turn restrictions resolved onto the graph, and those left out (ways or node not in it).
@@ -106,7 +108,7 @@ public final class RoutingGraph: Sendable {
         let int32s = edgeSource.count * 4 + adjacencyStart.count + adjacency.count + edgeComponent.reduce(0) { $0 + $1.count }
         return doubles * 8 + int64s * 8 + int32s * 4 + edgeAccess.count + grid.memoryBytes
             + ways.reduce(0) { $0 + 64 + ($1.name?.utf8.count ?? 0) + $1.names.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 32 } }
-            + restrictions.count * 48
+            + restrictions.count * 48 + tables.memoryBytes
     }
 
     /// Builds the graph of an OSM extract's street network.
@@ -117,8 +119,9 @@ public final class RoutingGraph: Sendable {
 
     /// Builds the graph of a street network. `honoursRestrictions: false` leaves the turn restrictions
     /// out (tests compare the two).
-    public init(network: StreetNetwork, honoursRestrictions: Bool = true) {
-        sourceDescription = network.sourcePath.isEmpty ? "the street network" : network.sourcePath
+    public convenience init(network: StreetNetwork, honoursRestrictions: Bool = true) {
+        var p = Parts()
+        p.sourceDescription = network.sourcePath.isEmpty ? "the street network" : network.sourcePath
         // Ways any mode may use, with their per-mode directions.
         struct Kept {
             var way: StreetNetwork.Way
@@ -313,34 +316,84 @@ public final class RoutingGraph: Sendable {
             componentEdgeCount.append(sizes)
         }
 
-        self.vertexLatitude = vertexLatitude
-        self.vertexLongitude = vertexLongitude
-        self.vertexNode = vertexNode
-        self.edgeSource = edgeSource
-        self.edgeTarget = edgeTarget
-        self.edgeWay = edgeWay
-        self.edgeGeometryStart = edgeGeometryStart
-        self.edgeAccess = edgeAccess
-        self.edgeSeconds = edgeSeconds
-        self.pointLatitude = pointLatitude
-        self.pointLongitude = pointLongitude
-        self.pointNode = pointNode
-        self.pointOffsetMeters = pointOffset
-        self.adjacencyStart = adjacencyStart
-        self.adjacency = adjacency
-        self.ways = ways
-        self.restrictions = restrictions
-        var restrictedVertex = [Bool](repeating: false, count: vertexCount)
-        for v in restrictions.keys { restrictedVertex[Int(v)] = true }
+        p.vertexLatitude = vertexLatitude
+        p.vertexLongitude = vertexLongitude
+        p.vertexNode = vertexNode
+        p.edgeSource = edgeSource
+        p.edgeTarget = edgeTarget
+        p.edgeWay = edgeWay
+        p.edgeGeometryStart = edgeGeometryStart
+        p.edgeAccess = edgeAccess
+        p.edgeSeconds = edgeSeconds
+        p.pointLatitude = pointLatitude
+        p.pointLongitude = pointLongitude
+        p.pointNode = pointNode
+        p.pointOffsetMeters = pointOffset
+        p.adjacencyStart = adjacencyStart
+        p.adjacency = adjacency
+        p.ways = ways
+        p.restrictions = restrictions
+        p.maximumSpeed = maximumSpeed
+        p.edgeComponent = edgeComponent
+        p.componentEdgeCount = componentEdgeCount
+        p.restrictionCount = resolved
+        p.unresolvedRestrictionCount = unresolved
+        p.areaCrossingCount = crossings
+        p.grid = SegmentGrid(pointLatitude: pointLatitude, pointLongitude: pointLongitude, edgeGeometryStart: edgeGeometryStart,
+                             boundingBox: network.boundingBox)
+        self.init(parts: p, sourceDescription: nil)
+    }
+
+    /// Everything a graph holds, as built from a network or read from bytes.
+    struct Parts {
+        var sourceDescription = ""
+        var vertexLatitude: [Double] = [], vertexLongitude: [Double] = [], vertexNode: [Int64] = []
+        var edgeSource: [Int32] = [], edgeTarget: [Int32] = [], edgeWay: [Int32] = [], edgeGeometryStart: [Int32] = [0]
+        var edgeAccess: [UInt8] = []
+        var edgeSeconds: [[Double]] = [[], [], []]
+        var pointLatitude: [Double] = [], pointLongitude: [Double] = [], pointNode: [Int64] = [], pointOffsetMeters: [Double] = []
+        var adjacencyStart: [Int32] = [0], adjacency: [Int32] = []
+        var ways: [WayInfo] = []
+        var restrictions: [Int32: [Restriction]] = [:]
+        var maximumSpeed: [Double] = [1, 1, 1]
+        var edgeComponent: [[Int32]] = [[], [], []], componentEdgeCount: [[Int32]] = [[], [], []]
+        var restrictionCount = 0, unresolvedRestrictionCount = 0, areaCrossingCount = 0
+        var grid = SegmentGrid(pointLatitude: [], pointLongitude: [], edgeGeometryStart: [0], boundingBox: nil)
+    }
+
+    init(parts p: Parts, sourceDescription: String?) {
+        self.sourceDescription = sourceDescription ?? p.sourceDescription
+        self.vertexLatitude = p.vertexLatitude
+        self.vertexLongitude = p.vertexLongitude
+        self.vertexNode = p.vertexNode
+        self.edgeSource = p.edgeSource
+        self.edgeTarget = p.edgeTarget
+        self.edgeWay = p.edgeWay
+        self.edgeGeometryStart = p.edgeGeometryStart
+        self.edgeAccess = p.edgeAccess
+        self.edgeSeconds = p.edgeSeconds
+        self.pointLatitude = p.pointLatitude
+        self.pointLongitude = p.pointLongitude
+        self.pointNode = p.pointNode
+        self.pointOffsetMeters = p.pointOffsetMeters
+        self.adjacencyStart = p.adjacencyStart
+        self.adjacency = p.adjacency
+        self.ways = p.ways
+        self.restrictions = p.restrictions
+        var restrictedVertex = [Bool](repeating: false, count: p.vertexNode.count)
+        for v in p.restrictions.keys { restrictedVertex[Int(v)] = true }
         self.restrictedVertex = restrictedVertex
-        self.maximumSpeed = maximumSpeed
-        self.edgeComponent = edgeComponent
-        self.componentEdgeCount = componentEdgeCount
-        self.restrictionCount = resolved
-        self.unresolvedRestrictionCount = unresolved
-        self.areaCrossingCount = crossings
-        self.grid = SegmentGrid(pointLatitude: pointLatitude, pointLongitude: pointLongitude, edgeGeometryStart: edgeGeometryStart,
-                                boundingBox: network.boundingBox)
+        self.maximumSpeed = p.maximumSpeed
+        self.edgeComponent = p.edgeComponent
+        self.componentEdgeCount = p.componentEdgeCount
+        self.restrictionCount = p.restrictionCount
+        self.unresolvedRestrictionCount = p.unresolvedRestrictionCount
+        self.areaCrossingCount = p.areaCrossingCount
+        self.grid = p.grid
+        self.tables = SearchTables(edgeSource: p.edgeSource, edgeTarget: p.edgeTarget, adjacencyStart: p.adjacencyStart,
+                                   adjacency: p.adjacency, edgeAccess: p.edgeAccess, edgeSeconds: p.edgeSeconds,
+                                   vertexLatitude: p.vertexLatitude, vertexLongitude: p.vertexLongitude,
+                                   restrictedVertex: restrictedVertex, grid: p.grid)
     }
 
     // MARK: Edge helpers

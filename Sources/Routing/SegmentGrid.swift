@@ -22,6 +22,18 @@ struct SegmentGrid: Sendable {
 
     var memoryBytes: Int { (cellStart.count + cellSegments.count + segmentEdge.count) * 4 }
 
+    /// A grid read back from its parts (``RoutingGraph/serialized()``).
+    init(originLatitude: Double, originLongitude: Double, metersPerDegreeLongitude: Double, minX: Int, minY: Int, columns: Int, rows: Int,
+         cellStart: [Int32], cellSegments: [Int32], segmentEdge: [Int32]) {
+        self.originLatitude = originLatitude
+        self.originLongitude = originLongitude
+        self.metersPerDegreeLongitude = metersPerDegreeLongitude
+        (self.minX, self.minY, self.columns, self.rows) = (minX, minY, columns, rows)
+        self.cellStart = cellStart
+        self.cellSegments = cellSegments
+        self.segmentEdge = segmentEdge
+    }
+
     init(pointLatitude: [Double], pointLongitude: [Double], edgeGeometryStart: [Int32], boundingBox: OSMBoundingBox?) {
         let lat0 = boundingBox.map { ($0.minLatitude + $0.maxLatitude) / 2 } ?? (pointLatitude.first ?? 0)
         let lon0 = boundingBox.map { ($0.minLongitude + $0.maxLongitude) / 2 } ?? (pointLongitude.first ?? 0)

@@ -16,8 +16,17 @@ extension SceneService {
                                       "radiuses", "bearings", "hints", "generate_hints", "approaches", "exclude", "snapping",
                                       "skip_waypoints", "waypoints"]
 
-    /// The routing graph of the service's OSM extract, built on first use.
+    /// The routing graph: with `--osm` that extract's, built on first use; else the one `lookaround index`
+    /// stored in the catalog (read again when the catalog's revision changes); else the extract beside
+    /// the catalog's.
     func routingGraph() throws(ServiceError) -> RoutingGraph {
+        if configuration.osmPath == nil {
+            do {
+                if let stored = try DirectionsNetwork.shared(catalog: catalog) { return stored }
+            } catch {
+                throw .internalError(detail: "cannot read the catalog's routing graph: \(error)")
+            }
+        }
         guard let path = configuration.resolvedOSMPath else {
             throw .internalError(detail: "no OSM extract to route over; start the server with --osm FILE")
         }

@@ -15,8 +15,10 @@ enum DirectionsCommand: Command {
         abstract: "Directions over the street network (walking, cycling, driving) with steps and street-level previews of the turns.",
         discussion: """
             --from and --to take a place name ("Senaatintori"), an address ("Aleksanterinkatu 52") or LAT,LON; \
-            names and addresses are looked up in the catalog, as --near does. The route follows the OSM extract's \
-            streets (--osm, default the shipped Helsinki extract): walking uses footways, steps, pedestrian streets \
+            names and addresses are looked up in the catalog, as --near does. The route follows the streets of the \
+            routing graph 'lookaround index --osm' stored in the catalog; with --osm FILE (or when the catalog \
+            holds no graph) it is built from that OSM extract on demand (default the shipped Helsinki extract, \
+            about 0.1 s). Walking uses footways, steps, pedestrian streets \
             and crosses squares, and walks one-way streets both ways; cycling keeps off steps and footways not open \
             to bicycles; driving obeys one-way streets, access tags and turn restrictions. Walking routes are the \
             shortest, the others the fastest (cycling 15 km/h; driving 80 % of maxspeed, else the road class's \
@@ -35,7 +37,8 @@ enum DirectionsCommand: Command {
                    allowedValues: TransportType.allCases.map(\.rawValue)),
             .flag("alternatives", help: "Also give up to two other routes (different streets, at most 50 % longer)."),
             .value("language", valueName: "CODE", help: "Language of street and place names (name:CODE tags), e.g. sv."),
-            .value("osm", valueName: "FILE", help: "OSM extract whose streets are routed over.", defaultValue: MapCommand.defaultData),
+            .value("osm", valueName: "FILE", help: "Route over this OSM extract's streets (built on demand) instead of the catalog's graph.",
+                   defaultValue: MapCommand.defaultData),
             CommonOptions.catalog,
             .value("snap-radius-meters", valueName: "METERS", help: "How far from a street the ends may lie (1…5000).", defaultValue: "250"),
             .value("previews", valueName: "DIR", help: "Write a street-level JPEG per step of the first route into DIR."),
@@ -53,6 +56,14 @@ enum DirectionsCommand: Command {
             (command: "lookaround directions --from Senaatintori --to Stockmann --geojson > route.geojson",
              comment: "the route as GeoJSON, for 'lookaround map --route route.geojson'"),
         ])
+
+    /// The routing graph the catalog stores (`lookaround index --osm`), nil when the catalog cannot be
+    /// opened or holds none (the caller then builds the `--osm` extract's). A stored graph that cannot
+    /// be read is an error, with the remedy.
+    static func storedGraph(_ catalog: () throws -> Catalog) throws -> RoutingGraph? {
+        guard let opened = try? catalog() else { return nil }
+        return try DirectionsNetwork.shared(catalog: opened)
+    }
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         // Everything typed is checked before any file is read.
@@ -79,12 +90,18 @@ enum DirectionsCommand: Command {
         }
         let from = try resolvePlace(try arguments.requiredString("from"), option: "from", arguments: arguments, language: language, catalog: openCatalog)
         let to = try resolvePlace(try arguments.requiredString("to"), option: "to", arguments: arguments, language: language, catalog: openCatalog)
-        let osm = try arguments.requiredString("osm")
-        guard FileManager.default.fileExists(atPath: osm) else {
-            Console.error("error: --osm \(osm): no such file; pass the OSM extract (.osm.pbf) whose streets to route over")
-            return .noInput
+        let graph: RoutingGraph
+        if !arguments.has("osm"), let stored = try storedGraph(openCatalog) {
+            graph = stored
+        } else {
+            let osm = try arguments.requiredString("osm")
+            guard FileManager.default.fileExists(atPath: osm) else {
+                Console.error("error: --osm \(osm): no such file; pass the OSM extract (.osm.pbf) whose streets to route over, "
+                              + "or run 'lookaround index --osm FILE' to store its graph in the catalog")
+                return .noInput
+            }
+            graph = try DirectionsNetwork.shared(osmPath: osm)
         }
-        let graph = try DirectionsNetwork.shared(osmPath: osm)
         var request = DirectionsRequest(source: MapItem(coordinate: from.coordinate, name: from.name),
                                         destination: MapItem(coordinate: to.coordinate, name: to.name),
                                         transportType: mode, requestsAlternateRoutes: arguments.flag("alternatives"),

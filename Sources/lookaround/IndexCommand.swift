@@ -3,6 +3,7 @@ import Catalog
 import DerivedMaps
 import Foundation
 import Imaging
+import LookAround
 import Reprojection
 
 /// `lookaround index [DIR …]`: builds or updates the catalog.
@@ -14,7 +15,9 @@ enum IndexCommand: Command {
             Reads each JPEG's metadata (EXIF GPS, GPano XMP; a NAME.json sidecar when a camera wrote \
             neither) and checks its image data (decoded at 1/8 scale: a file cut short or corrupt is listed as \
             damaged), finds NAME.depth.png and NAME.labels.png beside it (their chunks' CRCs checked), and the places and streets of the \
-            OSM files. Files unchanged since the last build are not read again. The new catalog replaces \
+            OSM files, and the routing graph of their streets that 'directions', 'map --route-from', 'walk --from --to' \
+            and 'serve' route over without --osm (kept while the OSM files are unchanged; --full builds it again). \
+            Files unchanged since the last build are not read again. The new catalog replaces \
             the old one atomically. A bad file is listed with its reason and the rest are indexed; the exit \
             code is then 65.
             Sequences: a sidecar's sequence_id, else one per folder and camera, FOLDER/MODEL; when a folder holds \
@@ -46,14 +49,15 @@ enum IndexCommand: Command {
             """,
         options: [
             CommonOptions.catalog,
-            .value("osm", valueName: "FILE", help: "An OSM extract (.osm.pbf or .osm) for places and streets.", repeatable: true),
+            .value("osm", valueName: "FILE", help: "An OSM extract (.osm.pbf or .osm) for places, streets and the routing graph.",
+                   repeatable: true),
             .flag("no-osm", help: "Index no places or streets."),
             .value("depth-suffix", valueName: "SUFFIX", help: "Depth map name after NAME.", defaultValue: ".depth.png"),
             .value("labels-suffix", valueName: "SUFFIX", help: "Label map name after NAME.", defaultValue: ".labels.png"),
             .value("sidecar-suffix", valueName: "SUFFIX", help: "Sidecar name after NAME.", defaultValue: ".json"),
             .value("link-meters", valueName: "METERS", help: "Link panoramas closer than this (0…1000; 0 = sequence links only).",
                    defaultValue: "30"),
-            .flag("full", help: "Re-read every file, even unchanged ones, and derive maps again."),
+            .flag("full", help: "Re-read every file, even unchanged ones, derive maps and build the routing graph again."),
             .flag("no-derived-maps", help: "Derive no depth and label maps from the OSM files."),
             .flag("no-align", help: "Derive maps at the metadata pose, without aligning it with the city model."),
             .value("derived-maps", valueName: "DIR", help: "Where derived maps go (default: beside the catalog, "
@@ -114,6 +118,7 @@ enum IndexCommand: Command {
             options.derivedMapsDirectory = arguments.string("derived-maps") ?? location.derivedMapsDirectory
             options.derivationProgress = progress("index: depth and labels from OSM", "photos")
         }
+        options.streetGraphBuilder = StreetGraphBuilder()
         let report = try CatalogBuilder.build(options, progress: progress("index", "files"))
         var tiles: PanoramaTileReport?
         if arguments.flag("tiles") {
@@ -138,6 +143,10 @@ enum IndexCommand: Command {
                         + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed\(skipped))")
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")
             Console.out("places      \(report.placeCount), streets \(report.streetCount)")
+            if let graph = report.streetGraph {
+                Console.out("routing     graph of \(graph.bytes) bytes, " + (graph.reused ? "kept (the OSM files are unchanged)"
+                                                                               : String(format: "built in %.2f s", graph.buildSeconds)))
+            }
             if report.derivedMapsCount > 0, let folder = options.derivedMapsDirectory {
                 Console.out("derived     depth and labels of \(report.derivedMapsCount) photos from OpenStreetMap, in \(folder)")
             }

@@ -17,6 +17,7 @@ extension MapCommand {
     ]
 
     /// The route's overlay, its start (green) and end (red) pins, and the region that frames it; nil without --route-from.
+    /// The route follows the catalog's stored graph unless --osm is given (or the catalog has none).
     static func routeDrawing(_ arguments: ParsedArguments, osm: String)
         throws -> (overlay: MapOverlay, pins: [MapAnnotation], region: CoordinateRegion, route: Route)? {
         guard arguments.has("route-from") || arguments.has("route-to") else { return nil }
@@ -36,7 +37,9 @@ extension MapCommand {
         let to = try DirectionsCommand.resolvePlace(toText, option: "route-to", arguments: arguments, language: language, catalog: open)
         let request = DirectionsRequest(source: MapItem(coordinate: from.coordinate, name: from.name),
                                         destination: MapItem(coordinate: to.coordinate, name: to.name), transportType: mode,
-                                        language: language, graph: try DirectionsNetwork.shared(osmPath: osm))
+                                        language: language,
+                                        graph: try (arguments.has("osm") ? nil : DirectionsCommand.storedGraph(open))
+                                            ?? DirectionsNetwork.shared(osmPath: osm))
         let route = try Directions(request: request).calculateNow()[0]
         let line = [from.coordinate] + route.polyline + [to.coordinate]
         let overlay = MapOverlay(geometry: .polyline(line, geodesic: false), strokeColor: RGBAColor(red: 0, green: 122, blue: 255),

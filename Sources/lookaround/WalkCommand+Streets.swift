@@ -4,7 +4,8 @@ import Foundation
 import Geodesy
 import LookAround
 
-/// `walk --from --to` follows the street route (walking, over the `--osm` extract) and uses the
+/// `walk --from --to` follows the street route (walking, over the catalog's stored graph, or the `--osm`
+/// extract when given or when the catalog has none) and uses the
 /// panoramas along it: the route is sampled every few metres and the samples with a panorama within
 /// ``panoramaRadiusMeters`` become the line the walk follows.
 extension WalkCommand {
@@ -15,8 +16,11 @@ extension WalkCommand {
     /// (or no street route, or fewer than two samples with a panorama): the walk then takes the
     /// shortest path over the panorama links, as before.
     static func streetLine(from: GeoCoordinate, to: GeoCoordinate, arguments: ParsedArguments, catalog: Catalog) -> [GeoCoordinate]? {
-        guard let osm = arguments.string("osm"), osm != "none", FileManager.default.fileExists(atPath: osm),
-              let graph = try? DirectionsNetwork.shared(osmPath: osm),
+        let stored = arguments.has("osm") ? nil : try? DirectionsNetwork.shared(catalog: catalog)
+        guard let graph = stored ?? {
+                  guard let osm = arguments.string("osm"), osm != "none", FileManager.default.fileExists(atPath: osm) else { return nil }
+                  return try? DirectionsNetwork.shared(osmPath: osm)
+              }(),
               let route = try? graph.route(from: from, to: to, mode: .walking) else { return nil }
         var samples: [GeoCoordinate] = []
         let line = route.coordinates

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Geodesy
+import LookAround
 import Testing
 import TestSupport
 
@@ -279,7 +280,7 @@ struct CatalogConformanceTests {
         #expect(reader.revision == revision + 1 && reader.panoramaCount == 6)
         let origin = try GeoCoordinate(latitude: Fixtures.senaatintori.latitude, longitude: Fixtures.senaatintori.longitude)
         #expect(try reader.scene(for: SceneRequest(coordinate: origin)).scene?.panoramaID == "helsinki/sim_0003")
-        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "3")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "4")
         #expect(try PostGISTestServer.psql(url, "SELECT count(*) FROM pg_indexes WHERE schemaname = 'public' AND indexdef LIKE '%USING gist%'") == "4")
     }
 
@@ -296,13 +297,69 @@ struct CatalogConformanceTests {
             try Catalog(path: url)
         } throws: { error in
             guard case CatalogError.notACatalog(_, let detail) = error else { return false }
-            return detail == "schema version 1, written by an older lookaround; this one reads 3"
+            return detail == "schema version 1, written by an older lookaround; this one reads 4"
         }
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
-        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "3")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "4")
         #expect(try PostGISTestServer.psql(url, "SELECT count(*) FROM panoramas WHERE maps_source = 'measured'")
                 == PostGISTestServer.psql(url, "SELECT count(*) FROM panoramas WHERE depth_path IS NOT NULL OR labels_path IS NOT NULL"))
         #expect(try Catalog(path: url).geocode(GeocodeQuery(text: "Senaatintori")).isEmpty == false)
+    }
+
+    /// The routing graph `index` stores: the same bytes in both stores, answering the same routes as the
+    /// graph built from the extract; kept while the extract is unchanged, rebuilt when it changes or with
+    /// `--full`.
+    @Test func theStoredRoutingGraphIsTheSameInBothStores() throws {
+        let set = try Fixtures.standardSet()
+        let osm = set.root.appendingPathComponent("helsinki-centre.osm.pbf").path
+        try FileManager.default.copyItem(atPath: Lookaround.repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path,
+                                         toPath: osm)
+        let path = set.root.appendingPathComponent("graph.sqlite").path
+        let url = try PostGISTestServer.freshDatabase("graph")
+        defer { PostGISTestServer.drop(url) }
+        func index(_ catalogPath: String, full: Bool = false) throws -> StreetGraphReport? {
+            var options = CatalogBuildOptions(directories: [set.root.path], catalogPath: catalogPath, osmFiles: [osm], forceFullRebuild: full)
+            options.streetGraphBuilder = StreetGraphBuilder()
+            return try CatalogBuilder.build(options).streetGraph
+        }
+        for location in [path, url] {
+            #expect(try index(location)?.reused == false)
+            #expect(try index(location)?.reused == true, "\(location): unchanged extract, graph kept")
+            #expect(try index(location, full: true)?.reused == false, "\(location): --full builds it again")
+        }
+        let sqlite = try #require(try Catalog(path: path).streetGraph()), postgis = try #require(try Catalog(path: url).streetGraph())
+        #expect(sqlite == postgis)
+        #expect(sqlite.formatVersion == RoutingGraph.serializationFormatVersion)
+        let fromFile = try RoutingGraph(contentsOfFile: osm)
+        for stored in [sqlite, postgis] {
+            try StoredGraphRoutes.expectSameRoutes(fromFile, try RoutingGraph(serialized: stored.data))
+        }
+        // A changed extract (a new modification time) is built again.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_600)], ofItemAtPath: osm)
+        for location in [path, url] { #expect(try index(location)?.reused == false, "\(location): changed extract") }
+        // Without a graph builder (or OSM files) nothing is stored.
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [osm]))
+        #expect(try Catalog(path: url).streetGraph() == nil)
+    }
+
+    /// A catalog of schema version 3 (before the routing graph) is refused by readers with what to do,
+    /// and the next index run migrates it and stores the graph.
+    @Test func aVersion3CatalogIsMigratedAndGetsItsGraph() throws {
+        let set = try Fixtures.standardSet()
+        let url = try PostGISTestServer.freshDatabase("migrate3")
+        defer { PostGISTestServer.drop(url) }
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
+        _ = try PostGISTestServer.psql(url, "DROP TABLE street_graph; UPDATE lookaround_schema SET version = 3")
+        #expect(throws: CatalogError.notACatalog(path: CatalogLocation.postgres(url: url).description,
+                                                 detail: "schema version 3, written by an older lookaround; this one reads 4")) {
+            try Catalog(path: url)
+        }
+        var options = CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm])
+        options.streetGraphBuilder = StreetGraphBuilder()
+        #expect(try CatalogBuilder.build(options).streetGraph?.reused == false)
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "4")
+        let stored = try #require(try Catalog(path: url).streetGraph())
+        #expect(try RoutingGraph(serialized: stored.data).edgeCount == RoutingGraph(contentsOfFile: set.osm).edgeCount)
     }
 
     /// A failed index run (here: a second writer holding the lock) changes nothing.

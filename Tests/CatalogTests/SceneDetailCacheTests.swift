@@ -54,6 +54,7 @@ import TestSupport
         func localities() throws(CatalogError) -> [CatalogLocality] { try current.localities() }
         func namedStreets() throws(CatalogError) -> [CatalogStreet] { try current.namedStreets() }
         func placeCount() throws(CatalogError) -> Int { try current.placeCount() }
+        func streetGraph() throws(CatalogError) -> CatalogStreetGraph? { try current.streetGraph() }
         func revision() throws(CatalogError) -> Int64 { state.withLock { $0.swapped } ? 2 : 1 }
         func refresh() throws(CatalogError) {}
     }

@@ -1,5 +1,6 @@
 @testable import Catalog
 import Foundation
+import LookAround
 import Testing
 import TestSupport
 
@@ -39,6 +40,16 @@ import TestSupport
             while try rows.step() { sources[rows.string(0)] = rows.optionalString(1) }
             #expect(sources == ["a": "measured", "b": nil])
         }
+        // Version 4 (before the routing graph): migrated, the table is there and empty.
+        do {
+            let database = try SQLiteDatabase(path: root.appendingPathComponent("v4.sqlite").path, mode: .readWriteCreate)
+            for migration in CatalogSchema.migrations[0..<4] { try database.execute(migration) }
+            try database.setUserVersion(4)
+            #expect(try !database.hasTable("street_graph"))
+            try CatalogSchema.migrate(database)
+            #expect(try database.userVersion == 5 && database.hasTable("street_graph"))
+            #expect(try SQLiteCatalogStore.streetGraph(in: database) == nil)
+        }
         // A v1 catalog without a stored index is reported, with the remedy.
         let v1 = root.appendingPathComponent("old.sqlite").path
         do {
@@ -62,6 +73,29 @@ import TestSupport
                                                  + "\(CatalogSchema.currentVersion)")) {
             try Catalog(path: v2)
         }
+    }
+
+    /// An index run over a version 4 catalog (no routing graph) writes a version 5 one with the graph;
+    /// readers refuse the version 4 file with the remedy.
+    @Test func indexingOverAVersion4CatalogStoresTheGraph() throws {
+        let set = try Fixtures.standardSet()
+        let path = set.root.appendingPathComponent("catalog.sqlite").path
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [set.osm]))
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+            try database.execute("DROP TABLE street_graph")
+            try database.setUserVersion(4)
+        }
+        #expect(throws: CatalogError.notACatalog(path: path, detail: "schema version 4, written by an older lookaround; this one reads 5")) {
+            try Catalog(path: path)
+        }
+        var options = CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [set.osm])
+        options.streetGraphBuilder = StreetGraphBuilder()
+        let report = try CatalogBuilder.build(options)
+        #expect(report.filesUnchanged == 5, "the panoramas of the version 4 catalog are reused")
+        #expect(report.streetGraph?.reused == false)
+        let stored = try #require(try Catalog(path: path).streetGraph())
+        #expect(try RoutingGraph(serialized: stored.data).edgeCount == RoutingGraph(contentsOfFile: set.osm).edgeCount)
     }
 
     @Test func newerSchemaIsRefusedWithTheRemedy() throws {

@@ -6,6 +6,10 @@ import TestSupport
 /// `lookaround directions`, `map --route-from/--route-to` and the directions routes of `serve`, run as a
 /// user runs them: the built executable, its stdout, stderr and exit code; routingpy as an OSRM client.
 @Suite struct DirectionsCLITests {
+    enum MapDefaults {
+        static let helsinki = Lookaround.repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
+    }
+
     static func catalog() throws -> String { try SnapshotCLITests.setup.get().catalog }
 
     @Test func helpTeachesTheCommand() throws {
@@ -58,6 +62,56 @@ import TestSupport
         let text = try Lookaround.run(["directions", "--catalog", try Self.catalog(), "--osm", osm, "--from", "Senaatintori", "--to", "Stockmann"])
         #expect(text.exitCode == 0 && text.stdout.contains("route 1 ") && text.stdout.contains("Turn left onto Unioninkatu"), "\(text.stdout)")
         #expect(text.stdout.contains("© OpenStreetMap contributors"))
+    }
+
+    /// `index --osm` stores the routing graph in the catalog; `directions`, `map --route-from` and `walk`
+    /// then route over it without `--osm`. Munich's extract is indexed, so a route in Munich proves the
+    /// stored graph was used (without it they would build the default Helsinki extract's and find no street).
+    @Test func indexStoresTheGraphAndDirectionsUseItWithoutOSM() throws {
+        let folder = try Lookaround.temporaryDirectory()
+        let panoramas = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: panoramas, withIntermediateDirectories: true)
+        let munich = Lookaround.repository.appendingPathComponent("Tests/Fixtures/osm/munich-centre-2020-07.osm.pbf").path
+        let osm = folder.appendingPathComponent("munich.osm.pbf").path
+        try FileManager.default.copyItem(atPath: munich, toPath: osm)
+        let catalog = folder.appendingPathComponent("munich.sqlite").path
+        let index = try Lookaround.run(["index", panoramas.path, "--catalog", catalog, "--osm", osm, "--no-derived-maps", "--quiet"])
+        #expect(index.exitCode == 0, "\(index.stderr)")
+        #expect(index.stdout.contains("routing     graph of ") && index.stdout.contains("built in"), "\(index.stdout)")
+        // Marienplatz to Karlsplatz (Stachus), walking.
+        let ends = ["--from", "48.13730,11.57540", "--to", "48.13900,11.56580"]
+        let stored = try Lookaround.run(["directions", "--catalog", catalog] + ends + ["--json"])
+        #expect(stored.exitCode == 0, "\(stored.stderr)")
+        let built = try Lookaround.run(["directions", "--catalog", catalog, "--osm", osm] + ends + ["--json"])
+        #expect(built.exitCode == 0, "\(built.stderr)")
+        #expect(stored.stdout == built.stdout, "the stored graph and the extract's give the same routes")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(stored.stdout.utf8)) as? [String: Any])
+        let distance = try #require((report["routes"] as? [[String: Any]])?.first?["distance_meters"] as? Double)
+        #expect(distance > 650 && distance < 1_100, "\(distance)")
+        // Without the catalog's graph the default (Helsinki) extract has no street in Munich.
+        let helsinki = try Lookaround.run(["directions", "--catalog", catalog, "--osm", MapDefaults.helsinki] + ends)
+        #expect(helsinki.exitCode == 1 && helsinki.stderr.contains("no street open to walking"), "\(helsinki.stderr)")
+        // The map draws the same route from the stored graph.
+        let png = folder.appendingPathComponent("route.png").path
+        let map = try Lookaround.run(["map", "--catalog", catalog, "--osm", osm, "--route-from", "48.13730,11.57540",
+                                      "--route-to", "48.13900,11.56580", "--size", "300x200", "-o", png])
+        #expect(map.exitCode == 0, "\(map.stderr)")
+        // serve without --osm answers from the catalog's graph too (its maps would come from the extract beside the catalog: none here).
+        let server = try ServeCLITests.Server(["--catalog", catalog])
+        defer { _ = server.terminate() }
+        let client = try RawHTTPClient(port: server.port)
+        let native = try client.get("/v1/directions?from=48.13730,11.57540&to=48.13900,11.56580")
+        #expect(native.status == 200 && native.text.contains("\"distance_meters\""), "\(native.text.prefix(300))")
+        let osrm = try client.get("/route/v1/foot/11.57540,48.13730;11.56580,48.13900?steps=true")
+        #expect(osrm.status == 200 && osrm.text.contains("\"code\":\"Ok\""), "\(osrm.text.prefix(300))")
+        // A second index run over the unchanged extract keeps the graph; --full builds it again.
+        let again = try Lookaround.run(["index", panoramas.path, "--catalog", catalog, "--osm", osm, "--no-derived-maps", "--quiet"])
+        #expect(again.stdout.contains("kept (the OSM files are unchanged)"), "\(again.stdout)")
+        let full = try Lookaround.run(["index", panoramas.path, "--catalog", catalog, "--osm", osm, "--no-derived-maps", "--quiet", "--full"])
+        #expect(full.stdout.contains("built in"), "\(full.stdout)")
+        // --help says where the graph comes from.
+        let help = try Lookaround.run(["directions", "--help"])
+        #expect(help.stdout.contains("routing graph 'lookaround index --osm' stored in the catalog"), "\(help.stdout)")
     }
 
     @Test func noRouteIsExitOneNamingWhy() throws {
