@@ -20,6 +20,10 @@ func runDirectionsBenchmarks() throws {
         print("   \(place): \(graph.vertexCount) vertices, \(graph.edgeCount) edges (\(graph.areaCrossingCount) across squares), "
               + "\(graph.restrictionCount) turn restrictions; \(graph.memoryBytes) bytes in memory")
         print(String(format: "   \(place): graph built in %.1f ms (reading the extract %.1f ms more), median of 5", buildMs, readMs))
+        // What `lookaround index` stores in the catalog, and reading it back (what directions do without --osm).
+        let bytes = graph.serialized()
+        let loadMs = try BenchmarkReport.medianMilliseconds(runs: 5) { _ = try RoutingGraph(serialized: bytes) }
+        print(String(format: "   \(place): stored in the catalog as %d bytes, read back in %.1f ms, median of 5", bytes.count, loadMs))
         // Random pairs of street points (seeded): coordinates of vertices open to the mode.
         var generator = SeededRandom(seed: 36)
         for mode in [TransportType.walking, .driving] {
