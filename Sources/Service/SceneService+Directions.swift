@@ -35,8 +35,8 @@ extension SceneService {
         }
     }
 
-    /// A place name, an address or `lat,lon`.
-    func directionsPlace(_ text: String?, parameter: String, language: String?) throws(ServiceError) -> MapItem {
+    /// A place name, an address or `lat,lon` given as `parameter` (directions' and walks' `from` and `to`).
+    func requestedPlace(_ text: String?, parameter: String, language: String?) throws(ServiceError) -> MapItem {
         guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalidParameter(parameter: parameter, message: "\(parameter) is missing; give lat,lon (e.g. 60.1699,24.9523), a place or an address")
         }
@@ -58,8 +58,8 @@ extension SceneService {
         let alternatives = try query.choice("alternatives", ["true", "false", "1", "0"]).map { $0 == "true" || $0 == "1" } ?? false
         let previews = try query.choice("previews", ["true", "false", "1", "0"]).map { $0 == "true" || $0 == "1" } ?? false
         let language = query.string("language")
-        let source = try directionsPlace(query.string("from"), parameter: "from", language: language)
-        let destination = try directionsPlace(query.string("to"), parameter: "to", language: language)
+        let source = try requestedPlace(query.string("from"), parameter: "from", language: language)
+        let destination = try requestedPlace(query.string("to"), parameter: "to", language: language)
         let graph = try routingGraph()
         let routes: [LookAround.Route]
         do {

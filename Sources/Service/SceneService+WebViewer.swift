@@ -115,28 +115,19 @@ extension SceneService {
     func walk(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let query = QueryParameters(request: request)
         let language = query.string("language")
-        func place(_ name: String) throws(ServiceError) -> (coordinate: GeoCoordinate, name: String?) {
-            guard let text = query.string(name), !text.isEmpty else {
-                throw .invalidParameter(parameter: name, message: "give \(name)=PLACE (a place or an address) or \(name)=LAT,LON")
-            }
-            if let pair = QueryParameters.numberPair(text) {
-                return (try QueryParameters.coordinate(pair, text: text, parameter: name), nil)
-            }
-            do {
-                let found = try catalog.locate(text, language: language)
-                return (found.coordinate, found.name)
-            } catch { throw QueryParameters.translate(error) }
-        }
-        let from = try place("from"), to = try place("to")
+        let from = try requestedPlace(query.string("from"), parameter: "from", language: language)
+        let to = try requestedPlace(query.string("to"), parameter: "to", language: language)
+        // A coordinate given as LAT,LON has no name: the stop says what was asked.
+        let fromName = from.name.isEmpty ? nil : from.name, toName = to.name.isEmpty ? nil : to.name
         let route: WalkRoute
         do {
-            route = try walkPlanner(language: language).route(from: from.coordinate, to: to.coordinate, fromName: from.name, toName: to.name)
+            route = try walkPlanner(language: language).route(from: from.coordinate, to: to.coordinate, fromName: fromName, toName: toName)
         } catch let error as PlaybackError {
             throw .noImagery(detail: error.description)
         } catch { throw QueryParameters.translate(error) }
         var writer = JSONWriter(capacity: 256 + 160 * route.stops.count)
         writer.beginObject()
-        writer.field("from", from.name ?? query.string("from") ?? "")
+        writer.field("from", fromName ?? query.string("from") ?? "")
         writer.field("length_meters", (route.lengthMeters * 10).rounded() / 10)
         writer.key("stops")
         writer.beginArray()
@@ -152,7 +143,7 @@ extension SceneService {
             writer.endObject()
         }
         writer.endArray()
-        writer.field("to", to.name ?? query.string("to") ?? "")
+        writer.field("to", toName ?? query.string("to") ?? "")
         writer.endObject()
         return .json(writer.bytes)
     }

@@ -845,9 +845,7 @@
           while (state.paused && !state.stopped) await new Promise((r) => setTimeout(r, 100));
           if (state.stopped || this._readyState === "destroyed") break;
           const a = stops[i - 1], b = stops[i];
-          if (!this._scene || this._scene.id !== a.panorama_id) {
-            if (this._scene && this._scene.id !== a.panorama_id) await this.go(a.panorama_id);
-          }
+          if (this._scene && this._scene.id !== a.panorama_id) await this.go(a.panorama_id);
           const heading = bearing({ latitude: a.latitude, longitude: a.longitude }, { latitude: b.latitude, longitude: b.longitude });
           await this.go(b.panorama_id, { heading, durationMs: 450 / state.speed });
           await new Promise((r) => setTimeout(r, 250 / state.speed));
