@@ -90,7 +90,16 @@ FIRST_VIEW_PROBE = """
     for (const e of entries) { transfer += e.transferSize || 0; body += e.encodedBodySize || 0; list.push([e.name.replace(location.origin, ''), e.transferSize || 0]); }
     return {transfer, body, count: entries.length, list};
   }
+  // Ours: the deep link's first view is an <img elementtiming="lookaround-first-view"> painted before the
+  // viewer's script runs; the Element Timing API gives the time it was painted (renderTime).
+  let firstImage = null;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.identifier === 'lookaround-first-view' && !firstImage) firstImage = e;
+    }).observe({type: 'element', buffered: true});
+  } catch (_) { /* no Element Timing: the viewer's own paint below */ }
   function ready() {
+    if (firstImage) return 'lookaround';
     const v = window.lookaroundViewer;
     if (v && v.stats && v.stats.painted > 0) return 'lookaround';
     if (window.__pannellumLoaded) return 'pannellum';
@@ -98,7 +107,11 @@ FIRST_VIEW_PROBE = """
   }
   function tick() {
     const which = ready();
-    if (which) { window.__firstView = {which, ms: performance.now(), bytes: bytes()}; return; }
+    if (which) {
+      window.__firstView = {which, ms: firstImage ? firstImage.renderTime || firstImage.loadTime : performance.now(),
+                            by: firstImage ? 'element timing of the first-view image' : 'animation frame after the canvas paint', bytes: bytes()};
+      return;
+    }
     requestAnimationFrame(tick);
   }
   requestAnimationFrame(tick);

@@ -215,12 +215,20 @@ def check_deep_link(driver, name):
     state = viewer_state(driver)
     if state["id"] != pano or abs(state["heading"] - heading) > 1e-6 or abs(state["pitch"] - pitch) > 1e-6 or abs(state["fov"] - fov) > 1e-6:
         fail(f"the deep link opened {state}, not {pano} at {heading}h {pitch} pitch {fov} fov")
+    # The first view: the <img> the server put in the page (Chromium sends the viewport's client hints),
+    # taken by the viewer as its first frame (one request for the frame, not two), then gone.
+    first_view = driver.execute_script("""const f = window.lookaroundFirstView, v = window.lookaroundViewer;
+        const size = v.canvas.width + 'x' + v.canvas.height;
+        return {source: f && f.source, taken: !!(f && f.taken), key: f && f.key, images_left: document.querySelectorAll('img.la-first-view').length,
+                frame_requests: performance.getEntriesByType('resource').filter(e => e.name.includes('/v1/snapshot') && e.name.includes('size=' + size)).length,
+                viewer_requests: v.stats.requested}""")
     data = driver.execute_script("return window.lookaroundViewer.canvas.toDataURL('image/png')")
     path = os.path.join(OUT, name + ".png")
     with open(path, "wb") as f:
         f.write(base64.b64decode(data.split(",", 1)[1]))
     result[name] = {"panorama": pano, "heading": heading, "pitch": pitch, "fov": fov, "width": state["width"], "height": state["height"],
-                    "canvas": path, "labels": driver.execute_script("return window.lookaroundViewer._labelsParameter()")}
+                    "canvas": path, "labels": driver.execute_script("return window.lookaroundViewer._labelsParameter()"),
+                    "first_view": first_view}
     shot(driver, FLOW + "-deeplink")
     # Google's other form: ?pano=&heading=&pitch=&fov= on the page.
     driver.get(f"{BASE}/?pano={pano}&heading=200&pitch=-3&fov=60")

@@ -366,6 +366,9 @@ final class EventLoop: @unchecked Sendable {
         switch disposition {
         case .respond(let response):
             respond(connection, response, now: now)
+        case .respondAndPrepare(let response, let work):
+            respond(connection, response, now: now)
+            server.prepare(work)
         case .render(let work):
             connection.rendered = true
             guard server.enqueue(work, route: route, loop: self, fd: connection.fd, serial: connection.serial) else {

@@ -11,8 +11,9 @@ public struct HTTPRequest: Sendable {
     /// values hold a NUL or another control character (the HTTP layer refuses those requests).
     public var query: [(name: String, value: String)]
     /// The request headers routes read, by lower-cased name: `if-none-match`, `x-api-key`,
-    /// `content-type`, `accept`, `host` (the server keeps only these; `x-api-key`, `content-type` and
-    /// `host` given twice are refused, list headers given twice are joined with `, `).
+    /// `content-type`, `accept`, `accept-encoding`, `host`, `x-forwarded-proto` and the viewport's client
+    /// hints `sec-ch-viewport-width`, `sec-ch-viewport-height`, `sec-ch-dpr` (the server keeps only these;
+    /// the single-valued ones given twice are refused, list headers given twice are joined with `, `).
     public var headers: [String: String]
     /// The body (POST), at most the configured limit.
     public var body: [UInt8]

@@ -14,6 +14,9 @@ public enum HTTPDisposition: Sendable {
     case respond(HTTPResponse)
     /// Work for a render worker; its answer is sent when it is done.
     case render(@Sendable () -> HTTPResponse)
+    /// The answer, sent now, and work that prepares what the client is about to ask for (a page's first
+    /// frame): run by a render worker only if one is idle, never queued behind or ahead of requests.
+    case respondAndPrepare(HTTPResponse, prepare: @Sendable () -> Void)
 }
 
 /// What a handler decides from a request's head, before any of its body is read: a request that will
@@ -231,6 +234,22 @@ public final class HTTPServer: @unchecked Sendable {
             loop.post(fd: fd, serial: serial, response: response)
         }
         return true
+    }
+
+    /// Runs `work` on a render worker when one is idle now (no render waits in the queue); otherwise
+    /// drops it. Work a client has not asked for yet never delays or displaces work it has.
+    func prepare(_ work: @escaping @Sendable () -> Void) {
+        if draining.load(ordering: .relaxed) { return }
+        let queued = queuedRenders.add(1, ordering: .relaxed).newValue
+        guard queued <= configuration.renderWorkers else {
+            queuedRenders.subtract(1, ordering: .relaxed)
+            return
+        }
+        let server = self
+        renderQueue.addOperation {
+            work()
+            server.queuedRenders.subtract(1, ordering: .relaxed)
+        }
     }
 
     // MARK: Per-address limit

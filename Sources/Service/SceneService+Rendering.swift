@@ -69,6 +69,8 @@ extension SceneService {
                 return HTTPResponse(status: 204, contentType: "text/plain", headers: [("X-Superseded", "true"), ("Cache-Control", "no-store")],
                                     body: [])
             }
+            // Made while this waited (a page's first frame, prepared before the browser asked for it).
+            if let cached = responses.response(for: key) { return conditional(cached.response, etag: cached.etag, request: request) }
             do {
                 var response = try job.work()
                 guard response.status == 200 else { return response }

@@ -23,21 +23,80 @@ extension SceneService {
         path == "/" || path == "/index.html" || path.hasPrefix("/@")
     }
 
+    /// The client hints the page asks for: the window's size in CSS pixels and its device pixel ratio.
+    static let viewportHints = "Sec-CH-Viewport-Width, Sec-CH-Viewport-Height, Sec-CH-DPR"
+
+    /// `/` and `/@…`: the page. A deep link naming a panorama and a heading, from a browser that sends
+    /// the viewport's client hints (Chromium; asked for with `Critical-CH`, which has it ask again with
+    /// them), gets the page with its first view in it: an `<img>` of `/v1/snapshot` for that camera at
+    /// the window's device pixel size, the very frame the full-window viewer asks for first. The
+    /// browser fetches it with the page's own files, before any script has run, and an idle render
+    /// worker starts making it now, so it is in the response cache by then. Other browsers get the same
+    /// `<img>` from first-view.js.
+    func page(_ request: HTTPRequest) -> HTTPDisposition {
+        // The page's ETag depends on the first view in it: the condition is checked on what is sent.
+        var unconditional = request
+        unconditional.headers["if-none-match"] = nil
+        let answer = answer { () throws(ServiceError) in try webFile(unconditional) }
+        guard answer.status == 200, let camera = FirstViewCamera(request) else { return .respond(withCondition(answer, request)) }
+        var response = answer
+        response.headers.append(("Critical-CH", Self.viewportHints))
+        // With keys required the page cannot name one (first-view.js adds the one the user gave).
+        guard !keys.isEnabled, let size = camera.pixelSize(hints: request.headers),
+              size.width * size.height <= configuration.maximumImagePixels,
+              let file = try? WebResources.current().files["/index.html"], let html = String(bytes: file.bytes, encoding: .utf8),
+              let body = html.range(of: "<body>\n") else { return .respond(withCondition(response, request)) }
+        let frame = camera.snapshotRequest(size: size)
+        let image = "<img class=\"la-first-view\" alt=\"\" elementtiming=\"lookaround-first-view\" data-key=\"\(Self.attribute(camera.key(size: size)))\" src=\"\(Self.attribute(frame.url))\">\n"
+        var page = html
+        page.insert(contentsOf: image, at: body.upperBound)
+        let bytes = Array(page.utf8), etag = entityTag(of: bytes)
+        response.headers.removeAll { $0.name == "ETag" || $0.name == "Content-Encoding" }
+        response.headers.append(("ETag", etag))
+        response.body = bytes
+        if Self.takesGzip(request), let gzipped = WebResources.gzip(bytes) {
+            response.body = gzipped
+            response.headers.append(("Content-Encoding", "gzip"))
+        }
+        response = conditional(response, etag: etag, request: request)
+        // The frame, made by an idle render worker while the browser reads the page.
+        guard case .render(let work) = rendered(.snapshot, frame.request) else { return .respond(response) }
+        return .respondAndPrepare(response, prepare: { _ = work() })
+    }
+
+    /// `response` as `conditional` answers it for its own ETag.
+    func withCondition(_ response: HTTPResponse, _ request: HTTPRequest) -> HTTPResponse {
+        guard let etag = response.headers.last(where: { $0.name == "ETag" })?.value else { return response }
+        return conditional(response, etag: etag, request: request)
+    }
+
+    /// `text` for an HTML attribute value in double quotes.
+    static func attribute(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    static func takesGzip(_ request: HTTPRequest) -> Bool {
+        request.headers["accept-encoding"].map { header in
+            header.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "gzip" }
+        } ?? false
+    }
+
     /// `/`, `/@…` and the page's files, compressed for clients that take gzip; ETag and 304.
     func webFile(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let resources = try WebResources.current()
         let path = Self.isPagePath(request.path) ? "/index.html" : request.path
         guard let file = resources.files[path] else { throw .notFound(path: request.path) }
-        let takesGzip = request.headers["accept-encoding"].map { header in
-            header.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "gzip" }
-        } ?? false
+        let takesGzip = Self.takesGzip(request)
         var headers: [(name: String, value: String)] = [
             ("ETag", file.etag), ("X-Content-Type-Options", "nosniff"), ("Vary", "Accept-Encoding"),
             // Leaflet changes only with the program; the page and the viewer's script are checked each time.
             ("Cache-Control", path.hasPrefix("/leaflet/") ? "public, max-age=86400" : "no-cache"),
         ]
         if file.contentType.hasPrefix("text/html") {
-            headers += [("Content-Security-Policy", Self.pageSecurityPolicy), ("Referrer-Policy", "no-referrer")]
+            headers += [("Content-Security-Policy", Self.pageSecurityPolicy), ("Referrer-Policy", "no-referrer"),
+                        ("Accept-CH", Self.viewportHints)]
+            headers[headers.firstIndex { $0.name == "Vary" }!].value = "Accept-Encoding, " + Self.viewportHints
         }
         var body = file.bytes
         if takesGzip, let gzipped = file.gzipped {

@@ -119,6 +119,7 @@ public final class SceneService: HTTPHandler {
         switch disposition {
         case .respond(let response): return (route, .respond(Self.sharedAcrossOrigins(response)))
         case .render(let work): return (route, .render { Self.sharedAcrossOrigins(work()) })
+        case .respondAndPrepare(let response, let work): return (route, .respondAndPrepare(Self.sharedAcrossOrigins(response), prepare: work))
         }
     }
 
@@ -156,7 +157,8 @@ public final class SceneService: HTTPHandler {
         case .nominatimSearch: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimSearch(request) }))
         case .nominatimReverse: return (route.label, .respond(answer { () throws(ServiceError) in try nominatimReverse(request) }))
         case .tileJSON: return (route.label, .respond(answer { () throws(ServiceError) in try tileJSON(request) }))
-        case .page, .asset: return (route.label, .respond(answer { () throws(ServiceError) in try webFile(request) }))
+        case .page: return (route.label, page(request))
+        case .asset: return (route.label, .respond(answer { () throws(ServiceError) in try webFile(request) }))
         case .walk: return (route.label, .render { [self] in answer { () throws(ServiceError) in try walk(request) } })
         // Routing can take tens of milliseconds (and the first request builds the graph): a render worker's job.
         case .directions: return (route.label, .render { [self] in answer { () throws(ServiceError) in try directions(request) } })
@@ -311,7 +313,7 @@ public final class SceneService: HTTPHandler {
         case "/reverse", "/reverse.php": return .nominatimReverse
         case "/v1/move": return .move
         case "/v1/walk": return .walk
-        case "/lookaround.js", "/app.js", "/app.css", "/lookaround.css", "/favicon.svg": return .asset
+        case "/lookaround.js", "/first-view.js", "/app.js", "/app.css", "/lookaround.css", "/favicon.svg": return .asset
         default: break
         }
         if path == "/v1/directions" { return .directions }

@@ -41,7 +41,7 @@ import TestSupport
         }
         let web = Lookaround.repository.appendingPathComponent("Sources/Service/Resources/web")
         let result = try Lookaround.runProcess("/usr/bin/tsc", ["--allowJs", "--checkJs", "--noEmit", "--target", "es2020", "--module", "es2020",
-                                                               "--lib", "es2020,dom,dom.iterable", "lookaround.js", "app.js"], in: web)
+                                                               "--lib", "es2020,dom,dom.iterable", "first-view.js", "lookaround.js", "app.js"], in: web)
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
     }
 
@@ -113,6 +113,12 @@ import TestSupport
     static func checkDeepLinkPicture(_ value: Any?, flow: String) throws {
         let shown = try #require(value as? [String: Any], "\(flow): no deep-link result")
         let width = try #require(shown["width"] as? Int), height = try #require(shown["height"] as? Int)
+        // Its first view came in the page (Chromium sends the viewport's client hints), was the viewer's
+        // first frame (that frame asked for once), and is gone once the canvas shows it.
+        let first = try #require(shown["first_view"] as? [String: Any], "\(flow): \(shown)")
+        #expect(first["source"] as? String == "page" && first["taken"] as? Bool == true && first["images_left"] as? Int == 0
+                && first["frame_requests"] as? Int == 1, "\(flow): the first view \(first)")
+        #expect(first["key"] as? String == "\(shown["panorama"] ?? "")|123.00|5.00|75.00|\(width)|\(height)|all", "\(flow): \(first)")
         let canvas = try PNGCodec.decodeRGB(try ImageFile.read(try #require(shown["canvas"] as? String)))
         let out = try Lookaround.temporaryDirectory().appendingPathComponent("snapshot.png").path
         let snapshot = try Lookaround.run(["snapshot", "--catalog", try ServeCLITests.catalog(), "--scene", try #require(shown["panorama"] as? String),

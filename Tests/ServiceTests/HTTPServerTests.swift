@@ -12,6 +12,7 @@ import TestSupport
     final class GatedHandler: HTTPHandler {
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
+        let prepared = DispatchSemaphore(value: 0)
         let outcomes = Mutex<[HTTPOutcome]>([])
 
         func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
@@ -24,6 +25,10 @@ import TestSupport
                 })
             case "/echo":
                 return ("echo", .respond(HTTPResponse(contentType: "application/octet-stream", body: request.body)))
+            case "/prepare":
+                return ("prepare", .respondAndPrepare(HTTPResponse(contentType: "text/plain", body: Array("page".utf8)), prepare: { [prepared] in
+                    prepared.signal()
+                }))
             default:
                 let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
                 return ("fast", .respond(HTTPResponse(contentType: "text/plain", body: Array("fast \(request.method) \(query)".utf8))))
@@ -82,6 +87,24 @@ import TestSupport
         let answer = try #require(first.wait())
         #expect(answer.status == 200 && answer.text == "done")
         #expect(handler.outcomes.withLock { $0.contains { $0.route == "slow" && $0.status == 503 } })
+    }
+
+    /// Work that prepares what a client will ask for (a page's first frame) runs on an idle worker after
+    /// the answer, and is dropped, never queued, while every worker is busy.
+    @Test func preparedWorkRunsOnlyOnAnIdleWorker() throws {
+        let handler = GatedHandler()
+        let server = try Self.start(handler, queue: 4)
+        defer { server.stop(drainingForSeconds: 5) }
+        #expect(try RawHTTPClient(port: server.port).get("/prepare").text == "page")
+        #expect(handler.prepared.wait(timeout: .now() + 10) == .success, "the prepared work ran")
+        // The only worker busy: the page is answered, its work dropped (and the slow render still answered).
+        let slow = BackgroundHTTPRequest(path: "/slow", port: server.port)
+        #expect(handler.started.wait(timeout: .now() + 10) == .success)
+        #expect(try RawHTTPClient(port: server.port).get("/prepare").text == "page")
+        handler.gate.signal()
+        #expect(slow.wait()?.status == 200)
+        #expect(handler.prepared.wait(timeout: .now() + 0.5) == .timedOut, "work prepared while the worker was busy was dropped")
+        #expect(server.rendersQueued == 0)
     }
 
     @Test func stopLetsTheRequestInFlightFinishAndRefusesNewConnections() throws {

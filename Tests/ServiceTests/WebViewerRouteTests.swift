@@ -52,6 +52,61 @@ import TestSupport
         }
     }
 
+    /// A deep link from a browser that sends the viewport's client hints carries its first view: the
+    /// full-window viewer's first frame as an <img>, which an idle render worker makes before the
+    /// browser asks for it. Without the hints the page asks for them (Critical-CH) and has no picture.
+    @Test func aDeepLinkCarriesItsFirstView() throws {
+        let hints = ["sec-ch-viewport-width": "640", "sec-ch-viewport-height": "360", "sec-ch-dpr": "1.5"]
+        let service = try SceneService(configuration: try ServiceFixture.configuration())
+        func page(_ path: String, _ query: [(name: String, value: String)], _ headers: [String: String]) -> (HTTPResponse, (@Sendable () -> Void)?) {
+            switch service.handle(HTTPRequest(path: path, query: query, headers: headers)).disposition {
+            case .respond(let response): return (response, nil)
+            case .respondAndPrepare(let response, let prepare): return (response, prepare)
+            case .render: Issue.record("\(path) went to a render worker"); return (HTTPResponse(status: 0, contentType: "", body: []), nil)
+            }
+        }
+        let asked = page("/", [("pano", "senaatintori-005"), ("heading", "75.125")], [:])
+        #expect(asked.0.header("Critical-CH") == "Sec-CH-Viewport-Width, Sec-CH-Viewport-Height, Sec-CH-DPR" && asked.1 == nil)
+        #expect(!String(decoding: asked.0.body, as: UTF8.self).contains("la-first-view"))
+        let plain = page("/", [], hints)
+        #expect(plain.0.header("Critical-CH") == nil && plain.0.header("Accept-CH") != nil && plain.1 == nil, "a page without a camera asks nothing")
+        // Google's form (the camera ends at the next slash), with the plain page's ETag: the page with the
+        // picture is another page, so 200, not 304.
+        let etag = try #require(plain.0.header("ETag"))
+        let (deep, prepare) = page("/@60.1694770,24.9523993,3a,60y,75.125h,95t/data=!3m1", [("pano", "senaatintori-005")],
+                                   hints.merging(["if-none-match": etag]) { $1 })
+        #expect(deep.status == 200 && deep.header("ETag") != etag)
+        let html = String(decoding: deep.body, as: UTF8.self)
+        // 640×360 CSS pixels at 1.5 device pixels each; the key as lookaround.js writes it (toFixed(2) rounds 75.125 up).
+        #expect(html.contains("data-key=\"senaatintori-005|75.13|5.00|60.00|960|540|all\""), "\(html.prefix(600))")
+        let source = try #require(html.range(of: "src=\"/v1/snapshot?").map { html[$0.upperBound...].prefix { $0 != "\"" } })
+        let query = source.replacingOccurrences(of: "&amp;", with: "&").split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return (name: String(parts[0]), value: String(parts[1]).removingPercentEncoding ?? "")
+        }
+        // Once prepared, the browser's request for it is answered from the response cache, at once.
+        let work = try #require(prepare, "the page's frame is prepared")
+        work()
+        guard case .respond(let frame) = service.handle(HTTPRequest(path: "/v1/snapshot", query: query)).disposition else {
+            Issue.record("the first view's frame was not answered from the cache"); return
+        }
+        #expect(frame.status == 200 && frame.contentType == "image/jpeg")
+        let image = try JPEGCodec.decodeRGB(frame.body).image
+        #expect(image.width == 960 && image.height == 540)
+        // Hints out of range or a picture over the pixel budget: the plain page.
+        #expect(page("/", [("pano", "senaatintori-005"), ("heading", "10")], ["sec-ch-viewport-width": "100000", "sec-ch-viewport-height": "9"]).1 == nil)
+        #expect(page("/", [("pano", "senaatintori-005"), ("heading", "10")], ["sec-ch-viewport-width": "2000", "sec-ch-viewport-height": "2000"]).1 == nil)
+        #expect(page("/", [("pano", "senaatintori-005"), ("heading", "nan")], hints).1 == nil, "no heading, no first view")
+        // A server that wants keys cannot name one in the page.
+        var keyed = try ServiceFixture.configuration()
+        keyed.apiKeys = ["page-test-key"]
+        guard case .respond(let refused) = try SceneService(configuration: keyed)
+            .handle(HTTPRequest(path: "/", query: [("pano", "senaatintori-005"), ("heading", "10")], headers: hints)).disposition else {
+            Issue.record("a keyed server prepared a frame"); return
+        }
+        #expect(!String(decoding: refused.body, as: UTF8.self).contains("la-first-view"))
+    }
+
     @Test func thePageNeedsNoKeyButTheAPIDoes() throws {
         var configuration = try ServiceFixture.configuration()
         configuration.apiKeys = ["page-test-key"]
@@ -146,4 +201,9 @@ import TestSupport
         #expect(try ServiceFixture.get("/v1/walk?from=91,24&to=60.16948,24.9535").status == 400)
         #expect(try ServiceFixture.get("/v1/walk?from=Qqqxxzz&to=Senaatintori").status == 404)
     }
+}
+
+extension HTTPResponse {
+    /// The last value of header `name` (any case), nil when absent.
+    func header(_ name: String) -> String? { headers.last { $0.name.lowercased() == name.lowercased() }?.value }
 }

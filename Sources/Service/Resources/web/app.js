@@ -247,33 +247,8 @@
     if (user) v.close(); else v.destroy();
   }
 
-  /** A camera from the address: /@LAT,LON,3a,FOVy,HEADINGh,TILTt and ?pano=&heading=&pitch=&fov= (or Google's viewpoint=). */
-  function cameraFromAddress() {
-    const query = new URLSearchParams(location.search);
-    const camera = {};
-    let point = null;
-    const match = /^\/@(-?[\d.]+),(-?[\d.]+)((?:,[^/?]*)*)/.exec(decodeURIComponent(location.pathname));
-    if (match) {
-      point = { latitude: Number(match[1]), longitude: Number(match[2]) };
-      for (const part of match[3].split(",").filter(Boolean)) {
-        const value = Number(part.slice(0, -1)), unit = part.slice(-1);
-        if (!isFinite(value)) continue;
-        if (unit === "y") camera.fov = value;
-        if (unit === "h") camera.heading = value;
-        if (unit === "t") camera.pitch = value - 90;
-      }
-    }
-    if (query.get("viewpoint")) {
-      const [lat, lon] = query.get("viewpoint").split(",").map(Number);
-      if (isFinite(lat) && isFinite(lon)) point = { latitude: lat, longitude: lon };
-    }
-    for (const name of ["heading", "pitch", "fov"]) {
-      if (query.get(name) !== null && isFinite(Number(query.get(name)))) camera[name] = Number(query.get(name));
-    }
-    const pano = query.get("pano");
-    if (!pano && !point) return null;
-    return { location: pano ? { id: pano } : point, camera };
-  }
+  /** A camera from the address (first-view.js reads it): /@LAT,LON,3a,FOVy,HEADINGh,TILTt and ?pano=&heading=&pitch=&fov=. */
+  const cameraFromAddress = () => page.lookaroundAddress.cameraFromAddress(location);
 
   window.addEventListener("popstate", () => {
     const wanted = cameraFromAddress();

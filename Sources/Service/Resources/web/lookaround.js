@@ -28,6 +28,31 @@
   const FOV_MIN = 20, FOV_MAX = 120, PITCH_LIMIT = 85;
   const ATTRIBUTION = "© OpenStreetMap contributors";
 
+  /**
+   * The page's first view (first-view.js): the frame of a deep link's camera, asked for by an <img>
+   * before this script ran. Taken once, by the viewer whose first frame has the same key; null when
+   * there is none, it is another camera's, or it failed to load (the viewer then asks for its own).
+   * @param {string} key @returns {Promise<ImageBitmap | null>}
+   */
+  function takeFirstView(key) {
+    /** @type {any} */
+    const page = window;
+    const first = page.lookaroundFirstView;
+    if (!first || first.taken || first.key !== key) return Promise.resolve(null);
+    first.taken = true;
+    const image = /** @type {HTMLImageElement} */ (first.image);
+    const loaded = image.complete ? Promise.resolve()
+      : new Promise((resolve) => { image.addEventListener("load", resolve); image.addEventListener("error", resolve); });
+    return loaded.then(() => (image.naturalWidth ? createImageBitmap(image) : null)).catch(() => null);
+  }
+
+  /** Takes the first view's <img> away once a viewer's canvas shows a frame (or the viewer failed). */
+  function dropFirstView() {
+    /** @type {any} */
+    const page = window;
+    if (page.lookaroundFirstView) page.lookaroundFirstView.image.remove();
+  }
+
   /** A failure with the MapKit-style type of the `error` event. */
   class LookAroundError extends Error {
     /** @param {string} type @param {string} message @param {number} [status] */
@@ -294,6 +319,7 @@
     _fail(error) {
       if (this._readyState === "destroyed" || (error && error.name === "AbortError")) return;
       const type = error instanceof LookAroundError ? error.type : "unknown-error";
+      dropFirstView();
       this._message(error.message || String(error), true);
       this._setState("error");
       this.dispatchEvent(new CustomEvent("error", { detail: { type, message: error.message || String(error), status: error.status || 0 } }));
@@ -462,37 +488,28 @@
     async _frame(force) {
       // A move paints its own frames; the view's frame follows when it ends.
       const sceneID = this._scene ? this._scene.id : this._pendingID;
-      if (!this.canvas.width) this._resized(); // before the resize observer's first call
-      if (!sceneID || !this.canvas.width || this._moving) return;
+      if (!this.cssWidth) this._resized(); // before the resize observer's first call (a canvas starts at 300×150)
+      if (!sceneID || !this.cssWidth || this._moving) return;
       const c = this.camera, w = this.canvas.width, h = this.canvas.height;
       const key = [sceneID, c.heading.toFixed(2), c.pitch.toFixed(2), c.fov.toFixed(2), w, h, this._labelsParameter()].join("|");
       if (!force && key === this._lastKey) return;
       this._lastKey = key;
       const seq = ++this._seq;
-      const request = { seq, controller: new AbortController(), camera: new Camera(c.heading, c.pitch, c.fov, w, h), started: performance.now() };
+      const request = { seq, sceneID, labels: this._labelsParameter(), controller: new AbortController(),
+        camera: new Camera(c.heading, c.pitch, c.fov, w, h), started: performance.now() };
       while (this._inFlight.length >= 2) { this._inFlight.shift().controller.abort(); this.stats.dropped++; }
       this._inFlight.push(request);
       this.stats.requested++;
       const abortAll = () => request.controller.abort();
       this._abort.signal.addEventListener("abort", abortAll);
       try {
-        const response = await fetch(url("/v1/snapshot", {
-          scene: sceneID, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
-          "fov_degrees": c.fov.toFixed(2), size: w + "x" + h, labels: this._labelsParameter(), format: "jpeg", quality: 80,
-          viewer: this._id, seq,
-        }), { signal: request.controller.signal });
-        if (response.status === 204) { this.stats.dropped++; return; }
-        if (!response.ok) {
-          let message = "HTTP " + response.status;
-          try { const body = await response.json(); if (body.error) message = body.error.message; } catch (_) { /* keep the status */ }
-          throw new LookAroundError(response.status === 403 ? "service-error" : response.status >= 500 ? "service-error" : "unknown-error",
-            response.status === 403 ? "this server needs an API key (403: " + message + ")" : message, response.status);
-        }
-        const bitmap = await createImageBitmap(await response.blob());
+        const bitmap = (await takeFirstView(key)) || (await this._fetchFrame(request));
+        if (!bitmap) return;
         if (this._painted && this._painted.seq > seq) { bitmap.close(); return; }
         if (this._painted && this._painted.bitmap.close) this._painted.bitmap.close();
         this._painted = { bitmap, camera: request.camera, seq, sceneID };
         if (!this._moving) this._paintPreview();
+        dropFirstView();
         if (!this._minimapTiles) this._drawMinimap(true);
         this.stats.painted++;
         this.stats.latencies.push(performance.now() - request.started);
@@ -507,6 +524,27 @@
         this._abort.signal.removeEventListener("abort", abortAll);
         this._inFlight = this._inFlight.filter((r) => r !== request);
       }
+    }
+
+    /**
+     * The server's frame for `request` ({sceneID, camera, labels, seq, controller}), decoded; null when
+     * the server dropped it as stale (204).
+     */
+    async _fetchFrame(request) {
+      const c = request.camera;
+      const response = await fetch(url("/v1/snapshot", {
+        scene: request.sceneID, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
+        "fov_degrees": c.fov.toFixed(2), size: c.width + "x" + c.height, labels: request.labels, format: "jpeg", quality: 80,
+        viewer: this._id, seq: request.seq,
+      }), { signal: request.controller.signal });
+      if (response.status === 204) { this.stats.dropped++; return null; }
+      if (!response.ok) {
+        let message = "HTTP " + response.status;
+        try { const body = await response.json(); if (body.error) message = body.error.message; } catch (_) { /* keep the status */ }
+        throw new LookAroundError(response.status === 403 ? "service-error" : response.status >= 500 ? "service-error" : "unknown-error",
+          response.status === 403 ? "this server needs an API key (403: " + message + ")" : message, response.status);
+      }
+      return createImageBitmap(await response.blob());
     }
 
     /**
@@ -904,6 +942,7 @@
       if (this._readyState === "destroyed") return;
       this._abort.abort();
       this._resizeObserver.disconnect();
+      dropFirstView();
       if (this._painted && this._painted.bitmap.close) this._painted.bitmap.close();
       (this._inert || []).forEach((e) => { e.inert = false; });
       this._inert = [];

@@ -1,0 +1,89 @@
+// first-view.js: a deep link's view, painted by the browser before the page's other scripts run.
+//
+// The page's first script (deferred, small). It reads the camera from the address (Google's
+// /@LAT,LON,3a,FOVy,HEADINGh,TILTt and ?pano=ID&heading=&pitch=&fov=) and, when the address names the
+// camera fully, puts the server's frame of it in an <img> filling the window: the same request, at the
+// same device pixel size, as the full-window viewer's first frame. A server that knew the window's
+// size from the client hints has put that <img> in the page already; then this only notes it. The viewer
+// (lookaround.js) takes that picture as its first frame instead of asking for it again, and the
+// <img> goes once the viewer's canvas shows it. The address parser here is the page's only one
+// (app.js uses it through window.lookaroundAddress).
+(function () {
+  "use strict";
+
+  /**
+   * The camera an address holds: {location: {id} | {latitude, longitude}, camera: {heading?, pitch?, fov?}},
+   * or null for an address without one.
+   * @param {Location} address
+   */
+  function cameraFromAddress(address) {
+    const query = new URLSearchParams(address.search);
+    /** @type {{heading?: number, pitch?: number, fov?: number}} */
+    const camera = {};
+    let point = null;
+    const match = /^\/@(-?[\d.]+),(-?[\d.]+)((?:,[^/?]*)*)/.exec(decodeURIComponent(address.pathname));
+    if (match) {
+      point = { latitude: Number(match[1]), longitude: Number(match[2]) };
+      for (const part of match[3].split(",").filter(Boolean)) {
+        const value = Number(part.slice(0, -1)), unit = part.slice(-1);
+        if (!isFinite(value)) continue;
+        if (unit === "y") camera.fov = value;
+        if (unit === "h") camera.heading = value;
+        if (unit === "t") camera.pitch = value - 90;
+      }
+    }
+    const viewpoint = query.get("viewpoint");
+    if (viewpoint) {
+      const [lat, lon] = viewpoint.split(",").map(Number);
+      if (isFinite(lat) && isFinite(lon)) point = { latitude: lat, longitude: lon };
+    }
+    for (const name of /** @type {const} */ (["heading", "pitch", "fov"])) {
+      const value = query.get(name);
+      if (value !== null && value !== "" && isFinite(Number(value))) camera[name] = Number(value);
+    }
+    const pano = query.get("pano");
+    if (!pano && !point) return null;
+    return { location: pano ? { id: pano } : point, camera };
+  }
+
+  /** @type {any} */
+  const page = window;
+  page.lookaroundAddress = { cameraFromAddress };
+
+  // The server put the first view in the page (it knew the window's size from the client hints).
+  const given = /** @type {HTMLImageElement | null} */ (document.querySelector("img.la-first-view"));
+  if (given) {
+    given.onerror = () => given.remove();
+    if (given.complete && !given.naturalWidth) given.remove();
+    page.lookaroundFirstView = { image: given, key: given.dataset.key, source: "page" };
+    return;
+  }
+  // The first view: only for a panorama named with its heading (a point or a missing heading needs the
+  // catalog's answer first, which the viewer asks for itself).
+  const wanted = cameraFromAddress(location);
+  if (!wanted || !("id" in wanted.location) || wanted.camera.heading === undefined) return;
+  const wrap = (/** @type {number} */ d) => ((d % 360) + 360) % 360;
+  const clamp = (/** @type {number} */ v, /** @type {number} */ lo, /** @type {number} */ hi) => Math.min(hi, Math.max(lo, v));
+  // As lookaround.js's full-window viewer with the page's options: its limits, labels on, the window's
+  // device pixels.
+  const dpr = window.devicePixelRatio || 1;
+  const width = Math.round(window.innerWidth * dpr), height = Math.round(window.innerHeight * dpr);
+  if (width < 2 || height < 2) return;
+  const heading = wrap(wanted.camera.heading).toFixed(2);
+  const pitch = clamp(wanted.camera.pitch === undefined ? 0 : wanted.camera.pitch, -85, 85).toFixed(2);
+  const fov = clamp(wanted.camera.fov === undefined ? 90 : wanted.camera.fov, 20, 120).toFixed(2);
+  const query = new URLSearchParams({ scene: wanted.location.id, heading_degrees: heading, pitch_degrees: pitch,
+    fov_degrees: fov, size: width + "x" + height, labels: "all", format: "jpeg", quality: "80" });
+  const key = sessionStorage.getItem("lookaround-api-key");
+  if (key) query.set("key", key);
+  const image = document.createElement("img");
+  image.className = "la-first-view";
+  image.alt = "";
+  image.decoding = "sync";
+  image.setAttribute("elementtiming", "lookaround-first-view");
+  image.onerror = () => image.remove();
+  image.src = "/v1/snapshot?" + query.toString();
+  document.body.prepend(image);
+  // The viewer's key for this frame (lookaround.js: scene, heading, pitch, fov, width, height, labels).
+  page.lookaroundFirstView = { image, key: [wanted.location.id, heading, pitch, fov, width, height, "all"].join("|"), source: "script" };
+})();
