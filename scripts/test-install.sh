@@ -80,7 +80,7 @@ if have curl "the web viewer's page" curl; then
   page=$(curl -s --max-time 10 "$address/" || true)
   script_status=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$address/lookaround.js" || true)
   kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null || true
-  case "$page" in *'<script src="/lookaround.js"'*) pass "serve answers / with the web viewer from share/lookaround/web" ;;
+  case "$page" in *'<script src="/first-view.js"'*) pass "serve answers / with the web viewer from share/lookaround/web" ;;
     *) fail "serve's / from the installed program: $(printf '%s' "$page" | head -c 200) $(head -c 300 serve.err)" ;; esac
   [ "$script_status" = 200 ] && pass "serve answers /lookaround.js" || fail "/lookaround.js answered $script_status"
 fi

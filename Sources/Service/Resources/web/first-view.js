@@ -1,6 +1,6 @@
 // first-view.js: a deep link's view, painted by the browser before the page's other scripts run.
 //
-// The page's first script (deferred, small). It reads the camera from the address (Google's
+// The page's first script (deferred, small), which starts the others. It reads the camera from the address (Google's
 // /@LAT,LON,3a,FOVy,HEADINGh,TILTt and ?pano=ID&heading=&pitch=&fov=) and, when the address names the
 // camera fully, puts the server's frame of it in an <img> filling the window: the same request, at the
 // same device pixel size, as the full-window viewer's first frame. A server that knew the window's
@@ -50,40 +50,65 @@
   const page = window;
   page.lookaroundAddress = { cameraFromAddress };
 
-  // The server put the first view in the page (it knew the window's size from the client hints).
-  const given = /** @type {HTMLImageElement | null} */ (document.querySelector("img.la-first-view"));
-  if (given) {
-    given.onerror = () => given.remove();
-    if (given.complete && !given.naturalWidth) given.remove();
-    page.lookaroundFirstView = { image: given, key: given.dataset.key, source: "page" };
-    return;
+  /** The <img> of the first view, from the server or made here; null when the address names no full camera. */
+  function firstView() {
+    // The server put it in the page (it knew the window's size from the client hints).
+    const given = /** @type {HTMLImageElement | null} */ (document.querySelector("img.la-first-view"));
+    if (given) {
+      given.onerror = () => given.remove();
+      if (given.complete && !given.naturalWidth) given.remove();
+      page.lookaroundFirstView = { image: given, key: given.dataset.key, source: "page" };
+      return given;
+    }
+    // Only for a panorama named with its heading (a point or a missing heading needs the catalog's
+    // answer first, which the viewer asks for itself).
+    const wanted = cameraFromAddress(location);
+    if (!wanted || !("id" in wanted.location) || wanted.camera.heading === undefined) return null;
+    const wrap = (/** @type {number} */ d) => ((d % 360) + 360) % 360;
+    const clamp = (/** @type {number} */ v, /** @type {number} */ lo, /** @type {number} */ hi) => Math.min(hi, Math.max(lo, v));
+    // As lookaround.js's full-window viewer with the page's options: its limits, labels on, the window's
+    // device pixels.
+    const dpr = window.devicePixelRatio || 1;
+    const width = Math.round(window.innerWidth * dpr), height = Math.round(window.innerHeight * dpr);
+    if (width < 2 || height < 2) return null;
+    const heading = wrap(wanted.camera.heading).toFixed(2);
+    const pitch = clamp(wanted.camera.pitch === undefined ? 0 : wanted.camera.pitch, -85, 85).toFixed(2);
+    const fov = clamp(wanted.camera.fov === undefined ? 90 : wanted.camera.fov, 20, 120).toFixed(2);
+    const query = new URLSearchParams({ scene: wanted.location.id, heading_degrees: heading, pitch_degrees: pitch,
+      fov_degrees: fov, size: width + "x" + height, labels: "all", format: "jpeg", quality: "80" });
+    const key = sessionStorage.getItem("lookaround-api-key");
+    if (key) query.set("key", key);
+    const image = document.createElement("img");
+    image.className = "la-first-view";
+    image.alt = "";
+    image.setAttribute("elementtiming", "lookaround-first-view");
+    image.onerror = () => image.remove();
+    image.src = "/v1/snapshot?" + query.toString();
+    document.body.prepend(image);
+    // The viewer's key for this frame (lookaround.js: scene, heading, pitch, fov, width, height, labels).
+    page.lookaroundFirstView = { image, key: [wanted.location.id, heading, pitch, fov, width, height, "all"].join("|"), source: "script" };
+    return image;
   }
-  // The first view: only for a panorama named with its heading (a point or a missing heading needs the
-  // catalog's answer first, which the viewer asks for itself).
-  const wanted = cameraFromAddress(location);
-  if (!wanted || !("id" in wanted.location) || wanted.camera.heading === undefined) return;
-  const wrap = (/** @type {number} */ d) => ((d % 360) + 360) % 360;
-  const clamp = (/** @type {number} */ v, /** @type {number} */ lo, /** @type {number} */ hi) => Math.min(hi, Math.max(lo, v));
-  // As lookaround.js's full-window viewer with the page's options: its limits, labels on, the window's
-  // device pixels.
-  const dpr = window.devicePixelRatio || 1;
-  const width = Math.round(window.innerWidth * dpr), height = Math.round(window.innerHeight * dpr);
-  if (width < 2 || height < 2) return;
-  const heading = wrap(wanted.camera.heading).toFixed(2);
-  const pitch = clamp(wanted.camera.pitch === undefined ? 0 : wanted.camera.pitch, -85, 85).toFixed(2);
-  const fov = clamp(wanted.camera.fov === undefined ? 90 : wanted.camera.fov, 20, 120).toFixed(2);
-  const query = new URLSearchParams({ scene: wanted.location.id, heading_degrees: heading, pitch_degrees: pitch,
-    fov_degrees: fov, size: width + "x" + height, labels: "all", format: "jpeg", quality: "80" });
-  const key = sessionStorage.getItem("lookaround-api-key");
-  if (key) query.set("key", key);
-  const image = document.createElement("img");
-  image.className = "la-first-view";
-  image.alt = "";
-  image.decoding = "sync";
-  image.setAttribute("elementtiming", "lookaround-first-view");
-  image.onerror = () => image.remove();
-  image.src = "/v1/snapshot?" + query.toString();
-  document.body.prepend(image);
-  // The viewer's key for this frame (lookaround.js: scene, heading, pitch, fov, width, height, labels).
-  page.lookaroundFirstView = { image, key: [wanted.location.id, heading, pitch, fov, width, height, "all"].join("|"), source: "script" };
+
+  // The page's other scripts (index.html preloads them) run once the first view is painted, so the
+  // browser shows the picture before it compiles the viewer and the map; at once without one, and at
+  // the latest after a second.
+  let started = false;
+  function start() {
+    if (started) return;
+    started = true;
+    for (const src of ["/lookaround.js", "/app.js"]) {
+      const script = document.createElement("script");
+      script.src = src;
+      script.async = false; // in this order
+      document.head.append(script);
+    }
+  }
+  const image = firstView();
+  if (!image) {
+    start();
+  } else {
+    setTimeout(start, 1000);
+    image.decode().then(() => requestAnimationFrame(() => setTimeout(start, 0)), start);
+  }
 })();
