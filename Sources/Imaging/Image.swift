@@ -73,6 +73,16 @@ public struct Image<Format: PixelFormat>: Sendable, Equatable {
         self.components = [Format.Component](repeating: fill, count: width * height * Format.channelCount)
     }
 
+    /// An image whose values are left as the allocator gave them, for a caller that writes every
+    /// pixel next (a renderer's output): it skips filling a frame that is about to be overwritten.
+    public init(unfilledWidth width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "image size must be positive, got \(width)×\(height)")
+        self.width = width
+        self.height = height
+        let count = width * height * Format.channelCount
+        self.components = [Format.Component](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
     /// An image wrapping existing values; `components.count` must be `width × height × channelCount`.
     public init(width: Int, height: Int, components: [Format.Component]) {
         precondition(width > 0 && height > 0, "image size must be positive, got \(width)×\(height)")

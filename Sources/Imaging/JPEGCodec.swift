@@ -1,9 +1,11 @@
 import CTurboJPEG
+import Synchronization
 
 /// JPEG decoding and encoding through TurboJPEG (libjpeg-turbo 2.1, `tj*` API), with DCT-scaled
 /// decode, warnings surfaced instead of swallowed, and EXIF/XMP metadata written after SOI.
 ///
-/// Every function creates its own TurboJPEG handle, so all of them are safe to call from any thread.
+/// A decode makes its own TurboJPEG handle; an encode takes a compressor from a small pool that no two
+/// encodes share at once. So every function is safe to call from any thread.
 public enum JPEGCodec {
     static let format = "JPEG"
 
@@ -120,7 +122,7 @@ public enum JPEGCodec {
         return handle
     }
 
-    private static func message(_ handle: tjhandle?) -> String {
+    static func message(_ handle: tjhandle?) -> String {
         guard let text = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
         return String(cString: text)
     }
@@ -218,10 +220,9 @@ public enum JPEGCodec {
             throw ImagingError.encodeFailed(format: format, detail: "\(width)×\(height) is over JPEG's 65535 per side")
         }
         let segments = try metadata?.jpegSegments() ?? []
-        guard let handle = tjInitCompress() else {
-            throw ImagingError.encodeFailed(format: format, detail: "tjInitCompress failed: " + message(nil))
-        }
-        defer { tjDestroy(handle) }
+        let handle = try Compressors.take()
+        var failed = false
+        defer { if failed { tjDestroy(handle) } else { Compressors.put(handle) } }
         var jpeg: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
         let rc = pixels.withUnsafeBufferPointer {
@@ -230,6 +231,7 @@ public enum JPEGCodec {
         }
         defer { if let jpeg { tjFree(jpeg) } }
         guard rc == 0, let jpeg, size >= 4 else {
+            failed = true // not kept: a compressor that failed is not trusted with the next frame
             throw ImagingError.encodeFailed(format: format, detail: message(handle))
         }
         let body = UnsafeBufferPointer(start: jpeg, count: Int(size))
@@ -239,5 +241,30 @@ public enum JPEGCodec {
         for segment in segments { out.append(contentsOf: segment) }
         out.append(contentsOf: body[2...])
         return out
+    }
+}
+
+/// TurboJPEG compressors kept between encodes (a handle is reusable for any size and quality; making one
+/// and its tables for every frame was a measurable part of a served frame). At most a few are kept.
+private enum Compressors {
+    static let idle = Mutex<[UInt]>([])
+    static let kept = 8
+
+    static func take() throws -> tjhandle {
+        if let bits = idle.withLock({ $0.popLast() }), let handle = tjhandle(bitPattern: bits) { return handle }
+        guard let handle = tjInitCompress() else {
+            throw ImagingError.encodeFailed(format: JPEGCodec.format, detail: "tjInitCompress failed: " + JPEGCodec.message(nil))
+        }
+        return handle
+    }
+
+    static func put(_ handle: tjhandle) {
+        let bits = UInt(bitPattern: handle)
+        let keptIt = idle.withLock { idle in
+            guard idle.count < kept else { return false }
+            idle.append(bits)
+            return true
+        }
+        if !keptIt { tjDestroy(handle) }
     }
 }

@@ -190,7 +190,7 @@ public struct LookAroundSnapshotter: Sendable {
         let match = scene.match
         let catalog = labelCatalog()
         let (panorama, level) = try panoramaLevel(for: camera, catalog: catalog)
-        var image = RGB8Image(width: camera.width, height: camera.height)
+        var image = RGB8Image(unfilledWidth: camera.width, height: camera.height) // the renderer writes every pixel
         var renderer = try ViewRenderer()
         try renderer.render(panorama, camera: camera, pose: pose, into: &image)
         var labels: [LookAroundPlaceLabel] = []
