@@ -43,6 +43,7 @@ import statistics
 import sys
 import tempfile
 import threading
+import urllib.request
 import time
 
 
@@ -302,6 +303,14 @@ window.__pannellum.on('error', (e) => { window.__pannellumError = String(e); });
 """
 
 
+# The floor of a first view: only the frame, as an <img> (timed like ours, by its Element Timing).
+FLOOR_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>floor</title>
+<style>html,body{margin:0;height:100%}img{position:fixed;inset:0;width:100vw;height:100vh;display:block}</style></head>
+<body><img src="frame.jpg" alt="" elementtiming="lookaround-first-view"></body></html>
+"""
+
+
 # A 4G-like link for the throttled runs: 10 Mbit/s down, 5 Mbit/s up, 20 ms added latency.
 THROTTLE = {"offline": False, "latency": 20, "downloadThroughput": 10e6 / 8, "uploadThroughput": 5e6 / 8}
 
@@ -332,22 +341,30 @@ def firstview(base, pano, heading, pose_heading, pannellum_dir, jpeg, runs, size
             yaw = ((float(heading) + 0.37 * run - float(pose_heading) + 180) % 360) - 180
             with open(os.path.join(folder, f"index{run}.html"), "w") as f:
                 f.write(PANNELLUM_PAGE.replace("YAW", f"{yaw:.2f}"))
+        # The floor: a static page holding only our first frame (the same JPEG) as an <img>, from the same
+        # Python server as Pannellum's files. No viewer shows a picture sooner in this browser.
+        frame = urllib.request.urlopen(f"{base}/v1/snapshot?scene={pano}&heading_degrees={heading}&size={width}x{height}"
+                                       "&labels=all&format=jpeg&quality=80", timeout=30).read()
+        with open(os.path.join(folder, "frame.jpg"), "wb") as f:
+            f.write(frame)
+        for run in range(runs + 3):
+            with open(os.path.join(folder, f"floor{run}.html"), "w") as f:
+                f.write(FLOOR_PAGE)
         server = static_server(folder)
         peer = f"http://127.0.0.1:{server.server_address[1]}/index"
-        ours, theirs, unmapped = [], [], []
-        slow = {"lookaround": [], "nomap": [], "pannellum": []}
+        floor = f"http://127.0.0.1:{server.server_address[1]}/floor"
+        ours, theirs, bare = [], [], []
+        slow = {"lookaround": [], "floor": [], "pannellum": []}
         webgl = None
         # Loopback runs (the first of each not counted), then 2 runs of each on the throttled link.
         for run in range(runs + 1 + 2):
             throttle = run > runs
-            # "nomap": the same deep link with the map's tiles blocked (what it would cost if the page did
-            # not load the map behind the full-window viewer); its own heading, so it is rendered too.
             for kind, url in (("lookaround", f"{base}/?pano={pano}&heading={float(heading) + 0.37 * run:.2f}&pitch=0&fov=90"),
-                              ("nomap", f"{base}/?pano={pano}&heading={float(heading) + 0.37 * run + 0.13:.2f}&pitch=0&fov=90"),
+                              ("floor", f"{floor}{run}.html"),
                               ("pannellum", f"{peer}{run}.html")):
                 driver = browser(width, height)
                 try:
-                    result = first_view(driver, url, block=("*/v1/tiles/*",) if kind == "nomap" else (), throttle=throttle)
+                    result = first_view(driver, url, throttle=throttle)
                     if "error" in result:
                         raise SystemExit(f"pannellum: {result['error']}")
                     if kind == "pannellum" and webgl is None:
@@ -357,19 +374,19 @@ def firstview(base, pano, heading, pose_heading, pannellum_dir, jpeg, runs, size
                     if throttle:
                         slow[kind].append(result)
                     elif run > 0:
-                        {"lookaround": ours, "nomap": unmapped, "pannellum": theirs}[kind].append(result)
+                        {"lookaround": ours, "floor": bare, "pannellum": theirs}[kind].append(result)
                 finally:
                     driver.quit()
         # A running browser: one per kind, its cache, cookies and the origin's data cleared before each run
         # (a first visit, as from a link in another tab); the browser's own start-up is then not counted.
-        warm = {"lookaround": [], "pannellum": []}
+        warm = {"lookaround": [], "floor": [], "pannellum": []}
         for kind in warm:
             driver = browser(width, height)
             try:
                 driver.get("about:blank")
                 for run in range(runs + 1):
-                    url = (f"{base}/?pano={pano}&heading={float(heading) + 0.29 + 0.37 * run:.2f}&pitch=0&fov=90" if kind == "lookaround"
-                           else f"{peer}{run}.html")
+                    url = {"lookaround": f"{base}/?pano={pano}&heading={float(heading) + 0.29 + 0.37 * run:.2f}&pitch=0&fov=90",
+                           "floor": f"{floor}{run}.html", "pannellum": f"{peer}{run}.html"}[kind]
                     origin = url.split("/?")[0] if kind == "lookaround" else peer.rsplit("/", 1)[0]
                     driver.execute_cdp_cmd("Network.enable", {})
                     driver.execute_cdp_cmd("Network.clearBrowserCache", {})
@@ -403,7 +420,7 @@ def firstview(base, pano, heading, pose_heading, pannellum_dir, jpeg, runs, size
                     "map_requests": sum(1 for name, _ in entries if name.startswith(("/v1/tiles/", "/leaflet/", "/app."))),
                     "body_bytes": median["bytes"]["body"], "requests": median["bytes"]["count"],
                     "largest": sorted(median["bytes"]["list"], key=lambda e: -e[1])[:6]}
-        return {"lookaround": pick(ours), "lookaround_without_map_tiles": pick(unmapped), "pannellum": pick(theirs), "webgl_renderer": webgl,
+        return {"lookaround": pick(ours), "floor": pick(bare), "pannellum": pick(theirs), "webgl_renderer": webgl,
                 "throttled": {kind: pick(results) for kind, results in slow.items()},
                 "warm": {kind: dict(pick(results), critical_ch_restarts=sum(1 for r in results if r["critical_ch_restart"] > 0))
                          for kind, results in warm.items()},

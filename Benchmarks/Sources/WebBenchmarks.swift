@@ -239,18 +239,18 @@ func runWebBenchmarks() throws {
         print("      Pannellum 2.5.6 (WebGL: \(first["webgl_renderer"] ?? "?")): \(Int(theirBytes)) bytes in \(Int(number(theirs, "requests") ?? 0)) responses "
               + "(the JPEG \(Int(number(first, "jpeg_bytes") ?? 0))), loaded at \(f1(theirMs)) ms "
               + "(runs \(((theirs["ms_all"] as? [NSNumber]) ?? []).map { f1($0.doubleValue) }.joined(separator: ", "))); largest: \(largest(theirs))")
-        if let bare = first["lookaround_without_map_tiles"] as? [String: Any] {
-            print("      lookaround with the map's tiles blocked (what the deep link would cost without the map behind the viewer): "
-                  + "\(Int(number(bare, "bytes") ?? 0)) bytes in \(Int(number(bare, "requests") ?? 0)) responses, painted at \(f1(number(bare, "ms_median"))) ms "
-                  + String(format: "(%.2f× fewer bytes than Pannellum, %.2f× sooner)", theirBytes / (number(bare, "bytes") ?? .nan),
-                           theirMs / (number(bare, "ms_median") ?? .nan)))
+        if let bare = first["floor"] as? [String: Any] {
+            print("      the floor, a static page of only our first frame as an <img> (the same JPEG, from Pannellum's Python server): "
+                  + "\(Int(number(bare, "bytes") ?? 0)) bytes, painted at \(f1(number(bare, "ms_median"))) ms "
+                  + "(runs \(((bare["ms_all"] as? [NSNumber]) ?? []).map { f1($0.doubleValue) }.joined(separator: ", "))): no viewer paints sooner in this browser; "
+                  + String(format: "Pannellum takes %.2f× the floor, ours %.2f×", theirMs / (number(bare, "ms_median") ?? .nan), oursMs / (number(bare, "ms_median") ?? .nan)))
         }
         if let slow = first["throttled"] as? [String: Any], let o = slow["lookaround"] as? [String: Any],
-           let n = slow["nomap"] as? [String: Any], let t = slow["pannellum"] as? [String: Any] {
+           let n = slow["floor"] as? [String: Any], let t = slow["pannellum"] as? [String: Any] {
             let tMs = number(t, "ms_median") ?? .nan
             print("      on a throttled link (DevTools: 10 Mbit/s down, 5 up, +20 ms; the slower of 2 runs): lookaround \(f1(number(o, "ms_median"))) ms, "
-                  + "with the map's tiles blocked \(f1(number(n, "ms_median"))) ms, Pannellum \(f1(tMs)) ms "
-                  + String(format: "(ours %.2f× sooner; without the map %.2f× sooner)", tMs / (number(o, "ms_median") ?? .nan), tMs / (number(n, "ms_median") ?? .nan)))
+                  + "the floor \(f1(number(n, "ms_median"))) ms, Pannellum \(f1(tMs)) ms "
+                  + String(format: "(ours %.2f× sooner)", tMs / (number(o, "ms_median") ?? .nan)))
         }
         printWarm(first)
         print("      of ours, the map behind the viewer (Leaflet, app.js/css, \(Int(number(ours, "map_requests") ?? 0)) tiles and files): \(Int(number(ours, "map_bytes") ?? 0)) bytes")
@@ -262,7 +262,7 @@ func runWebBenchmarks() throws {
                   + "ours (2, 60 Hz drag): animation frames \(f1(number(drag, "raf_per_second")))/s, interval median \(f1(number(drag, "raf_interval_median_ms"))) ms, "
                   + "\(f2(number(drag, "input_main_thread_median_ms"))) ms per input, server frames \(f1(number(drag, "painted_per_second")))/s")
         }
-        print("      goal: ≥ 5× fewer bytes: \(met(theirBytes / oursBytes >= 5)); ≥ 3× sooner: \(met(theirMs / oursMs >= 3))")
+        print("      goal: ≥ 5× fewer bytes: \(met(theirBytes / oursBytes >= 5)); ≥ 3× sooner: \(sooner(first))")
     }
 
     // 3b. The same against a camera's own file: the shipped panoramas are small simulated 2048×1024
@@ -300,6 +300,9 @@ func runWebBenchmarks() throws {
                   + "\(fileBytes) bytes; heading \(Int(heading))°, 1280×720, median of 3)")
             print("      lookaround: \(Int(oursBytes)) bytes in \(Int(number(ours, "requests") ?? 0)) responses, painted at \(f1(oursMs)) ms "
                   + "(runs \(((ours["ms_all"] as? [NSNumber]) ?? []).map { f1($0.doubleValue) }.joined(separator: ", ")))")
+            if let bare = view["floor"] as? [String: Any] {
+                print("      the floor (only our first frame as an <img>): painted at \(f1(number(bare, "ms_median"))) ms")
+            }
             printWarm(view)
             print("      Pannellum 2.5.6: \(Int(theirBytes)) bytes in \(Int(number(theirs, "requests") ?? 0)) responses, loaded at \(f1(theirMs)) ms "
                   + "(runs \(((theirs["ms_all"] as? [NSNumber]) ?? []).map { f1($0.doubleValue) }.joined(separator: ", ")))")
@@ -309,7 +312,7 @@ func runWebBenchmarks() throws {
                       + String(format: "(ours %.2f× sooner)", tMs / oMs))
             }
             print(String(format: "      ours: %.2f× fewer bytes, %.2f× sooner", theirBytes / oursBytes, theirMs / oursMs))
-            print("      goal: ≥ 5× fewer bytes: \(met(theirBytes / oursBytes >= 5)); ≥ 3× sooner: \(met(theirMs / oursMs >= 3))")
+            print("      goal: ≥ 5× fewer bytes: \(met(theirBytes / oursBytes >= 5)); ≥ 3× sooner: \(sooner(view))")
         }
         photoServer.stop()
         try? FileManager.default.removeItem(atPath: folder)
@@ -408,12 +411,23 @@ private func runWebTileBenchmark(catalog: String, python: String) throws {
 /// cache, cookies and the origin's data cleared before each run, so the browser's own start-up is not
 /// counted.
 private func printWarm(_ first: [String: Any]) {
-    guard let warm = first["warm"] as? [String: Any], let o = warm["lookaround"] as? [String: Any], let t = warm["pannellum"] as? [String: Any] else { return }
+    guard let warm = first["warm"] as? [String: Any], let o = warm["lookaround"] as? [String: Any], let t = warm["pannellum"] as? [String: Any],
+          let f = warm["floor"] as? [String: Any] else { return }
     let oMs = number(o, "ms_median") ?? .nan, tMs = number(t, "ms_median") ?? .nan
     func runs(_ side: [String: Any]) -> String { ((side["ms_all"] as? [NSNumber]) ?? []).map { f1($0.doubleValue) }.joined(separator: ", ") }
     print("      in a running browser (cache, cookies and the origin's data cleared before each run; median of 3): lookaround \(f1(oMs)) ms "
-          + "(runs \(runs(o)); \(Int(number(o, "bytes") ?? 0)) bytes), Pannellum \(f1(tMs)) ms (runs \(runs(t))) "
-          + String(format: "(ours %.2f× sooner)", tMs / oMs))
+          + "(runs \(runs(o)); \(Int(number(o, "bytes") ?? 0)) bytes), Pannellum \(f1(tMs)) ms (runs \(runs(t))), the floor \(f1(number(f, "ms_median"))) ms "
+          + "(runs \(runs(f))) " + String(format: "(ours %.2f× sooner than Pannellum)", tMs / oMs))
+}
+
+/// The first view's "≥ 3× sooner" goal, judged with a fresh browser and in a running one.
+private func sooner(_ first: [String: Any]) -> String {
+    func ratio(_ sides: [String: Any]?) -> Double {
+        guard let o = sides?["lookaround"] as? [String: Any], let t = sides?["pannellum"] as? [String: Any] else { return .nan }
+        return (number(t, "ms_median") ?? .nan) / (number(o, "ms_median") ?? .nan)
+    }
+    let cold = ratio(first), warm = ratio(first["warm"] as? [String: Any])
+    return String(format: "%@ with a fresh browser (%.2f×), %@ in a running browser (%.2f×)", met(cold >= 3), cold, met(warm >= 3), warm)
 }
 
 private extension String {

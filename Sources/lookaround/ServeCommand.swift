@@ -10,10 +10,15 @@ enum ServeCommand: Command {
         abstract: "Serve scene requests, panorama metadata, views, maps and tiles over HTTP (native JSON and Google Street View compatible).",
         discussion: """
             With no options it serves the catalog beside the shipped panoramas on http://127.0.0.1:8080, so \
-            'lookaround index && lookaround serve' is the whole set-up. Routes: /v1/scene, POST /v1/scenes, \
+            'lookaround index && lookaround serve' is the whole set-up: open http://127.0.0.1:8080/ in any \
+            browser (no WebGL needed) for the map, Look Around previews, the full-window viewer, walks and \
+            directions; a deep link such as /@60.1695,24.9525,3a,75y,90h,90t?pano=senaatintori-005 opens that \
+            view, and /lookaround.js embeds views in other pages. Routes: /v1/scene, POST /v1/scenes, \
             /v1/search, /v1/panoramas/{id}, /v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg, /v1/coverage/{z}/{x}/{y}, \
-            /v1/snapshot, /v1/map, /v1/health, /metrics, /v1/openapi.json; and Google's \
-            /maps/api/streetview/metadata and /maps/api/streetview. \
+            /v1/snapshot, /v1/move, /v1/walk, /v1/map, /v1/tiles/{type}/{z}/{x}/{y}.png and {type}.json \
+            (TileJSON; types standard, muted, imagery, hybrid, coverage), /v1/directions, /v1/health, /metrics, \
+            /v1/openapi.json; Google's /maps/api/streetview/metadata and /maps/api/streetview, Nominatim's \
+            /search and /reverse, and OSRM's /route/v1/{profile}/{coordinates}. \
             Cheap requests are answered on the network threads; images go to render workers through a \
             bounded queue (503 with Retry-After when it is full). SIGINT or SIGTERM stop gracefully: new \
             connections are refused at once, requests in flight finish (up to --drain-seconds), exit 0.
