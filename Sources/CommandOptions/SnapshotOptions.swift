@@ -7,7 +7,7 @@ import MapSnapshot
 /// The options of a street-level snapshot beyond the scene and camera (``SceneSelection``): labels,
 /// language, image format. One set for `lookaround snapshot` and the service's `/v1/snapshot`.
 public struct SnapshotOptions: Sendable {
-    /// `--labels`, `--road-labels`, `--exclude-categories`, `--language`, `--format`, `--quality`.
+    /// `--labels`, `--road-labels`, `--exclude-categories`, `--language`, `--label-scale`, `--format`, `--quality`.
     public static let options: [OptionSpec] = [
         .value("labels", valueName: "KIND", help: "Which labels to draw (places: on their signs; roads: "
                + "street names on the ground).", defaultValue: "all",
@@ -17,6 +17,8 @@ public struct SnapshotOptions: Sendable {
         .value("exclude-categories", valueName: "GROUPS", help: "Place groups not to label (comma-separated: "
                + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", ") + ")."),
         .value("language", valueName: "CODE", help: "Label language (OSM code such as sv); default the local name."),
+        .value("label-scale", valueName: "N", help: "Place labels' pixels per point, 1…4: 2 or 3 for a high-density "
+               + "screen (the web viewer sends its device pixel ratio).", defaultValue: "1"),
         .value("format", valueName: "FORMAT", help: "Image format (default: from the file extension, else png).",
                allowedValues: ["png", "jpeg"]),
         .value("quality", valueName: "N", help: "JPEG quality, 1…100.", defaultValue: "90"),
@@ -48,6 +50,7 @@ public struct SnapshotOptions: Sendable {
         quality = try arguments.int("quality", in: 1...100) ?? 90
         language = arguments.string("language")
         snapshotter = LookAroundSnapshotter.Options(size: selection.size, camera: selection.camera, pointOfInterestFilter: filter,
-                                                    showsRoadLabels: roadLabels, language: language)
+                                                    showsRoadLabels: roadLabels, language: language,
+                                                    labelScale: try arguments.double("label-scale", in: 1...4) ?? 1)
     }
 }

@@ -38,22 +38,24 @@ extension LookAroundSnapshotter {
         var box: PixelRect
     }
 
-    /// The layout of `label` in a view `viewWidth` pixels wide, measured with `renderer`'s fonts.
+    /// The layout of `label` in a view `viewWidth` pixels wide, measured with `renderer`'s fonts, at
+    /// `scale` pixels per point.
     /// - Throws: `ImagingError` when the text cannot be measured.
-    static func layout(of label: LookAroundPlaceLabel, viewWidth: Int, renderer: TextRenderer) throws -> PlaceLabelLayout {
+    static func layout(of label: LookAroundPlaceLabel, viewWidth: Int, renderer: TextRenderer, scale: Double = 1) throws -> PlaceLabelLayout {
         let opacity = labelOpacity(distanceMeters: label.distanceMeters)
         let color = labelColor(categoryGroup: label.categoryGroup).withOpacity(opacity)
         let halo = RGBAColor.white.withOpacity(opacity * 0.9)
-        let style = TextStyle(pixelSize: labelPixelSize(distanceMeters: label.distanceMeters), weight: .bold, color: color,
-                              halo: .init(width: nameHaloWidth, color: halo))
+        let style = TextStyle(pixelSize: labelPixelSize(distanceMeters: label.distanceMeters) * scale, weight: .bold, color: color,
+                              halo: .init(width: nameHaloWidth * scale, color: halo))
         let metrics = try renderer.measure(label.name, style: style)
         let left = max(2, min(Double(viewWidth) - metrics.advanceWidth - 2, label.anchor.x - metrics.advanceWidth / 2))
-        let pen = PixelPoint(x: left, y: label.anchor.y - nameGapPixels - metrics.descent)
-        let reach = nameHaloWidth + 1  // the halo, and a pixel of antialiasing
-        let box = PixelRect(minX: min(pen.x + metrics.inkMinX - reach, label.anchor.x - dotHaloRadius),
-                                           minY: pen.y + min(metrics.inkMinY, -metrics.ascent) - reach,
-                                           maxX: max(pen.x + max(metrics.inkMaxX, metrics.advanceWidth) + reach, label.anchor.x + dotHaloRadius),
-                                           maxY: max(pen.y + metrics.inkMaxY + reach, label.anchor.y + dotHaloRadius + 1))
+        let pen = PixelPoint(x: left, y: label.anchor.y - nameGapPixels * scale - metrics.descent)
+        let reach = nameHaloWidth * scale + 1  // the halo, and a pixel of antialiasing
+        let dot = dotHaloRadius * scale
+        let box = PixelRect(minX: min(pen.x + metrics.inkMinX - reach, label.anchor.x - dot),
+                            minY: pen.y + min(metrics.inkMinY, -metrics.ascent) - reach,
+                            maxX: max(pen.x + max(metrics.inkMaxX, metrics.advanceWidth) + reach, label.anchor.x + dot),
+                            maxY: max(pen.y + metrics.inkMaxY + reach, label.anchor.y + dot + 1))
         return PlaceLabelLayout(label: label, style: style, pen: pen, halo: halo, box: box)
     }
 
@@ -66,8 +68,8 @@ extension LookAroundSnapshotter {
     /// (``labelOpacity(distanceMeters:)``) by distance, farthest first so nearer labels end up on top.
     /// - Throws: `ImagingError` when no font can be loaded.
     public static func draw(placeLabels labels: [LookAroundPlaceLabel], roadLabels: [LookAroundRoadLabel], camera: ViewCamera,
-                     on image: inout RGB8Image) throws {
-        guard let layer = try labelLayer(placeLabels: labels, roadLabels: roadLabels, camera: camera) else { return }
+                            scale: Double = 1, on image: inout RGB8Image) throws {
+        guard let layer = try labelLayer(placeLabels: labels, roadLabels: roadLabels, camera: camera, scale: scale) else { return }
         Compositing.composite(layer.image, onto: &image, x: layer.x, y: layer.y)
     }
 
@@ -77,10 +79,10 @@ extension LookAroundSnapshotter {
     /// they cover none of it. It needs no view, so it can be drawn while the view is rendered.
     /// - Throws: `ImagingError` when no font can be loaded.
     public static func labelLayer(placeLabels labels: [LookAroundPlaceLabel], roadLabels: [LookAroundRoadLabel],
-                                  camera: ViewCamera) throws -> (image: RGBA8Image, x: Int, y: Int)? {
+                                  camera: ViewCamera, scale: Double = 1) throws -> (image: RGBA8Image, x: Int, y: Int)? {
         guard !labels.isEmpty || !roadLabels.isEmpty else { return nil }
         let renderer = TextRenderer(fonts: try fonts.get())
-        let placed = try labels.map { try layout(of: $0, viewWidth: camera.width, renderer: renderer) }
+        let placed = try labels.map { try layout(of: $0, viewWidth: camera.width, renderer: renderer, scale: scale) }
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         func cover(_ x: Double, _ y: Double) { minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y) }
         for p in placed { cover(p.box.minX - 1, p.box.minY - 1); cover(p.box.maxX + 1, p.box.maxY + 1) }
@@ -99,8 +101,8 @@ extension LookAroundSnapshotter {
         for label in roadLabels { try paint(label, camera: camera, renderer: renderer, on: &canvas, then: shift) }
         for p in placed.reversed() {
             let anchor = PixelPoint(x: p.label.anchor.x - dx, y: p.label.anchor.y - dy)
-            canvas.fillCircle(center: anchor, radius: dotHaloRadius, color: p.halo)
-            canvas.fillCircle(center: anchor, radius: dotRadius, color: p.style.color)
+            canvas.fillCircle(center: anchor, radius: dotHaloRadius * scale, color: p.halo)
+            canvas.fillCircle(center: anchor, radius: dotRadius * scale, color: p.style.color)
             try renderer.draw(p.label.name, at: PixelPoint(x: p.pen.x - dx, y: p.pen.y - dy), style: p.style, on: &canvas)
         }
         return (canvas.image, x0, y0)

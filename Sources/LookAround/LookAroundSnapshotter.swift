@@ -54,16 +54,21 @@ public struct LookAroundSnapshotter: Sendable {
         public var showsRoadLabels: Bool
         /// Language of label names (OSM code such as "sv"), falling back to the local name; nil = local.
         public var language: String?
+        /// Pixels per point of the place labels (their text, halo, gap and dot), 1…4: 2 or 3 for a
+        /// high-density screen, where a label 1 pixel per point would be a third of its size. Street
+        /// names on the ground are sized by the street, not by this.
+        public var labelScale: Double
 
         /// The default options: 1280×720, the scene's default heading, level, 90°, every label.
         public init(size: PixelSize = PixelSize(width: 1280, height: 720), camera: Camera = Camera(),
                     pointOfInterestFilter: PointOfInterestFilter = .includingAll, showsRoadLabels: Bool = true,
-                    language: String? = nil) {
+                    language: String? = nil, labelScale: Double = 1) {
             self.size = size
             self.camera = camera
             self.pointOfInterestFilter = pointOfInterestFilter
             self.showsRoadLabels = showsRoadLabels
             self.language = language
+            self.labelScale = labelScale
         }
     }
 
@@ -199,7 +204,7 @@ public struct LookAroundSnapshotter: Sendable {
            let context = try labelContext(catalog: catalog) {
             labels = try placeLabels(for: camera, context: context)
             roadLabels = try self.roadLabels(for: camera, context: context, avoiding: labels)
-            if drawsLabels { try Self.draw(placeLabels: labels, roadLabels: roadLabels, camera: camera, on: &image) }
+            if drawsLabels { try Self.draw(placeLabels: labels, roadLabels: roadLabels, camera: camera, scale: options.labelScale, on: &image) }
         }
         return Snapshot(image: image, panoramaID: match.panoramaID, distanceMeters: match.distanceMeters,
                         camera: camera, panoramaLevel: level, labels: labels, roadLabels: roadLabels)
@@ -283,10 +288,11 @@ extension LookAroundSnapshotter {
         for var label in labels {
             // A label whose dot already touches a taken box would overlap it whatever its text:
             // dropped without measuring (the box always holds the dot and the gap above it).
-            let dot = PixelRect(minX: label.anchor.x - Self.dotHaloRadius, minY: label.anchor.y - Self.nameGapPixels,
-                                               maxX: label.anchor.x + Self.dotHaloRadius, maxY: label.anchor.y + Self.dotHaloRadius + 1)
+            let scale = options.labelScale
+            let dot = PixelRect(minX: label.anchor.x - Self.dotHaloRadius * scale, minY: label.anchor.y - Self.nameGapPixels * scale,
+                                maxX: label.anchor.x + Self.dotHaloRadius * scale, maxY: label.anchor.y + Self.dotHaloRadius * scale + 1)
             if taken.contains(where: { $0.overlaps(dot) }) { continue }
-            label.box = try Self.layout(of: label, viewWidth: camera.width, renderer: renderer).box
+            label.box = try Self.layout(of: label, viewWidth: camera.width, renderer: renderer, scale: scale).box
             if taken.contains(where: { $0.overlaps(label.box) }) { continue }
             kept.append(label)
             taken.append(label.box)

@@ -5,7 +5,8 @@ import Foundation
 /// heading, in either of the page's forms (`/@LAT,LON,3a,FOVy,HEADINGh,TILTt?pano=ID`, tilt 90 = the
 /// horizon; `/?pano=ID&heading=&pitch=&fov=`). It reads the address as first-view.js does and limits
 /// the camera as lookaround.js's viewer does, so the frame it names is the viewer's first frame: the
-/// same query, and the same key (`ID|heading|pitch|fov|width|height|labels`, JavaScript's `toFixed(2)`).
+/// same query, and the same key (`ID|heading|pitch|fov|width|height|labels|label scale`, JavaScript's
+/// `toFixed(2)`).
 struct FirstViewCamera: Equatable {
     var panoramaID: String
     /// Degrees: heading in 0..<360, pitch -85…85, horizontal field of view 20…120 (the viewer's limits).
@@ -42,28 +43,30 @@ struct FirstViewCamera: Equatable {
     }
 
     /// The window's device pixel size from the viewport's client hints (`Sec-CH-Viewport-Width` and
-    /// `-Height` in CSS pixels, `Sec-CH-DPR`), rounded as the viewer rounds its canvas; nil without them
-    /// or out of range.
-    func pixelSize(hints headers: [String: String]) -> (width: Int, height: Int)? {
+    /// `-Height` in CSS pixels, `Sec-CH-DPR`), rounded as the viewer rounds its canvas, and the place
+    /// labels' scale the viewer asks for (the ratio, 1…4); nil without them or out of range.
+    func pixelSize(hints headers: [String: String]) -> (width: Int, height: Int, labelScale: Double)? {
         guard let width = headers["sec-ch-viewport-width"].flatMap(Double.init), let height = headers["sec-ch-viewport-height"].flatMap(Double.init)
         else { return nil }
         let ratio = headers["sec-ch-dpr"].flatMap(Double.init) ?? 1
         guard (0.25...8).contains(ratio), (2...16_384).contains(width), (2...16_384).contains(height) else { return nil }
         let w = Int((width * ratio).rounded(.toNearestOrAwayFromZero)), h = Int((height * ratio).rounded(.toNearestOrAwayFromZero))
         guard (2...SceneSelection.maximumSidePixels).contains(w), (2...SceneSelection.maximumSidePixels).contains(h) else { return nil }
-        return (w, h)
+        return (w, h, min(4, max(1, ratio)))
     }
 
     /// The viewer's key of its first frame (lookaround.js `_frame`).
-    func key(size: (width: Int, height: Int)) -> String {
-        [panoramaID, Self.fixed(heading), Self.fixed(pitch), Self.fixed(fov), String(size.width), String(size.height), "all"].joined(separator: "|")
+    func key(size: (width: Int, height: Int, labelScale: Double)) -> String {
+        [panoramaID, Self.fixed(heading), Self.fixed(pitch), Self.fixed(fov), String(size.width), String(size.height), "all",
+         Self.fixed(size.labelScale)].joined(separator: "|")
     }
 
     /// The `/v1/snapshot` request of the viewer's first frame, and its URL (path and query).
-    func snapshotRequest(size: (width: Int, height: Int)) -> (request: HTTPRequest, url: String) {
+    func snapshotRequest(size: (width: Int, height: Int, labelScale: Double)) -> (request: HTTPRequest, url: String) {
         let query: [(name: String, value: String)] = [
             ("scene", panoramaID), ("heading_degrees", Self.fixed(heading)), ("pitch_degrees", Self.fixed(pitch)),
-            ("fov_degrees", Self.fixed(fov)), ("size", "\(size.width)x\(size.height)"), ("labels", "all"), ("format", "jpeg"), ("quality", "80"),
+            ("fov_degrees", Self.fixed(fov)), ("size", "\(size.width)x\(size.height)"), ("labels", "all"),
+            ("label_scale", Self.fixed(size.labelScale)), ("format", "jpeg"), ("quality", "80"),
         ]
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")

@@ -44,6 +44,7 @@ enum OpenAPIDocument {
         Parameter(name: "road_labels", description: "on (default) or off."),
         Parameter(name: "exclude_categories", description: "Place groups not to label, comma-separated."),
         Parameter(name: "language", description: "Label language (OSM code)."),
+        Parameter(name: "label_scale", type: "number", description: "Place labels' pixels per point, 1…4 (default 1; the web viewer sends its device pixel ratio)."),
         Parameter(name: "format", description: "jpeg (default) or png."),
         Parameter(name: "quality", type: "integer", description: "JPEG quality, 1…100 (default 90)."),
     ]

@@ -326,3 +326,25 @@ extension PlaceLabelTests {
         #expect(!previous.sharingLabels(scene: scenes[0], options: otherLanguage, catalog: town.catalog).labelSources.holdsPlaces(of: town.catalog))
     }
 }
+
+extension PlaceLabelTests {
+    /// `labelScale` (pixels per point, for high-density screens) makes a place label's box that many times
+    /// as large, on the same anchor; labels at scale 1 are unchanged by it.
+    @Test func labelScaleSizesPlaceLabels() async throws {
+        let town = try TinyTown.shared.get()
+        let capture = try #require(town.captures.first { abs($0.scenePosition.east) < 25 })
+        let coordinate = try #require(capture.coordinate)
+        let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+        let camera = try ViewCamera(headingDegrees: 180, fieldOfViewDegrees: 100, width: 960, height: 720)
+        func cafe(_ scale: Double) throws -> LookAroundPlaceLabel? {
+            let options = LookAroundSnapshotter.Options(pointOfInterestFilter: .including([.food]), labelScale: scale)
+            return try LookAroundSnapshotter(scene: scene, options: options).placeLabels(for: camera, catalog: town.catalog)
+                .first { $0.name == "Café Test" }
+        }
+        let one = try #require(try cafe(1)), three = try #require(try cafe(3))
+        #expect(one.anchor == three.anchor)
+        let ratioW = (three.box.maxX - three.box.minX) / (one.box.maxX - one.box.minX)
+        let ratioH = (three.box.maxY - three.box.minY) / (one.box.maxY - one.box.minY)
+        #expect((2.6...3.2).contains(ratioW) && (2.6...3.2).contains(ratioH), "box \(one.box) at 1, \(three.box) at 3")
+    }
+}

@@ -118,7 +118,7 @@ import TestSupport
         let first = try #require(shown["first_view"] as? [String: Any], "\(flow): \(shown)")
         #expect(first["source"] as? String == "page" && first["taken"] as? Bool == true && first["images_left"] as? Int == 0
                 && first["frame_requests"] as? Int == 1, "\(flow): the first view \(first)")
-        #expect(first["key"] as? String == "\(shown["panorama"] ?? "")|123.00|5.00|75.00|\(width)|\(height)|all", "\(flow): \(first)")
+        #expect(first["key"] as? String == "\(shown["panorama"] ?? "")|123.00|5.00|75.00|\(width)|\(height)|all|1.00", "\(flow): \(first)")
         let canvas = try PNGCodec.decodeRGB(try ImageFile.read(try #require(shown["canvas"] as? String)))
         let out = try Lookaround.temporaryDirectory().appendingPathComponent("snapshot.png").path
         let snapshot = try Lookaround.run(["snapshot", "--catalog", try ServeCLITests.catalog(), "--scene", try #require(shown["panorama"] as? String),

@@ -78,7 +78,7 @@ import TestSupport
         #expect(deep.status == 200 && deep.header("ETag") != etag)
         let html = String(decoding: deep.body, as: UTF8.self)
         // 640×360 CSS pixels at 1.5 device pixels each; the key as lookaround.js writes it (toFixed(2) rounds 75.125 up).
-        #expect(html.contains("data-key=\"senaatintori-005|75.13|5.00|60.00|960|540|all\""), "\(html.prefix(600))")
+        #expect(html.contains("data-key=\"senaatintori-005|75.13|5.00|60.00|960|540|all|1.50\""), "\(html.prefix(600))")
         let source = try #require(html.range(of: "src=\"/v1/snapshot?").map { html[$0.upperBound...].prefix { $0 != "\"" } })
         let query = source.replacingOccurrences(of: "&amp;", with: "&").split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)

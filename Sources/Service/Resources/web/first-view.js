@@ -74,8 +74,9 @@
     const heading = wrap(wanted.camera.heading).toFixed(2);
     const pitch = clamp(wanted.camera.pitch === undefined ? 0 : wanted.camera.pitch, -85, 85).toFixed(2);
     const fov = clamp(wanted.camera.fov === undefined ? 90 : wanted.camera.fov, 20, 120).toFixed(2);
+    const scale = Math.min(4, Math.max(1, dpr)).toFixed(2);
     const query = new URLSearchParams({ scene: wanted.location.id, heading_degrees: heading, pitch_degrees: pitch,
-      fov_degrees: fov, size: width + "x" + height, labels: "all", format: "jpeg", quality: "80" });
+      fov_degrees: fov, size: width + "x" + height, labels: "all", label_scale: scale, format: "jpeg", quality: "80" });
     const key = sessionStorage.getItem("lookaround-api-key");
     if (key) query.set("key", key);
     const image = document.createElement("img");
@@ -85,8 +86,8 @@
     image.onerror = () => image.remove();
     image.src = "/v1/snapshot?" + query.toString();
     document.body.prepend(image);
-    // The viewer's key for this frame (lookaround.js: scene, heading, pitch, fov, width, height, labels).
-    page.lookaroundFirstView = { image, key: [wanted.location.id, heading, pitch, fov, width, height, "all"].join("|"), source: "script" };
+    // The viewer's key for this frame (lookaround.js: scene, heading, pitch, fov, width, height, labels, label scale).
+    page.lookaroundFirstView = { image, key: [wanted.location.id, heading, pitch, fov, width, height, "all", scale].join("|"), source: "script" };
     return image;
   }
 

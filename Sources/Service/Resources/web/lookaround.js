@@ -135,6 +135,8 @@
 
   const rad = Math.PI / 180;
   const wrap = (degrees) => ((degrees % 360) + 360) % 360;
+  /** Place labels' pixels per point: the device pixel ratio, 1…4, as the frame request writes it. */
+  const labelScale = () => Math.min(4, Math.max(1, window.devicePixelRatio || 1)).toFixed(2);
   const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
 
   /** Metres east and north of `from` to `to` (small distances). */
@@ -491,7 +493,7 @@
       if (!this.cssWidth) this._resized(); // before the resize observer's first call (a canvas starts at 300×150)
       if (!sceneID || !this.cssWidth || this._moving) return;
       const c = this.camera, w = this.canvas.width, h = this.canvas.height;
-      const key = [sceneID, c.heading.toFixed(2), c.pitch.toFixed(2), c.fov.toFixed(2), w, h, this._labelsParameter()].join("|");
+      const key = [sceneID, c.heading.toFixed(2), c.pitch.toFixed(2), c.fov.toFixed(2), w, h, this._labelsParameter(), labelScale()].join("|");
       if (!force && key === this._lastKey) return;
       this._lastKey = key;
       const seq = ++this._seq;
@@ -534,7 +536,7 @@
       const c = request.camera;
       const response = await fetch(url("/v1/snapshot", {
         scene: request.sceneID, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
-        "fov_degrees": c.fov.toFixed(2), size: c.width + "x" + c.height, labels: request.labels, format: "jpeg", quality: 80,
+        "fov_degrees": c.fov.toFixed(2), size: c.width + "x" + c.height, labels: request.labels, label_scale: labelScale(), format: "jpeg", quality: 80,
         viewer: this._id, seq: request.seq,
       }), { signal: request.controller.signal });
       if (response.status === 204) { this.stats.dropped++; return null; }
@@ -1003,7 +1005,7 @@
           this.image.onerror = () => reject(new LookAroundError("service-error", "the preview picture could not be loaded"));
         });
         this.image.src = url("/v1/snapshot", { scene: this._scene.id, "heading_degrees": this.heading.toFixed(1), size: w + "x" + h,
-          labels, format: "jpeg", quality: 80 });
+          labels, label_scale: labelScale(), format: "jpeg", quality: 80 });
         this.caption.textContent = formatDate(this._scene.captureTime);
         service.reverse(this._scene.coordinate.latitude, this._scene.coordinate.longitude, this._abort.signal).then((place) => {
           if (!place || !place.display_name) return;
