@@ -25,9 +25,12 @@ extension MapRenderer {
     /// Street names along their streets, major classes first; each name at most once per 320 points.
     mutating func drawStreetLabels(minimumClass: MapStyle.RoadClass = .path, maximumClass: MapStyle.RoadClass = .motorway) {
         var placed: [String: [PixelPoint]] = [:]
-        for road in content.labelRoads where road.roadClass >= minimumClass && road.roadClass <= maximumClass {
-            guard let minZoom = Self.labelZoom(road.roadClass), zoom >= minZoom,
-                  let name = labelText(road.line.name, road.line.names), visible(road.line.box) else { continue }
+        for index in content.labelRoads.indices where content.labelRoads[index].roadClass >= minimumClass
+                                                     && content.labelRoads[index].roadClass <= maximumClass {
+            guard let minZoom = Self.labelZoom(content.labelRoads[index].roadClass), zoom >= minZoom,
+                  visible(content.labelRoads[index].line.box) else { continue }
+            let road = content.labelRoads[index]
+            guard let name = labelText(road.line.name, road.line.names) else { continue }
             let points = road.line.points
             let shift = projection.worldShift(forX: road.line.box.minX)
             var path = Path()
@@ -84,6 +87,10 @@ extension MapRenderer {
         let pad = (style.halo?.width ?? 0) + 2
         let width = Int((metrics.advanceWidth + 2 * pad).rounded(.up)), height = Int((metrics.lineHeight + 2 * pad).rounded(.up))
         guard width > 0, height > 0 else { return }
+        // Placed in the margin of a window and not reaching into it: nothing to draw (the rotated patch
+        // reaches at most half its diagonal from the centre; 2 pixels more for the resampling).
+        let reach = (Double(width * width + height * height)).squareRoot() / 2 + 2
+        guard drawsPixels(in: PixelRect(minX: center.x - reach, minY: center.y - reach, maxX: center.x + reach, maxY: center.y + reach)) else { return }
         var patch = Canvas(width: width, height: height)
         _ = try? text.draw(string, at: PixelPoint(pad, pad + metrics.ascent), style: style, on: &patch)
         RotatedComposite.draw(patch.image, center: center, angleRadians: angle, onto: &canvas)
@@ -118,11 +125,16 @@ extension MapRenderer {
                       labels.isFree(box) else { continue }
                 labels.take(box)
                 labels.take(dotBox)
+                count += 1
+                placed[name, default: []].append(p)
+                // Placed in the margin of a window and not reaching into it (the halo reaches its width and
+                // a pixel past the box): nothing to draw.
+                let reach = (textStyle.halo?.width ?? 0) + 4
+                guard drawsPixels(in: PixelRect(minX: min(box.minX, dotBox.minX) - reach, minY: min(box.minY, dotBox.minY) - reach,
+                                                maxX: max(box.maxX, dotBox.maxX) + reach, maxY: max(box.maxY, dotBox.maxY) + reach)) else { break }
                 canvas.fillCircle(center: p, radius: dot + px(1), color: style.textHalo)
                 canvas.fillCircle(center: p, radius: dot, color: color.withAlpha(style.placeDotAlpha))
                 _ = try? text.draw(name, at: PixelPoint(origin.x, origin.y + metrics.ascent), style: textStyle, on: &canvas)
-                count += 1
-                placed[name, default: []].append(p)
                 break
             }
         }

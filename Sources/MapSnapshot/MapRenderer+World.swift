@@ -155,7 +155,7 @@ extension MapRenderer {
         }
         guard let water = style.areas[.water] else { return }
         var sea = Path()
-        for area in content.sea where visible(area.box) {
+        for area in content.sea where drawn(area.box, marginPixels: 1) {
             let shift = projection.worldShift(forX: area.box.minX)
             for ring in area.rings {
                 if let projected = projection.projectRing(ring.count, { rel(ring[$0], shift) }) { sea.addPolygon(projected) }
