@@ -384,7 +384,7 @@ private func renderTilesInProcess(_ tiles: [String], snapshotter: MapSnapshotter
                 let options = SceneService.mapTileOptions(parsed[i], scale: 1, type: .standard, orthophoto: nil, coverage: nil)
                 let image = try snapshotter.snapshot(options).image
                 let t1 = DispatchTime.now().uptimeNanoseconds
-                let png = try PNGCodec.encode(image)
+                let png = try SceneService.encodeTile(image)
                 let t2 = DispatchTime.now().uptimeNanoseconds
                 results.render[i] = Double(t1 - t0) / 1e6
                 results.encode[i] = Double(t2 - t1) / 1e6

@@ -129,6 +129,15 @@ extension Image where Format == RGB8 {
 }
 
 extension Image where Format == RGBA8 {
+    /// Whether every pixel's alpha is 255 (then ``droppingAlpha()`` loses nothing).
+    public var isOpaque: Bool {
+        components.withUnsafeBufferPointer { src in
+            var all: UInt8 = 255
+            for i in stride(from: 3, to: src.count, by: 4) { all &= src[i] }
+            return all == 255
+        }
+    }
+
     /// The colour channels only (alpha dropped, not composited).
     public func droppingAlpha() -> RGB8Image {
         var out = [UInt8](repeating: 0, count: pixelCount * 3)

@@ -68,7 +68,13 @@ extension SceneService {
     public static func mapTilePNG(_ tile: SlippyTile, scale: Int, type: MapType?, snapshotter: MapSnapshotter,
                                   orthophoto: (any OrthophotoProvider)?, coverage: (any PanoramaCoverage)?) throws -> [UInt8] {
         let options = mapTileOptions(tile, scale: scale, type: type, orthophoto: orthophoto, coverage: coverage)
-        return try PNGCodec.encode(try snapshotter.snapshot(options).image)
+        return try encodeTile(try snapshotter.snapshot(options).image)
+    }
+
+    /// A tile's PNG: RGB when every pixel is opaque (the base maps: the same pixels in three quarters of the
+    /// bytes to filter and compress), else RGBA (the coverage overlay).
+    public static func encodeTile(_ image: RGBA8Image) throws -> [UInt8] {
+        image.isOpaque ? try PNGCodec.encode(image.droppingAlpha()) : try PNGCodec.encode(image)
     }
 
     /// The snapshot of a tile: the tile's square and its margin (``tileMarginPoints``) with only the tile's
