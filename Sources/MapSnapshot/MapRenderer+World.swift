@@ -33,17 +33,16 @@ extension MapRenderer {
         return projection.isVisible(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, bounds: bounds, margin: 0)
     }
 
-    /// Whether the world layer shows: there is one, and the ground in view is not entirely inside the
-    /// extract. The ground in view is the convex quadrilateral under the image corners (when they all
-    /// look at the ground), and the box is convex, so the four corners decide.
-    var drawsWorld: Bool { Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds) }
-
+    /// Whether the world layer shows: there is one, and the ground under `pixels` (the whole image by
+    /// default) is not entirely inside the extract. That ground is the convex quadrilateral under the
+    /// rectangle's corners (when they all look at the ground), and the box is convex, so the four corners
+    /// decide. Outside `pixels` the world layer may then be missing, under the extract's wash.
     static func drawsWorld(_ content: MapContent, _ projection: MapProjection, zoom: Double,
-                           bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool {
+                           bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), pixels: PixelRect? = nil) -> Bool {
         guard content.world != nil else { return false }
         guard drawsDetail(content, projection, zoom: zoom, bounds: bounds), let e = relativeExtractBox(content, projection) else { return true }
-        let w = Double(projection.widthPixels), h = Double(projection.heightPixels)
-        for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
+        let r = pixels ?? PixelRect(minX: 0, minY: 0, maxX: Double(projection.widthPixels), maxY: Double(projection.heightPixels))
+        for (x, y) in [(r.minX, r.minY), (r.maxX, r.minY), (r.maxX, r.maxY), (r.minX, r.maxY)] {
             guard let g = projection.groundRelative(forPixel: PixelPoint(x, y)),
                   g.x >= e.minX, g.x <= e.maxX, g.y >= e.minY, g.y <= e.maxY else { return true }
         }

@@ -25,6 +25,9 @@ struct MapRenderer {
     /// line wholly beyond one of its edges are left out of strokes (see ``MapProjection/appendLine``).
     let lineClip: PixelRect
     let scale: Double
+    /// Whether the world layer is drawn: there is one, and the ground under the drawn pixels is not all
+    /// inside the extract (``drawsWorld(_:_:zoom:bounds:pixels:)``).
+    let drawsWorld: Bool
     /// Whether the world layer was drawn (the attribution then credits Natural Earth).
     var showsWorldAttribution = false
     /// The world layer's land as drawn, pixel rings by country index, for placing country labels.
@@ -39,7 +42,16 @@ struct MapRenderer {
         scale = options.scale
         // The sea is the background when the world layer shows (its polygons are the land); else the land.
         let zoom = 20 - log2(projection.mapPointsPerPixel * options.scale), bounds = projection.visibleRelativeBounds
-        let world = Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds)
+        let drawn = options.window.map { PixelRect(minX: Double($0.x), minY: Double($0.y), maxX: Double($0.x + $0.width), maxY: Double($0.y + $0.height)) }
+            ?? PixelRect(minX: 0, minY: 0, maxX: Double(projection.widthPixels), maxY: Double(projection.heightPixels))
+        // Whether the world layer shows in the drawn pixels, or within the reach of the extract edge's
+        // stroke (1.5 points, mitred) of them: a tile inside the extract whose label margin is not skips it.
+        let reach = 2 * options.scale + 1
+        let world = Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds,
+                                    pixels: PixelRect(minX: max(0, drawn.minX - reach), minY: max(0, drawn.minY - reach),
+                                                      maxX: min(Double(projection.widthPixels), drawn.maxX + reach),
+                                                      maxY: min(Double(projection.heightPixels), drawn.maxY + reach)))
+        drawsWorld = world
         let background = !options.showsBaseMap ? RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) : world ? style.sea : style.land
         if let window = options.window {
             canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: background,
@@ -50,8 +62,6 @@ struct MapRenderer {
         labels = LabelPlacer(width: projection.widthPixels, height: projection.heightPixels)
         self.zoom = zoom
         self.bounds = bounds
-        let drawn = options.window.map { PixelRect(minX: Double($0.x), minY: Double($0.y), maxX: Double($0.x + $0.width), maxY: Double($0.y + $0.height)) }
-            ?? PixelRect(minX: 0, minY: 0, maxX: Double(projection.widthPixels), maxY: Double(projection.heightPixels))
         let margin = Self.lineClipMarginPoints * options.scale
         lineClip = PixelRect(minX: drawn.minX - margin, minY: drawn.minY - margin, maxX: drawn.maxX + margin, maxY: drawn.maxY + margin)
         drawnBounds = options.window == nil || projection.isPitched ? bounds : Self.groundBounds(of: drawn, projection) ?? bounds
