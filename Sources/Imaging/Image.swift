@@ -129,13 +129,19 @@ extension Image where Format == RGB8 {
 }
 
 extension Image where Format == RGBA8 {
-    /// Whether every pixel's alpha is 255 (then ``droppingAlpha()`` loses nothing).
-    public var isOpaque: Bool {
-        components.withUnsafeBufferPointer { src in
-            var all: UInt8 = 255
-            for i in stride(from: 3, to: src.count, by: 4) { all &= src[i] }
-            return all == 255
+    /// The colour channels when every pixel is opaque (alpha 255: nothing is lost), else nil; one pass.
+    public func droppingOpaqueAlpha() -> RGB8Image? {
+        var alphas: UInt8 = 255
+        let out = [UInt8](unsafeUninitializedCapacity: pixelCount * 3) { dst, initialized in
+            components.withUnsafeBufferPointer { src in
+                for i in 0..<pixelCount {
+                    dst[3 * i] = src[4 * i]; dst[3 * i + 1] = src[4 * i + 1]; dst[3 * i + 2] = src[4 * i + 2]
+                    alphas &= src[4 * i + 3]
+                }
+            }
+            initialized = pixelCount * 3
         }
+        return alphas == 255 ? RGB8Image(width: width, height: height, components: out) : nil
     }
 
     /// The colour channels only (alpha dropped, not composited).

@@ -74,7 +74,8 @@ extension SceneService {
     /// A tile's PNG: RGB when every pixel is opaque (the base maps: the same pixels in three quarters of the
     /// bytes to filter and compress), else RGBA (the coverage overlay).
     public static func encodeTile(_ image: RGBA8Image) throws -> [UInt8] {
-        image.isOpaque ? try PNGCodec.encode(image.droppingAlpha()) : try PNGCodec.encode(image)
+        if let opaque = image.droppingOpaqueAlpha() { return try PNGCodec.encode(opaque) }
+        return try PNGCodec.encode(image)
     }
 
     /// The snapshot of a tile: the tile's square and its margin (``tileMarginPoints``) with only the tile's
