@@ -102,14 +102,17 @@ extension MapRenderer {
         let budget = max(6, canvas.width * canvas.height / Int(20_000 * scale * scale))
         var count = 0
         var placed: [String: [PixelPoint]] = [:]
-        for place in content.places where options.pointOfInterestFilter.includes(place.group) {
-            let minZoom: Double = place.rank <= 1 ? 14.5 : (place.rank <= 3 ? 15.5 : (place.rank <= 5 ? 16.5 : 17.5))
+        // By index: the cheap tests read single fields; only a place in view is copied (its strings retained).
+        for index in content.places.indices where options.pointOfInterestFilter.includes(content.places[index].group) {
+            let rank = content.places[index].rank, position = content.places[index].position
+            let minZoom: Double = rank <= 1 ? 14.5 : (rank <= 3 ? 15.5 : (rank <= 5 ? 16.5 : 17.5))
             guard zoom >= minZoom, count < budget else { continue }
-            let shift = projection.worldShift(forX: place.position.x)
-            guard let p = projection.pixel(relativeX: place.position.x - projection.center.x + shift,
-                                           y: place.position.y - projection.center.y),
-                  p.x >= 0, p.y >= 0, p.x < Double(canvas.width), p.y < Double(canvas.height),
-                  let name = labelText(place.name, place.names),
+            let shift = projection.worldShift(forX: position.x)
+            guard let p = projection.pixel(relativeX: position.x - projection.center.x + shift,
+                                           y: position.y - projection.center.y),
+                  p.x >= 0, p.y >= 0, p.x < Double(canvas.width), p.y < Double(canvas.height) else { continue }
+            let place = content.places[index]
+            guard let name = labelText(place.name, place.names),
                   !(placed[name] ?? []).contains(where: { ($0 - p).length < px(400) }) else { continue }
             let color = style.placeText[place.group] ?? style.streetText
             let textStyle = TextStyle(pixelSize: px(place.rank == 0 ? 11.5 : 10.5), weight: place.rank == 0 ? .bold : .regular,

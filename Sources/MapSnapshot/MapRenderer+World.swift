@@ -118,8 +118,12 @@ extension MapRenderer {
         guard let world = content.world else { return }
         let band = world.band(forZoom: zoom)
         var land = Path()
-        for polygon in band.polygons {
-            for shift in worldShifts(polygon.box) {
+        // By index: the box test reads one field instead of copying each polygon (a retain per ring array).
+        for index in band.polygons.indices {
+            let shifts = worldShifts(band.polygons[index].box)
+            guard !shifts.isEmpty else { continue }
+            let polygon = band.polygons[index]
+            for shift in shifts {
                 for ring in polygon.rings {
                     if let projected = projectWorldRing(ring, shift: shift) {
                         land.addPolygon(projected)
@@ -130,8 +134,11 @@ extension MapRenderer {
         }
         if !land.isEmpty { canvas.fill(land, color: style.worldLand, rule: .evenOdd) }
         var borders = Path()
-        for line in band.borders {
-            for shift in worldShifts(line.box) {
+        for index in band.borders.indices {
+            let shifts = worldShifts(band.borders[index].box)
+            guard !shifts.isEmpty else { continue }
+            let line = band.borders[index]
+            for shift in shifts {
                 _ = projection.appendLine(line.points.count, { rel(line.points[$0], shift) }, to: &borders, minimumSpacingPixels: 0.5)
             }
         }
