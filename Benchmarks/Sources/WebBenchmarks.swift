@@ -438,6 +438,16 @@ private func runWebTileBenchmark(catalog: String, python: String) throws {
     _ = try? Data(contentsOf: URL(string: base + "/v1/tiles/standard/12/2331/1185.png")!)
     let ours = runHelper(python, [webScript("bench_web.py"), "tiles", base, listing, "4"], label: "tiles")
     server.stop()
+    // LOOKAROUND_PEER=PATH: the same served figure for another `lookaround` (the one before a change), in
+    // the same run, after ours.
+    var peerServed: (path: String, result: [String: Any]?)?
+    if let peer = ProcessInfo.processInfo.environment["LOOKAROUND_PEER"] {
+        let other = try ServedProcess(catalog: catalog, executable: peer)
+        let otherBase = "http://127.0.0.1:\(other.port)"
+        _ = try? Data(contentsOf: URL(string: otherBase + "/v1/tiles/standard/12/2331/1185.png")!)
+        peerServed = (peer, runHelper(python, [webScript("bench_web.py"), "tiles", otherBase, listing, "4"], label: "peer tiles"))
+        other.stop()
+    }
     // In-process: the same tiles, render + PNG on 2 threads, no HTTP (the server is stopped first, so
     // the two do not share the cores). Warmed by the same zoom-12 tile as the server.
     let snapshotter = try MapSnapshotter(dataset: dataset)
@@ -458,6 +468,10 @@ private func runWebTileBenchmark(catalog: String, python: String) throws {
     if let ours {
         print("      lookaround serve, fresh (empty response cache), 4 connections: \(f1(oursRate)) tiles/s (\(f2(number(ours, "seconds"))) s, "
               + "\(Int(number(ours, "ok") ?? 0)) ok, \(Int(number(ours, "errors") ?? 0)) errors, mean PNG \(Int(number(ours, "mean_png_bytes") ?? 0)) bytes)")
+    }
+    if let peerServed, let result = peerServed.result {
+        print("      peer \(peerServed.path) served alike: \(f1(number(result, "tiles_per_second"))) tiles/s (\(f2(number(result, "seconds"))) s, "
+              + "\(Int(number(result, "ok") ?? 0)) ok, mean PNG \(Int(number(result, "mean_png_bytes") ?? 0)) bytes)")
     }
     let localRate = Double(tiles.count) / local.seconds
     func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
