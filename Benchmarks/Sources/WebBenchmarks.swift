@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Geodesy
 import Imaging
 import LookAround
 import MapData
@@ -355,8 +356,58 @@ func runWebBenchmarks() throws {
     }
 }
 
+/// `Benchmarks web-tiles`: section 4 of `web` alone (the map tiles against Mapnik), without the browser
+/// figures that take minutes.
+func runWebTileBenchmarks() throws {
+    let python = BenchmarkReport.which("python3") ?? "/usr/bin/python3"
+    // (The in-process rounds alone need no catalog.)
+    let catalog = ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_TILE_ROUNDS"] != nil ? "" : try benchmarkService().catalog.path
+    try runWebTileBenchmark(catalog: catalog, python: python)
+}
+
+/// Renders `tiles` (z/x/y) in this process on `threads` threads as the tile route does (render + PNG,
+/// `SceneService.mapTilePNG`), no HTTP: the same work Mapnik's figure measures. The list is dealt out
+/// as Mapnik's is (thread i takes tiles i, i + threads, …). Returns the wall time, per-tile render and
+/// encode milliseconds and the PNG sizes.
+private func renderTilesInProcess(_ tiles: [String], snapshotter: MapSnapshotter, threads: Int) throws
+    -> (seconds: Double, renderMs: [Double], encodeMs: [Double], bytes: [Int]) {
+    let parsed = try tiles.map { path throws -> SlippyTile in
+        let v = path.split(separator: "/").compactMap { Int($0) }
+        return try SlippyTile(x: v[1], y: v[2], zoom: v[0])
+    }
+    final class Results: @unchecked Sendable {   // each thread writes only its own slots
+        var render: [Double], encode: [Double], bytes: [Int], failure: String?
+        init(_ n: Int) { render = Array(repeating: 0, count: n); encode = render; bytes = Array(repeating: 0, count: n) }
+    }
+    let results = Results(parsed.count)
+    let lock = NSLock()
+    let start = DispatchTime.now().uptimeNanoseconds
+    DispatchQueue.concurrentPerform(iterations: threads) { worker in
+        for i in stride(from: worker, to: parsed.count, by: threads) {
+            do {
+                // `SceneService.mapTilePNG` (the route's function) in its two halves, for the timing.
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let options = SceneService.mapTileOptions(parsed[i], scale: 1, type: .standard, orthophoto: nil, coverage: nil)
+                let image = try snapshotter.snapshot(options).image
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                let png = try SceneService.encodeTile(image)
+                let t2 = DispatchTime.now().uptimeNanoseconds
+                results.render[i] = Double(t1 - t0) / 1e6
+                results.encode[i] = Double(t2 - t1) / 1e6
+                results.bytes[i] = png.count
+            } catch {
+                lock.lock(); results.failure = "\(tiles[i]): \(error)"; lock.unlock()
+            }
+        }
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    if let failure = results.failure { throw ServiceError.internalError(detail: "in-process tiles: \(failure)") }
+    return (seconds, results.render, results.encode, results.bytes)
+}
+
 /// 256² standard tiles at zooms 14–18 over the Helsinki extract: a fresh `lookaround serve` (4 client
-/// connections, 2 render workers) against Mapnik in 2 processes rendering the same tiles.
+/// connections, 2 render workers) and the same renderer in this process on 2 threads, against Mapnik in
+/// 2 processes rendering the same tiles.
 private func runWebTileBenchmark(catalog: String, python: String) throws {
     let osm = "Panoramas/sources/helsinki-centre.osm.pbf"
     let dataset = try MapDataset(contentsOfFile: osm)
@@ -376,12 +427,39 @@ private func runWebTileBenchmark(catalog: String, python: String) throws {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let listing = folder + "tiles.txt"
     try Data(tiles.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: listing))
+    // LOOKAROUND_BENCH_TILE_ROUNDS=N: the in-process pass alone, N times (for profiling and quick turns).
+    if let rounds = Int(ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_TILE_ROUNDS"] ?? "") {
+        let snapshotter = try MapSnapshotter(dataset: dataset)
+        for _ in 0..<rounds {
+            let local = try renderTilesInProcess(tiles, snapshotter: snapshotter, threads: 2)
+            let sorted = (render: local.renderMs.sorted(), encode: local.encodeMs.sorted())
+            print("   in-process, 2 threads: \(f1(Double(tiles.count) / local.seconds)) tiles/s; median render \(f2(sorted.render[tiles.count / 2])) ms, "
+                  + "encode \(f2(sorted.encode[tiles.count / 2])) ms; mean PNG \(local.bytes.reduce(0, +) / tiles.count) bytes")
+        }
+        return
+    }
     // A fresh server, its map loaded by one tile outside the list (zoom 12).
     let server = try ServedProcess(catalog: catalog)
-    defer { server.stop() }
     let base = "http://127.0.0.1:\(server.port)"
     _ = try? Data(contentsOf: URL(string: base + "/v1/tiles/standard/12/2331/1185.png")!)
     let ours = runHelper(python, [webScript("bench_web.py"), "tiles", base, listing, "4"], label: "tiles")
+    server.stop()
+    // LOOKAROUND_PEER=PATH: the same served figure for another `lookaround` (the one before a change), in
+    // the same run, after ours.
+    var peerServed: (path: String, result: [String: Any]?)?
+    if let peer = ProcessInfo.processInfo.environment["LOOKAROUND_PEER"] {
+        let other = try ServedProcess(catalog: catalog, executable: peer)
+        let otherBase = "http://127.0.0.1:\(other.port)"
+        _ = try? Data(contentsOf: URL(string: otherBase + "/v1/tiles/standard/12/2331/1185.png")!)
+        peerServed = (peer, runHelper(python, [webScript("bench_web.py"), "tiles", otherBase, listing, "4"], label: "peer tiles"))
+        other.stop()
+    }
+    // In-process: the same tiles, render + PNG on 2 threads, no HTTP (the server is stopped first, so
+    // the two do not share the cores). Warmed by the same zoom-12 tile as the server.
+    let snapshotter = try MapSnapshotter(dataset: dataset)
+    _ = try SceneService.mapTilePNG(try SlippyTile(x: 2331, y: 1185, zoom: 12), scale: 1, type: .standard,
+                                    snapshotter: snapshotter, orthophoto: nil, coverage: nil)
+    let local = try renderTilesInProcess(tiles, snapshotter: snapshotter, threads: 2)
     // Mapnik: the GeoJSON layers scripts/mapnik-peer.sh makes (cached in .build/benchmarks/mapnik-tiles).
     let layers = ".build/benchmarks/mapnik-tiles"
     var mapnik: [String: Any]?
@@ -397,13 +475,25 @@ private func runWebTileBenchmark(catalog: String, python: String) throws {
         print("      lookaround serve, fresh (empty response cache), 4 connections: \(f1(oursRate)) tiles/s (\(f2(number(ours, "seconds"))) s, "
               + "\(Int(number(ours, "ok") ?? 0)) ok, \(Int(number(ours, "errors") ?? 0)) errors, mean PNG \(Int(number(ours, "mean_png_bytes") ?? 0)) bytes)")
     }
+    if let peerServed, let result = peerServed.result {
+        print("      peer \(peerServed.path) served alike: \(f1(number(result, "tiles_per_second"))) tiles/s (\(f2(number(result, "seconds"))) s, "
+              + "\(Int(number(result, "ok") ?? 0)) ok, mean PNG \(Int(number(result, "mean_png_bytes") ?? 0)) bytes)")
+    }
+    let localRate = Double(tiles.count) / local.seconds
+    func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    print("      lookaround in-process (SceneService.mapTilePNG, no HTTP), 2 threads, render + PNG: \(f1(localRate)) tiles/s "
+          + "(\(f2(local.seconds)) s; one tile: render \(f2(median(local.renderMs))) ms, encode \(f2(median(local.encodeMs))) ms; "
+          + "mean PNG \(local.bytes.reduce(0, +) / max(1, local.bytes.count)) bytes)")
     if let mapnik {
         print("      Mapnik \(mapnik["mapnik"] ?? "?"), 2 processes (style loaded once each), render + PNG: \(f1(theirRate)) tiles/s "
               + "(\(f2(number(mapnik, "seconds"))) s; one tile: render \(f2(number(mapnik, "render_median_ms"))) ms, encode \(f2(number(mapnik, "encode_median_ms"))) ms; "
               + "mean PNG \(Int(number(mapnik, "mean_png_bytes") ?? 0)) bytes)")
     }
+    if let theirRate {
+        print(String(format: "      in-process %.2f× Mapnik's tiles/s (the like-for-like figure: both in-process, render + PNG)", localRate / theirRate))
+    }
     if let oursRate, let theirRate {
-        print(String(format: "      ours %.2f× Mapnik's tiles/s; goal ≥ 3×: %@", oursRate / theirRate, met(oursRate / theirRate >= 3)))
+        print(String(format: "      served %.2f× Mapnik's tiles/s; goal ≥ 3×: %@", oursRate / theirRate, met(oursRate / theirRate >= 3)))
     }
 }
 

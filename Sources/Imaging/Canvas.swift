@@ -68,7 +68,7 @@ public struct Canvas: Sendable {
         let rows = y0..<(y0 + image.height), pictureWidth = width, pictureHeight = height
         image.components.withUnsafeMutableBufferPointer { pixels in
             let base = pixels.baseAddress!
-            rasterizer.fill(path, rule: rule, width: pictureWidth, height: pictureHeight, rows: rows) { y, x, count, coverage in
+            rasterizer.fill(path, rule: rule, width: pictureWidth, height: pictureHeight, rows: rows, columns: x0..<x1) { y, x, count, coverage in
                 let start = max(x, x0), end = min(x + count, x1)
                 guard start < end else { return }
                 Compositing.blendSolidRow(base + ((y - y0) * imageWidth + start - x0) * 4, coverage: coverage + (start - x),

@@ -139,6 +139,21 @@ extension Image where Format == RGB8 {
 }
 
 extension Image where Format == RGBA8 {
+    /// The colour channels when every pixel is opaque (alpha 255: nothing is lost), else nil; one pass.
+    public func droppingOpaqueAlpha() -> RGB8Image? {
+        var alphas: UInt8 = 255
+        let out = [UInt8](unsafeUninitializedCapacity: pixelCount * 3) { dst, initialized in
+            components.withUnsafeBufferPointer { src in
+                for i in 0..<pixelCount {
+                    dst[3 * i] = src[4 * i]; dst[3 * i + 1] = src[4 * i + 1]; dst[3 * i + 2] = src[4 * i + 2]
+                    alphas &= src[4 * i + 3]
+                }
+            }
+            initialized = pixelCount * 3
+        }
+        return alphas == 255 ? RGB8Image(width: width, height: height, components: out) : nil
+    }
+
     /// The colour channels only (alpha dropped, not composited).
     public func droppingAlpha() -> RGB8Image {
         var out = [UInt8](repeating: 0, count: pixelCount * 3)

@@ -49,8 +49,13 @@ struct Rasterizer: Sendable {
     /// for runs of pixels x..<x+count of a row that may have coverage (rows in increasing order; a row
     /// may get several disjoint runs, left to right; coverage may be 0 inside a run and may slightly
     /// exceed 1 from rounding; callers clamp). Only `rows` are swept (all by default): a row's coverage
-    /// does not depend on which other rows are swept.
+    /// does not depend on which other rows are swept. Only the coverage of `columns` (all by default) is
+    /// exact: outside them runs may carry anything, for the caller to skip. Inside them it is the same
+    /// to the bit as without `columns` (a span entering from the left adds its cover difference at the
+    /// first column instead of at its own start: the running sum there adds the same multiples of
+    /// 1/subsamples, exactly).
     mutating func fill(_ path: Path, rule: FillRule, width: Int, height: Int, rows: Range<Int>? = nil,
+                       columns: Range<Int>? = nil,
                        emit: (_ y: Int, _ x: Int, _ count: Int, _ coverage: UnsafePointer<Float>) -> Void) {
         edges.removeAll(keepingCapacity: true)
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
@@ -114,7 +119,8 @@ struct Rasterizer: Sendable {
         if !isKnownUniquelyReferenced(&sweep) { sweep = SweepBuffers() }
         sweep.reserve(edges: edges.count, pixels: width + 2, words: wordCount)
         let weight = Float(1) / Float(n)
-        let widthD = Double(width)
+        let left = max(0, min(width, columns?.lowerBound ?? 0)), right = max(left, min(width, columns?.upperBound ?? width))
+        let leftD = Double(left), rightD = Double(right)
         // Inside test without a branch per crossing: winding & mask != 0.
         let insideMask: Int32 = rule == .nonZero ? -1 : 1
         let shift = Self.blockShift
@@ -187,11 +193,18 @@ struct Rasterizer: Sendable {
                         let isInside = winding & insideMask != 0
                         if wasInside == isInside { continue }
                         if isInside { spanStart = xs[i]; continue }
-                        // Exact horizontal coverage of [spanStart, x) clipped to the image.
-                        let xa = max(spanStart, 0), xb = min(xs[i], widthD)
+                        // Exact horizontal coverage of [spanStart, x) clipped to the columns.
+                        let xa = max(spanStart, leftD), xb = min(xs[i], rightD)
                         if xb <= xa { continue }
-                        let ia = Int(xa), ib = Int(xb)
-                        if ia == ib {
+                        var ia = Int(xa)
+                        let ib = Int(xb)
+                        if spanStart < leftD && left > 0 {
+                            // From the left of the columns: no partial pixel, the cover enters at `left`.
+                            ia = left
+                            coverP[left] += weight
+                            coverP[ib] -= weight
+                            areaP[ib] += Float(xb - Double(ib)) * weight
+                        } else if ia == ib {
                             areaP[ia] += Float(xb - xa) * weight
                         } else {
                             areaP[ia] += Float(Double(ia + 1) - xa) * weight

@@ -7,8 +7,12 @@ extension MapProjection {
     ///
     /// Points closer than `minimumSpacingPixels` to the previous kept point are dropped (the last point of
     /// a piece is always kept): dense OSM nodes would otherwise cost edges that change no pixel.
+    ///
+    /// With `clip` (pixels), the runs of segments that lie wholly beyond one of its edges are left out and
+    /// the line cut there (``addClipped(_:to:clip:)``): for strokes no wider than the distance from `clip`'s
+    /// edges to the pixels drawn, the drawn pixels are the same.
     func appendLine(_ count: Int, _ point: (Int) -> SIMD3<Double>, to path: inout Path,
-                    minimumSpacingPixels: Double = 0) -> Bool {
+                    minimumSpacingPixels: Double = 0, clip: PixelRect? = nil) -> Bool {
         let spacing2 = minimumSpacingPixels * minimumSpacingPixels
         var added = false
         var piece: [PixelPoint] = []
@@ -24,7 +28,7 @@ extension MapProjection {
                 let cut = previous + (current - previous) * t
                 piece.append(pixel(ofCameraSpace: SIMD3(cut.x, cut.y, near)))
                 if !inCur {
-                    if piece.count >= 2 { path.addSubpath(Self.straightened(piece, spacing2)); added = true }
+                    if piece.count >= 2, Self.addClipped(Self.straightened(piece, spacing2), to: &path, clip: clip) { added = true }
                     piece.removeAll(keepingCapacity: true)
                 }
             }
@@ -39,7 +43,28 @@ extension MapProjection {
             }
             previous = current
         }
-        if piece.count >= 2 { path.addSubpath(Self.straightened(piece, spacing2)); added = true }
+        if piece.count >= 2, Self.addClipped(Self.straightened(piece, spacing2), to: &path, clip: clip) { added = true }
+        return added
+    }
+
+    /// Adds an open polyline to `path`, without the segments that lie wholly beyond one edge of `clip`
+    /// (both ends past it), as one subpath per run of the others; returns whether any was added. The cut
+    /// ends are beyond `clip` too, so the caps that replace the joins there are at least the distance
+    /// from `clip` to the pixels drawn away from them.
+    static func addClipped(_ points: [PixelPoint], to path: inout Path, clip: PixelRect?) -> Bool {
+        guard let clip else { path.addSubpath(points); return true }
+        var start = -1, added = false
+        for i in 0..<(points.count - 1) {
+            let a = points[i], b = points[i + 1]
+            let beyond = (a.x < clip.minX && b.x < clip.minX) || (a.x > clip.maxX && b.x > clip.maxX)
+                || (a.y < clip.minY && b.y < clip.minY) || (a.y > clip.maxY && b.y > clip.maxY)
+            if beyond {
+                if start >= 0 { path.addSubpath(Array(points[start...i])); added = true; start = -1 }
+            } else if start < 0 {
+                start = i
+            }
+        }
+        if start >= 0 { path.addSubpath(Array(points[start...])); added = true }
         return added
     }
 

@@ -6,7 +6,9 @@ extension MapRenderer {
     /// Top-down footprints: all buildings as one fill and one outline.
     mutating func drawFlatBuildings() {
         var path = Path()
-        for building in content.buildings where building.drawnFlat && visible(building.box) {
+        let margin = px(1)   // the outline's half width, and some
+        for index in content.buildings.indices where content.buildings[index].drawnFlat && drawn(content.buildings[index].box, marginPixels: margin) {
+            let building = content.buildings[index]
             let shift = projection.worldShift(forX: building.box.minX)
             for ring in building.rings {
                 if let projected = projection.projectRing(ring.count - 1, { rel(ring[$0], shift) }) {

@@ -25,9 +25,12 @@ extension MapRenderer {
     /// Street names along their streets, major classes first; each name at most once per 320 points.
     mutating func drawStreetLabels(minimumClass: MapStyle.RoadClass = .path, maximumClass: MapStyle.RoadClass = .motorway) {
         var placed: [String: [PixelPoint]] = [:]
-        for road in content.labelRoads where road.roadClass >= minimumClass && road.roadClass <= maximumClass {
-            guard let minZoom = Self.labelZoom(road.roadClass), zoom >= minZoom,
-                  let name = labelText(road.line.name, road.line.names), visible(road.line.box) else { continue }
+        for index in content.labelRoads.indices where content.labelRoads[index].roadClass >= minimumClass
+                                                     && content.labelRoads[index].roadClass <= maximumClass {
+            guard let minZoom = Self.labelZoom(content.labelRoads[index].roadClass), zoom >= minZoom,
+                  visible(content.labelRoads[index].line.box) else { continue }
+            let road = content.labelRoads[index]
+            guard let name = labelText(road.line.name, road.line.names) else { continue }
             let points = road.line.points
             let shift = projection.worldShift(forX: road.line.box.minX)
             var path = Path()
@@ -84,6 +87,10 @@ extension MapRenderer {
         let pad = (style.halo?.width ?? 0) + 2
         let width = Int((metrics.advanceWidth + 2 * pad).rounded(.up)), height = Int((metrics.lineHeight + 2 * pad).rounded(.up))
         guard width > 0, height > 0 else { return }
+        // Placed in the margin of a window and not reaching into it: nothing to draw (the rotated patch
+        // reaches at most half its diagonal from the centre; 2 pixels more for the resampling).
+        let reach = (Double(width * width + height * height)).squareRoot() / 2 + 2
+        guard drawsPixels(in: PixelRect(minX: center.x - reach, minY: center.y - reach, maxX: center.x + reach, maxY: center.y + reach)) else { return }
         var patch = Canvas(width: width, height: height)
         _ = try? text.draw(string, at: PixelPoint(pad, pad + metrics.ascent), style: style, on: &patch)
         RotatedComposite.draw(patch.image, center: center, angleRadians: angle, onto: &canvas)
@@ -95,14 +102,17 @@ extension MapRenderer {
         let budget = max(6, canvas.width * canvas.height / Int(20_000 * scale * scale))
         var count = 0
         var placed: [String: [PixelPoint]] = [:]
-        for place in content.places where options.pointOfInterestFilter.includes(place.group) {
-            let minZoom: Double = place.rank <= 1 ? 14.5 : (place.rank <= 3 ? 15.5 : (place.rank <= 5 ? 16.5 : 17.5))
+        // By index: the cheap tests read single fields; only a place in view is copied (its strings retained).
+        for index in content.places.indices where options.pointOfInterestFilter.includes(content.places[index].group) {
+            let rank = content.places[index].rank, position = content.places[index].position
+            let minZoom: Double = rank <= 1 ? 14.5 : (rank <= 3 ? 15.5 : (rank <= 5 ? 16.5 : 17.5))
             guard zoom >= minZoom, count < budget else { continue }
-            let shift = projection.worldShift(forX: place.position.x)
-            guard let p = projection.pixel(relativeX: place.position.x - projection.center.x + shift,
-                                           y: place.position.y - projection.center.y),
-                  p.x >= 0, p.y >= 0, p.x < Double(canvas.width), p.y < Double(canvas.height),
-                  let name = labelText(place.name, place.names),
+            let shift = projection.worldShift(forX: position.x)
+            guard let p = projection.pixel(relativeX: position.x - projection.center.x + shift,
+                                           y: position.y - projection.center.y),
+                  p.x >= 0, p.y >= 0, p.x < Double(canvas.width), p.y < Double(canvas.height) else { continue }
+            let place = content.places[index]
+            guard let name = labelText(place.name, place.names),
                   !(placed[name] ?? []).contains(where: { ($0 - p).length < px(400) }) else { continue }
             let color = style.placeText[place.group] ?? style.streetText
             let textStyle = TextStyle(pixelSize: px(place.rank == 0 ? 11.5 : 10.5), weight: place.rank == 0 ? .bold : .regular,
@@ -118,11 +128,16 @@ extension MapRenderer {
                       labels.isFree(box) else { continue }
                 labels.take(box)
                 labels.take(dotBox)
+                count += 1
+                placed[name, default: []].append(p)
+                // Placed in the margin of a window and not reaching into it (the halo reaches its width and
+                // a pixel past the box): nothing to draw.
+                let reach = (textStyle.halo?.width ?? 0) + 4
+                guard drawsPixels(in: PixelRect(minX: min(box.minX, dotBox.minX) - reach, minY: min(box.minY, dotBox.minY) - reach,
+                                                maxX: max(box.maxX, dotBox.maxX) + reach, maxY: max(box.maxY, dotBox.maxY) + reach)) else { break }
                 canvas.fillCircle(center: p, radius: dot + px(1), color: style.textHalo)
                 canvas.fillCircle(center: p, radius: dot, color: color.withAlpha(style.placeDotAlpha))
                 _ = try? text.draw(name, at: PixelPoint(origin.x, origin.y + metrics.ascent), style: textStyle, on: &canvas)
-                count += 1
-                placed[name, default: []].append(p)
                 break
             }
         }

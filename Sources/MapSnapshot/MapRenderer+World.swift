@@ -33,17 +33,16 @@ extension MapRenderer {
         return projection.isVisible(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, bounds: bounds, margin: 0)
     }
 
-    /// Whether the world layer shows: there is one, and the ground in view is not entirely inside the
-    /// extract. The ground in view is the convex quadrilateral under the image corners (when they all
-    /// look at the ground), and the box is convex, so the four corners decide.
-    var drawsWorld: Bool { Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds) }
-
+    /// Whether the world layer shows: there is one, and the ground under `pixels` (the whole image by
+    /// default) is not entirely inside the extract. That ground is the convex quadrilateral under the
+    /// rectangle's corners (when they all look at the ground), and the box is convex, so the four corners
+    /// decide. Outside `pixels` the world layer may then be missing, under the extract's wash.
     static func drawsWorld(_ content: MapContent, _ projection: MapProjection, zoom: Double,
-                           bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool {
+                           bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), pixels: PixelRect? = nil) -> Bool {
         guard content.world != nil else { return false }
         guard drawsDetail(content, projection, zoom: zoom, bounds: bounds), let e = relativeExtractBox(content, projection) else { return true }
-        let w = Double(projection.widthPixels), h = Double(projection.heightPixels)
-        for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
+        let r = pixels ?? PixelRect(minX: 0, minY: 0, maxX: Double(projection.widthPixels), maxY: Double(projection.heightPixels))
+        for (x, y) in [(r.minX, r.minY), (r.maxX, r.minY), (r.maxX, r.maxY), (r.minX, r.maxY)] {
             guard let g = projection.groundRelative(forPixel: PixelPoint(x, y)),
                   g.x >= e.minX, g.x <= e.maxX, g.y >= e.minY, g.y <= e.maxY else { return true }
         }
@@ -119,8 +118,12 @@ extension MapRenderer {
         guard let world = content.world else { return }
         let band = world.band(forZoom: zoom)
         var land = Path()
-        for polygon in band.polygons {
-            for shift in worldShifts(polygon.box) {
+        // By index: the box test reads one field instead of copying each polygon (a retain per ring array).
+        for index in band.polygons.indices {
+            let shifts = worldShifts(band.polygons[index].box)
+            guard !shifts.isEmpty else { continue }
+            let polygon = band.polygons[index]
+            for shift in shifts {
                 for ring in polygon.rings {
                     if let projected = projectWorldRing(ring, shift: shift) {
                         land.addPolygon(projected)
@@ -131,8 +134,11 @@ extension MapRenderer {
         }
         if !land.isEmpty { canvas.fill(land, color: style.worldLand, rule: .evenOdd) }
         var borders = Path()
-        for line in band.borders {
-            for shift in worldShifts(line.box) {
+        for index in band.borders.indices {
+            let shifts = worldShifts(band.borders[index].box)
+            guard !shifts.isEmpty else { continue }
+            let line = band.borders[index]
+            for shift in shifts {
                 _ = projection.appendLine(line.points.count, { rel(line.points[$0], shift) }, to: &borders, minimumSpacingPixels: 0.5)
             }
         }
@@ -155,7 +161,7 @@ extension MapRenderer {
         }
         guard let water = style.areas[.water] else { return }
         var sea = Path()
-        for area in content.sea where visible(area.box) {
+        for area in content.sea where drawn(area.box, marginPixels: 1) {
             let shift = projection.worldShift(forX: area.box.minX)
             for ring in area.rings {
                 if let projected = projection.projectRing(ring.count, { rel(ring[$0], shift) }) { sea.addPolygon(projected) }

@@ -17,7 +17,17 @@ struct MapRenderer {
     let zoom: Double
     /// Visible ground, relative to the centre, map points.
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    /// The ground whose pixels are drawn, relative to the centre, map points: the window's
+    /// (``MapSnapshotOptions/window``) in a top-down view, else ``bounds``. Features outside it are placed
+    /// (labels) but not rasterised.
+    let drawnBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    /// The pixels drawn (the window, or the whole picture) widened by ``lineClipMarginPoints``: the runs of a
+    /// line wholly beyond one of its edges are left out of strokes (see ``MapProjection/appendLine``).
+    let lineClip: PixelRect
     let scale: Double
+    /// Whether the world layer is drawn: there is one, and the ground under the drawn pixels is not all
+    /// inside the extract (``drawsWorld(_:_:zoom:bounds:pixels:)``).
+    let drawsWorld: Bool
     /// Whether the world layer was drawn (the attribution then credits Natural Earth).
     var showsWorldAttribution = false
     /// The world layer's land as drawn, pixel rings by country index, for placing country labels.
@@ -32,7 +42,16 @@ struct MapRenderer {
         scale = options.scale
         // The sea is the background when the world layer shows (its polygons are the land); else the land.
         let zoom = 20 - log2(projection.mapPointsPerPixel * options.scale), bounds = projection.visibleRelativeBounds
-        let world = Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds)
+        let drawn = options.window.map { PixelRect(minX: Double($0.x), minY: Double($0.y), maxX: Double($0.x + $0.width), maxY: Double($0.y + $0.height)) }
+            ?? PixelRect(minX: 0, minY: 0, maxX: Double(projection.widthPixels), maxY: Double(projection.heightPixels))
+        // Whether the world layer shows in the drawn pixels, or within the reach of the extract edge's
+        // stroke (1.5 points, mitred) of them: a tile inside the extract whose label margin is not skips it.
+        let reach = 2 * options.scale + 1
+        let world = Self.drawsWorld(content, projection, zoom: zoom, bounds: bounds,
+                                    pixels: PixelRect(minX: max(0, drawn.minX - reach), minY: max(0, drawn.minY - reach),
+                                                      maxX: min(Double(projection.widthPixels), drawn.maxX + reach),
+                                                      maxY: min(Double(projection.heightPixels), drawn.maxY + reach)))
+        drawsWorld = world
         let background = !options.showsBaseMap ? RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) : world ? style.sea : style.land
         if let window = options.window {
             canvas = Canvas(width: projection.widthPixels, height: projection.heightPixels, background: background,
@@ -43,6 +62,23 @@ struct MapRenderer {
         labels = LabelPlacer(width: projection.widthPixels, height: projection.heightPixels)
         self.zoom = zoom
         self.bounds = bounds
+        let margin = Self.lineClipMarginPoints * options.scale
+        lineClip = PixelRect(minX: drawn.minX - margin, minY: drawn.minY - margin, maxX: drawn.maxX + margin, maxY: drawn.maxY + margin)
+        drawnBounds = options.window == nil || projection.isPitched ? bounds : Self.groundBounds(of: drawn, projection) ?? bounds
+    }
+
+    /// The widest a line's stroke reaches beyond its centre line, points: half the widest road (28) and its
+    /// casing (1), times the miter limit of its joins (1.5); rounded up.
+    static let lineClipMarginPoints = 24.0
+
+    /// The ground under a pixel rectangle of a top-down view, relative to the centre, map points.
+    static func groundBounds(of rect: PixelRect, _ projection: MapProjection) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.maxX, rect.maxY), (rect.minX, rect.maxY)] {
+            guard let g = projection.groundRelative(forPixel: PixelPoint(x, y)) else { return nil }
+            minX = min(minX, g.x); maxX = max(maxX, g.x); minY = min(minY, g.y); maxY = max(maxY, g.y)
+        }
+        return (minX, minY, maxX, maxY)
     }
 
     /// Draws everything and returns the image.
@@ -112,6 +148,19 @@ struct MapRenderer {
                              margin: marginPixels * projection.mapPointsPerPixel)
     }
 
+    /// Whether a feature with `box`, reaching `marginPixels` beyond it when drawn, can touch a drawn pixel
+    /// (``drawnBounds``): the test for rasterising, where ``visible(_:marginPixels:)`` is the one for placing.
+    func drawn(_ box: MapContent.Box, marginPixels: Double = 0) -> Bool {
+        projection.isVisible(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, bounds: drawnBounds,
+                             margin: marginPixels * projection.mapPointsPerPixel)
+    }
+
+    /// Whether a pixel box meets the drawn pixels (the window, or the whole picture).
+    func drawsPixels(in box: PixelRect) -> Bool {
+        let x0 = Double(canvas.windowX), y0 = Double(canvas.windowY)
+        return box.maxX > x0 && box.minX < x0 + Double(canvas.image.width) && box.maxY > y0 && box.minY < y0 + Double(canvas.image.height)
+    }
+
     /// Pixels per map point at a camera-space depth (for widths of roads far away in pitched views).
     @inline(__always) func pixelsPerMapPoint(atDepth depth: Double) -> Double { projection.focalPixels / depth }
 
@@ -145,7 +194,8 @@ struct MapRenderer {
         for kind in order {
             guard let color = style.areas[kind] else { continue }
             var path = Path()
-            for area in content.areas where area.kind == kind && visible(area.box) {
+            for i in content.areas.indices where content.areas[i].kind == kind && drawn(content.areas[i].box, marginPixels: 1) {
+                let area = content.areas[i]
                 let shift = projection.worldShift(forX: area.box.minX)
                 for ring in area.rings {
                     if let projected = projection.projectRing(ring.count, { rel(ring[$0], shift) }) {
@@ -171,9 +221,11 @@ struct MapRenderer {
         // Chained ways (fewer caps); in pitched views cut into runs of up to 40 vertices, each drawn at the
         // width its own depth gives.
         let runLength = projection.isPitched ? 40 : Int.max
-        for road in content.drawnRoads {
-            guard let roadStyle = style.roads[road.roadClass], zoom >= roadStyle.minimumZoom,
-                  visible(road.line.box, marginPixels: 20) else { continue }
+        let margin = px(Self.lineClipMarginPoints)
+        for index in content.drawnRoads.indices {
+            guard drawn(content.drawnRoads[index].line.box, marginPixels: margin),
+                  let roadStyle = style.roads[content.drawnRoads[index].roadClass], zoom >= roadStyle.minimumZoom else { continue }
+            let road = content.drawnRoads[index]
             let all = road.line.points
             let shift = projection.worldShift(forX: road.line.box.minX)
             var start = 0
@@ -193,7 +245,8 @@ struct MapRenderer {
                 let key = road.roadClass.rawValue * 100_000 + bin
                 var entry = batches[key] ?? (road.roadClass, binWidth, Path())
                 let base = points.startIndex
-                _ = projection.appendLine(points.count, { rel(points[base + $0], shift) }, to: &entry.2, minimumSpacingPixels: 1)
+                _ = projection.appendLine(points.count, { rel(points[base + $0], shift) }, to: &entry.2, minimumSpacingPixels: 1,
+                                          clip: lineClip)
                 batches[key] = entry
             }
         }
@@ -223,13 +276,15 @@ struct MapRenderer {
     mutating func drawRails() {
         guard zoom >= 13 else { return }
         var rails = Path(), trams = Path()
-        for rail in content.rails where visible(rail.line.box) {
+        let margin = px(Self.lineClipMarginPoints)
+        for index in content.rails.indices where drawn(content.rails[index].line.box, marginPixels: margin) {
+            let rail = content.rails[index]
             let points = rail.line.points
             let shift = projection.worldShift(forX: rail.line.box.minX)
             if rail.isTram {
-                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &trams, minimumSpacingPixels: 1)
+                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &trams, minimumSpacingPixels: 1, clip: lineClip)
             } else {
-                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &rails, minimumSpacingPixels: 1)
+                _ = projection.appendLine(points.count, { rel(points[$0], shift) }, to: &rails, minimumSpacingPixels: 1, clip: lineClip)
             }
         }
         if !rails.isEmpty {

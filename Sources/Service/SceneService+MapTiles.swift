@@ -56,30 +56,55 @@ extension SceneService {
         let maxAge = type == nil ? 3600 : 86400
         return RenderJob(key: cacheKey("map_tile", request), cacheControl: "public, max-age=\(maxAge)", streetView: false) {
             let resources = try maps.resources(osmPath: osmPath, imagery: type?.needsOrthophoto ?? false)
-            let rect = tile.mapRect, margin = Self.tileMarginPoints
-            let grow = rect.size.width * Double(margin) / 256
-            let framed = MapRect(x: rect.origin.x - grow, y: rect.origin.y - grow,
-                                 width: rect.size.width + 2 * grow, height: rect.size.height + 2 * grow)
-            var options = MapSnapshotOptions(framing: .mapRect(framed), size: PointSize(width: 256 + 2 * margin, height: 256 + 2 * margin),
-                                             scale: Double(scale), mapType: type ?? .standard)
-            options.orthophotoProvider = resources.orthophoto
-            if type == nil {
-                options.showsBaseMap = false
-                options.coverage = CatalogCoverage(catalog: catalog)
-            }
-            options.showsAttribution = false
-            // The tile's edges, a pixel wide: a label that would cross one is left out (here, and in the
-            // neighbour's picture, which reserves the same line), never cut.
-            let lo = Double(margin * scale), hi = Double((margin + 256) * scale), far = Double((256 + 2 * margin) * scale)
-            options.labelExclusions = [PixelRect(minX: lo - 0.5, minY: 0, maxX: lo + 0.5, maxY: far),
-                                       PixelRect(minX: hi - 0.5, minY: 0, maxX: hi + 0.5, maxY: far),
-                                       PixelRect(minX: 0, minY: lo - 0.5, maxX: far, maxY: lo + 0.5),
-                                       PixelRect(minX: 0, minY: hi - 0.5, maxX: far, maxY: hi + 0.5)]
-            // Only the tile's pixels are drawn; the margin is there for placing labels.
-            options.window = (x: margin * scale, y: margin * scale, width: 256 * scale, height: 256 * scale)
-            let tileImage = try resources.snapshotter.snapshot(options).image
-            return HTTPResponse(contentType: "image/png", body: try PNGCodec.encode(tileImage))
+            let png = try Self.mapTilePNG(tile, scale: scale, type: type, snapshotter: resources.snapshotter,
+                                          orthophoto: resources.orthophoto, coverage: type == nil ? CatalogCoverage(catalog: catalog) : nil)
+            return HTTPResponse(contentType: "image/png", body: png)
         }
+    }
+
+    /// One tile as the tile route serves it, PNG: the snapshot ``mapTileOptions(_:scale:type:orthophoto:coverage:)``
+    /// describe, encoded. `type` nil is the coverage overlay (`coverage` drawn on transparency).
+    /// - Throws: `MapSnapshotError` from the renderer, `ImagingError` from the encoder.
+    public static func mapTilePNG(_ tile: SlippyTile, scale: Int, type: MapType?, snapshotter: MapSnapshotter,
+                                  orthophoto: (any OrthophotoProvider)?, coverage: (any PanoramaCoverage)?) throws -> [UInt8] {
+        let options = mapTileOptions(tile, scale: scale, type: type, orthophoto: orthophoto, coverage: coverage)
+        return try encodeTile(try snapshotter.snapshot(options).image)
+    }
+
+    /// A tile's PNG: RGB when every pixel is opaque (the base maps: the same pixels in three quarters of the
+    /// bytes to filter and compress), else RGBA (the coverage overlay).
+    public static func encodeTile(_ image: RGBA8Image) throws -> [UInt8] {
+        if let opaque = image.droppingOpaqueAlpha() { return try PNGCodec.encode(opaque) }
+        return try PNGCodec.encode(image)
+    }
+
+    /// The snapshot of a tile: the tile's square and its margin (``tileMarginPoints``) with only the tile's
+    /// pixels drawn, the lines of its edges closed to labels (see the extension's overview). Public so that
+    /// `Benchmarks` renders tiles exactly as served.
+    public static func mapTileOptions(_ tile: SlippyTile, scale: Int, type: MapType?, orthophoto: (any OrthophotoProvider)?,
+                                      coverage: (any PanoramaCoverage)?) -> MapSnapshotOptions {
+        let rect = tile.mapRect, margin = tileMarginPoints
+        let grow = rect.size.width * Double(margin) / 256
+        let framed = MapRect(x: rect.origin.x - grow, y: rect.origin.y - grow,
+                             width: rect.size.width + 2 * grow, height: rect.size.height + 2 * grow)
+        var options = MapSnapshotOptions(framing: .mapRect(framed), size: PointSize(width: 256 + 2 * margin, height: 256 + 2 * margin),
+                                         scale: Double(scale), mapType: type ?? .standard)
+        options.orthophotoProvider = orthophoto
+        if type == nil {
+            options.showsBaseMap = false
+            options.coverage = coverage
+        }
+        options.showsAttribution = false
+        // The tile's edges, a pixel wide: a label that would cross one is left out (here, and in the
+        // neighbour's picture, which reserves the same line), never cut.
+        let lo = Double(margin * scale), hi = Double((margin + 256) * scale), far = Double((256 + 2 * margin) * scale)
+        options.labelExclusions = [PixelRect(minX: lo - 0.5, minY: 0, maxX: lo + 0.5, maxY: far),
+                                   PixelRect(minX: hi - 0.5, minY: 0, maxX: hi + 0.5, maxY: far),
+                                   PixelRect(minX: 0, minY: lo - 0.5, maxX: far, maxY: lo + 0.5),
+                                   PixelRect(minX: 0, minY: hi - 0.5, maxX: far, maxY: hi + 0.5)]
+        // Only the tile's pixels are drawn; the margin is there for placing labels.
+        options.window = (x: margin * scale, y: margin * scale, width: 256 * scale, height: 256 * scale)
+        return options
     }
 
     /// `GET /v1/tiles/{type}.json`: TileJSON 3.0.0 for the tiles of `type`, with absolute URLs on the host

@@ -182,6 +182,17 @@ struct PNGDecodeTests {
 struct PNGEncodeTests {
     static let sizes: [(Int, Int)] = [(1, 1), (2, 1), (1, 3), (3, 5), (17, 9), (64, 3), (129, 7), (301, 200)]
 
+    @Test("an opaque RGBA image drops its alpha losslessly (RGB decodes back to the same RGBA); any other is refused")
+    func droppingOpaqueAlpha() throws {
+        var rgba = RGBA8Image(width: 17, height: 9, components: mixedBytes(count: 17 * 9 * 4, seed: 7))
+        for i in stride(from: 3, to: rgba.components.count, by: 4) { rgba.components[i] = 255 }
+        let rgb = try #require(rgba.droppingOpaqueAlpha())
+        #expect(rgb == rgba.droppingAlpha())
+        #expect(try PNGCodec.decodeRGBA(PNGCodec.encode(rgb)) == rgba)
+        rgba.components[4 * 100 + 3] = 254
+        #expect(rgba.droppingOpaqueAlpha() == nil)
+    }
+
     @Test("RGB, RGBA, Gray8 and Gray16 round-trip exactly through libpng",
           arguments: sizes.map { PixelSize(width: $0.0, height: $0.1) },
           [PNGEncodeOptions.Compression.fast, .balanced])

@@ -41,6 +41,40 @@ import Testing
         return worst
     }
 
+    /// `columns` (a window's): inside them the coverage is the same to the bit as without them, for
+    /// polygons and strokes that cross the columns' edges (spans entering from the left, leaving right).
+    @Test(arguments: FillRule.allCases)
+    func columnsKeepTheirCoverageExactly(rule: FillRule) {
+        var state: UInt64 = rule == .nonZero ? 31 : 32
+        func random() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let width = 200, height = 48, columns = 64..<136
+        for _ in 0..<20 {
+            let line = Path(polyline: (0..<6).map { _ in PixelPoint(random() * 240 - 20, random() * 60 - 6) })
+            var path = Stroker.outline(of: line, style: StrokeStyle(width: 1 + random() * 9, cap: .round, join: .miter))
+            for _ in 0..<3 {
+                let cx = random() * 220 - 10, cy = random() * 60 - 6, r = 4 + random() * 80
+                path.addPolygon((0..<7).map { _ in PixelPoint(cx + (random() - 0.5) * r, cy + (random() - 0.5) * r) })
+            }
+            var all = [Float](repeating: 0, count: width * height), some = all
+            var rasterizer = Rasterizer()
+            rasterizer.fill(path, rule: rule, width: width, height: height) { y, x, count, coverage in
+                for i in 0..<count { all[y * width + x + i] = coverage[i] }
+            }
+            rasterizer.fill(path, rule: rule, width: width, height: height, columns: columns) { y, x, count, coverage in
+                for i in 0..<count { some[y * width + x + i] = coverage[i] }
+            }
+            for y in 0..<height {
+                for x in columns where all[y * width + x].bitPattern != some[y * width + x].bitPattern {
+                    Issue.record("\(rule): pixel (\(x), \(y)) \(some[y * width + x]) with columns, \(all[y * width + x]) without")
+                    return
+                }
+            }
+        }
+    }
+
     @Test(arguments: FillRule.allCases)
     func randomPolygonsMatchTheReference(rule: FillRule) {
         var state: UInt64 = rule == .nonZero ? 21 : 22

@@ -72,6 +72,22 @@ import Testing
         #expect(try snapshotter.snapshot(options).image == whole.cropped(x: 64, y: 64, width: 256, height: 256))
     }
 
+    /// Tiles just inside the extract's north edge (7.7 pixels above the tile at z18: inside its label
+    /// margin, beyond the reach of the edge's stroke, so the window leaves the world layer out) and
+    /// across its west edge (the world layer drawn in the window), at 1× and 2×.
+    @Test func windowAtTheExtractEdgeEqualsTheCroppedPicture() throws {
+        let snapshotter = try MapTestFixtures.snapshotter()
+        for (x, y, scale) in [(149235, 75865, 1), (149235, 75865, 2), (149229, 75870, 1), (149229, 75870, 2)] {
+            let tile = try SlippyTile(x: x, y: y, zoom: 18)
+            var options = Self.tileOptions(tile, scale: scale, type: .standard)
+            let whole = try snapshotter.snapshot(options).image
+            let m = 64 * scale, side = 256 * scale
+            options.window = (x: m, y: m, width: side, height: side)
+            #expect(try snapshotter.snapshot(options).image == whole.cropped(x: m, y: m, width: side, height: side),
+                    "tile \(tile) @\(scale)x")
+        }
+    }
+
     @Test func aWindowOutsideThePictureIsRefused() throws {
         let snapshotter = try MapTestFixtures.snapshotter()
         var options = Self.tileOptions(try SlippyTile(containing: MapTestFixtures.centre, zoom: 16), scale: 1, type: .standard)
