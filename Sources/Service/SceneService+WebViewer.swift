@@ -34,40 +34,27 @@ extension SceneService {
     /// worker starts making it now, so it is in the response cache by then. Other browsers get the same
     /// `<img>` from first-view.js.
     func page(_ request: HTTPRequest) -> HTTPDisposition {
-        // The page's ETag depends on the first view in it: the condition is checked on what is sent.
-        var unconditional = request
-        unconditional.headers["if-none-match"] = nil
-        let answer = answer { () throws(ServiceError) in try webFile(unconditional) }
-        guard answer.status == 200, let camera = FirstViewCamera(request) else { return .respond(withCondition(answer, request)) }
-        var response = answer
-        response.headers.append(("Critical-CH", Self.viewportHints))
+        let resources: WebResources
+        do { resources = try WebResources.current() } catch { return .respond(self.error(error, streetView: false)) }
+        guard let index = resources.files["/index.html"] else { return .respond(self.error(ServiceError.notFound(path: request.path), streetView: false)) }
+        guard let camera = FirstViewCamera(request) else { return .respond(webFile(index, path: "/index.html", request: request)) }
         // With keys required the page cannot name one (first-view.js adds the one the user gave).
         guard !keys.isEnabled, let size = camera.pixelSize(hints: request.headers),
               size.width * size.height <= configuration.maximumImagePixels,
-              let file = try? WebResources.current().files["/index.html"], let html = String(bytes: file.bytes, encoding: .utf8),
-              let body = html.range(of: "<body>\n") else { return .respond(withCondition(response, request)) }
+              let html = String(bytes: index.bytes, encoding: .utf8), let body = html.range(of: "<body>\n") else {
+            return .respond(webFile(index, path: "/index.html", request: request, asksForHints: true))
+        }
         let frame = camera.snapshotRequest(size: size)
         let image = "<img class=\"la-first-view\" alt=\"\" elementtiming=\"lookaround-first-view\" data-key=\"\(Self.attribute(camera.key(size: size)))\" src=\"\(Self.attribute(frame.url))\">\n"
         var page = html
         page.insert(contentsOf: image, at: body.upperBound)
-        let bytes = Array(page.utf8), etag = entityTag(of: bytes)
-        response.headers.removeAll { $0.name == "ETag" || $0.name == "Content-Encoding" }
-        response.headers.append(("ETag", etag))
-        response.body = bytes
-        if Self.takesGzip(request), let gzipped = WebResources.gzip(bytes) {
-            response.body = gzipped
-            response.headers.append(("Content-Encoding", "gzip"))
-        }
-        response = conditional(response, etag: etag, request: request)
+        // Its own ETag: the condition is checked on the page sent, not on the page without the picture.
+        let bytes = Array(page.utf8)
+        let file = WebResources.File(contentType: index.contentType, bytes: bytes, gzipped: WebResources.gzip(bytes), etag: entityTag(of: bytes))
+        let response = webFile(file, path: "/index.html", request: request, asksForHints: true)
         // The frame, made by an idle render worker while the browser reads the page.
         guard case .render(let work) = rendered(.snapshot, frame.request) else { return .respond(response) }
         return .respondAndPrepare(response, prepare: { _ = work() })
-    }
-
-    /// `response` as `conditional` answers it for its own ETag.
-    func withCondition(_ response: HTTPResponse, _ request: HTTPRequest) -> HTTPResponse {
-        guard let etag = response.headers.last(where: { $0.name == "ETag" })?.value else { return response }
-        return conditional(response, etag: etag, request: request)
     }
 
     /// `text` for an HTML attribute value in double quotes.
@@ -82,29 +69,34 @@ extension SceneService {
         } ?? false
     }
 
-    /// `/`, `/@…` and the page's files, compressed for clients that take gzip; ETag and 304.
+    /// The page's files (`/lookaround.js`, Leaflet), compressed for clients that take gzip; ETag and 304.
     func webFile(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
-        let resources = try WebResources.current()
-        let path = Self.isPagePath(request.path) ? "/index.html" : request.path
-        guard let file = resources.files[path] else { throw .notFound(path: request.path) }
-        let takesGzip = Self.takesGzip(request)
+        guard let file = try WebResources.current().files[request.path] else { throw .notFound(path: request.path) }
+        return webFile(file, path: request.path, request: request)
+    }
+
+    /// `file` served at `path`: gzip for clients that take it, its ETag and 304; for HTML the page's
+    /// policy and the viewport hints it asks for (`Critical-CH` too when it `asksForHints`: a deep link
+    /// naming a camera).
+    func webFile(_ file: WebResources.File, path: String, request: HTTPRequest, asksForHints: Bool = false) -> HTTPResponse {
+        let isPage = file.contentType.hasPrefix("text/html")
         var headers: [(name: String, value: String)] = [
-            ("ETag", file.etag), ("X-Content-Type-Options", "nosniff"), ("Vary", "Accept-Encoding"),
+            ("ETag", file.etag), ("X-Content-Type-Options", "nosniff"),
+            ("Vary", isPage ? "Accept-Encoding, " + Self.viewportHints : "Accept-Encoding"),
             // Leaflet changes only with the program; the page and the viewer's script are checked each time.
             ("Cache-Control", path.hasPrefix("/leaflet/") ? "public, max-age=86400" : "no-cache"),
         ]
-        if file.contentType.hasPrefix("text/html") {
+        if isPage {
             headers += [("Content-Security-Policy", Self.pageSecurityPolicy), ("Referrer-Policy", "no-referrer"),
                         ("Accept-CH", Self.viewportHints)]
-            headers[headers.firstIndex { $0.name == "Vary" }!].value = "Accept-Encoding, " + Self.viewportHints
+            if asksForHints { headers.append(("Critical-CH", Self.viewportHints)) }
         }
         var body = file.bytes
-        if takesGzip, let gzipped = file.gzipped {
+        if Self.takesGzip(request), let gzipped = file.gzipped {
             body = gzipped
             headers.append(("Content-Encoding", "gzip"))
         }
-        let response = HTTPResponse(contentType: file.contentType, headers: headers, body: body)
-        return conditional(response, etag: file.etag, request: request)
+        return conditional(HTTPResponse(contentType: file.contentType, headers: headers, body: body), etag: file.etag, request: request)
     }
 
     // MARK: /v1/move

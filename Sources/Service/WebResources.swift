@@ -93,10 +93,13 @@ final class WebResources: Sendable {
         return .success(WebResources(folder: folder))
     }()
 
+    /// `$LOOKAROUND_WEB_DIR`, read once (the environment and the search paths are not looked at per request).
+    private static let live = searchPaths.first(where: \.live)
+
     /// The files to serve: read once, or on every call from `$LOOKAROUND_WEB_DIR`.
     /// - Throws: `ServiceError.internalError` when no folder holds them.
     static func current() throws(ServiceError) -> WebResources {
-        if let live = searchPaths.first(where: \.live) {
+        if let live {
             guard FileManager.default.fileExists(atPath: live.path + "/index.html") else {
                 throw .internalError(detail: "LOOKAROUND_WEB_DIR=\(live.path) holds no index.html")
             }

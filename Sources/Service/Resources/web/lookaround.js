@@ -135,6 +135,12 @@
 
   const rad = Math.PI / 180;
   const wrap = (degrees) => ((degrees % 360) + 360) % 360;
+  /** The signed turn from heading `b` to heading `a`, degrees, -180…180. */
+  const turn = (a, b) => ((a - b + 540) % 360) - 180;
+  /** The `labels=` value for place and road labels on or off. */
+  const labelsParameter = (places, roads) => (places && roads ? "all" : places ? "places" : roads ? "roads" : "none");
+  /** The name to show for a reverse-geocoded place: its road, else the first part of its display name. */
+  const placeName = (place) => (place.address && place.address.road ? place.address.road : place.display_name.split(",")[0]);
   /** Place labels' pixels per point: the device pixel ratio, 1…4, as the frame request writes it. */
   const labelScale = () => Math.min(4, Math.max(1, window.devicePixelRatio || 1)).toFixed(2);
   const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
@@ -421,7 +427,7 @@
       try {
         const place = await service.reverse(scene.coordinate.latitude, scene.coordinate.longitude, this._abort.signal);
         if (this._scene !== scene || !place || !place.display_name) return;
-        const name = place.address && place.address.road ? place.address.road : place.display_name.split(",")[0];
+        const name = placeName(place);
         this.info.prepend(el("span", "la-place", {}, [name]));
         scene.placeName = name;
       } catch (_) { /* the name is a nicety */ }
@@ -444,7 +450,11 @@
 
     _cameraChanged() {
       if (this.needle) this.needle.style.transform = "rotate(" + (-this.camera.heading) + "deg)";
-      if (this.compass) this.compass.setAttribute("aria-label", "Compass: heading " + Math.round(this.camera.heading) + "°; face north");
+      const rounded = Math.round(this.camera.heading);
+      if (this.compass && rounded !== this._compassHeading) {
+        this._compassHeading = rounded;
+        this.compass.setAttribute("aria-label", "Compass: heading " + rounded + "°; face north");
+      }
       this._paintPreview();
       this._drawOverlay();
       this._drawMinimap(false);
@@ -477,10 +487,7 @@
       requestAnimationFrame(() => { this._frameQueued = false; this._frame(false); });
     }
 
-    _labelsParameter() {
-      const { places, roads } = this.labels;
-      return places && roads ? "all" : places ? "places" : roads ? "roads" : "none";
-    }
+    _labelsParameter() { return labelsParameter(this.labels.places, this.labels.roads); }
 
     /**
      * Asks for the frame of the current camera at the canvas's device pixel size. Only the newest
@@ -493,12 +500,15 @@
       if (!this.cssWidth) this._resized(); // before the resize observer's first call (a canvas starts at 300×150)
       if (!sceneID || !this.cssWidth || this._moving) return;
       const c = this.camera, w = this.canvas.width, h = this.canvas.height;
-      const key = [sceneID, c.heading.toFixed(2), c.pitch.toFixed(2), c.fov.toFixed(2), w, h, this._labelsParameter(), labelScale()].join("|");
+      // The frame's query, written once: its key (first-view.js and the server write the same) and its URL.
+      const query = { scene: sceneID, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
+        "fov_degrees": c.fov.toFixed(2), size: w + "x" + h, labels: this._labelsParameter(), label_scale: labelScale() };
+      const key = [sceneID, query.heading_degrees, query.pitch_degrees, query.fov_degrees, w, h, query.labels, query.label_scale].join("|");
       if (!force && key === this._lastKey) return;
       this._lastKey = key;
       const seq = ++this._seq;
-      const request = { seq, sceneID, labels: this._labelsParameter(), controller: new AbortController(),
-        camera: new Camera(c.heading, c.pitch, c.fov, w, h), started: performance.now() };
+      const request = { seq, query, controller: new AbortController(), camera: new Camera(c.heading, c.pitch, c.fov, w, h),
+        started: performance.now() };
       while (this._inFlight.length >= 2) { this._inFlight.shift().controller.abort(); this.stats.dropped++; }
       this._inFlight.push(request);
       this.stats.requested++;
@@ -509,7 +519,7 @@
         if (!bitmap) return;
         if (this._painted && this._painted.seq > seq) { bitmap.close(); return; }
         if (this._painted && this._painted.bitmap.close) this._painted.bitmap.close();
-        this._painted = { bitmap, camera: request.camera, seq, sceneID };
+        this._painted = { bitmap, camera: request.camera, seq };
         if (!this._moving) this._paintPreview();
         dropFirstView();
         if (!this._minimapTiles) this._drawMinimap(true);
@@ -529,16 +539,12 @@
     }
 
     /**
-     * The server's frame for `request` ({sceneID, camera, labels, seq, controller}), decoded; null when
-     * the server dropped it as stale (204).
+     * The server's frame for `request` ({query, seq, controller}), decoded; null when the server dropped
+     * it as stale (204).
      */
     async _fetchFrame(request) {
-      const c = request.camera;
-      const response = await fetch(url("/v1/snapshot", {
-        scene: request.sceneID, "heading_degrees": c.heading.toFixed(2), "pitch_degrees": c.pitch.toFixed(2),
-        "fov_degrees": c.fov.toFixed(2), size: c.width + "x" + c.height, labels: request.labels, label_scale: labelScale(), format: "jpeg", quality: 80,
-        viewer: this._id, seq: request.seq,
-      }), { signal: request.controller.signal });
+      const response = await fetch(url("/v1/snapshot", Object.assign({}, request.query, { format: "jpeg", quality: 80, viewer: this._id, seq: request.seq })),
+        { signal: request.controller.signal });
       if (response.status === 204) { this.stats.dropped++; return null; }
       if (!response.ok) {
         let message = "HTTP " + response.status;
@@ -558,14 +564,14 @@
       const ctx = this.canvas.getContext("2d");
       if (!painted || !ctx || !this.canvas.width) return;
       const w = this.canvas.width, h = this.canvas.height, c = this.camera;
-      const now = new Camera(c.heading, c.pitch, c.fov, w, h);
+      const focal = (w / 2) / Math.tan((c.fov * rad) / 2);
       const then = painted.camera;
-      let dh = ((c.heading - then.heading + 540) % 360) - 180;
-      const scale = now.focal / (then.focal * (w / then.width));
-      const dx = -Math.tan(dh * rad) * now.focal, dy = Math.tan((c.pitch - then.pitch) * rad) * now.focal;
+      const dh = turn(c.heading, then.heading);
+      const scale = focal / (then.focal * (w / then.width));
+      const dx = -Math.tan(dh * rad) * focal, dy = Math.tan((c.pitch - then.pitch) * rad) * focal;
       ctx.fillStyle = "#202428";
       ctx.fillRect(0, 0, w, h);
-      const dw = then.width * (w / then.width) * scale, dhgt = then.height * (w / then.width) * scale;
+      const dw = w * scale, dhgt = then.height * (w / then.width) * scale;
       if (Math.abs(dh) < 89) ctx.drawImage(painted.bitmap, w / 2 - dw / 2 + dx, h / 2 - dhgt / 2 + dy, dw, dhgt);
     }
 
@@ -575,12 +581,16 @@
     _arrows() {
       const scene = this._scene;
       if (!scene || !this.options.isNavigationEnabled) return [];
+      // Kept per scene: the overlay is drawn on every move of a drag.
+      if (this._arrowsOf === scene) return this._arrowLinks;
       const chosen = [];
       const links = scene.links.slice().sort((a, b) => (a.kind === b.kind ? a.distanceMeters - b.distanceMeters : a.kind === "sequence" ? -1 : 1));
       for (const link of links) {
-        if (chosen.some((c) => Math.abs(((link.headingDegrees - c.headingDegrees + 540) % 360) - 180) < 35)) continue;
+        if (chosen.some((c) => Math.abs(turn(link.headingDegrees, c.headingDegrees)) < 35)) continue;
         chosen.push(link);
       }
+      this._arrowsOf = scene;
+      this._arrowLinks = chosen;
       return chosen;
     }
 
@@ -728,7 +738,6 @@
       if (!this.options.isScrollEnabled || this._pointers.size !== 1 || !this.cssWidth) return;
       // A pixel of drag is a pixel of picture: the ground under the pointer follows it.
       const degreesPerPixel = this.camera.fov / this.cssWidth;
-      this._dragStart = this._dragStart || performance.now();
       this.setCamera({ heading: this.camera.heading - dx * degreesPerPixel, pitch: this.camera.pitch + dy * degreesPerPixel });
     }
 
@@ -794,7 +803,7 @@
       const want = wrap(this.camera.heading + offset);
       let best = null, bestAngle = 60;
       for (const link of this._scene.links) {
-        const angle = Math.abs(((link.headingDegrees - want + 540) % 360) - 180);
+        const angle = Math.abs(turn(link.headingDegrees, want));
         if (angle < bestAngle || (best && angle === bestAngle && link.distanceMeters < best.distanceMeters)) { best = link; bestAngle = angle; }
       }
       if (best) this.go(best.id); else this._message("No panorama that way", false);
@@ -803,9 +812,8 @@
     _sequenceStep(delta) {
       const scene = this._scene;
       if (!scene) return;
-      const link = scene.links.find((l) => l.kind === "sequence" && l.id !== scene.id && (delta > 0
-        ? Math.abs(((l.headingDegrees - scene.headingDegrees + 540) % 360) - 180) < 90
-        : Math.abs(((l.headingDegrees - scene.headingDegrees + 540) % 360) - 180) >= 90));
+      const ahead = (l) => Math.abs(turn(l.headingDegrees, scene.headingDegrees)) < 90;
+      const link = scene.links.find((l) => l.kind === "sequence" && l.id !== scene.id && (delta > 0 ? ahead(l) : !ahead(l)));
       if (link) this.go(link.id); else this._message(delta > 0 ? "End of the sequence" : "Start of the sequence", false);
     }
 
@@ -855,7 +863,7 @@
             if (wait > 0) await new Promise((r) => setTimeout(r, wait));
             if (this._readyState === "destroyed") return;
             if (this._painted && this._painted.bitmap.close) this._painted.bitmap.close();
-            this._painted = { bitmap: decoded[k], camera, seq, sceneID: id };
+            this._painted = { bitmap: decoded[k], camera, seq };
             this._paintPreview();
           }
           this.element.dataset.lastMove = response.headers.get("X-Move") || "";
@@ -879,7 +887,6 @@
      */
     playWalk(stops, options) {
       const state = { paused: false, stopped: false, speed: (options && options.speed) || 1 };
-      const self = this;
       const done = (async () => {
         for (let i = 1; i < stops.length && !state.stopped; i++) {
           while (state.paused && !state.stopped) await new Promise((r) => setTimeout(r, 100));
@@ -891,7 +898,7 @@
           await new Promise((r) => setTimeout(r, 250 / state.speed));
           this.dispatchEvent(new CustomEvent("walk-progress", { detail: { index: i, count: stops.length - 1 } }));
         }
-        self.dispatchEvent(new CustomEvent("walk-end", { detail: { stopped: state.stopped } }));
+        this.dispatchEvent(new CustomEvent("walk-end", { detail: { stopped: state.stopped } }));
       })();
       return {
         pause() { state.paused = true; },
@@ -998,8 +1005,7 @@
         this.heading = far && Math.hypot(far.east, far.north) >= 1 ? bearing(this._scene.coordinate, lookAt) : wrap(scene.heading_degrees);
         const rect = this.element.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
         const w = Math.max(64, Math.round((rect.width || 320) * dpr)), h = Math.max(48, Math.round((rect.height || 180) * dpr));
-        const labels = this.options.showsPointsOfInterest && this.options.showsRoadLabels ? "all"
-          : this.options.showsPointsOfInterest ? "places" : this.options.showsRoadLabels ? "roads" : "none";
+        const labels = labelsParameter(this.options.showsPointsOfInterest, this.options.showsRoadLabels);
         const loaded = new Promise((resolve, reject) => {
           this.image.onload = resolve;
           this.image.onerror = () => reject(new LookAroundError("service-error", "the preview picture could not be loaded"));
@@ -1009,7 +1015,7 @@
         this.caption.textContent = formatDate(this._scene.captureTime);
         service.reverse(this._scene.coordinate.latitude, this._scene.coordinate.longitude, this._abort.signal).then((place) => {
           if (!place || !place.display_name) return;
-          const name = place.address && place.address.road ? place.address.road : place.display_name.split(",")[0];
+          const name = placeName(place);
           this.caption.textContent = name + " · " + formatDate(this._scene.captureTime);
           this.element.setAttribute("aria-label", "Look Around at " + name + ", captured " + formatDate(this._scene.captureTime) + ": open");
         }).catch(() => {});
