@@ -371,8 +371,6 @@ enum CatalogWriter {
         }
     }
 
-    /// The panoramas of an existing catalog by image path, for incremental updates; empty when there is
-    /// no catalog or it cannot be read (then everything is read again).
     /// The routing graph the catalog at `path` holds, if it is readable and has one (the index run keeps
     /// it while the OSM files are unchanged).
     static func previousStreetGraph(at path: String) -> CatalogStreetGraph? {
@@ -386,6 +384,8 @@ enum CatalogWriter {
         return try? SQLiteCatalogStore.streetGraph(in: database)
     }
 
+    /// The panoramas of an existing catalog by image path, for incremental updates; empty when there is
+    /// no catalog or it cannot be read (then everything is read again).
     static func previousRecords(at path: String) -> [String: PanoramaRecord] {
         if case .postgres(let url)? = try? CatalogLocation(parsing: path) {
             guard let store = try? PostGISCatalogStore(url: url, maximumConnections: 1),

@@ -143,7 +143,8 @@ public enum DirectionsNetwork {
     /// - Throws: `MapDataError` when the file cannot be read; `RoutingError.emptyNetwork` when no
     ///   extract is found, `.corruptGraph` for a stored graph that cannot be read.
     public static func shared(osmPath: String?) throws -> RoutingGraph {
-        if osmPath == nil, let catalog = try? Catalog(path: Catalog.defaultPath), let stored = try shared(catalog: catalog) {
+        // The default catalog opened once per process (LookAroundCatalog), not on every request.
+        if osmPath == nil, let catalog = try? LookAroundCatalog.shared(), let stored = try shared(catalog: catalog) {
             return stored
         }
         guard let path = osmPath ?? defaultOSMPath(catalogPath: Catalog.defaultPath) else {

@@ -54,15 +54,16 @@ extension Route {
             let answer = try catalog.scene(for: SceneRequest(coordinate: before, radiusMeters: radiusMeters))
             guard let match = answer.scene else { return nil }
             let panorama = try GeoCoordinate(latitude: match.latitude, longitude: match.longitude)
+            let toManeuver = panorama.distanceMeters(to: step.coordinate)
             var heading = step.maneuver.bearingAfterDegrees
             if isArrival {
                 heading = panorama.distanceMeters(to: ahead) > 3 ? panorama.initialAzimuth(to: ahead).degrees : step.maneuver.bearingBeforeDegrees
-            } else if panorama.distanceMeters(to: step.coordinate) > RouteStepPreview.alongStreetMeters, panorama.distanceMeters(to: ahead) > 5 {
+            } else if toManeuver > RouteStepPreview.alongStreetMeters, panorama.distanceMeters(to: ahead) > 5 {
                 heading = panorama.initialAzimuth(to: ahead).degrees
             }
             heading = (heading.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
             return RouteStepPreview(stepIndex: index, scene: LookAroundScene(match: match), headingDegrees: heading,
-                                    distanceToManeuverMeters: panorama.distanceMeters(to: step.coordinate))
+                                    distanceToManeuverMeters: toManeuver)
         }
     }
 

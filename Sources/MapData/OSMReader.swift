@@ -12,26 +12,7 @@ enum OSMReader {
     static let parseLock = NSLock()
 
     static func read(path: String) throws -> OSMRawData {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MapDataError.fileNotFound(path: path)
-        }
-        if isDirectory.boolValue { throw MapDataError.unreadable(path: path, reason: "it is a directory") }
-
-        let format = try OSMFileFormat.sniff(path: path)
-        let lower = path.lowercased()
-        switch format {
-        case .gzip: throw MapDataError.compressedXML(path: path, compression: "gzip")
-        case .bzip2: throw MapDataError.compressedXML(path: path, compression: "bzip2")
-        case .other(let found): throw MapDataError.notOSM(path: path, found: found)
-        case .pbf where !lower.hasSuffix(".pbf"):
-            throw MapDataError.unsupportedSuffix(path: path, detectedFormat: "OSM PBF data")
-        case .xml where !lower.hasSuffix(".osm"):
-            throw MapDataError.unsupportedSuffix(path: path, detectedFormat: "OSM XML data")
-        case .pbf, .xml: break
-        }
-        if format == .pbf { try OSMFileFormat.checkPBFBlockSizes(path: path) }
-
+        let format = try checkedFormat(path: path)
         parseLock.lock()
         defer { parseLock.unlock() }
         var handle: UnsafeRawPointer? = nil
@@ -48,6 +29,32 @@ enum OSMReader {
             throw MapDataError.pbfWithoutDenseNodes(path: path, wayCount: data.counts.ways)
         }
         return data
+    }
+
+    /// The format of the OSM file at `path`, after the checks every read makes first: it exists, is not a
+    /// directory, is uncompressed OSM PBF or XML with the matching suffix, and a PBF's blocks are within
+    /// libreadosm's limits.
+    /// - Throws: `MapDataError` naming what is wrong.
+    static func checkedFormat(path: String) throws -> OSMFileFormat {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MapDataError.fileNotFound(path: path)
+        }
+        if isDirectory.boolValue { throw MapDataError.unreadable(path: path, reason: "it is a directory") }
+        let format = try OSMFileFormat.sniff(path: path)
+        let lower = path.lowercased()
+        switch format {
+        case .gzip: throw MapDataError.compressedXML(path: path, compression: "gzip")
+        case .bzip2: throw MapDataError.compressedXML(path: path, compression: "bzip2")
+        case .other(let found): throw MapDataError.notOSM(path: path, found: found)
+        case .pbf where !lower.hasSuffix(".pbf"):
+            throw MapDataError.unsupportedSuffix(path: path, detectedFormat: "OSM PBF data")
+        case .xml where !lower.hasSuffix(".osm"):
+            throw MapDataError.unsupportedSuffix(path: path, detectedFormat: "OSM XML data")
+        case .pbf, .xml: break
+        }
+        if format == .pbf { try OSMFileFormat.checkPBFBlockSizes(path: path) }
+        return format
     }
 
     private static func error(code: Int32, path: String, format: OSMFileFormat) -> MapDataError {

@@ -123,10 +123,11 @@ public struct StreetNetwork: Sendable {
 }
 
 /// The libreadosm pass behind ``StreetNetwork/init(contentsOfFile:)``: every node's coordinate, the
-/// highway ways with their tags, the restriction relations. Checks the file as ``OSMReader`` does.
+/// highway ways with their tags, the restriction relations. The file is checked by ``OSMReader``'s checks.
 enum StreetNetworkReader {
     final class Collector {
-        var coordinates: [Int64: OSMCoordinate] = [:]
+        /// Every node's coordinate, compactly (as ``OSMReader`` keeps them).
+        var coordinates = NodeCoordinateTable()
         var ways: [StreetNetwork.Way] = []
         var restrictions: [StreetNetwork.TurnRestriction] = []
         var skippedRestrictions = 0
@@ -134,23 +135,7 @@ enum StreetNetworkReader {
     }
 
     static func read(path: String) throws -> Collector {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MapDataError.fileNotFound(path: path)
-        }
-        if isDirectory.boolValue { throw MapDataError.unreadable(path: path, reason: "it is a directory") }
-        let format = try OSMFileFormat.sniff(path: path)
-        switch format {
-        case .gzip: throw MapDataError.compressedXML(path: path, compression: "gzip")
-        case .bzip2: throw MapDataError.compressedXML(path: path, compression: "bzip2")
-        case .other(let found): throw MapDataError.notOSM(path: path, found: found)
-        case .pbf where !path.lowercased().hasSuffix(".pbf"):
-            throw MapDataError.unsupportedSuffix(path: path, detectedFormat: "OSM PBF data")
-        case .xml where !path.lowercased().hasSuffix(".osm"):
-            throw MapDataError.unsupportedSuffix(path: path, detectedFormat: "OSM XML data")
-        case .pbf, .xml: break
-        }
-        if format == .pbf { try OSMFileFormat.checkPBFBlockSizes(path: path) }
+        _ = try OSMReader.checkedFormat(path: path)
         // The same lock as every other parse: libreadosm formats PBF timestamps with gmtime().
         OSMReader.parseLock.lock()
         defer { OSMReader.parseLock.unlock() }

@@ -198,7 +198,6 @@ extension RoutingGraph {
             }
         }
         if distance[targetState].isFinite { heap.push(distance[targetState], Int32(targetState)) }
-        var targetVia = -1
         while let (_, stateValue) = heap.pop() {
             let state = Int(stateValue)
             if state == targetState { break }
@@ -226,7 +225,6 @@ extension RoutingGraph {
                         distance[targetState] = candidate
                         parent[targetState] = Int32(state)
                         targetDirected = next
-                        targetVia = state
                         heap.push(candidate, Int32(targetState))
                     }
                 }
@@ -239,7 +237,6 @@ extension RoutingGraph {
             }
         }
         guard distance[targetState].isFinite, targetDirected >= 0 else { return nil }
-        _ = targetVia
         // Walk back.
         if parent[targetState] == -2 {
             return [(targetDirected, source.offsetMeters, target.offsetMeters)]

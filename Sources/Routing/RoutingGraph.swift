@@ -202,9 +202,7 @@ public final class RoutingGraph: Sendable {
             let wayIndex = Int32(ways.count)
             let isArea = entry.way.isArea
             ways.append(WayInfo(osmID: entry.way.id, name: tags["name"],
-                                names: tags.reduce(into: [:]) { names, tag in
-                                    if tag.key.hasPrefix("name:"), !tag.key.dropFirst(5).contains(":") { names[String(tag.key.dropFirst(5))] = tag.value }
-                                },
+                                names: OSMTagParsing.names(from: tags),
                                 ref: tags["ref"], highway: tags["highway"] ?? "", isRoundabout: tags["junction"] == "roundabout" || tags["junction"] == "circular",
                                 isArea: isArea,
                                 isUnderground: (tags["tunnel"].map { $0 != "no" } ?? false) || (Int(tags["layer"] ?? "") ?? 0) < 0))

@@ -1,3 +1,5 @@
+import MapData
+
 /// Who may use a way in which direction, and how fast: the rules that turn OSM tags into the routing
 /// graph's per-mode access bits and speeds. One table, read by ``RoutingGraph/init(network:)``.
 ///
@@ -110,16 +112,13 @@ public enum RoutingProfile {
             }
         case .driving: break
         }
-        switch oneway {
-        case "yes", "true", "1": return (true, false)
-        case "-1", "reverse": return (false, true)
-        case "no", "false", "0": return (true, true)
-        case "reversible", "alternating": return mode == .walking ? (true, true) : (false, false)
-        default:
-            if mode != .walking, mainClass(highway) == "motorway" || tags["junction"] == "roundabout" || tags["junction"] == "circular" {
-                return (true, false)
-            }
-            return (true, true)
+        // MapData's reading of oneway=*; on foot a motorway or roundabout implies no direction.
+        switch OnewayDirection.parse(oneway: oneway, highway: mode == .walking ? nil : mainClass(highway),
+                                     junction: mode == .walking ? nil : tags["junction"]) {
+        case .forward: return (true, false)
+        case .backward: return (false, true)
+        case .both: return (true, true)
+        case .reversible: return mode == .walking ? (true, true) : (false, false)
         }
     }
 
