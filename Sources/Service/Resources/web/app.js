@@ -174,8 +174,8 @@
       if (preview && preview.scene) openViewer({ id: preview.scene.id }, { heading: preview.heading });
     });
     preview.addEventListener("error", (event) => {
-      if (event.detail.status === 403) withKey(() => { throw Object.assign(new Error(event.detail.message), { status: 403 }); })
-        .catch(() => {}).then(() => showPreview(location));
+      // Asked once; the preview is made again with the key given.
+      if (event.detail.status === 403) askForKey("This server answered 403 Forbidden: " + event.detail.message + ".").then(() => showPreview(location));
     });
   }
 
