@@ -13,7 +13,8 @@ Usage:
       Cold first view (a fresh browser profile per run): our deep link BASE/?pano=PANO&heading=HEADING
       against Pannellum (PANNELLUM_DIR/pannellum.js, .css) showing JPEG on its WebGL, served by a
       python http.server thread on 127.0.0.1. Bytes from the Resource Timing API (transferSize of the
-      navigation and every resource, up to the first painted view) and the time from navigationStart to
+      navigation and every resource asked for before the first view: ours before its picture had
+      arrived whole, Pannellum before its load event) and the time from navigationStart to
       the view painted (ours: see below; Pannellum: the first animation frame after its `load` event). Pannellum looks at yaw = HEADING - POSE_HEADING (its yaw 0 is the
       image's centre column, which looks at POSE_HEADING). Each run adds 0.37 degrees to the heading, so
       our server renders every run's frame (its response cache cannot answer); one run of each first,
@@ -27,13 +28,9 @@ Usage:
       own viewer id and increasing seq, keeps at most 2 requests in flight (a third aborts the oldest, as
       the page does), counts 204 answers (stale, dropped by the server) as dropped. For each N: p50/p99
       latency of the frames delivered, delivered fps per viewer. Bounded: SECONDS per step.
-  tiles BASE LIST THREADS
-      Fetches every z/x/y of LIST (one per line) from BASE/v1/tiles/standard/ with THREADS keep-alive
-      connections; prints tiles/s.
 Each mode prints one JSON line.
 """
 import asyncio
-import http.client
 import http.server
 import json
 import os
@@ -89,8 +86,12 @@ FIRST_VIEW_PROBE = """
   if (window.__firstViewProbe) return;
   window.__firstViewProbe = true;
   window.__firstView = null;
-  function bytes() {
-    const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
+  // What the page loaded for its first view: every response asked for before `cutoff` (ours: before the
+  // first-view picture had arrived whole, so not the viewer's and the map's files, which first-view.js
+  // asks for once the picture is painted; Pannellum: everything until its load event).
+  function bytes(cutoff) {
+    const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+      .filter((e) => e.startTime <= cutoff);
     let transfer = 0, body = 0; const list = [];
     for (const e of entries) { transfer += e.transferSize || 0; body += e.encodedBodySize || 0; list.push([e.name.replace(location.origin, ''), e.transferSize || 0]); }
     return {transfer, body, count: entries.length, list};
@@ -113,10 +114,11 @@ FIRST_VIEW_PROBE = """
   function tick() {
     const which = ready();
     if (which) {
-      const now = performance.now(), loaded = bytes();
+      const now = performance.now();
       const finish = () => {
         const painted = firstImage ? firstImage.renderTime || firstImage.loadTime : Infinity;
-        window.__firstView = {which, ms: Math.min(painted, now), bytes: loaded,
+        window.__firstView = {which, ms: Math.min(painted, now), bytes: bytes(firstImage && painted <= now ? firstImage.loadTime : now),
+                              later: bytes(Infinity),
                               by: painted <= now ? 'element timing of the first-view image' : 'animation frame after the canvas paint'};
       };
       // The <img>'s Element Timing entry is delivered after its paint's presentation, possibly after the
@@ -414,10 +416,9 @@ def firstview(base, pano, heading, pose_heading, pannellum_dir, jpeg, runs, size
         def pick(results):
             ms = sorted(r["ms"] for r in results)
             median = [r for r in results if r["ms"] == ms[len(ms) // 2]][0]
-            entries = median["bytes"]["list"]
-            map_bytes = sum(size for name, size in entries if name.startswith(("/v1/tiles/", "/leaflet/", "/app.")))
-            return {"ms_median": ms[len(ms) // 2], "ms_all": ms, "bytes": median["bytes"]["transfer"], "map_bytes": map_bytes,
-                    "map_requests": sum(1 for name, _ in entries if name.startswith(("/v1/tiles/", "/leaflet/", "/app."))),
+            return {"ms_median": ms[len(ms) // 2], "ms_all": ms, "bytes": median["bytes"]["transfer"],
+                    "later_bytes": median["later"]["transfer"] - median["bytes"]["transfer"],
+                    "later_requests": median["later"]["count"] - median["bytes"]["count"],
                     "body_bytes": median["bytes"]["body"], "requests": median["bytes"]["count"],
                     "largest": sorted(median["bytes"]["list"], key=lambda e: -e[1])[:6]}
         return {"lookaround": pick(ours), "floor": pick(bare), "pannellum": pick(theirs), "webgl_renderer": webgl,
@@ -530,43 +531,6 @@ def load(base, scenes, seconds, size, steps):
     return {"steps": results}
 
 
-def tiles(base, listing, threads):
-    host, port = base.replace("http://", "").split(":")
-    with open(listing) as f:
-        paths = [line.strip() for line in f if line.strip()]
-    lock = threading.Lock()
-    queue = list(paths)
-    stats = {"ok": 0, "bytes": 0, "errors": 0}
-
-    def work():
-        connection = http.client.HTTPConnection(host, int(port), timeout=60)
-        while True:
-            with lock:
-                if not queue:
-                    break
-                path = queue.pop()
-            connection.request("GET", f"/v1/tiles/standard/{path}.png")
-            response = connection.getresponse()
-            body = response.read()
-            with lock:
-                if response.status == 200:
-                    stats["ok"] += 1
-                    stats["bytes"] += len(body)
-                else:
-                    stats["errors"] += 1
-        connection.close()
-
-    start = time.perf_counter()
-    workers = [threading.Thread(target=work) for _ in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    elapsed = time.perf_counter() - start
-    return {"tiles": len(paths), "ok": stats["ok"], "errors": stats["errors"], "seconds": elapsed,
-            "tiles_per_second": stats["ok"] / elapsed, "mean_png_bytes": stats["bytes"] / max(1, stats["ok"])}
-
-
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "drag":
@@ -577,8 +541,6 @@ if __name__ == "__main__":
     elif mode == "load":
         print(json.dumps(load(sys.argv[2].rstrip("/"), sys.argv[3].split(","), float(sys.argv[4]), sys.argv[5],
                               [int(n) for n in sys.argv[6].split(",")])))
-    elif mode == "tiles":
-        print(json.dumps(tiles(sys.argv[2].rstrip("/"), sys.argv[3], int(sys.argv[4]))))
     else:
         print(__doc__, file=sys.stderr)
         sys.exit(64)

@@ -221,7 +221,10 @@ def check_deep_link(driver, name):
         const size = v.canvas.width + 'x' + v.canvas.height;
         return {source: f && f.source, taken: !!(f && f.taken), key: f && f.key, images_left: document.querySelectorAll('img.la-first-view').length,
                 frame_requests: performance.getEntriesByType('resource').filter(e => e.name.includes('/v1/snapshot') && e.name.includes('size=' + size)).length,
-                viewer_requests: v.stats.requested}""")
+                viewer_requests: v.stats.requested,
+                held: !!document.getElementById('la-page'), map_height: document.getElementById('map').clientHeight,
+                map_ready: document.getElementById('map').classList.contains('leaflet-container'),
+                sheets: Array.from(document.styleSheets, s => (s.href || '').replace(location.origin, ''))}""")
     data = driver.execute_script("return window.lookaroundViewer.canvas.toDataURL('image/png')")
     path = os.path.join(OUT, name + ".png")
     with open(path, "wb") as f:

@@ -313,7 +313,7 @@ public final class SceneService: HTTPHandler {
         case "/reverse", "/reverse.php": return .nominatimReverse
         case "/v1/move": return .move
         case "/v1/walk": return .walk
-        case "/lookaround.js", "/first-view.js", "/app.js", "/app.css", "/lookaround.css", "/favicon.svg": return .asset
+        case "/lookaround.js", "/first-view.js", "/first-view.css", "/app.js", "/app.css", "/lookaround.css", "/favicon.svg": return .asset
         default: break
         }
         if path == "/v1/directions" { return .directions }

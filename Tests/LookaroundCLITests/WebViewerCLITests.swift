@@ -119,6 +119,11 @@ import TestSupport
         #expect(first["source"] as? String == "page" && first["taken"] as? Bool == true && first["images_left"] as? Int == 0
                 && first["frame_requests"] as? Int == 1, "\(flow): the first view \(first)")
         #expect(first["key"] as? String == "\(shown["panorama"] ?? "")|123.00|5.00|75.00|\(width)|\(height)|all|1.00", "\(flow): \(first)")
+        // The rest of the page, held back until the picture was painted, is in place and styled: the map
+        // laid out by Leaflet at its size, every style sheet loaded.
+        let sheets = first["sheets"] as? [String] ?? []
+        #expect(first["held"] as? Bool == false && first["map_ready"] as? Bool == true && (first["map_height"] as? Int ?? 0) > 100
+                && ["/first-view.css", "/lookaround.css", "/app.css"].allSatisfy(sheets.contains), "\(flow): the page after its first view \(first)")
         let canvas = try PNGCodec.decodeRGB(try ImageFile.read(try #require(shown["canvas"] as? String)))
         let out = try Lookaround.temporaryDirectory().appendingPathComponent("snapshot.png").path
         let snapshot = try Lookaround.run(["snapshot", "--catalog", try ServeCLITests.catalog(), "--scene", try #require(shown["panorama"] as? String),

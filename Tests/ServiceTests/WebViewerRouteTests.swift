@@ -79,6 +79,17 @@ import TestSupport
         let html = String(decoding: deep.body, as: UTF8.self)
         // 640×360 CSS pixels at 1.5 device pixels each; the key as lookaround.js writes it (toFixed(2) rounds 75.125 up).
         #expect(html.contains("data-key=\"senaatintori-005|75.13|5.00|60.00|960|540|all|1.50\""), "\(html.prefix(600))")
+        // The picture first in the body; before it only first-view.css and first-view.js, the rest of the page
+        // (its style sheets, preloads and body) held in the template first-view.js unfolds; the icon stays (without
+        // it Chromium asks for /favicon.ico).
+        let picture = try #require(html.range(of: "<img class=\"la-first-view\""))
+        let held = try #require(html.range(of: "<template id=\"la-page\">"))
+        let heldEnd = try #require(html.range(of: "</template>\n</body>"))
+        let before = html[..<picture.lowerBound], inside = html[held.upperBound..<heldEnd.lowerBound]
+        #expect(before.contains("href=\"/first-view.css\"") && before.contains("src=\"/first-view.js\"") && picture.upperBound < held.lowerBound)
+        for part in ["href=\"/app.css\"", "href=\"/lookaround.css\"", "rel=\"preload\"", "<header", "id=\"map\"", "id=\"notice\""] {
+            #expect(!before.contains(part) && inside.contains(part), "\(part) is held back")
+        }
         let source = try #require(html.range(of: "src=\"/v1/snapshot?").map { html[$0.upperBound...].prefix { $0 != "\"" } })
         let query = source.replacingOccurrences(of: "&amp;", with: "&").split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)

@@ -4,7 +4,8 @@
 // /@LAT,LON,3a,FOVy,HEADINGh,TILTt and ?pano=ID&heading=&pitch=&fov=) and, when the address names the
 // camera fully, puts the server's frame of it in an <img> filling the window: the same request, at the
 // same device pixel size, as the full-window viewer's first frame. A server that knew the window's
-// size from the client hints has put that <img> in the page already; then this only notes it. The viewer
+// size from the client hints has put that <img> in the page already, with the rest of the page held in a
+// <template> until the picture is painted; then this notes it and unfolds the page after. The viewer
 // (lookaround.js) takes that picture as its first frame instead of asking for it again, and the
 // <img> goes once the viewer's canvas shows it. The address parser here is the page's only one
 // (app.js uses it through window.lookaroundAddress).
@@ -83,12 +84,33 @@
     image.className = "la-first-view";
     image.alt = "";
     image.setAttribute("elementtiming", "lookaround-first-view");
+    image.setAttribute("fetchpriority", "high");
     image.onerror = () => image.remove();
     image.src = "/v1/snapshot?" + query.toString();
     document.body.prepend(image);
     // The viewer's key for this frame (lookaround.js: scene, heading, pitch, fov, width, height, labels, label scale).
     page.lookaroundFirstView = { image, key: [wanted.location.id, heading, pitch, fov, width, height, "all", scale].join("|"), source: "script" };
     return image;
+  }
+
+  /**
+   * The rest of a first-view page: the server holds the page's style sheets, preloads and body in a
+   * <template> (#la-page), so that the browser fetches and lays out nothing but the picture first. Put
+   * in place here, its links in the head; resolves once its style sheets have loaded (or failed), so
+   * the scripts find the page laid out.
+   * @returns {Promise<unknown>}
+   */
+  function unfoldPage() {
+    const held = /** @type {HTMLTemplateElement | null} */ (document.getElementById("la-page"));
+    if (!held) return Promise.resolve();
+    const content = held.content;
+    const sheets = [];
+    for (const link of Array.from(content.querySelectorAll("link"))) {
+      if (link.rel === "stylesheet") sheets.push(new Promise((done) => { link.onload = link.onerror = done; }));
+      document.head.append(link);
+    }
+    held.replaceWith(content);
+    return Promise.all(sheets);
   }
 
   // The page's other scripts (index.html preloads them) run once the first view is painted, so the
@@ -98,12 +120,14 @@
   function start() {
     if (started) return;
     started = true;
-    for (const src of ["/lookaround.js", "/app.js"]) {
-      const script = document.createElement("script");
-      script.src = src;
-      script.async = false; // in this order
-      document.head.append(script);
-    }
+    unfoldPage().then(() => {
+      for (const src of ["/lookaround.js", "/app.js"]) {
+        const script = document.createElement("script");
+        script.src = src;
+        script.async = false; // in this order
+        document.head.append(script);
+      }
+    });
   }
   const image = firstView();
   if (!image) {
