@@ -49,6 +49,36 @@ final class RawSocket {
         return count > 0 ? Array(buffer[0..<count]) : nil
     }
 
+    /// Reads one whole response on a keep-alive connection (its head, then `Content-Length` bytes of
+    /// body); its status and body length, nil when the connection ended or timed out first. `pending`
+    /// carries bytes read past the response over to the next call.
+    func response(pending: inout [UInt8]) -> (status: Int, bodyBytes: Int)? {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        func more() -> Bool {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return false }
+            pending += buffer[0..<count]
+            return true
+        }
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var headEnd: Int?
+        while headEnd == nil {
+            if pending.count >= 4 { headEnd = (0...(pending.count - 4)).first { pending[$0..<$0 + 4].elementsEqual(separator) } }
+            if headEnd == nil && !more() { return nil }
+        }
+        let head = String(decoding: pending[0..<headEnd!], as: UTF8.self)
+        let lines = head.split(separator: "\r\n")
+        guard let first = lines.first, let status = Int(first.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        let length = lines.dropFirst().compactMap { line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            return parts.count == 2 && parts[0].lowercased() == "content-length" ? Int(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+        }.first ?? 0
+        let total = headEnd! + 4 + length
+        while pending.count < total { if !more() { return nil } }
+        pending.removeFirst(total)
+        return (status, length)
+    }
+
     /// Reads until the status line arrived (or the timeout); the status, nil when none came.
     func status() -> Int? {
         var text = ""

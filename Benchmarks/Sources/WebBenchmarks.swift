@@ -1,4 +1,5 @@
 import Catalog
+import Dispatch
 import Foundation
 import Geodesy
 import Imaging
@@ -6,6 +7,7 @@ import LookAround
 import MapData
 import MapSnapshot
 import Service
+import Synchronization
 
 // `Benchmarks web` (issue 32): the web viewer of `lookaround serve`, each figure with its peer measured in
 // the same run.
@@ -15,10 +17,15 @@ import Service
 //     requestAnimationFrame, measured in the page with performance.now().
 //  3. First view of a deep link against Pannellum 2.5.6 (Benchmarks/pannellum/) showing the same
 //     panorama JPEG on Chromium's software WebGL (scripts/bench_web.py firstview).
-//  4. 256² map tiles at zooms 14–18 over the Helsinki extract from a fresh server on 2 cores against
-//     Mapnik rendering the same tiles in 2 processes (scripts/bench_web_mapnik_tiles.py).
+//  4. 256² map tiles at zooms 14–18 over the Helsinki extract, in-process (render + PNG, 2 threads) and
+//     from a fresh server, against Mapnik rendering the same tiles in 2 processes
+//     (scripts/bench_web_mapnik_tiles.py); 3 rounds in turn, medians.
 //  5. Simulated viewers dragging at 30 fps (scripts/bench_web.py load): p50/p99 latency, fps per viewer.
 // Every loop is bounded in count and time; everything is on 127.0.0.1.
+
+/// Browser runs per side for a first view (the median counts): a fresh Chromium's first paint moves by
+/// ±40 ms from run to run on this machine, more than 3 runs can settle.
+private let firstViewRuns = 7
 
 private func f1(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "–" }
 private func f2(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "–" }
@@ -224,13 +231,13 @@ func runWebBenchmarks() throws {
         .appendingPathComponent("pannellum").path
     let heading = 75.0
     let first = runHelper(python, [webScript("bench_web.py"), "firstview", base, panoramaID, "\(heading)",
-                                   "\(record.headingDegrees)", pannellumFolder, record.imagePath, "3", "1280x720"],
+                                   "\(record.headingDegrees)", pannellumFolder, record.imagePath, "\(firstViewRuns)", "1280x720"],
                           label: "first view")
     if let first, let ours = first["lookaround"] as? [String: Any], let theirs = first["pannellum"] as? [String: Any] {
         let oursBytes = number(ours, "bytes") ?? .nan, theirBytes = number(theirs, "bytes") ?? .nan
         let oursMs = number(ours, "ms_median") ?? .nan, theirMs = number(theirs, "ms_median") ?? .nan
         print("")
-        print("   3. first view of a deep link (\(panoramaID), heading \(Int(heading))°, 1280×720 window, a fresh browser and profile each; median of 3; "
+        print("   3. first view of a deep link (\(panoramaID), heading \(Int(heading))°, 1280×720 window, a fresh browser and profile each; median of \(firstViewRuns); "
               + "ours timed by the Element Timing of its first-view picture, Pannellum by the animation frame after its load event)")
         func largest(_ side: [String: Any]) -> String {
             ((side["largest"] as? [[Any]]) ?? []).prefix(4).map { "\(String(describing: $0[0]).split(separator: "?").first ?? "") \($0[1])" }.joined(separator: ", ")
@@ -254,7 +261,8 @@ func runWebBenchmarks() throws {
                   + String(format: "(ours %.2f× sooner)", tMs / (number(o, "ms_median") ?? .nan)))
         }
         printWarm(first)
-        print("      of ours, the map behind the viewer (Leaflet, app.js/css, \(Int(number(ours, "map_requests") ?? 0)) tiles and files): \(Int(number(ours, "map_bytes") ?? 0)) bytes")
+        print("      of ours, asked for once the first view's picture was in (the viewer's and the map's scripts, style sheets and tiles, "
+              + "by the time the paint was reported): \(Int(number(ours, "later_requests") ?? 0)) more responses, \(Int(number(ours, "later_bytes") ?? 0)) bytes")
         print(String(format: "      ours: %.2f× fewer bytes, %.2f× sooner", theirBytes / oursBytes, theirMs / oursMs))
         if let pd = first["pannellum_drag"] as? [String: Any] {
             print("      Pannellum while dragging (setYaw every animation frame, 3 s): animation frames \(f1(number(pd, "raf_per_second")))/s, "
@@ -291,14 +299,14 @@ func runWebBenchmarks() throws {
         let photoBase = "http://127.0.0.1:\(photoServer.port)"
         let fileBytes = (try? FileManager.default.attributesOfItem(atPath: camera)[.size] as? Int) ?? 0
         if let view = runHelper(python, [webScript("bench_web.py"), "firstview", photoBase, photo.id, "\(heading)",
-                                         "\(photo.headingDegrees)", pannellumFolder, photo.imagePath, "3", "1280x720"],
+                                         "\(photo.headingDegrees)", pannellumFolder, photo.imagePath, "\(firstViewRuns)", "1280x720"],
                                 label: "first view of a camera file"),
            let ours = view["lookaround"] as? [String: Any], let theirs = view["pannellum"] as? [String: Any] {
             let oursBytes = number(ours, "bytes") ?? .nan, theirBytes = number(theirs, "bytes") ?? .nan
             let oursMs = number(ours, "ms_median") ?? .nan, theirMs = number(theirs, "ms_median") ?? .nan
             print("")
             print("   3b. first view of a deep link to a camera's own file (R0014760.JPG, RICOH THETA, \(photo.imageWidth)×\(photo.imageHeight), "
-                  + "\(fileBytes) bytes; heading \(Int(heading))°, 1280×720, median of 3)")
+                  + "\(fileBytes) bytes; heading \(Int(heading))°, 1280×720, median of \(firstViewRuns))")
             print("      lookaround: \(Int(oursBytes)) bytes in \(Int(number(ours, "requests") ?? 0)) responses, painted at \(f1(oursMs)) ms "
                   + "(runs \(((ours["ms_all"] as? [NSNumber]) ?? []).map { f1($0.doubleValue) }.joined(separator: ", ")))")
             if let bare = view["floor"] as? [String: Any] {
@@ -325,7 +333,7 @@ func runWebBenchmarks() throws {
     server = nil
 
     // 4. Map tiles: a fresh server (empty response cache), every tile distinct.
-    try runWebTileBenchmark(catalog: catalog.path, python: python)
+    try runWebTileBenchmark(catalog: catalog.path)
 
     // 5. Simulated viewers dragging at 30 fps, on a fresh server.
     server = try ServedProcess(catalog: catalog.path)
@@ -356,13 +364,43 @@ func runWebBenchmarks() throws {
     }
 }
 
+/// GETs every path once over `connections` keep-alive connections to 127.0.0.1:`port`, one thread each
+/// taking the next path from a shared list (as bench_web.py `tiles` does, without Python's per-request
+/// cost on the cores the server shares): the wall time, and how many answered 200 and their body bytes.
+private func fetchAll(port: UInt16, paths: [String], connections: Int) -> (seconds: Double, ok: Int, errors: Int, bytes: Int) {
+    let next = Mutex(0), tally = Mutex((ok: 0, errors: 0, bytes: 0))
+    let start = DispatchTime.now().uptimeNanoseconds
+    // A thread per connection (concurrentPerform would run only as many at once as there are cores).
+    let finished = DispatchGroup()
+    for _ in 0..<connections { finished.enter(); Thread { defer { finished.leave() }
+        guard let socket = RawSocket(port: port, source: "127.0.0.1", timeoutSeconds: 60) else {
+            tally.withLock { $0.errors += 1 }
+            return
+        }
+        var pending: [UInt8] = []
+        while true {
+            let index = next.withLock { value -> Int in defer { value += 1 }; return value }
+            guard index < paths.count else { return }
+            guard socket.send("GET \(paths[index]) HTTP/1.1\r\nHost: bench\r\n\r\n"),
+                  let answer = socket.response(pending: &pending) else {
+                tally.withLock { $0.errors += 1 }
+                return
+            }
+            tally.withLock { if answer.status == 200 { $0.ok += 1; $0.bytes += answer.bodyBytes } else { $0.errors += 1 } }
+        }
+    }.start() }
+    finished.wait()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let result = tally.withLock { $0 }
+    return (seconds, result.ok, result.errors, result.bytes)
+}
+
 /// `Benchmarks web-tiles`: section 4 of `web` alone (the map tiles against Mapnik), without the browser
 /// figures that take minutes.
 func runWebTileBenchmarks() throws {
-    let python = BenchmarkReport.which("python3") ?? "/usr/bin/python3"
     // (The in-process rounds alone need no catalog.)
     let catalog = ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_TILE_ROUNDS"] != nil ? "" : try benchmarkService().catalog.path
-    try runWebTileBenchmark(catalog: catalog, python: python)
+    try runWebTileBenchmark(catalog: catalog)
 }
 
 /// Renders `tiles` (z/x/y) in this process on `threads` threads as the tile route does (render + PNG,
@@ -408,7 +446,7 @@ private func renderTilesInProcess(_ tiles: [String], snapshotter: MapSnapshotter
 /// 256² standard tiles at zooms 14–18 over the Helsinki extract: a fresh `lookaround serve` (4 client
 /// connections, 2 render workers) and the same renderer in this process on 2 threads, against Mapnik in
 /// 2 processes rendering the same tiles.
-private func runWebTileBenchmark(catalog: String, python: String) throws {
+private func runWebTileBenchmark(catalog: String) throws {
     let osm = "Panoramas/sources/helsinki-centre.osm.pbf"
     let dataset = try MapDataset(contentsOfFile: osm)
     guard let box = dataset.boundingBox else { print("   4. skipped: the extract has no nodes"); return }
@@ -438,63 +476,67 @@ private func runWebTileBenchmark(catalog: String, python: String) throws {
         }
         return
     }
-    // A fresh server, its map loaded by one tile outside the list (zoom 12).
-    let server = try ServedProcess(catalog: catalog)
-    let base = "http://127.0.0.1:\(server.port)"
-    _ = try? Data(contentsOf: URL(string: base + "/v1/tiles/standard/12/2331/1185.png")!)
-    let ours = runHelper(python, [webScript("bench_web.py"), "tiles", base, listing, "4"], label: "tiles")
-    server.stop()
-    // LOOKAROUND_PEER=PATH: the same served figure for another `lookaround` (the one before a change), in
-    // the same run, after ours.
-    var peerServed: (path: String, result: [String: Any]?)?
-    if let peer = ProcessInfo.processInfo.environment["LOOKAROUND_PEER"] {
-        let other = try ServedProcess(catalog: catalog, executable: peer)
-        let otherBase = "http://127.0.0.1:\(other.port)"
-        _ = try? Data(contentsOf: URL(string: otherBase + "/v1/tiles/standard/12/2331/1185.png")!)
-        peerServed = (peer, runHelper(python, [webScript("bench_web.py"), "tiles", otherBase, listing, "4"], label: "peer tiles"))
-        other.stop()
+    // Rounds, each: our server (a fresh one: an empty response cache; its map loaded by one tile outside
+    // the list, zoom 12) with every tile fetched once over 4 keep-alive connections from this process;
+    // the same tiles in this process (render + PNG on 2 threads, no HTTP: the like-for-like figure, as
+    // Mapnik's is); Mapnik. One pass is under a second and this machine's speed moves by ±20 % from
+    // minute to minute, so the three alternate and each figure is a median.
+    let paths = tiles.map { "/v1/tiles/standard/\($0).png" }
+    typealias Served = (seconds: Double, ok: Int, errors: Int, bytes: Int)
+    func served(_ executable: String?) throws -> Served {
+        let server = try executable.map { try ServedProcess(catalog: catalog, executable: $0) } ?? ServedProcess(catalog: catalog)
+        defer { server.stop() }
+        _ = try? Data(contentsOf: URL(string: "http://127.0.0.1:\(server.port)/v1/tiles/standard/12/2331/1185.png")!)
+        return fetchAll(port: server.port, paths: paths, connections: 4)
     }
-    // In-process: the same tiles, render + PNG on 2 threads, no HTTP (the server is stopped first, so
-    // the two do not share the cores). Warmed by the same zoom-12 tile as the server.
     let snapshotter = try MapSnapshotter(dataset: dataset)
     _ = try SceneService.mapTilePNG(try SlippyTile(x: 2331, y: 1185, zoom: 12), scale: 1, type: .standard,
                                     snapshotter: snapshotter, orthophoto: nil, coverage: nil)
-    let local = try renderTilesInProcess(tiles, snapshotter: snapshotter, threads: 2)
     // Mapnik: the GeoJSON layers scripts/mapnik-peer.sh makes (cached in .build/benchmarks/mapnik-tiles).
     let layers = ".build/benchmarks/mapnik-tiles"
-    var mapnik: [String: Any]?
-    if BenchmarkReport.runMapnikPeer(osm: osm, width: 256, height: 256, runs: 1, folder: layers) != nil {
-        mapnik = runHelper("/usr/bin/python3", [webScript("bench_web_mapnik_tiles.py"), URL(fileURLWithPath: listing).path, "2"],
-                           directory: layers, label: "Mapnik tiles")
+    let hasMapnik = BenchmarkReport.runMapnikPeer(osm: osm, width: 256, height: 256, runs: 1, folder: layers) != nil
+    // LOOKAROUND_PEER=PATH: the same served figure for another `lookaround` (the one before a change),
+    // in each round after ours.
+    let peer = ProcessInfo.processInfo.environment["LOOKAROUND_PEER"]
+    let rounds = 3
+    var ours: [Served] = [], peers: [Served] = [], local: [(seconds: Double, renderMs: [Double], encodeMs: [Double], bytes: [Int])] = []
+    var mapnik: [[String: Any]] = []
+    for _ in 0..<rounds {
+        ours.append(try served(nil))
+        if let peer { peers.append(try served(peer)) }
+        local.append(try renderTilesInProcess(tiles, snapshotter: snapshotter, threads: 2))
+        if hasMapnik, let run = runHelper("/usr/bin/python3", [webScript("bench_web_mapnik_tiles.py"), URL(fileURLWithPath: listing).path, "2"],
+                                          directory: layers, label: "Mapnik tiles") {
+            mapnik.append(run)
+        }
     }
+    func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    func rates(_ runs: [Served]) -> [Double] { runs.map { $0.ok == tiles.count ? Double($0.ok) / $0.seconds : 0 } }
+    func list(_ v: [Double]) -> String { v.map(f1).joined(separator: ", ") }
     let counts = (14...18).map { z in "z\(z) \(tiles.filter { $0.hasPrefix("\(z)/") }.count)" }.joined(separator: ", ")
     print("")
-    print("   4. 256² standard map tiles, \(tiles.count) distinct over the Helsinki extract (\(counts)), 2 cores")
-    let oursRate = number(ours, "tiles_per_second"), theirRate = number(mapnik, "tiles_per_second")
-    if let ours {
-        print("      lookaround serve, fresh (empty response cache), 4 connections: \(f1(oursRate)) tiles/s (\(f2(number(ours, "seconds"))) s, "
-              + "\(Int(number(ours, "ok") ?? 0)) ok, \(Int(number(ours, "errors") ?? 0)) errors, mean PNG \(Int(number(ours, "mean_png_bytes") ?? 0)) bytes)")
+    print("   4. 256² standard map tiles, \(tiles.count) distinct over the Helsinki extract (\(counts)), 2 cores; \(rounds) rounds, "
+          + "ours served, ours in-process and Mapnik in turn; medians")
+    let oursRates = rates(ours), oursRate = median(oursRates)
+    print("      lookaround serve, fresh (empty response cache), 4 keep-alive connections from this process: \(f1(oursRate)) tiles/s "
+          + "(rounds \(list(oursRates)); \(ours.map(\.errors).reduce(0, +)) errors; mean PNG \(ours[0].bytes / max(1, ours[0].ok)) bytes)")
+    if let peer, !peers.isEmpty {
+        print("      peer \(peer) served alike: \(f1(median(rates(peers)))) tiles/s (rounds \(list(rates(peers))))")
     }
-    if let peerServed, let result = peerServed.result {
-        print("      peer \(peerServed.path) served alike: \(f1(number(result, "tiles_per_second"))) tiles/s (\(f2(number(result, "seconds"))) s, "
-              + "\(Int(number(result, "ok") ?? 0)) ok, mean PNG \(Int(number(result, "mean_png_bytes") ?? 0)) bytes)")
-    }
-    let localRate = Double(tiles.count) / local.seconds
-    func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    let localRates = local.map { Double(tiles.count) / $0.seconds }, localRate = median(localRates)
+    let renders = local.flatMap(\.renderMs), encodes = local.flatMap(\.encodeMs)
     print("      lookaround in-process (SceneService.mapTilePNG, no HTTP), 2 threads, render + PNG: \(f1(localRate)) tiles/s "
-          + "(\(f2(local.seconds)) s; one tile: render \(f2(median(local.renderMs))) ms, encode \(f2(median(local.encodeMs))) ms; "
-          + "mean PNG \(local.bytes.reduce(0, +) / max(1, local.bytes.count)) bytes)")
-    if let mapnik {
-        print("      Mapnik \(mapnik["mapnik"] ?? "?"), 2 processes (style loaded once each), render + PNG: \(f1(theirRate)) tiles/s "
-              + "(\(f2(number(mapnik, "seconds"))) s; one tile: render \(f2(number(mapnik, "render_median_ms"))) ms, encode \(f2(number(mapnik, "encode_median_ms"))) ms; "
-              + "mean PNG \(Int(number(mapnik, "mean_png_bytes") ?? 0)) bytes)")
-    }
-    if let theirRate {
-        print(String(format: "      in-process %.2f× Mapnik's tiles/s (the like-for-like figure: both in-process, render + PNG)", localRate / theirRate))
-    }
-    if let oursRate, let theirRate {
-        print(String(format: "      served %.2f× Mapnik's tiles/s; goal ≥ 3×: %@", oursRate / theirRate, met(oursRate / theirRate >= 3)))
-    }
+          + "(rounds \(list(localRates)); one tile: render \(f2(median(renders))) ms, encode \(f2(median(encodes))) ms; "
+          + "mean PNG \(local[0].bytes.reduce(0, +) / max(1, local[0].bytes.count)) bytes)")
+    guard !mapnik.isEmpty else { print("      Mapnik: not measured (see above)"); return }
+    let theirRates = mapnik.compactMap { number($0, "tiles_per_second") }, theirRate = median(theirRates)
+    print("      Mapnik \(mapnik[0]["mapnik"] ?? "?"), 2 processes (style loaded once each), render + PNG: \(f1(theirRate)) tiles/s "
+          + "(rounds \(list(theirRates)); one tile: render \(f2(median(mapnik.compactMap { number($0, "render_median_ms") }))) ms, "
+          + "encode \(f2(median(mapnik.compactMap { number($0, "encode_median_ms") }))) ms; mean PNG \(Int(number(mapnik[0], "mean_png_bytes") ?? 0)) bytes)")
+    print(String(format: "      in-process %.2f× Mapnik's tiles/s (like for like: both render + PNG in-process); goal ≥ 3×: %@", localRate / theirRate,
+                 met(localRate / theirRate >= 3)))
+    print(String(format: "      served %.2f× Mapnik's in-process tiles/s (ours with HTTP, the response cache and the client on the same two cores; "
+                 + "Mapnik with none of them)", oursRate / theirRate))
 }
 
 /// The first view in a running browser (bench_web.py `firstview`'s warm runs): one browser per side, its
@@ -505,7 +547,7 @@ private func printWarm(_ first: [String: Any]) {
           let f = warm["floor"] as? [String: Any] else { return }
     let oMs = number(o, "ms_median") ?? .nan, tMs = number(t, "ms_median") ?? .nan
     func runs(_ side: [String: Any]) -> String { ((side["ms_all"] as? [NSNumber]) ?? []).map { f1($0.doubleValue) }.joined(separator: ", ") }
-    print("      in a running browser (cache, cookies and the origin's data cleared before each run; median of 3): lookaround \(f1(oMs)) ms "
+    print("      in a running browser (cache, cookies and the origin's data cleared before each run; median of \(firstViewRuns)): lookaround \(f1(oMs)) ms "
           + "(runs \(runs(o)); \(Int(number(o, "bytes") ?? 0)) bytes), Pannellum \(f1(tMs)) ms (runs \(runs(t))), the floor \(f1(number(f, "ms_median"))) ms "
           + "(runs \(runs(f))) " + String(format: "(ours %.2f× sooner than Pannellum)", tMs / oMs))
 }
