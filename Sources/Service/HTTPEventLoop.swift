@@ -367,8 +367,10 @@ final class EventLoop: @unchecked Sendable {
         case .respond(let response):
             respond(connection, response, now: now)
         case .respondAndPrepare(let response, let work):
-            respond(connection, response, now: now)
+            // Whether a worker is idle is decided before the answer goes out, so a client that has the
+            // answer knows the decision was made on the server as it then was.
             server.prepare(work)
+            respond(connection, response, now: now)
         case .render(let work):
             connection.rendered = true
             guard server.enqueue(work, route: route, loop: self, fd: connection.fd, serial: connection.serial) else {
