@@ -31,7 +31,7 @@ extension SceneService {
     /// them), gets the page with its first view in it: an `<img>` of `/v1/snapshot` for that camera at
     /// the window's device pixel size, the very frame the full-window viewer asks for first. The
     /// browser fetches it with first-view.css and first-view.js alone, the rest of the page being held
-    /// in a `<template>` until the picture is painted (``firstViewPage(_:image:)``), and an idle render
+    /// in a `<template>` until the picture is painted (``WebResources/firstViewPage(_:)``), and an idle render
     /// worker starts making it now, so it is in the response cache by then. Other browsers get the same
     /// `<img>` from first-view.js.
     func page(_ request: HTTPRequest) -> HTTPDisposition {
@@ -41,16 +41,13 @@ extension SceneService {
         guard let camera = FirstViewCamera(request) else { return .respond(webFile(index, path: "/index.html", request: request)) }
         // With keys required the page cannot name one (first-view.js adds the one the user gave).
         guard !keys.isEnabled, let size = camera.pixelSize(hints: request.headers),
-              size.width * size.height <= configuration.maximumImagePixels,
-              let html = String(bytes: index.bytes, encoding: .utf8) else {
+              size.width * size.height <= configuration.maximumImagePixels, let held = resources.firstView else {
             return .respond(webFile(index, path: "/index.html", request: request, asksForHints: true))
         }
         let frame = camera.snapshotRequest(size: size)
         // fetchpriority: the picture is what the page is for until it is painted.
         let image = "<img class=\"la-first-view\" alt=\"\" fetchpriority=\"high\" elementtiming=\"lookaround-first-view\" data-key=\"\(Self.attribute(camera.key(size: size)))\" src=\"\(Self.attribute(frame.url))\">\n"
-        guard let page = Self.firstViewPage(html, image: image) else {
-            return .respond(webFile(index, path: "/index.html", request: request, asksForHints: true))
-        }
+        let page = held.beforePicture + image + held.afterPicture
         // Its own ETag: the condition is checked on the page sent, not on the page without the picture.
         let bytes = Array(page.utf8)
         let file = WebResources.File(contentType: index.contentType, bytes: bytes, gzipped: WebResources.gzip(bytes), etag: entityTag(of: bytes))
@@ -58,26 +55,6 @@ extension SceneService {
         // The frame, made by an idle render worker while the browser reads the page.
         guard case .render(let work) = rendered(.snapshot, frame.request) else { return .respond(response) }
         return .respondAndPrepare(response, prepare: { _ = work() })
-    }
-
-    /// The marker in index.html's head after which come the page's own style sheets and preloads.
-    static let pageMarker = "<!-- the page:"
-
-    /// index.html as a first-view page: `image` first in the body, and everything after the head's
-    /// ``pageMarker`` (style sheets, preloads) and in the body held in a `<template id="la-page">`,
-    /// which first-view.js unfolds once the picture is painted. A fresh browser then paints the picture
-    /// with nothing else to fetch, style or lay out (`Benchmarks web`, a camera's photo, fresh headless
-    /// Chromium, median of 7: 132 ms, against 188 with the whole page behind the picture and 104 for a
-    /// static page of the picture alone). Nil for a page without the marker, the head's end or the
-    /// body's end.
-    static func firstViewPage(_ html: String, image: String) -> String? {
-        guard let marker = html.range(of: pageMarker), let markerEnd = html[marker.upperBound...].range(of: "-->\n"),
-              let head = html.range(of: "</head>\n<body>\n"), markerEnd.upperBound <= head.lowerBound,
-              let bodyEnd = html.range(of: "</body>", options: .backwards), head.upperBound <= bodyEnd.lowerBound else { return nil }
-        let parts: [Substring] = [html[..<marker.lowerBound], "</head>\n<body>\n", Substring(image), "<template id=\"la-page\">\n",
-                                  html[markerEnd.upperBound..<head.lowerBound], html[head.upperBound..<bodyEnd.lowerBound],
-                                  "</template>\n", html[bodyEnd.lowerBound...]]
-        return parts.joined()
     }
 
     /// `text` for an HTML attribute value in double quotes.
