@@ -5,7 +5,7 @@ import PackageDescription
 let package = Package(
     name: "LookAround",
     products: [
-        .executable(name: "lookaround", targets: ["lookaround"]),
+        .executable(name: "lookaround", targets: ["LookAroundCLI"]),
         .library(name: "Geodesy", targets: ["Geodesy"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "MapData", targets: ["MapData"]),
@@ -103,7 +103,9 @@ let package = Package(
                 resources: [.copy("Resources/web")]),
 
         // MARK: Executables
-        .executableTarget(name: "lookaround",
+        // The command-line tool `lookaround` (the product is named for the command; the folder is not, so that no
+        // two paths differ only by case: Sources/LookAround is the Swift API).
+        .executableTarget(name: "LookAroundCLI",
                           dependencies: ["Diagnostics", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
                                          "Playback", "Viewer"]),
@@ -149,7 +151,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",
                                                          "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging", "TestSupport"]),
-        .testTarget(name: "LookaroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal"],
+        .testTarget(name: "LookAroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

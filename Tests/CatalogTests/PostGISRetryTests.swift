@@ -46,7 +46,7 @@ struct PostGISRetryTests {
     }
 
     /// The other side: a server that stays unreachable is `unavailable` after the bounded retries, fast
-    /// (the CLI's exit 69 and the service's 503 are tested in LookaroundCLITests and ServiceTests).
+    /// (the CLI's exit 69 and the service's 503 are tested in LookAroundCLITests and ServiceTests).
     @Test func aDatabaseDroppedUnderAnOpenCatalogIsUnavailableQuickly() throws {
         let url = try PostGISTestServer.freshDatabase("retry_gone")
         defer { PostGISTestServer.drop(url) }

@@ -3,7 +3,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// Real camera files as the cameras' software wrote them (Tests/LookaroundCLITests/Fixtures/real-photos):
+/// Real camera files as the cameras' software wrote them (Tests/LookAroundCLITests/Fixtures/real-photos):
 /// indexed, then viewed, and compared with py360convert's e2p of the same file (an independent route).
 @Suite struct RealPhotoCLITests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/real-photos")
