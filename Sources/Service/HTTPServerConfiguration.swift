@@ -12,7 +12,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// Render workers (snapshots, maps, tiles, batches).
     public var renderWorkers = 2
     /// Render jobs that may wait for a worker; one more is answered 503 at once.
-    public var maximumQueuedRenders = 32
+    public var maximumQueuedRenders = 64
     /// A render job that waited longer than this for a worker is answered 503 instead, seconds.
     public var queueTimeoutSeconds = 10.0
     /// A request a render worker holds longer than this is answered 503 and its connection closed (the

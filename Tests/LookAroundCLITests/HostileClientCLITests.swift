@@ -142,20 +142,25 @@ import TestSupport
         let baseline = try Self.residentMegabytes(pid)
         // 1000 connections from 4 addresses each declare a 1 MiB batch and send all of it but a byte.
         let body = [UInt8](repeating: 10, count: 1 << 20)
-        var held: [RawHTTPClient] = []
-        var statuses: [Int: Int] = [:]
+        var clients: [RawHTTPClient] = []
         for index in 0..<1000 {
             let client = try RawHTTPClient(port: server.port, timeoutSeconds: 10, sourceAddress: "127.0.1.\(1 + index % 4)")
             try client.send("POST /v1/scenes HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: \(body.count)\r\n\r\n")
             try? client.send(Array(body.dropLast()))
+            clients.append(client)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let during = try Self.residentMegabytes(pid)
+        var held: [RawHTTPClient] = []
+        var statuses: [Int: Int] = [:]
+        for client in clients {
             if let answer = client.receivedWithoutWaiting() {
                 statuses[Int(String(decoding: answer.prefix(12).dropFirst(9), as: UTF8.self)) ?? 0, default: 0] += 1
             } else {
                 held.append(client)
             }
         }
-        Thread.sleep(forTimeInterval: 0.5)
-        let during = try Self.residentMegabytes(pid)
+        clients = []
         // Within the 64 MiB budget; the rest were refused 503 before they sent their bodies.
         #expect(held.count <= 64 && held.count >= 32, "\(held.count) held, answered \(statuses)")
         #expect(statuses[503, default: 0] + held.count == 1000, "\(statuses)")
@@ -170,7 +175,9 @@ import TestSupport
         print(String(format: "resident memory: baseline %.1f MiB, 1000 held 1 MiB bodies %.1f MiB, after they closed and 60 more were answered %.1f MiB",
                      baseline, during, after))
         #expect(during - baseline < 100)
-        #expect(abs(after - baseline) <= baseline * 0.1)
+        // What held the bodies went back (a debug build's baseline is small: a few MiB of connections'
+        // and allocators' bookkeeping may stay).
+        #expect(after - baseline < max(8, baseline * 0.1))
     }
 
     @Test func runningOutOfDescriptorsDoesNotSpin() throws {
@@ -180,12 +187,18 @@ import TestSupport
         _ = try RawHTTPClient(port: server.port).get("/v1/health")
         // Room for 8 more descriptors, then 40 connections: the rest wait in the kernel's queue.
         let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
-        let limit = Process()
-        limit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-        limit.arguments = ["--pid", "\(pid)", "--nofile=\(open + 8):\(open + 8)"]
-        try limit.run()
-        limit.waitUntilExit()
-        #expect(limit.terminationStatus == 0)
+        func prlimit(_ arguments: [String]) throws -> String {
+            let process = Process(), output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--pid", "\(pid)"] + arguments
+            process.standardOutput = output
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+        let original = try prlimit(["--nofile", "--output=SOFT", "--noheadings"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try prlimit(["--nofile=\(open + 8):"])   // the soft limit only: a lowered hard one could not be raised again
         var held: [RawHTTPClient] = []
         for _ in 0..<40 { held.append(try RawHTTPClient(port: server.port, timeoutSeconds: 10)) }
         Thread.sleep(forTimeInterval: 0.5)
@@ -194,9 +207,10 @@ import TestSupport
         let used = try Self.processorSeconds(pid) - before
         print(String(format: "out of descriptors with 32 connections waiting: %.2f s of processor time in 2 s", used))
         #expect(used < 0.3)
-        // Once descriptors are free again, the waiting connections are taken and answered.
+        // Once descriptors are free again, the listener is back and the waiting connections are taken and answered.
         let waiting = held.suffix(8)
         held.removeFirst(32)
+        _ = try prlimit(["--nofile=\(original):"])
         for client in waiting { try client.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n") }
         #expect(waiting.allSatisfy { (try? $0.readResponse())?.status == 200 })
     }
