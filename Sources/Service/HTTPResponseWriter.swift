@@ -91,7 +91,7 @@ struct HTTPResponseWriter {
 
 /// Reason phrases of the statuses the service sends.
 enum HTTPStatus {
-    static let known = [100, 200, 204, 206, 301, 302, 304, 400, 401, 403, 404, 405, 408, 413, 414, 417, 429, 431, 499, 500, 501, 503, 504, 505]
+    static let known = [100, 200, 204, 206, 301, 302, 304, 400, 401, 403, 404, 405, 408, 413, 414, 417, 429, 431, 500, 501, 503, 504, 505]
 
     static func reason(_ status: Int) -> String {
         switch status {

@@ -15,8 +15,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var maximumQueuedRenders = 64
     /// A render job that waited longer than this for a worker is answered 503 instead, seconds.
     public var queueTimeoutSeconds = 10.0
-    /// A request a render worker holds longer than this is answered 503 and its connection closed (the
-    /// work's answer, when it comes, is dropped), seconds [`proxy_read_timeout` 60 s].
+    /// A request a render worker holds longer than this is answered 503 (the work's answer, when it
+    /// comes, is dropped; the connection goes on), seconds [`proxy_read_timeout` 60 s].
     public var workTimeoutSeconds = 60
     /// `Retry-After` on every 503 the engine sends or asks its handler for, seconds.
     public var retryAfterSeconds = 1
