@@ -55,7 +55,7 @@ public func fuzzConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     connection.close(network)
     precondition(network.inFlight == 0, "\(network.inFlight) requests in flight after close")
     precondition(network.bodyBudget.bytesInUse == 0, "\(network.bodyBudget.bytesInUse) body bytes held after close")
-    checkFraming(network.takeWritten(), handler.outcomes.withLock { $0 })
+    checkFraming(network.written, handler.outcomes.withLock { $0 })
     return 0
 }
 
@@ -76,16 +76,20 @@ func check(_ connection: HTTPConnection, _ network: HTTPConnectionSimulator, _ c
     precondition(connection.inbox.count <= configuration.head.headBytes + 32, "inbox of \(connection.inbox.count) bytes")
 }
 
-/// Checks the answers written, in order, against the outcomes reported (a 499 wrote nothing).
-func checkFraming(_ text: String, _ outcomes: [(status: Int, method: String)]) {
-    var rest = Substring(text)
+/// Checks the answers written, in order, against the outcomes reported (a 499 wrote nothing). Bytes,
+/// not text: an echoed body need not be UTF-8.
+func checkFraming(_ bytes: [UInt8], _ outcomes: [(status: Int, method: String)]) {
+    var rest = bytes[...]
     var answered = outcomes.filter { $0.status != 499 }[...]
+    let separator: [UInt8] = [13, 10, 13, 10]
     while !rest.isEmpty {
-        guard let headEnd = rest.range(of: "\r\n\r\n") else { return }   // cut off by a failed send or a close
-        let lines = rest[..<headEnd.lowerBound].split(separator: "\r\n", omittingEmptySubsequences: false)
-        rest = rest[headEnd.upperBound...]
-        let status = Int(lines[0].split(separator: " ")[1])!
+        // Cut off by a failed send or a close: what was written ends here.
+        guard let headEnd = rest.indices.dropLast(3).first(where: { rest[$0..<($0 + 4)].elementsEqual(separator) }) else { return }
+        let head = String(decoding: rest[..<headEnd], as: UTF8.self)
+        rest = rest[(headEnd + 4)...]
+        let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         precondition(lines[0].hasPrefix("HTTP/1.1 "), "status line \(lines[0])")
+        let status = Int(lines[0].split(separator: " ")[1])!
         let fields = lines.dropFirst().map { $0.lowercased() }
         precondition(fields.contains { $0.hasPrefix("date: ") } || status == 100, "no Date in \(lines)")
         let length = fields.first { $0.hasPrefix("content-length: ") }.map { Int($0.dropFirst(16))! }
@@ -98,8 +102,7 @@ func checkFraming(_ text: String, _ outcomes: [(status: Int, method: String)]) {
         }
         guard let length else { preconditionFailure("no Content-Length in \(lines)") }
         if outcome?.method == "HEAD" { continue }
-        let body = rest.utf8.prefix(length)
-        rest = Substring(rest.utf8.dropFirst(body.count))
+        rest = rest.dropFirst(length)
     }
 }
 
