@@ -278,12 +278,18 @@ func abandonedBodies(port: UInt16, count: Int, source: String) {
 /// statuses answered at once (503 beyond the budget).
 func budgetPressure(port: UInt16, count: Int) -> (sockets: [RawSocket], statuses: [Int: Int]) {
     let body = [UInt8](repeating: 10, count: (1 << 20) - 1)
-    var sockets: [RawSocket] = []
-    var statuses: [Int: Int] = [:]
+    var all: [RawSocket] = []
     for index in 0..<count {
         guard let socket = RawSocket(port: port, source: "127.0.1.\(1 + index % 4)") else { continue }
         socket.send("POST /v1/scenes HTTP/1.1\r\nHost: b\r\nContent-Type: text/csv\r\nContent-Length: 1048576\r\n\r\n")
         sendAll(socket, body, seconds: 1)
+        all.append(socket)
+    }
+    // Answers take a moment to arrive: sorted once all were sent.
+    Thread.sleep(forTimeInterval: 0.3)
+    var sockets: [RawSocket] = []
+    var statuses: [Int: Int] = [:]
+    for socket in all {
         if let answer = socket.available(), let status = Int(String(decoding: answer.prefix(12).dropFirst(9), as: UTF8.self)) {
             statuses[status, default: 0] += 1
         } else {
