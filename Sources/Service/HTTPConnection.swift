@@ -180,6 +180,9 @@ final class HTTPConnection {
         }
     }
 
+    /// Whether the phase reads input (the loop reads only then).
+    var readsInput: Bool { interest & EPOLLIN.rawValue != 0 }
+
     // MARK: Input
 
     /// Bytes read from the socket.

@@ -1,6 +1,7 @@
 // The HTTP engine's connection state machine (HTTPConnection) and, through it, its parsers
 // (HTTPHeadParser, HTTPBodyDecoder), driven without sockets by HTTPConnectionSimulator. The input is a
-// script, one operation per byte: the client sends the next 1–32 bytes of the input; the socket takes
+// script, one operation per byte: the client sends the next 1–32 bytes of the input (read when the
+// connection reads: not while a worker has its request or an answer is blocked); the socket takes
 // all, none or a few bytes of each write and becomes writable; the clock moves and deadlines run; a
 // render worker finishes; the client leaves; the server starts draining; sends fail. After every step
 // the connection must hold exactly what its phase says (a request in flight, body bytes of the
@@ -25,6 +26,15 @@ public func fuzzConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let network = HTTPConnectionSimulator(configuration: configuration, handler: handler)
     network.queueLimit = 2
     let connection = network.connect()
+    // What the client sent and the connection has not read: as the loop does, it reads only while its
+    // phase asks for input (`interest`); the rest waits, as in the kernel's socket buffer.
+    var unread: [UInt8] = []
+    func deliver() {
+        guard !unread.isEmpty, !connection.isClosed, connection.readsInput else { return }
+        let bytes = unread
+        unread = []
+        bytes.withUnsafeBytes { connection.received($0, network) }
+    }
     var index = 0
     while index < script.count, !connection.isClosed {
         let operation = script[index], argument = Int(operation >> 3)
@@ -32,7 +42,7 @@ public func fuzzConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         switch operation & 7 {
         case 0, 1, 2, 3:
             let count = min(argument + 1, script.count - index)
-            script[index..<(index + count)].withUnsafeBytes { connection.received($0, network) }
+            unread += script[index..<(index + count)]
             index += count
         case 4:
             network.sendCapacity = [nil, 0, 1, 7][argument % 4]
@@ -50,6 +60,7 @@ public func fuzzConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             default: connection.close(network)
             }
         }
+        deliver()
         check(connection, network, configuration)
     }
     connection.close(network)
