@@ -31,8 +31,9 @@ public func fuzzConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var unread: [UInt8] = []
     func deliver() {
         guard !unread.isEmpty, !connection.isClosed, connection.readsInput else { return }
-        let bytes = unread
-        unread = []
+        // At most 64 bytes a read (the loop's reads are bounded by its buffer likewise).
+        let bytes = unread.prefix(64)
+        unread.removeFirst(bytes.count)
         bytes.withUnsafeBytes { connection.received($0, network) }
     }
     var index = 0
@@ -84,7 +85,7 @@ func check(_ connection: HTTPConnection, _ network: HTTPConnectionSimulator, _ c
     precondition(network.inFlight == inFlight, "\(network.inFlight) requests in flight in phase \(connection.phase)")
     precondition(network.bodyBudget.bytesInUse == bodyBytes, "budget \(network.bodyBudget.bytesInUse), phase holds \(bodyBytes)")
     precondition(bodyBytes <= configuration.bodyBudgetBytes)
-    precondition(connection.inbox.count <= configuration.head.headBytes + 32, "inbox of \(connection.inbox.count) bytes")
+    precondition(connection.inbox.count <= configuration.head.headBytes + 64, "inbox of \(connection.inbox.count) bytes")
 }
 
 /// Checks the answers written, in order, against the outcomes reported (a 499 wrote nothing). Bytes,
