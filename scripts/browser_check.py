@@ -471,6 +471,15 @@ def main():
             wait(driver, "return document.querySelectorAll('.leaflet-tile-loaded').length >= 4", "tiles with the key")
             open_map_and_preview(driver)
             result["key_in_requests"] = driver.execute_script("return [...document.querySelectorAll('.leaflet-tile')].every(t => t.src.includes('key='))")
+            # A deep link on a server that needs a key: the server cannot put the picture in the page, so
+            # first-view.js makes it (with the key the tab keeps); the viewer takes it as its first frame.
+            driver.get(BASE + "/?pano=senaatintori-005&heading=75&pitch=2&fov=80")
+            wait(driver, "return window.lookaroundViewer && window.lookaroundViewer.readyState === 'complete'", "the keyed deep link's viewer")
+            wait_settled(driver, "the keyed deep link's frame")
+            result["key_first_view"] = driver.execute_script("""const v = window.lookaroundViewer, f = v.stats.firstFrame;
+                return {source: f && f.source, key: f && f.key, requested: v.stats.requested, images_left: document.querySelectorAll('img.la-first-view').length,
+                        size: v.canvas.width + 'x' + v.canvas.height}""")
+            shot(driver, "key-deeplink")
             # The 403 errors before the key was given are the browser's own log lines, expected here.
             result["console_errors"] = [e for e in console_errors(driver) if "403" not in e]
         finally:

@@ -74,10 +74,7 @@ struct ImageRoutes: RouteFamily {
 
     /// `/v1/snapshot`, a viewer's frame when it names one (``ViewerFrame``).
     func snapshotJob(_ request: HTTPRequest) throws -> RenderJob {
-        let (frame, drawn) = try ViewerFrame.split(request)
-        var job = try snapshotJob(drawing: drawn)
-        job.frame = frame
-        return job
+        try ViewerFrame.job(request) { try snapshotJob(drawing: $0) }
     }
 
     private func snapshotJob(drawing request: HTTPRequest) throws -> RenderJob {

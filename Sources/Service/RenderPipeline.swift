@@ -21,6 +21,14 @@ struct ViewerFrame: Sendable {
     var viewer: String
     var sequence: Int
 
+    /// The job `make` makes of what `request` draws (without `viewer` and `seq`), as the frame it names.
+    static func job(_ request: HTTPRequest, _ make: (HTTPRequest) throws -> RenderJob) throws -> RenderJob {
+        let (frame, drawn) = try split(request)
+        var job = try make(drawn)
+        job.frame = frame
+        return job
+    }
+
     /// The frame `request` names and the request without `viewer` and `seq` (what is drawn); no frame
     /// without `viewer`.
     static func split(_ request: HTTPRequest) throws(ServiceError) -> (frame: ViewerFrame?, drawn: HTTPRequest) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the server and the web viewer's scripts must agree on, defined here once and served to the
 /// scripts as the module `/lookaround/facts.js` (``module``, generated from these values; its shape is
 /// declared for the type checker in `Resources/web/lookaround/facts.d.ts`): the camera's limits, the
@@ -36,50 +38,17 @@ enum ViewerFacts {
 
     /// The facts as JSON (keys sorted).
     static var json: [UInt8] {
-        var writer = JSONWriter(capacity: 1024)
-        func range(_ name: String, _ range: ClosedRange<Double>) {
-            writer.key(name)
-            writer.beginArray()
-            writer.value(range.lowerBound)
-            writer.value(range.upperBound)
-            writer.endArray()
+        let facts: [String: Any] = [
+            "camera": ["defaultFieldOfViewDegrees": defaultFieldOfViewDegrees, "defaultPitchDegrees": defaultPitchDegrees,
+                       "fieldOfViewDegrees": [fieldOfViewDegrees.lowerBound, fieldOfViewDegrees.upperBound],
+                       "labelScale": [labelScale.lowerBound, labelScale.upperBound], "pitchDegrees": [pitchDegrees.lowerBound, pitchDegrees.upperBound]],
+            "deepLink": ["horizonTiltDegrees": horizonTiltDegrees, "pathPrefix": deepLinkPrefix, "query": deepLinkQuery, "units": deepLinkUnits],
+            "frame": ["decimals": frameDecimals, "firstFrameLabels": firstFrameLabels, "format": frameFormat, "keyFields": frameKeyFields,
+                      "path": framePath, "quality": frameQuality],
+        ]
+        do { return [UInt8](try JSONSerialization.data(withJSONObject: facts, options: [.sortedKeys, .withoutEscapingSlashes])) } catch {
+            preconditionFailure("the viewer's facts are JSON: \(error)")
         }
-        func object(_ name: String, _ pairs: [String: String]) {
-            writer.key(name)
-            writer.beginObject()
-            for (key, value) in pairs.sorted(by: { $0.key < $1.key }) { writer.field(key, value) }
-            writer.endObject()
-        }
-        writer.beginObject()
-        writer.key("camera")
-        writer.beginObject()
-        writer.field("defaultFieldOfViewDegrees", defaultFieldOfViewDegrees)
-        writer.field("defaultPitchDegrees", defaultPitchDegrees)
-        range("fieldOfViewDegrees", fieldOfViewDegrees)
-        range("labelScale", labelScale)
-        range("pitchDegrees", pitchDegrees)
-        writer.endObject()
-        writer.key("deepLink")
-        writer.beginObject()
-        writer.field("horizonTiltDegrees", horizonTiltDegrees)
-        writer.field("pathPrefix", deepLinkPrefix)
-        object("query", deepLinkQuery)
-        object("units", deepLinkUnits)
-        writer.endObject()
-        writer.key("frame")
-        writer.beginObject()
-        writer.field("decimals", frameDecimals)
-        writer.field("firstFrameLabels", firstFrameLabels)
-        writer.field("format", frameFormat)
-        writer.key("keyFields")
-        writer.beginArray()
-        for field in frameKeyFields { writer.value(field) }
-        writer.endArray()
-        writer.field("path", framePath)
-        writer.field("quality", frameQuality)
-        writer.endObject()
-        writer.endObject()
-        return writer.bytes
     }
 
     /// `/lookaround/facts.js`: the facts as an ES module's default export.

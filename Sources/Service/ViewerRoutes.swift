@@ -35,10 +35,7 @@ struct ViewerRoutes: RouteFamily {
     /// (`application/x-lookaround-frames`), their byte lengths in `X-Frame-Lengths`. The last frame is the
     /// view from `to` without labels; the page then asks `/v1/snapshot` for the labelled one.
     func moveJob(_ request: HTTPRequest) throws -> RenderJob {
-        let (frame, drawn) = try ViewerFrame.split(request)
-        var job = try moveJob(drawing: drawn)
-        job.frame = frame
-        return job
+        try ViewerFrame.job(request) { try moveJob(drawing: $0) }
     }
 
     private func moveJob(drawing request: HTTPRequest) throws -> RenderJob {

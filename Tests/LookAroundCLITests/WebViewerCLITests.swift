@@ -116,6 +116,11 @@ import TestSupport
         let keyed = try Self.run("key", server: server, extra: ["--key", "browser-key-7"])
         #expect((keyed["key_reason"] as? String)?.contains("403") == true, "\(keyed["key_reason"] ?? "")")
         #expect(keyed["key_in_requests"] as? Bool == true)
+        // Its deep link's first view made by first-view.js (the server names no key in a page), taken by the viewer.
+        let first = try #require(keyed["key_first_view"] as? [String: Any])
+        let size = (first["size"] as? String ?? "").split(separator: "x").map(String.init)
+        #expect(first["source"] as? String == "script" && first["images_left"] as? Int == 0 && size.count == 2
+                && first["key"] as? String == "senaatintori-005|75.00|2.00|80.00|\(size.first ?? "")|\(size.last ?? "")|all|1.00", "\(first)")
         #expect((keyed["console_errors"] as? [String])?.isEmpty == true, "\(keyed["console_errors"] ?? "")")
     }
 

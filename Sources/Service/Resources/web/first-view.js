@@ -1,26 +1,31 @@
 // first-view.js: a deep link's view, painted by the browser before the page's other modules run.
 //
-// The page's first module (small), which starts the others. When the address names the camera fully
-// (a panorama and a heading: addresses.js reads Google's /@LAT,LON,3a,FOVy,HEADINGh,TILTt and
-// ?pano=ID&heading=&pitch=&fov=), the server's frame of it fills the window in an <img>: the same
-// request, at the same device pixel size, as the full-window viewer's first frame. A server that knew
-// the window's size from the client hints has put that <img> in the page already, with the rest of the
-// page held in a <template> until the picture is painted; then this offers it to the viewer and
-// unfolds the page after. The viewer takes that picture as its first frame instead of asking for it
-// again (first-frame.js), and the <img> goes once the viewer's canvas shows it.
-import { cameraFromAddress, firstFrameLabels, frameRequest, labelScale, limitCamera } from "./lookaround/addresses.js";
-import { offerFirstFrame } from "./lookaround/first-frame.js";
+// The page's first module (small, and importing nothing before the picture is painted: a module it
+// imported would be fetched alongside the picture), which starts the others. When the address names the
+// camera fully (a panorama and a heading: lookaround/addresses.js reads Google's
+// /@LAT,LON,3a,FOVy,HEADINGh,TILTt and ?pano=ID&heading=&pitch=&fov=), the server's frame of it fills the
+// window in an <img>: the same request, at the same device pixel size, as the full-window viewer's first
+// frame. A server that knew the window's size from the client hints has put that <img> in the page
+// already, with the rest of the page held in a <template> until the picture is painted; then this offers
+// it to the viewer and unfolds the page after. The viewer takes that picture as its first frame instead
+// of asking for it again (lookaround/first-frame.js), and the <img> goes once the viewer's canvas shows it.
 
-/** The <img> of the first view, from the server or made here; null when the address names no full camera. */
-function firstView() {
+/** @typedef {{image: HTMLImageElement, key: string, source: string}} FirstView */
+
+/**
+ * The first view: the <img> the server put in the page, or one made here from the address (the plain
+ * page preloads addresses.js for this); null when the address names no full camera.
+ * @returns {Promise<FirstView | null>}
+ */
+async function firstView() {
   // The server put it in the page (it knew the window's size from the client hints).
   const given = /** @type {HTMLImageElement | null} */ (document.querySelector("img.la-first-view"));
   if (given) {
     given.onerror = () => given.remove();
     if (given.complete && !given.naturalWidth) given.remove();
-    offerFirstFrame(given, given.dataset.key || "", "page");
-    return given;
+    return { image: given, key: given.dataset.key || "", source: "page" };
   }
+  const { cameraFromAddress, firstFrameLabels, frameRequest, labelScale, limitCamera } = await import("./lookaround/addresses.js");
   // Only for a panorama named with its heading (a point or a missing heading needs the catalog's
   // answer first, which the viewer asks for itself).
   const wanted = cameraFromAddress(location);
@@ -41,8 +46,7 @@ function firstView() {
   image.onerror = () => image.remove();
   image.src = frame.path + "?" + query.toString();
   document.body.prepend(image);
-  offerFirstFrame(image, frame.key, "script");
-  return image;
+  return { image, key: frame.key, source: "script" };
 }
 
 /**
@@ -67,17 +71,21 @@ function unfoldPage() {
 
 // The page's other modules (the page preloads them) run once the first view is painted, so the
 // browser shows the picture before it compiles the viewer and the map; at once without one, and at
-// the latest after a second.
+// the latest after a second. The first view is offered to the viewer first.
 let started = false;
-function start() {
+/** @param {FirstView | null} first */
+function start(first) {
   if (started) return;
   started = true;
-  unfoldPage().then(() => import("./app.js"));
+  unfoldPage()
+    .then(() => first && import("./lookaround/first-frame.js").then((handoff) => handoff.offerFirstFrame(first.image, first.key, first.source)))
+    .then(() => import("./app.js"));
 }
-const image = firstView();
-if (!image) {
-  start();
-} else {
-  setTimeout(start, 1000);
-  image.decode().then(() => requestAnimationFrame(() => setTimeout(start, 0)), start);
-}
+firstView().then((first) => {
+  if (!first) {
+    start(null);
+  } else {
+    setTimeout(() => start(first), 1000);
+    first.image.decode().then(() => requestAnimationFrame(() => setTimeout(() => start(first), 0)), () => start(first));
+  }
+}, () => start(null));
