@@ -366,7 +366,8 @@ def check_walk(driver):
          "the walk's second move", 60)
     shot(driver, FLOW + "-walk")
     driver.find_element(By.ID, "walk-pause").click()
-    time.sleep(0.8)  # a move under way finishes
+    # Held once the move under way has ended (a move takes about a second): then nothing moves on.
+    wait(driver, "return document.getElementById('walk-progress').dataset.held === 'true'", "the walk held after Pause", 20)
     held = driver.execute_script("return document.getElementById('walk-progress').textContent")
     time.sleep(1.5)
     still = driver.execute_script("return document.getElementById('walk-progress').textContent")

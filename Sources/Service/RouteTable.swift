@@ -82,6 +82,8 @@ struct Route: Sendable, CustomStringConvertible {
     /// The query parameters it takes (besides `key`), checked before the work; nil: the work checks them.
     let parameters: [String]?
     let work: RouteWork
+    /// The family that answers it (its type's name; set by the table).
+    fileprivate(set) var family = ""
 
     init(_ method: Method, _ pattern: PathPattern, label: String, access: Access = .key, errors: ErrorShape = .native,
          parameters: [String]?, _ work: RouteWork) {
@@ -89,9 +91,17 @@ struct Route: Sendable, CustomStringConvertible {
             = (method, pattern, label, access, errors, parameters, work)
     }
 
-    /// `GET /v1/scene → scene (key, native errors)`.
+    /// `GET /v1/scene → SceneRoutes, scene (answered at once)`: method, pattern, the family, the label,
+    /// how it is answered, and when they are not the usual, its access and error shape.
     var description: String {
-        "\(method.rawValue) \(pattern) → \(label)" + (access == .open ? " (open)" : "") + (errors == .native ? "" : " [\(errors) errors]")
+        let how = switch work {
+        case .answer: "at once"
+        case .worker: "by a render worker"
+        case .rendered: "rendered, cached"
+        case .disposition: "its own way"
+        }
+        return "\(method.rawValue) \(pattern) → \(family), \(label) (\(how))" + (access == .open ? ", open" : "")
+            + (errors == .native ? "" : ", \(errors) errors")
     }
 }
 
@@ -122,7 +132,13 @@ struct RouteTable: Sendable, CustomStringConvertible {
     private let patterns: [Route]
 
     init(_ families: [any RouteFamily]) {
-        routes = families.flatMap(\.routes)
+        routes = families.flatMap { family in
+            family.routes.map { route in
+                var route = route
+                route.family = String(describing: type(of: family))
+                return route
+            }
+        }
         var exact: [String: [Route]] = [:]
         var seen: Set<String> = []
         for route in routes {

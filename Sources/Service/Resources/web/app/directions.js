@@ -169,6 +169,13 @@ export function setUpDirections(page) {
     v.addEventListener("walk-progress", (e) => {
       const detail = /** @type {CustomEvent} */ (e).detail;
       $("walk-progress").textContent = detail.index + " / " + detail.count;
+      delete $("walk-progress").dataset.held;
+    });
+    // Paused for real once the move under way has ended: said in the progress (and marked for tests).
+    v.addEventListener("walk-held", (e) => {
+      const detail = /** @type {CustomEvent} */ (e).detail;
+      $("walk-progress").textContent = detail.index + " / " + detail.count + " (paused)";
+      $("walk-progress").dataset.held = "true";
     });
     const putBack = () => { controls.hidden = true; document.body.append(controls); };
     v.addEventListener("walk-end", () => { putBack(); walk = null; });

@@ -35,10 +35,11 @@ export function setUpSearch(show) {
         const answers = await service.search(text, controller.signal, 8);
         if (controller !== asking) return;
         suggested.clear();
-        list.replaceChildren(...answers.map((answer) => {
-          suggested.set(answer.display_name, answer.place.coordinate);
+        // One option per name, the best match's (two places may share a name).
+        for (const answer of answers) if (!suggested.has(answer.display_name)) suggested.set(answer.display_name, answer.place.coordinate);
+        list.replaceChildren(...[...suggested.keys()].map((name) => {
           const option = document.createElement("option");
-          option.value = answer.display_name;
+          option.value = name;
           return option;
         }));
       } catch (_) { /* suggestions are a nicety */ }

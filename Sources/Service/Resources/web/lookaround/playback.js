@@ -70,19 +70,26 @@ export async function move(view, id, options) {
 
 /**
  * A walk's playback, as `playWalk` returns it.
- * @typedef {{pause(): void, resume(): void, stop(): void, setSpeed(x: number): void, readonly paused: boolean, done: Promise<void>}} WalkPlayback
+ * @typedef {{pause(): void, resume(): void, stop(): void, setSpeed(x: number): void, readonly paused: boolean, readonly held: boolean,
+ *   done: Promise<void>}} WalkPlayback `paused` once asked to pause; `held` once the move under way has ended and the walk waits
  */
 
 /**
  * Plays a walk (stops from `/v1/walk`) in `view`: a move to each stop in turn, looking the way of
- * travel; `walk-progress` after each, `walk-end` at the end.
+ * travel; `walk-progress` after each, `walk-held` when a pause takes hold (the move under way ended),
+ * `walk-end` at the end.
  * @param {LookAround} view @param {WalkStop[]} stops @param {{speed?: number}} [options] @returns {WalkPlayback}
  */
 export function playWalk(view, stops, options) {
-  const state = { paused: false, stopped: false, speed: (options && options.speed) || 1 };
+  const state = { paused: false, held: false, stopped: false, speed: (options && options.speed) || 1 };
   const done = (async () => {
     for (let i = 1; i < stops.length && !state.stopped; i++) {
-      while (state.paused && !state.stopped) await new Promise((r) => setTimeout(r, 100));
+      if (state.paused && !state.stopped) {
+        state.held = true;
+        view.dispatchEvent(new CustomEvent("walk-held", { detail: { index: i - 1, count: stops.length - 1 } }));
+        while (state.paused && !state.stopped) await new Promise((r) => setTimeout(r, 100));
+        state.held = false;
+      }
       if (state.stopped || view.readyState === "destroyed") break;
       const a = stops[i - 1], b = stops[i];
       const scene = view.scene;
@@ -100,6 +107,7 @@ export function playWalk(view, stops, options) {
     stop() { state.stopped = true; },
     setSpeed(x) { state.speed = clamp(Number(x) || 1, 0.25, 4); },
     get paused() { return state.paused; },
+    get held() { return state.held; },
     done,
   };
 }
