@@ -40,10 +40,11 @@ public final class SceneService: HTTPHandler {
         let cacheBytes = max(16, configuration.cacheMegabytes) << 20
         let cached = CachedAnswers(responseBytes: cacheBytes / 4)
         let panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4)
-        let maps = MapResources(osmPath: configuration.resolvedOSMPath)
+        let osmPath = configuration.resolvedOSMPath
+        let maps = MapResources(osmPath: osmPath)
         let limit = ImageLimit(maximumPixels: configuration.maximumImagePixels)
         let places = PlaceLookup(catalog: catalog)
-        let graph = RoutingGraphSource(catalog: catalog, osmPath: configuration.osmPath, resolvedOSMPath: configuration.resolvedOSMPath)
+        let graph = RoutingGraphSource(catalog: catalog, osmPath: configuration.osmPath, resolvedOSMPath: osmPath)
         let images = ImageRoutes(catalog: catalog, cached: cached, panoramas: panoramas,
                                  tileStore: PanoramaTileStore(directory: catalog.location.tileDirectory), maps: maps, limit: limit)
         pipeline = RenderPipeline(catalog: catalog, responses: cached.responses, metrics: metrics, errors: errors)
