@@ -72,7 +72,7 @@ enum ServeCommand: Command {
              comment: "the options in a file, as the system service keeps them"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         if arguments.flag("print-config") {
             Console.out(configurationTemplate(setting: arguments))
             return .ok
@@ -106,7 +106,7 @@ enum ServeCommand: Command {
         if let file = arguments.string("api-key-file") {
             do { configuration.apiKeys = try ServiceConfiguration.apiKeys(fromFile: file) } catch {
                 Console.error("error: \(error)")
-                return .noInput
+                return .failed(.missingInput)
             }
         }
 
@@ -122,7 +122,7 @@ enum ServeCommand: Command {
         let server: HTTPServer
         do { server = try service.start() } catch {
             Console.error("error: \(error)")
-            return .internalError
+            return .failed(.internalError)
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let base = "http://\(shownHost):\(server.port)"
