@@ -335,8 +335,9 @@ def cross(f, extra=None, through=False):
     f.way_nodes(4, [c, s], RES + [("name", "South Street")])
     f.way_nodes(5, [e, ne], RES + [("name", "Corner Street")])
     f.way_nodes(6, [ne, n], RES + [("name", "Corner Street")])
-    # A block round the south-west corner too (ways 7, 8), so turns from the south have a way round.
-    sw = f.node(-100, -100)
+    # A longer block round the south-west (ways 7, 8), so turns from the south have a way round and no two ways
+    # round tie.
+    sw = f.node(-100, -150)
     f.way_nodes(7, [s, sw], RES + [("name", "Back Street")])
     f.way_nodes(8, [sw, w], RES + [("name", "Back Street")])
     return c
@@ -352,7 +353,7 @@ junction("no-left-turn", "no_left_turn from West Street (1) via the junction nod
                                [("way", 1, "from"), ("node", cross(f), "via"), ("way", 2, "to")]))
 
 junction("only-straight-on", "only_straight_on from West Street (1) via the junction onto East Street (3): from the west arm the\n"
-         "car may only go on east; to the south arm it goes east and round (the U-turn at the junction is no way out either).",
+         "car may only go on east; to the south arm it goes back west and round the south-west block (8, 7, 4).",
          lambda f: restriction(f, 900, [("restriction", "only_straight_on")],
                                [("way", 1, "from"), ("node", cross(f), "via"), ("way", 3, "to")]))
 
@@ -373,7 +374,7 @@ junction("no-entry-several-from", "no_entry with two from members (West Street 1
                                [("way", 1, "from"), ("way", 4, "from"), ("node", cross(f), "via"), ("way", 2, "to")]))
 
 junction("no-exit-several-to", "no_exit from West Street (1) with two to members (North Street 2, South Street 4): from the west\n"
-         "arm the car may only go east.",
+         "arm the car may only go east (to the north round the north-east block, to the south round the south-west one).",
          lambda f: restriction(f, 900, [("restriction", "no_exit")],
                                [("way", 1, "from"), ("node", cross(f), "via"), ("way", 2, "to"), ("way", 4, "to")]))
 
@@ -397,13 +398,15 @@ junction("except-bicycle", "restriction=no_left_turn with except=bicycle from We
 
 
 def dual_carriageway(f):
-    # Eastbound carriageway 10 (y = -5) and westbound 11 (y = +5), 600 m, one-way; median gaps (connectors) at x = 0 (12)
-    # and x = 200 (13); entry/exit roads 20 (west) and 21 (east).
+    # Eastbound carriageway 10 + 14 (y = -5) and westbound 11 + 15 (y = +5), 600 m, one-way, split at the median
+    # gap 12 (x = 0) as the wiki asks of a via way's neighbours; a second gap 13 at x = 200; loops 20 (west) and 21 (east).
     a = [f.node(x, -5) for x in (-300, -100, 0, 200, 300)]
     b = [f.node(x, 5) for x in (300, 200, 0, -100, -300)]
     road = [("highway", "primary"), ("oneway", "yes"), ("name", "Ring Road")]
-    f.way_nodes(10, a, road)
-    f.way_nodes(11, b, road)
+    f.way_nodes(10, a[:3], road)
+    f.way_nodes(14, a[2:], road)
+    f.way_nodes(11, b[:3], road)
+    f.way_nodes(15, b[2:], road)
     f.way_nodes(12, [a[2], b[2]], [("highway", "primary"), ("name", "Ring Road")])
     f.way_nodes(13, [a[3], b[1]], [("highway", "primary"), ("name", "Ring Road")])
     f.way_nodes(20, [b[4], a[0]], [("highway", "primary"), ("name", "West Loop")])
@@ -411,20 +414,20 @@ def dual_carriageway(f):
     return a, b
 
 
-junction("via-way-no-u-turn", "no_u_turn via a way: eastbound 10, through the median gap 12, onto westbound 11 is forbidden.\n"
-         "Driving from eastbound (x = -200) to westbound (x = -200) turns through the next gap (13) instead.",
+junction("via-way-no-u-turn", "no_u_turn via a way: eastbound 10, through the median gap 12, onto westbound 15 is forbidden.\n"
+         "Driving from eastbound (x = -200) to westbound (x = -200) turns through the next gap (13) instead: 10, 14, 13, 11, 15.",
          lambda f: (dual_carriageway(f),
-                    restriction(f, 900, [("restriction", "no_u_turn")], [("way", 10, "from"), ("way", 12, "via"), ("way", 11, "to")])))
+                    restriction(f, 900, [("restriction", "no_u_turn")], [("way", 10, "from"), ("way", 12, "via"), ("way", 15, "to")])))
 
 
 def via_way_only(f):
     a, b = dual_carriageway(f)
-    restriction(f, 900, [("restriction", "only_straight_on")], [("way", 20, "from"), ("way", 10, "via"), ("way", 21, "to")])
+    restriction(f, 900, [("restriction", "only_straight_on")], [("way", 20, "from"), ("way", 10, "via"), ("way", 14, "to")])
 
 
-junction("via-way-only", "only_straight_on via a way: from West Loop (20) along the eastbound carriageway (10) the car must go on\n"
-         "to East Loop (21): the median gaps 12 and 13 are no way out for it. Driving from West Loop to westbound x = -200\n"
-         "goes all the way east and back.", via_way_only)
+junction("via-way-only", "only_straight_on via a way: from West Loop (20) along the eastbound carriageway's first stretch (10) the\n"
+         "car must go on east (14): the median gap 12 is no way out for it. Driving from West Loop to westbound x = -200 goes\n"
+         "round through the second gap: 20, 10, 14, 13, 11, 15.", via_way_only)
 
 
 def dead_end(f):
