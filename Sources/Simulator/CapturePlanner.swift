@@ -167,8 +167,11 @@ public struct CapturePlanner: Sendable {
             for street in dropped { for (reason, count) in street.positionsByReason { reasons[reason, default: 0] += count } }
             let why = DropReason.allCases.filter { (reasons[$0] ?? 0) > 0 }
                 .map { "\(reasons[$0]!) \(Self.describe($0, margin: edgeMarginMeters))" }.joined(separator: ", ")
+            let edgeHint = (reasons[.nearDataEdge] ?? 0) > 0
+                ? " (captures keep a quarter of --horizon-meters from the extract's edge; a smaller horizon, or a --bbox, lets them nearer)"
+                : ""
             throw .noCaptures(detail: "\(names.joined(separator: ", ")) has no usable position"
-                              + (why.isEmpty ? " outside buildings inside the region" : ": of the positions along it, \(why)"))
+                              + (why.isEmpty ? " outside buildings inside the region" : ": of the positions along it, \(why)") + edgeHint)
         }
         return Plan(captures: captures, droppedStreets: dropped, droppedPositionsOfKeptStreets: droppedOfKept, streetCount: names.count)
     }
