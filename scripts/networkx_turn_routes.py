@@ -43,12 +43,16 @@ assert MODE in ("driving", "cycling"), "driving or cycling"
 OPEN = {"yes", "designated", "permissive", "official", "destination", "delivery", "customers", "permit"}
 CLOSED = {"no", "private", "agricultural", "forestry", "use_sidepath", "emergency", "psv", "bus", "discouraged"}
 DEFAULT = {
+    "walking": {"trunk", "primary", "secondary", "tertiary", "unclassified", "residential", "living_street", "service",
+                "pedestrian", "footway", "path", "trail", "steps", "track", "corridor", "platform", "crossing", "elevator", "road",
+                "bridleway"},
     "cycling": {"trunk", "primary", "secondary", "tertiary", "unclassified", "residential", "living_street", "service", "cycleway",
                 "path", "trail", "track", "road"},
     "driving": {"motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential", "living_street", "service",
                 "road"},
 }
-KEYS = {"cycling": ["access", "vehicle", "bicycle"], "driving": ["access", "vehicle", "motor_vehicle", "motorcar"]}
+KEYS = {"walking": ["access", "foot"], "cycling": ["access", "vehicle", "bicycle"],
+        "driving": ["access", "vehicle", "motor_vehicle", "motorcar"]}
 DRIVING_KMH = {"motorway": 110, "trunk": 80, "primary": 50, "secondary": 50, "tertiary": 40, "unclassified": 30,
                "residential": 30, "living_street": 10, "service": 15, "pedestrian": 8}
 
@@ -59,7 +63,7 @@ def main_class(highway):
 
 def allows(tags, mode):
     highway = tags.get("highway")
-    if highway is None or tags.get("area") == "yes":
+    if highway is None or (tags.get("area") == "yes" and mode != "walking"):
         return False
     if highway in ("construction", "proposed", "razed", "abandoned", "disused"):
         return False
@@ -74,6 +78,10 @@ def allows(tags, mode):
         elif first in CLOSED or (first == "dismount" and mode == "cycling"):
             allowed = False
     if mode == "cycling" and main_class(highway) == "steps":
+        return False
+    # Service and road tunnels are no place to walk unless tagged so.
+    if mode == "walking" and tags.get("tunnel", "no") != "no" and main_class(highway) in DEFAULT["driving"] \
+            and "foot" not in tags and "sidewalk" not in tags:
         return False
     return allowed
 
@@ -210,29 +218,8 @@ FREED = {"cycling": {"bicycle"}, "driving": {"motorcar", "motor_vehicle"}}
 
 
 def usable(wid):
-    tags = ways[wid][1] if wid in ways else None
-    return tags is not None and (allows(tags, "cycling") or allows(tags, "driving") or walkable(tags))
-
-
-def walkable(tags):
-    highway = main_class(tags.get("highway", ""))
-    if highway in ("construction", "proposed", "razed", "abandoned", "disused"):
-        return False
-    allowed = highway in {"trunk", "primary", "secondary", "tertiary", "unclassified", "residential", "living_street", "service",
-                          "pedestrian", "footway", "path", "trail", "steps", "track", "corridor", "platform", "crossing",
-                          "elevator", "road", "bridleway"}
-    for key in ("access", "foot"):
-        value = tags.get(key)
-        if value is None:
-            continue
-        first = value.split(";")[0]
-        if first in OPEN:
-            allowed = True
-        elif first in CLOSED:
-            allowed = False
-    if "tunnel" in tags and tags["tunnel"] != "no" and highway in DEFAULT["driving"] and "foot" not in tags and "sidewalk" not in tags:
-        return False
-    return allowed
+    """Whether the router keeps the way: some mode may use it."""
+    return wid in ways and any(allows(ways[wid][1], m) for m in ("walking", "cycling", "driving"))
 
 
 def touching(wid, node, arriving):

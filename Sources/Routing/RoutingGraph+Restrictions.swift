@@ -73,23 +73,22 @@ extension RoutingGraph {
             switch restriction.via {
             case .node(let node):
                 guard let v = vertexIndex[node] else { fail("via node \(node) is on none of the ways"); continue }
-                var froms: [Int] = [], tos: [Int] = [], problem: String?
-                for way in restriction.fromWayIDs {
-                    let found = ends(way, at: v, arriving: true)
-                    if found.count != 1 {
-                        problem = found.isEmpty ? "from way \(way) does not reach via node \(node)"
-                            : "from way \(way) is not split at via node \(node) (it runs on through it)"
+                var problem: String?
+                /// The one edge of each way at the via node (into it for from ways, out of it for to ways).
+                func members(_ ways: [Int64], role: String, arriving: Bool) -> [Int] {
+                    var edges: [Int] = []
+                    for way in ways {
+                        let found = ends(way, at: v, arriving: arriving)
+                        if found.count != 1 {
+                            problem = found.isEmpty ? "\(role) way \(way) does not reach via node \(node)"
+                                : "\(role) way \(way) is not split at via node \(node) (it runs on through it)"
+                        }
+                        edges += found
                     }
-                    froms += found
+                    return edges
                 }
-                for way in restriction.toWayIDs {
-                    let found = ends(way, at: v, arriving: false)
-                    if found.count != 1 {
-                        problem = found.isEmpty ? "to way \(way) does not reach via node \(node)"
-                            : "to way \(way) is not split at via node \(node) (it runs on through it)"
-                    }
-                    tos += found
-                }
+                let froms = members(restriction.fromWayIDs, role: "from", arriving: true)
+                let tos = members(restriction.toWayIDs, role: "to", arriving: false)
                 if let problem { fail(problem); continue }
                 var list = tables.byVertex[v] ?? []
                 for from in froms { for to in tos { emit(from: from, to: to, into: &list) } }

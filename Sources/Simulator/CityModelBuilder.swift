@@ -627,12 +627,7 @@ struct CityModelBuilder {
     mutating func addConifer(at p: Point, heightMeters tagged: Double?, seed: UInt32) {
         let variation = Double(seed % 1000) / 1000
         let h = min(max(tagged ?? (12 + 8 * variation), 4), 35)
-        let trunk = scene.prototype("trunk") { scene in
-            let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
-            scene.addCylinder(center: (0, 0), radius: 1, bottom: 0, top: 1, sides: 7, bark)
-        }
-        let radius = 0.16 + 0.08 * variation
-        scene.addInstance(of: trunk, InstanceTransform(scaleX: radius, scaleY: radius, scaleZ: h * 0.3, translation: (p.x, p.y, 0)))
+        addTrunk(at: p, radius: 0.16 + 0.08 * variation, heightMeters: h * 0.3)
         let cone = scene.prototype("conifer-crown") { scene in
             // A cone from z = 0 (radius 1) to the apex at z = 1, its base closed: 12 sides.
             let record = SurfaceRecord(normal: .zero, material: .foliage, albedo: .zero)
@@ -650,18 +645,22 @@ struct CityModelBuilder {
                           tint: (green, seed))
     }
 
+    /// A copy of the unit trunk (a 7-sided cylinder of bark) standing at `p`.
+    mutating func addTrunk(at p: Point, radius: Double, heightMeters: Double) {
+        let trunk = scene.prototype("trunk") { scene in
+            let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
+            scene.addCylinder(center: (0, 0), radius: 1, bottom: 0, top: 1, sides: 7, bark)
+        }
+        scene.addInstance(of: trunk, InstanceTransform(scaleX: radius, scaleY: radius, scaleZ: heightMeters, translation: (p.x, p.y, 0)))
+    }
+
     /// A tree: a trunk and an ellipsoid crown, `heightMeters` tall (9–14 m from the seed when untagged):
     /// copies of one trunk (a unit cylinder) and one crown (a unit sphere) scaled to the tree, the
     /// crown tinted by the seed.
     mutating func addTree(at p: Point, heightMeters tagged: Double?, seed: UInt32) {
         let variation = Double(seed % 1000) / 1000
         let h = min(max(tagged ?? (9 + 5 * variation), 4), 25)
-        let trunk = scene.prototype("trunk") { scene in
-            let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
-            scene.addCylinder(center: (0, 0), radius: 1, bottom: 0, top: 1, sides: 7, bark)
-        }
-        let radius = 0.18 + 0.1 * variation
-        scene.addInstance(of: trunk, InstanceTransform(scaleX: radius, scaleY: radius, scaleZ: h * 0.45, translation: (p.x, p.y, 0)))
+        addTrunk(at: p, radius: 0.18 + 0.1 * variation, heightMeters: h * 0.45)
         let crown = scene.prototype("crown") { scene in
             scene.addEllipsoid(center: .zero, radiusX: 1, radiusY: 1, radiusZ: 1, rings: 6, segments: 10,
                                SurfaceRecord(normal: .zero, material: .foliage, albedo: .zero))
