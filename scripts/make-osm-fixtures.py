@@ -303,6 +303,22 @@ s3db("building-and-part",
 s3db("type-default-height", "No height or levels: the type's default, building=house is 6 m.",
      single([("building", "house")]))
 
+s3db("underground-location",
+     "location=underground (the wiki's tag for a building below the ground) is not drawn: an underground station\n"
+     "(building=train_station, location=underground, layer=-1) under the 24 x 14 m box, and a kiosk (building=kiosk, height=3)\n"
+     "at 20-26 m east beside it: nothing over the box, the kiosk 3 m.",
+     lambda f: (f.way(100, BOX, [("building", "train_station"), ("location", "underground"), ("layer", "-1")], closed=True),
+                f.way(101, rect(20, -3, 26, 3), [("building", "kiosk"), ("height", "3")], closed=True)))
+
+s3db("underground-layer-level",
+     "An underground mall's shops, mapped as in Munich's Stachus: building:part=yes, layer=-1, level=-1, indoor=room and no\n"
+     "height (the box): not drawn. A height says it stands above the ground whatever the layer: building=yes, layer=-1,\n"
+     "height=8 at 20-30 m east is drawn 8 m. A level that reaches the ground is drawn: building:part=yes, level=-1;0 at\n"
+     "20-30 m west, 12 m (the default height of building:part=yes).",
+     lambda f: (f.way(100, BOX, [("building:part", "yes"), ("layer", "-1"), ("level", "-1"), ("indoor", "room"), ("name", "Brezel")], closed=True),
+                f.way(101, rect(20, -5, 30, 5), [("building", "yes"), ("layer", "-1"), ("height", "8")], closed=True),
+                f.way(102, rect(-30, -5, -20, 5), [("building:part", "yes"), ("level", "-1;0")], closed=True)))
+
 
 # MARK: Turn restrictions and one-way streets
 

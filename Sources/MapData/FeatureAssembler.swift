@@ -271,6 +271,10 @@ struct FeatureAssembler {
 
     mutating func addBuilding(tags: [String: String], type: String, isPart: Bool, source: OSMElementReference,
                               footprint: [OSMPolygon]) {
+        if let reason = Self.undergroundReason(tags) {
+            diagnostics.append(MapDataDiagnostic(.underground, source, "\(reason): below the ground; not drawn"))
+            return
+        }
         let heights = BuildingHeightRules.resolve(tags: tags, type: type)
         for entry in heights.unparsable {
             diagnostics.append(MapDataDiagnostic(.unparsableTag, source, "\(entry) is not a length or level count; ignored"))
@@ -311,6 +315,24 @@ struct FeatureAssembler {
     static func buildingType(_ tags: [String: String]) -> (String, Bool)? {
         if let value = tags["building"], value != "no" { return (value, false) }
         if let value = tags["building:part"], value != "no" { return (value, true) }
+        return nil
+    }
+
+    /// Why a building or part lies wholly below the ground, or nil: `location=underground` (the wiki's
+    /// tag for underground buildings), or, with no `height`, `min_height`, `building:levels` or
+    /// `building:min_level` to stand it above the ground, a negative `layer` or `level`s all below 0 (the
+    /// halls, corridors and shops of underground stations and malls, mapped as `building:part`s with
+    /// indoor tags: drawn with a default height they would stand on the square above them).
+    static func undergroundReason(_ tags: [String: String]) -> String? {
+        if let location = tags["location"], location.split(separator: ";").first.map({ String($0).trimmingSpaces() }) == "underground" {
+            return "location=\(location)"
+        }
+        guard !["height", "min_height", "building:levels", "building:min_level"].contains(where: { tags[$0] != nil }) else { return nil }
+        if let layer = tags["layer"], let value = Int(layer.trimmingSpaces()), value < 0 { return "layer=\(layer) and no height" }
+        if let level = tags["level"] {
+            let values = level.split(separator: ";").map { Double(String($0).trimmingSpaces()) }
+            if !values.isEmpty, values.allSatisfy({ ($0 ?? 0) < 0 }) { return "level=\(level) and no height" }
+        }
         return nil
     }
 

@@ -23,6 +23,9 @@ public struct MapDataDiagnostic: Sendable, Hashable, Codable, CustomStringConver
         /// The coastline had a gap, a wrongly directed way, or a chain ending inside the extract; the
         /// detail says what was bridged, reversed or closed along the bounds (see ``WaterModel``).
         case brokenCoastline
+        /// A building or part that lies below the ground (`location=underground`, or a negative `layer`
+        /// or `level` with no height tagged); not drawn.
+        case underground
     }
 
     /// The kind of problem.

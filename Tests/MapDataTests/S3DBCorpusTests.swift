@@ -57,6 +57,25 @@ import Testing
         #expect(data.buildings.filter(\.isPart).count == 2)
     }
 
+    /// Buildings below the ground are left out and said why: `location=underground`, and a negative `layer`
+    /// or `level` with no height (an underground mall's shops); a height or a level at the ground keeps them.
+    @Test func undergroundBuildingsAreLeftOutAndReported() throws {
+        let station = try Self.load("underground-location")
+        #expect(station.buildings.map(\.source.id) == [101], "\(station.buildings.map(\.source))")
+        let stationNote = try #require(station.diagnostics.first { $0.kind == .underground })
+        #expect(stationNote.element == OSMElementReference(.way, 100) && stationNote.detail.contains("location=underground"), "\(stationNote)")
+        let mall = try Self.load("underground-layer-level")
+        #expect(mall.buildings.map(\.source.id).sorted() == [101, 102], "\(mall.buildings.map(\.source))")
+        let shop = try #require(mall.diagnostics.first { $0.kind == .underground })
+        #expect(shop.element == OSMElementReference(.way, 100) && shop.detail.contains("layer=-1 and no height"), "\(shop)")
+        #expect(FeatureAssembler.undergroundReason(["building": "yes", "level": "-2;-1"]) == "level=-2;-1 and no height")
+        #expect(FeatureAssembler.undergroundReason(["building": "yes", "level": "-1;0"]) == nil)
+        #expect(FeatureAssembler.undergroundReason(["building": "yes", "level": "basement"]) == nil)
+        #expect(FeatureAssembler.undergroundReason(["building": "yes", "layer": "-1", "building:levels": "2"]) == nil)
+        #expect(FeatureAssembler.undergroundReason(["building": "yes", "location": "underground", "height": "4"]) == "location=underground")
+        #expect(FeatureAssembler.undergroundReason(["building": "yes", "location": "roof"]) == nil)
+    }
+
     @Test func theDeclaredBoundsAreRead() throws {
         let data = try Self.load("outline-only")
         let bounds = try #require(data.declaredBounds)

@@ -134,6 +134,15 @@ import Testing
         #expect(Self.near(built.heightRange.lowerBound, 58.6) && Self.near(built.heightRange.upperBound, 66.9), "\(built.heightRange)")
     }
 
+    @Test func undergroundBuildingsAreNotDrawn() throws {
+        let station = try Self.build("underground-location")
+        #expect(station.top(0, 0) == nil && Self.near(station.top(23, 0), 3), "\(String(describing: station.top(0, 0)))")
+        let mall = try Self.build("underground-layer-level")
+        #expect(mall.top(0, 0) == nil, "the shop below the square is drawn: \(String(describing: mall.top(0, 0)))")
+        #expect(Self.near(mall.top(25, 0), 8) && Self.near(mall.top(-25, 0), 12), "\(mall.heightRange)")
+        #expect(Self.near(mall.heightRange.lowerBound, 0))
+    }
+
     @Test func anElementTaggedBuildingAndPartIsDrawnWithTheOtherParts() throws {
         let built = try Self.build("building-and-part")
         #expect(Self.near(built.top(0, 0), 20) && Self.near(built.top(8, 0), 10))
