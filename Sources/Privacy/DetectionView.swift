@@ -62,7 +62,7 @@ struct DetectionView {
 ///   people and plates from a few metres to tens of metres away);
 /// - a band from 45° below to 35° above at half resolution (closer people and vehicles);
 /// - eight perspective views, four looking 62° up and four 62° down (headings 0°, 90°, 180°, 270°,
-///   100° field of view, an eighth of the resolution), which reach past the zenith and the nadir and
+///   100° field of view, a sixth of the resolution, at least 320 pixels square), which reach past the zenith and the nadir and
 ///   keep a face there upright in one of them (the operator, someone leaning over the camera).
 ///
 /// The bands are levelled equirectangular strips: near the horizon the projection is nearly conformal
@@ -85,7 +85,7 @@ struct PanoramaViewPlan {
     static let plateBands = [Band(name: "fine band (plates)", top: 2, bottom: -14, scale: 1, purpose: .plates),
                              Band(name: "low band (plates)", top: -8, bottom: -45, scale: 0.5, purpose: .plates)]
     /// Pitch and field of view of the cap views, degrees, and their resolution relative to the panorama.
-    static let capPitch = 62.0, capFieldOfView = 100.0, capScale = 0.125
+    static let capPitch = 62.0, capFieldOfView = 100.0, capScale = 1.0 / 6, capMinimumSide = 320
     /// Columns repeated past the seam on each side, as a fraction of the width (5°).
     static let seamPadding = 5.0 / 360
 
@@ -103,13 +103,12 @@ struct PanoramaViewPlan {
             views.append(strip(panorama, band: band, level: level, frame: frame, levelFrame: levelFrame))
         }
         if purposes.contains(.faces) {
-            let source = try PanoramaImage(panorama)
-            var reduced = source
-            var factor = 1.0
-            while factor > capScale * 1.5, let half = reduced.halved() { reduced = half; factor /= 2 }
             let pose = PanoramaPose(headingDegrees: 0, pitchDegrees: pitchDegrees, rollDegrees: rollDegrees)
-            let focal = Double(panorama.width) * capScale / (2 * .pi)
-            let side = max(64, Int((2 * focal * tan(capFieldOfView * .pi / 360)).rounded()))
+            let side = max(capMinimumSide, Int((2 * Double(panorama.width) * capScale / (2 * .pi) * tan(capFieldOfView * .pi / 360)).rounded()))
+            let focal = Double(side) / 2 / tan(capFieldOfView * .pi / 360)
+            // Rendered from the halving of the panorama that still has 1.5 pixels per view pixel.
+            var reduced = try PanoramaImage(panorama)
+            while Double(reduced.width / 2) / (2 * .pi) >= 1.5 * focal, let half = reduced.halved() { reduced = half }
             var renderer = try ViewRenderer(kernel: .bilinear)
             for pitch in [capPitch, -capPitch] {
                 for heading in [0.0, 90, 180, 270] {
