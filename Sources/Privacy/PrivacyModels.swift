@@ -4,7 +4,7 @@ import Foundation
 /// project's scripts put them in place (`scripts/fetch-models.sh`, which `make deps`, `make install`,
 /// the Debian package and `scripts/install-test-tools.sh` run), each with its licence beside it.
 ///
-/// Looked for, in order: `$LOOKAROUND_MODELS_DIR`; an installed copy, `../share/lookaround/models` from
+/// Looked for in `$LOOKAROUND_MODELS_DIR` alone when it is set; else, in order: an installed copy, `../share/lookaround/models` from
 /// the executable's folder (`make install`, the Debian package); and, for an executable inside a
 /// `.build` folder only (development and tests), `.build/models` of the source tree this module was
 /// built from, where `scripts/fetch-models.sh` puts them by default — the same order as the world basemap.
@@ -26,8 +26,8 @@ public enum PrivacyModels {
 
     /// The folders looked in, in order (see the type's documentation).
     public static var searchFolders: [String] {
+        if let override = ProcessInfo.processInfo.environment["LOOKAROUND_MODELS_DIR"], !override.isEmpty { return [override] }
         var folders: [String] = []
-        if let override = ProcessInfo.processInfo.environment["LOOKAROUND_MODELS_DIR"], !override.isEmpty { folders.append(override) }
         var executables = [Bundle.main.bundleURL]
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent(), executable != executables[0] {
             executables.append(executable)
