@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "LookAroundClientTests", dependencies: ["LookAround"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ArgumentParsing", "Catalog", "Geodesy", "Imaging", "MapData",
-                                                            "MapSnapshot", "Playback", "Reprojection", "Service", "Simulator", "Terminal"]),
+                                                            "MapSnapshot", "Playback", "Reprojection", "Service", "Simulator", "Terminal", "Privacy"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
                     resources: [.copy("Fixtures")]),

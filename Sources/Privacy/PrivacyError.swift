@@ -68,6 +68,8 @@ extension PrivacyError: CategorizedError {
     public var invalidValue: InvalidValue? {
         switch self {
         case .invalidParameter(let name, let value, let allowed): InvalidValue(parameter: name, value: value, allowed: allowed)
+        case .unknownRegion(let file, let id, let known):
+            InvalidValue(parameter: "region id", value: "\(id) (of \(file))", allowed: known.isEmpty ? "none: it records no region" : known.joined(separator: ", "))
         default: nil
         }
     }
