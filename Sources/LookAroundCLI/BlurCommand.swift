@@ -52,7 +52,7 @@ enum BlurCommand: Command {
             (command: "lookaround blur blurred/R0010023.JPG --in-place --remove p2 --originals ~/theta", comment: "un-blur a sign taken for a plate"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let output = arguments.string("output"), inPlace = arguments.flag("in-place"), dryRun = arguments.flag("dry-run")
         if inPlace && output != nil { throw arguments.error("give either -o DIR or --in-place, not both") }
         if !inPlace && output == nil { throw arguments.error("say where the blurred photos go: -o DIR, or --in-place") }
@@ -123,7 +123,7 @@ enum BlurCommand: Command {
         if failures > 0 {
             Console.error("error: \(failures) of \(inputs.count) photos could not be blurred (listed above)")
             if failures == inputs.count, let firstFailure { return describe(firstFailure).0 }
-            return .dataError
+            return .failed(.badData)
         }
         return .ok
     }

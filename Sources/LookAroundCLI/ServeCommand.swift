@@ -137,7 +137,7 @@ enum ServeCommand: Command {
                               + "\nblur \(unblurred.count == 1 ? "it" : "them") ('lookaround index --blur' on \(unblurred.count == 1 ? "its folder" : "their folders"), "
                               + "or 'lookaround blur --in-place'), or start with --serve-unblurred to serve \(unblurred.count == 1 ? "it" : "them") as they are")
                 service.close()
-                return .dataError
+                return .failed(.badData)
             }
         }
         let server: HTTPServer
