@@ -21,7 +21,8 @@ struct DetectionView {
     var toPhoto: @Sendable (Double, Double) -> (x: Double, y: Double)
 
     /// Boxes in the photo for a box in the view: its outline sampled and mapped, its bounding box taken
-    /// (unwrapped around the first point), and on a panorama split where it crosses the ±180° seam.
+    /// (unwrapped around the first point); on a panorama, a box across the ±180° seam is given twice, once
+    /// from each side (one reaching past x = width, the other before x = 0).
     func photoBoxes(for box: PixelBox, panoramaWidth: Int?) -> [PixelBox] {
         var xs: [Double] = [], ys: [Double] = []
         let steps = 8
@@ -50,8 +51,11 @@ struct DetectionView {
         let minY = ys.min()!, maxY = ys.max()!
         if maxX - minX >= width { return [PixelBox(x: 0, y: minY, width: width, height: maxY - minY)] }
         if maxX <= width { return [PixelBox(x: minX, y: minY, width: maxX - minX, height: maxY - minY)] }
-        return [PixelBox(x: minX, y: minY, width: width - minX, height: maxY - minY),
-                PixelBox(x: 0, y: minY, width: maxX - width, height: maxY - minY)]
+        // Across the seam: the whole box once on each side, the one reaching past the right edge, the other
+        // past the left. Each is grown and blurred as the whole face or plate (its blocks are cut to the
+        // photo), so the side that shows less of it is covered as far as the whole would be.
+        let whole = PixelBox(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        return [whole, PixelBox(x: minX - width, y: minY, width: whole.width, height: whole.height)]
     }
 }
 

@@ -96,8 +96,9 @@ public enum PhotoBlurrer {
         var fresh: [Detection] = []
         var handled = 0
         for detection in detections {
+            let inside = detection.box.clipped(width: layout.width, height: layout.height)
             let covered = regions.contains { region in
-                region.blocks.intersectionArea(detection.box) >= 0.5 * detection.box.area
+                region.blocks.intersectionArea(inside) >= 0.5 * inside.area
                     || (region.state == .removed && region.box.intersectionOverUnion(detection.box) > 0.3)
             }
             if covered { handled += 1 } else { fresh.append(detection) }

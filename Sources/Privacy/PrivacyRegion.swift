@@ -48,6 +48,12 @@ public struct PixelBox: Sendable, Hashable, Codable, CustomStringConvertible {
         return union > 0 ? shared / union : 0
     }
 
+    /// The part of the box inside a `width` × `height` image (a box across a panorama's seam reaches past its edge).
+    public func clipped(width: Int, height: Int) -> PixelBox {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(Double(width), maxX), y1 = min(Double(height), maxY)
+        return PixelBox(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
     /// The box grown about its centre by `factor` in each direction.
     public func scaled(by factor: Double) -> PixelBox {
         PixelBox(x: centerX - width * factor / 2, y: centerY - height * factor / 2, width: width * factor, height: height * factor)
@@ -79,7 +85,8 @@ public struct Detection: Sendable, Hashable {
     public var kind: PrivacyClass
     /// The detector's confidence, 0…1 (1 for a person's mark).
     public var score: Double
-    /// Where, in the image's pixels.
+    /// Where, in the image's pixels (across a 360° panorama's seam, past its left or right edge: see
+    /// `DetectionView.photoBoxes`).
     public var box: PixelBox
 
     public init(kind: PrivacyClass, score: Double, box: PixelBox) {
@@ -118,7 +125,8 @@ public struct PrivacyRegion: Sendable, Hashable, Codable {
     public var id: String
     public var kind: PrivacyClass
     public var score: Double
-    /// The detection's box, in image pixels.
+    /// The detection's box, in image pixels; a face or plate across a 360° panorama's ±180° seam is two
+    /// regions, one on each side, each with the whole box (reaching past the photo's edge) and its own blocks.
     public var box: PixelBox
     /// The pixels whose blocks were replaced: the box, enlarged to cover the whole face or plate, out to
     /// the JPEG's iMCU grid (16 × 16 pixels for 4:2:0), clipped to the image.
