@@ -104,6 +104,7 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
     struct Tally { var marked = 0, found = 0, falseRegions = 0, signsBlurred = 0 }
     // (name, class) → tally
     var tallies: [String: Tally] = [:]
+    var signNotes: [String] = []
     func score(_ name: String, _ kind: PrivacyClass, detections: [PixelBox], photo: Labels.Photo, width: Int, height: Int) {
         var t = tallies[name + " " + kind.rawValue] ?? Tally()
         let marked = (kind == .face ? photo.faces : photo.plates) ?? []
@@ -116,6 +117,9 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
         for d in detections where !known.contains(where: { $0.intersectionArea(d) > 0.2 * min($0.area, d.area) }) { t.falseRegions += 1 }
         for s in (photo.signs ?? []).map(box) where covers.contains(where: { $0.intersectionArea(s) > 0.2 * min(s.area, $0.area) }) {
             t.signsBlurred += 1
+            signNotes.append("\(name) \(kind.rawValue): sign \(s) of \(photo.file) blurred by "
+                             + detections.filter { cover($0, width: width, height: height).intersectionArea(s) > 0.2 * min(s.area, cover($0, width: width, height: height).area) }
+                                .map(\.description).joined(separator: " "))
         }
         tallies[name + " " + kind.rawValue] = t
     }
@@ -165,4 +169,5 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
         print("   \(name.padding(toLength: 39, withPad: " ", startingAt: 0))\(kind.padding(toLength: 8, withPad: " ", startingAt: 0))"
               + "\(recall.padding(toLength: 16, withPad: " ", startingAt: 0))\(String(t.falseRegions).padding(toLength: 16, withPad: " ", startingAt: 0))\(t.signsBlurred)")
     }
+    for note in signNotes { print("   \(note)") }
 }
