@@ -68,7 +68,11 @@ public struct PanoramaSearch: Sendable, Hashable {
         }
     }
 
-    /// The query (selecting ``PanoramaRecord/selectColumns``, which ends with the row) and its values
+    /// Where ``PanoramaRecord/selectColumns`` puts `p.row` (0-based).
+    static let rowColumn = PanoramaRecord.selectColumns.split(separator: ",")
+        .firstIndex { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "p.row" } ?? 0
+
+    /// The query (selecting ``PanoramaRecord/selectColumns``, the row at ``rowColumn``) and its values
     /// in order. `placeholder(n)` spells the n-th (1-based) parameter; `boxPredicate(s, w, n, e)` is the
     /// store's indexed test of the box, given the placeholders of its four edges.
     func sql(placeholder: (Int) -> String,

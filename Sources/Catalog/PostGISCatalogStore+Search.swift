@@ -9,7 +9,7 @@ extension PostGISCatalogStore {
         return try pool.read { connection throws(CatalogError) in
             let result = try connection.execute(sql, values.map(\.text))
             var found: [(row: Int, record: PanoramaRecord)] = []
-            for r in 0..<result.rowCount { found.append((result.int(r, 30), try PanoramaRecord(reading: result, row: r, location: location))) }
+            for r in 0..<result.rowCount { found.append((result.int(r, PanoramaSearch.rowColumn), try PanoramaRecord(reading: result, row: r, location: location))) }
             return found
         }
     }

@@ -13,7 +13,7 @@ extension SQLiteCatalogStore {
             let statement = try database.prepare(sql)
             try Self.bind(values, to: statement)
             var found: [(row: Int, record: PanoramaRecord)] = []
-            while try statement.step() { found.append((statement.int(30), try PanoramaRecord(reading: statement, path: path))) }
+            while try statement.step() { found.append((statement.int(Int32(PanoramaSearch.rowColumn)), try PanoramaRecord(reading: statement, path: path))) }
             return found
         }
     }

@@ -94,6 +94,49 @@ import TestSupport
         #expect(run.exitCode == 0, "\(run.stderr.suffix(2000))")
     }
 
+    /// Collections and a collection's items page by `next` links until every one was seen once, in
+    /// order (collections by name, items by their position in the sequence), with the extents the items have.
+    @Test func collectionsAndItemsPageWithNextLinks() throws {
+        let server = try Server(["--catalog", try ServeCLITests.catalog()])
+        defer { _ = server.terminate() }
+        /// The pages from `path` on: each page's JSON, following `next` (its path: the links name the Host sent, no port).
+        func pages(_ path: String) throws -> [[String: Any]] {
+            var pages: [[String: Any]] = [], next: String? = path
+            while let current = next, pages.count < 100 {
+                let page = try RawHTTPClient(port: server.port).get(current).json()
+                pages.append(page)
+                let href = (page["links"] as? [[String: Any]])?.first { $0["rel"] as? String == "next" }?["href"] as? String
+                next = href.map { String($0.dropFirst("http://127.0.0.1".count)) }
+            }
+            return pages
+        }
+        let collectionPages = try pages("/api/collections?limit=2")
+        let collections = collectionPages.flatMap { $0["collections"] as? [[String: Any]] ?? [] }
+        let names = collections.compactMap { $0["id"] as? String }
+        #expect(collectionPages.count == 3 && names == ["aleksanterinkatu", "etelaesplanadi", "mannerheimintie", "pohjoisesplanadi", "senaatintori"],
+                "\(collectionPages.count) pages: \(names)")
+        let senaatintori = try #require(collections.first { $0["id"] as? String == "senaatintori" })
+        let extent = try #require(senaatintori["extent"] as? [String: Any])
+        let bbox = try #require(((extent["spatial"] as? [String: Any])?["bbox"] as? [[Double]])?.first)
+        let interval = try #require(((extent["temporal"] as? [String: Any])?["interval"] as? [[String]])?.first)
+        let itemPages = try pages("/api/collections/senaatintori/items?limit=3")
+        let items = itemPages.flatMap { $0["features"] as? [[String: Any]] ?? [] }
+        let count = try #require((senaatintori["stats:items"] as? [String: Any])?["count"] as? Int)
+        #expect(items.count == count && itemPages.count == (count + 2) / 3, "\(items.count) items in \(itemPages.count) pages")
+        let ranks = items.compactMap { ($0["properties"] as? [String: Any])?["geovisio:rank_in_collection"] as? Int }
+        #expect(ranks == Array(1...count))
+        let points = items.compactMap { ($0["geometry"] as? [String: Any])?["coordinates"] as? [Double] }
+        #expect(points.count == count && bbox.count == 4)
+        #expect(points.map { $0[0] }.min() == bbox[0] && points.map { $0[1] }.min() == bbox[1], "\(bbox)")
+        #expect(points.map { $0[0] }.max() == bbox[2] && points.map { $0[1] }.max() == bbox[3], "\(bbox)")
+        let times = items.compactMap { ($0["properties"] as? [String: Any])?["datetime"] as? String }.sorted()
+        #expect(interval == [times.first ?? "", times.last ?? ""], "\(interval)")
+        // Paging a filtered collection keeps its filter.
+        let filtered = try pages("/api/collections/senaatintori/items?limit=2&ids=senaatintori-001,senaatintori-004,senaatintori-007")
+        #expect(filtered.flatMap { $0["features"] as? [[String: Any]] ?? [] }.compactMap { $0["id"] as? String }
+                == ["senaatintori-001", "senaatintori-004", "senaatintori-007"])
+    }
+
     /// The item's assets: the original, 2048 and 500 pixels wide, and the 8 × 4 tiles of the sphere.
     @Test func pictureAssetsHaveTheirSizes() throws {
         let server = try Server(["--catalog", try ServeCLITests.catalog()])
