@@ -33,10 +33,26 @@ struct STACDocuments {
     /// An id as it goes in a path: slashes kept (the routes split on known suffixes), everything
     /// outside RFC 3986's unreserved characters percent-encoded.
     static func pathComponent(_ id: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~/")
-        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+        // Most ids need no escaping: checked byte by byte, without Foundation's CharacterSet.
+        if id.utf8.allSatisfy(isUnreservedOrSlash) { return id }
+        return id.addingPercentEncoding(withAllowedCharacters: pathAllowed) ?? id
     }
+
+    /// RFC 3986's unreserved characters and `/`, as bytes.
+    static func isUnreservedOrSlash(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"): true
+        default: false
+        }
+    }
+
+    /// RFC 3986's unreserved characters and `/` (made once: building a CharacterSet costs more than an item).
+    static let pathAllowed: CharacterSet = {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "-._~/")
+        return allowed
+    }()
 
     func collectionURL(_ name: String) -> String { "\(base)/collections/\(Self.pathComponent(name))" }
     func itemURL(_ record: PanoramaRecord) -> String {

@@ -178,10 +178,16 @@ struct STACSearchRequest {
 
     /// `value` escaped for a query string.
     static func queryEscaped(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+        if value.utf8.allSatisfy({ $0 != UInt8(ascii: "/") && STACDocuments.isUnreservedOrSlash($0) }) { return value }
+        return value.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? value
     }
+
+    /// RFC 3986's unreserved characters (made once).
+    static let queryAllowed: CharacterSet = {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "-._~")
+        return allowed
+    }()
 
     /// The link to the page after this one, which starts at `token` (`r<row>` or `o<offset>`).
     func nextLink(base: String, method: String, token: String) -> PageLink {
