@@ -125,7 +125,10 @@ enum ServeCommand: Command {
         let base = "http://\(shownHost):\(server.port)"
         Console.out("lookaround serve: \(service.catalog.panoramaCount) panoramas from \(service.catalog.location)")
         Console.out("listening on \(base)")
-        Console.out("try: curl '\(base)/v1/scene?lat=60.1699&lon=24.9523'"
+        // A point of this catalog's (its first panorama's), not a fixed city's.
+        let sample = (try? service.catalog.firstPanorama()).map { String(format: "lat=%.6f&lon=%.6f", $0.coordinate.latitude, $0.coordinate.longitude) }
+            ?? "lat=60.1699&lon=24.9523"
+        Console.out("try: curl '\(base)/v1/scene?\(sample)'"
                     + (configuration.apiKeys.isEmpty ? "" : " -H 'X-API-Key: …'"))
         Console.out("stop with Ctrl-C or SIGTERM")
         var received: Int32 = 0

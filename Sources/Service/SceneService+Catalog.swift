@@ -23,6 +23,7 @@ extension SceneService {
             throw .invalidParameter(parameter: "lat", message: "give lat and lon (decimal degrees) or near=PLACE")
         }
         request.coordinate = point
+        if let zoom = try Self.clickZoom(query) { request.radiusMeters = SceneRequest.clickRadiusMeters(zoom: zoom, latitude: point.latitude) }
         return (request, requestID)
     }
 
@@ -38,6 +39,16 @@ extension SceneService {
         }
         return SceneRequest(coordinate: Self.placeholderCoordinate, radiusMeters: radius, preference: preference, source: source,
                             capturedAfter: after, capturedBefore: before)
+    }
+
+    /// `zoom=`: the web-map zoom a click was made at, whose radius (``SceneRequest/clickRadiusMeters(zoom:latitude:)``)
+    /// replaces `radius_meters` (the two together are refused).
+    static func clickZoom(_ query: QueryParameters) throws(ServiceError) -> Double? {
+        guard let zoom = try query.double("zoom", in: SceneRequest.zoomRange, unit: "") else { return nil }
+        if query.string("radius_meters") != nil {
+            throw .invalidParameter(parameter: "zoom", message: "give radius_meters or zoom (a click's radius at that map zoom), not both")
+        }
+        return zoom
     }
 
     /// The coordinate of a request that has none yet (0°, 0°; a batch's lines bring their own).
@@ -89,7 +100,7 @@ extension SceneService {
                 }
             }
         }
-        let parser = SceneBatchParser(defaults: try sceneFilters(QueryParameters(request: request)))
+        let parser = SceneBatchParser(defaults: try sceneFilters(QueryParameters(request: request)), zoom: try Self.clickZoom(QueryParameters(request: request)))
         var requests: [(SceneRequest, String?)] = []
         for line in lines {
             do {
@@ -137,8 +148,12 @@ extension SceneService {
         do { return .json(JSONWriter.encode(try catalog.searchPlaces(search))) } catch { throw QueryParameters.translate(error) }
     }
 
-    /// `GET /v1/coverage/{z}/{x}/{y}`: the panoramas in a slippy tile as a GeoJSON FeatureCollection.
+    /// `GET /v1/coverage/{z}/{x}/{y}`: the panoramas in a slippy tile as a GeoJSON FeatureCollection;
+    /// `GET /v1/coverage/clusters/{z}/{x}/{y}`: the coverage tiles' clusters (``CoverageMaps``).
     func coverage(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        if let tile = try CoverageMaps.clusterTile(request.path) {
+            return HTTPResponse(contentType: "application/geo+json", body: try CoverageMaps.clustersGeoJSON(tile: tile, catalog: catalog))
+        }
         let text = String(request.path.dropFirst("/v1/coverage/".count))
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
         guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else {

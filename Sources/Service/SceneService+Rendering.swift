@@ -214,6 +214,8 @@ extension SceneService {
         return RenderJob(key: cacheKey("map", request), cacheControl: "public, max-age=3600", streetView: false) {
             let resources = try maps.resources(osmPath: osmPath, imagery: options.type.needsOrthophoto)
             var framing = options.framing
+            // No view named: the catalog's coverage when it is drawn, else the extract.
+            if framing == nil, options.showsCoverage, let region = CoverageMaps.region(catalog: catalog) { framing = .region(region) }
             if framing == nil, let box = resources.dataset.boundingBox {
                 framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
                                                        west: box.minLongitude, east: box.maxLongitude))

@@ -277,8 +277,8 @@ public final class SceneService: HTTPHandler {
         /// spec checks them (snapshot, map) or Google's routes take Google's.
         var parameters: [String]? {
             switch self {
-            case .scene: ["lat", "lon", "near", "radius_meters", "preference", "source", "after", "before", "language", "id"]
-            case .scenes: ["radius_meters", "preference", "source", "after", "before"]
+            case .scene: ["lat", "lon", "near", "radius_meters", "zoom", "preference", "source", "after", "before", "language", "id"]
+            case .scenes: ["radius_meters", "zoom", "preference", "source", "after", "before"]
             case .search: ["q", "near", "category", "language", "limit"]
             case .health, .metrics, .openAPI, .coverage, .panorama, .tile, .mapTile, .tileJSON: []
             case .move: SceneService.moveParameters + ["viewer", "seq"]
@@ -455,26 +455,26 @@ final class MapResources: @unchecked Sendable {
     /// Guards the three above; held while loading, so concurrent first requests load once.
     private let lock = NSLock()
 
-    /// The renderer, its data and (when `imagery`) the simulated orthophoto.
+    /// The renderer, its data and (when `imagery`) the simulated orthophoto. Without an extract (`osmPath`
+    /// nil) the maps are the world layer alone (``MapDataset/empty(sourcePath:)``) under the coverage, and
+    /// the imagery types draw it too (``WorldOnlyImagery``).
     func resources(osmPath: String?, imagery: Bool) throws(ServiceError)
-        -> (snapshotter: MapSnapshotter, dataset: MapDataset, orthophoto: SimulatedOrthophoto?) {
+        -> (snapshotter: MapSnapshotter, dataset: MapDataset, orthophoto: (any OrthophotoProvider)?) {
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw .internalError(detail: failure) }
         if loaded == nil {
-            guard let osmPath else {
-                throw .internalError(detail: "no OSM extract to draw maps from; start the server with --osm FILE")
-            }
             do {
-                let dataset = try MapDataset(contentsOfFile: osmPath)
+                let dataset = try osmPath.map { try MapDataset(contentsOfFile: $0) } ?? .empty()
                 loaded = (try MapSnapshotter(dataset: dataset), dataset)
             } catch {
-                let reason = "cannot load the OSM extract \(osmPath): \(error)"
+                let reason = "cannot load the OSM extract \(osmPath ?? "") or the world layer: \(error)"
                 failure = reason
                 throw .internalError(detail: reason)
             }
         }
         guard let (snapshotter, dataset) = loaded else { throw .internalError(detail: "the map renderer did not load") }
+        if imagery, dataset.isEmpty { return (snapshotter, dataset, WorldOnlyImagery()) }
         if imagery, orthophoto == nil {
             do { orthophoto = try SimulatedOrthophoto(dataset: dataset) } catch {
                 throw .internalError(detail: "cannot build the simulated imagery: \(error)")

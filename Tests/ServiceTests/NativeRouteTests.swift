@@ -291,6 +291,7 @@ import TestSupport
         let samples = ["/v1/health": "/v1/health", "/metrics": "/metrics", "/v1/openapi.json": "/v1/openapi.json",
                        "/v1/scene": "/v1/scene?lat=60.1699&lon=24.9523", "/v1/scenes": "/v1/scenes",
                        "/v1/search": "/v1/search?q=kahvila", "/v1/coverage/{z}/{x}/{y}": "/v1/coverage/15/18655/9484",
+                       "/v1/coverage/clusters/{z}/{x}/{y}": "/v1/coverage/clusters/5/18/9",
                        "/v1/panoramas/{id}": "/v1/panoramas/senaatintori-005",
                        "/v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg": "/v1/panoramas/senaatintori-005/tiles/0/0/0.jpg",
                        "/v1/snapshot": "/v1/snapshot?scene=senaatintori-005&size=64x48",
