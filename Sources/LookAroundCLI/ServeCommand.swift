@@ -14,7 +14,8 @@ enum ServeCommand: Command {
             browser (no WebGL needed) for the map, Look Around previews, the full-window viewer, walks and \
             directions; a deep link such as /@60.1695,24.9525,3a,75y,90h,90t?pano=senaatintori-005 opens that \
             view, and /lookaround.js embeds views in other pages. Routes: /v1/scene, POST /v1/scenes, \
-            /v1/search, /v1/panoramas/{id}, /v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg, /v1/coverage/{z}/{x}/{y}, \
+            /v1/search, /v1/panoramas/{id}, /v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg, /v1/coverage/{z}/{x}/{y} \
+            (and /v1/coverage/clusters/{z}/{x}/{y}, the clusters the coverage tiles draw below zoom 14), \
             /v1/snapshot, /v1/move, /v1/walk, /v1/map, /v1/tiles/{type}/{z}/{x}/{y}.png and {type}.json \
             (TileJSON; types standard, muted, imagery, hybrid, coverage), /v1/directions, /v1/health, /metrics, \
             /v1/openapi.json; Google's /maps/api/streetview/metadata and /maps/api/streetview, Nominatim's \
@@ -27,7 +28,8 @@ enum ServeCommand: Command {
             .value("listen", valueName: "HOST:PORT", help: "Address to listen on (port 0: any free port; IPv6 as [::1]:8080).",
                    defaultValue: "127.0.0.1:8080"),
             CommonOptions.catalog,
-            .value("osm", valueName: "FILE", help: "OSM extract for /v1/map (default: sources/*.osm.pbf beside the catalog)."),
+            .value("osm", valueName: "FILE", help: "OSM extract for the maps and place names (default: sources/*.osm.pbf beside the "
+                   + "catalog; with none, the maps are the Natural Earth world layer under the coverage)."),
             .value("api-key-file", valueName: "FILE", help: "Require one of the keys in FILE (one per line) as key=… or X-API-Key."),
             .value("threads", valueName: "N", help: "Network threads, 1…64 (default: one more than the cores; they also answer scene requests)."),
             .value("render-workers", valueName: "N", help: "Render workers for images and tiles, 1…64 (default: the number of cores)."),

@@ -48,7 +48,8 @@ public final class SceneService: HTTPHandler {
         keys = APIKeys(configuration.apiKeys)
         let cacheBytes = max(16, configuration.cacheMegabytes) << 20
         responses = ResponseCache(capacityBytes: cacheBytes / 4)
-        panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4)
+        // A first view decodes its region of the JPEG; the tile file the next views read is made in the background.
+        panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4, tileMaker: PanoramaTileMaker())
         tileStore = PanoramaTileStore(directory: catalog.location.tileDirectory)
         accessLog = try configuration.accessLogPath.map { path throws(ServiceError) in try AccessLog(path: path) }
     }

@@ -23,7 +23,8 @@ import TestSupport
         return folder
     }
 
-    /// Every real photo copied into `photos/` and indexed (no OSM file) into `real.sqlite` in a fresh folder.
+    /// Every real photo copied into `photos/` and indexed (no OSM file) into `photos.sqlite` in a fresh
+    /// folder, as the README's "Your own 360° photos" does.
     static let indexed = Result { () throws -> (root: URL, catalog: String, index: ProcessResult) in
         guard let shared = realPhotos else { throw CocoaError(.fileNoSuchFile) }
         let root = try Lookaround.temporaryDirectory()
@@ -32,8 +33,8 @@ import TestSupport
         for folder in ["gopro-max-sequence", "single-cameras"] {
             try FileManager.default.copyItem(at: shared.appendingPathComponent(folder), to: photos.appendingPathComponent(folder))
         }
-        let catalog = root.appendingPathComponent("real.sqlite").path
-        return (root, catalog, try Lookaround.run(["index", photos.path, "--catalog", catalog], in: root))
+        let catalog = root.appendingPathComponent("photos.sqlite").path
+        return (root, catalog, try Lookaround.run(["index", "photos", "--catalog", "photos.sqlite"], in: root))
     }
 
     /// The photos' box: the first GoPro capture near Pontoise, the others from England to Strasbourg.
@@ -64,6 +65,32 @@ import TestSupport
         #expect(index.exitCode == 0, "\(index.stdout)\(index.stderr)")
         #expect(index.stdout.contains("panoramas   10 (10 files: 10 read, 0 unchanged, 0 failed)"), "\(index.stdout)")
         #expect(!index.stdout.contains("advance towards"), "the GoPro walk faces its way: no heading warning")
+    }
+
+    /// The README's commands from a folder of camera files to the browser, as written there (but `serve`,
+    /// which ``servingWithoutAnExtract()`` runs): each exits 0.
+    @Test func theREADMECommands() throws {
+        _ = try Self.photosOrSkip()
+        let (root, _, _) = try Self.indexed.get()
+        let readme = try String(contentsOf: Lookaround.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "**From a folder of camera files to the browser, without an extract**"))
+        let block = try #require(readme[start.upperBound...].components(separatedBy: "```sh\n").dropFirst().first?
+            .components(separatedBy: "```").first)
+        let commands = block.split(separator: "\n").map { line in
+            String(line.components(separatedBy: " #").first ?? "").trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        #expect(commands.count == 5 && commands.allSatisfy { $0.hasPrefix("lookaround ") }, "\(commands)")
+        for command in commands where !command.hasPrefix("lookaround serve") {
+            // The shell's words: double-quoted strings kept whole.
+            var words: [String] = [], word = "", quoted = false
+            for c in command.dropFirst("lookaround ".count) {
+                if c == "\"" { quoted.toggle() } else if c == " " && !quoted { if !word.isEmpty { words.append(word); word = "" } } else { word.append(c) }
+            }
+            if !word.isEmpty { words.append(word) }
+            let result = try Lookaround.run(words, in: root)
+            #expect(result.exitCode == 0, "\(command): \(result.stdout)\(result.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("coverage.png").path))
     }
 
     /// `serve` without --osm: every map, tile, coverage, TileJSON and search route the page uses answers
@@ -215,7 +242,7 @@ import TestSupport
         }
         let id = try Lookaround.run(["geocode", "R0014760", "--catalog", catalog], in: root)
         #expect(id.exitCode == 0 && id.stdout.contains("panorama single-cameras/R0014760"), "\(id.stdout)")
-        let sequence = try Lookaround.run(["search", "gopro-max", "--catalog", catalog], in: root)
+        let sequence = try Lookaround.run(["search", "gopro-max", "--catalog", catalog], in: root)  // part of its name
         #expect(sequence.exitCode == 0 && sequence.stdout.contains("sequence photos/gopro-max-sequence/GoPro Max (5 panoramas)"), "\(sequence.stdout)")
         let scene = try Lookaround.run(["scene", "--near", "N 49 0.413 E 1 55.151", "--catalog", catalog], in: root)
         #expect(scene.exitCode == 0 && scene.stdout.contains("gopro-max-sequence/1"), "\(scene.stdout)\(scene.stderr)")
