@@ -25,9 +25,10 @@ private let browserCopies = 20
 private let inProcessRuns = 7
 
 func runCaptureBenchmarks() throws {
-    let camera = "../shared/data/real-photos/single-cameras/R0014760.JPG"
-    guard FileManager.default.fileExists(atPath: camera) else {
-        print("   skipped: \(camera) is not here (the real camera files beside the project)")
+    // ../shared beside the project (or beside the folder of worktrees it is in).
+    let relative = "shared/data/real-photos/single-cameras/R0014760.JPG"
+    guard let camera = ["../", "../../"].map({ $0 + relative }).first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+        print("   skipped: ../\(relative) is not here (the real camera files beside the project)")
         return
     }
     let root = NSTemporaryDirectory() + "lookaround-bench-captures-\(getpid())"

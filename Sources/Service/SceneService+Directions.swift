@@ -27,9 +27,7 @@ extension SceneService {
                 throw .internalError(detail: "cannot read the catalog's routing graph: \(error)")
             }
         }
-        guard let path = configuration.resolvedOSMPath else {
-            throw .internalError(detail: "no OSM extract to route over; start the server with --osm FILE")
-        }
+        guard let path = configuration.resolvedOSMPath else { throw .noStreetNetwork }
         do { return try DirectionsNetwork.shared(osmPath: path) } catch {
             throw .internalError(detail: "cannot build the routing graph of \(path): \(error)")
         }

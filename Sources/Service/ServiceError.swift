@@ -63,13 +63,16 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotListen(address: String, detail: String)
     /// A configuration file (API keys) could not be read.
     case badConfiguration(file: String, detail: String)
+    /// Directions were asked of a server with no street network: started without an OSM extract, and
+    /// its catalog stores no routing graph.
+    case noStreetNetwork
 
     /// The HTTP status of each case: the one table.
     public var httpStatus: Int {
         switch self {
         case .invalidParameter, .batchTooLarge, .imageTooLarge, .malformedRequest: 400
         case .forbidden: 403
-        case .notFound, .unknownPanorama, .placeNotFound, .noImagery: 404
+        case .notFound, .unknownPanorama, .placeNotFound, .noImagery, .noStreetNetwork: 404
         case .methodNotAllowed: 405
         case .requestTimeout: 408
         case .bodyTooLarge, .contentLengthTooLarge, .unexpectedBody: 413
@@ -92,6 +95,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownPanorama: "unknown_panorama"
         case .placeNotFound: "place_not_found"
         case .noImagery: "no_imagery"
+        case .noStreetNetwork: "no_street_network"
         case .forbidden: "forbidden"
         case .bodyTooLarge, .contentLengthTooLarge: "body_too_large"
         case .unexpectedBody: "unexpected_body"
@@ -120,7 +124,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
              .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody, .unsupportedTransferCoding,
              .expectationFailed, .httpVersionNotSupported, .requestTimeout:
             "INVALID_REQUEST"
-        case .unknownPanorama, .noImagery: "ZERO_RESULTS"
+        case .unknownPanorama, .noImagery, .noStreetNetwork: "ZERO_RESULTS"
         case .placeNotFound: "NOT_FOUND"
         case .forbidden: "REQUEST_DENIED"
         case .overloaded, .tooManyConnections, .unreadableImagery, .catalogFailed, .catalogUnavailable, .internalError, .cannotListen, .badConfiguration:
@@ -163,6 +167,8 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownPanorama(let id): "no panorama with id '\(id)' in the catalog"
         case .placeNotFound(let name): "no place matches '\(name)'; try /v1/search?q=\(name)"
         case .noImagery(let detail): detail
+        case .noStreetNetwork: "this server has no street network to route over: it was started without an OSM extract and its "
+            + "catalog stores no routing graph; start it with --osm FILE, or index with --osm FILE"
         case .forbidden: "a valid API key is required: pass it once, as key=… or as the X-API-Key header"
         case .bodyTooLarge(let limit): "the request body is over the limit of \(limit) bytes"
         case .contentLengthTooLarge(let value): "Content-Length \(value) is over any limit; bodies are bounded per route (see /v1/openapi.json)"
@@ -197,7 +203,7 @@ extension ServiceError: CategorizedError {
         case .invalidParameter, .notFound, .methodNotAllowed, .forbidden, .bodyTooLarge, .batchTooLarge, .imageTooLarge,
              .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody,
              .unsupportedTransferCoding, .expectationFailed, .httpVersionNotSupported, .requestTimeout: .usage
-        case .unknownPanorama, .placeNotFound, .noImagery: .noImagery
+        case .unknownPanorama, .placeNotFound, .noImagery, .noStreetNetwork: .noImagery
         case .overloaded, .catalogUnavailable, .tooManyConnections, .cannotListen: .unavailable
         case .unreadableImagery: .badData
         case .badConfiguration: .missingInput

@@ -202,6 +202,11 @@ import TestSupport
 
         // The rest the page asks for.
         #expect(try get("/").status == 200)
+        #expect(try get("/v1/snapshot?scene=gopro-max-sequence/1&size=320x180&heading_degrees=10").status == 200)
+        #expect(try get("/v1/panoramas/gopro-max-sequence/1").status == 200)
+        #expect(try get("/v1/panoramas/gopro-max-sequence/1/tiles/0/0/0.jpg").status == 200)
+        let directions = try get("/v1/directions?from=49.00689,1.91919&to=49.00697,1.91919")
+        #expect(directions.status == 404 && directions.text.contains("no_street_network"), "\(directions.text)")
         #expect(try get("/v1/map?coverage=true&size=320x200").status == 200)
         #expect(try get("/reverse?lat=49.00689&lon=1.91919&format=jsonv2").status == 200)
         #expect(try get("/v1/health").status == 200)
