@@ -93,6 +93,48 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("coverage.png").path))
     }
 
+    /// The page as a user meets it on a server of their own photos without --osm, in headless Chromium with
+    /// WebGL off (scripts/browser_check.py's `captures` flow): no answer of 500 (or 400), the first map shows
+    /// the photos, the coverage is clickable at zoom 5 (the GoPro walk's cluster zooms in; a lone photo
+    /// previews) and at 17, the preview and the viewer show a photo, a key after clicking Roads or + still
+    /// turns the view, every coordinate form typed in the search box goes there, and the README's embed
+    /// snippet, in a page of its own, paints a view and keeps its 640×360.
+    @Test func theWebPageOnOwnPhotosWithoutAnExtract() throws {
+        _ = try Self.photosOrSkip()
+        try WebViewerCLITests.requireBrowser()
+        let (_, catalog, _) = try Self.indexed.get()
+        let server = try ServeCLITests.Server(["--catalog", catalog])
+        defer { _ = server.terminate() }
+        let page = try WebViewerCLITests.run("captures", server: server)
+        #expect(page["webgl"] as? Bool == false, "WebGL was not off")
+        #expect((page["answers"] as? Int ?? 0) > 50, "the flow saw the page's answers: \(page["answers"] ?? "")")
+        // The first map: the photos' box (England to Strasbourg) in view, not Helsinki, not a street.
+        let first = try #require(page["first_map"] as? [String: Any])
+        #expect((first["west"] as? Double ?? 0) <= Self.bounds.west && (first["east"] as? Double ?? 0) >= Self.bounds.east
+                && (first["south"] as? Double ?? 90) <= Self.bounds.south && (first["north"] as? Double ?? 0) >= Self.bounds.north, "\(first)")
+        // Zoom 5: a click on the walk's cluster zooms in (to where its photos come apart), then a click previews one.
+        let zooms = page["cluster_clicks"] as? [Int] ?? []
+        #expect(zooms.first == 5 && zooms.count >= 2 && zooms.last ?? 0 >= 14, "\(zooms)")
+        #expect(page["preview_after_clusters"] as? String == "July 2021", "\(page["preview_after_clusters"] ?? "")")
+        let lone = try #require(page["lone_at_zoom5"] as? [String: Any])
+        #expect(lone["zoom"] as? Int == 5 && (lone["spread"] as? Double ?? 0) > 10, "a lone photo previewed at zoom 5: \(lone)")
+        let preview = try #require(page["preview_at_zoom17"] as? [String: Any])
+        #expect(preview["caption"] as? String == "July 2021" && (preview["spread"] as? Double ?? 0) > 10, "\(preview)")
+        let viewer = try #require(page["viewer"] as? [String: Any])
+        #expect((viewer["id"] as? String)?.hasPrefix("gopro-max-sequence/") == true && (viewer["spread"] as? Double ?? 0) > 10, "\(viewer)")
+        // Keys after a click on a control: the focus is on the button, the arrow still turns the view.
+        let keys = try #require(page["keys_after_controls"] as? [String: [String: Any]])
+        #expect(keys.count == 2 && keys.values.allSatisfy { abs(($0["turned"] as? Double ?? 0) - ($0["expected"] as? Double ?? 99)) < 0.01 }, "\(keys)")
+        #expect(keys.values.allSatisfy { ($0["focused"] as? String)?.contains("la-button") == true }, "the click left the focus on the control: \(keys)")
+        let search = try #require(page["coordinate_search_meters"] as? [String: Double])
+        #expect(search.count == 5 && search.values.allSatisfy { $0 < 1 }, "\(search)")
+        // The README's embed: its own style sheet brought by the script, one frame, its size kept.
+        let embed = try #require(page["embed_snippet"] as? [String: Any])
+        #expect(embed["view"] as? [Int] == [640, 360] && embed["canvas"] as? [Int] == [640, 360] && embed["frames"] as? [Int] == [200], "\(embed)")
+        #expect((embed["sheets"] as? [String])?.contains { $0.hasSuffix("/lookaround.css") } == true, "\(embed)")
+        #expect((page["console_errors"] as? [String])?.isEmpty == true, "\(page["console_errors"] ?? "")")
+    }
+
     /// `serve` without --osm: every map, tile, coverage, TileJSON and search route the page uses answers
     /// (no 500), at zoom 5 and 17, centred on the photos; search finds coordinates in every form, ids and
     /// sequences; a click's radius follows the zoom.
