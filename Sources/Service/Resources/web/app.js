@@ -80,15 +80,23 @@ onKeyChange(() => {
   for (const [type, layer] of Object.entries(layers)) layer.setUrl(tileURL(type));
 });
 
+/**
+ * A JSON answer of this server, with the key (asked for once on a 403).
+ * @param {string} path
+ */
+function fetchJSON(path) {
+  return withKey(async () => {
+    const response = await fetch(url(path));
+    if (response.status === 403) throw httpError("no valid API key", 403);
+    if (!response.ok) throw new Error("HTTP " + response.status);
+    return response.json();
+  });
+}
+
 async function setUpMap() {
   let tilejson = null;
   try {
-    tilejson = await withKey(async () => {
-      const response = await fetch(url("/v1/tiles/standard.json"));
-      if (response.status === 403) throw httpError("no valid API key", 403);
-      if (!response.ok) throw new Error("HTTP " + response.status);
-      return response.json();
-    });
+    tilejson = await fetchJSON("/v1/tiles/standard.json");
   } catch (error) {
     say("The map's description could not be loaded: " + (error instanceof Error ? error.message : String(error)), 8);
   }
@@ -152,12 +160,7 @@ async function clusterAt(latlng, zoom) {
     const n = 1 << zoom, x = Math.floor((click.x + dx) / 256), y = Math.floor((click.y + dy) / 256);
     if (y >= 0 && y < n) tiles.add(zoom + "/" + (((x % n) + n) % n) + "/" + y);
   }
-  const answers = await Promise.all([...tiles].map((tile) => withKey(async () => {
-    const response = await fetch(url("/v1/coverage/clusters/" + tile));
-    if (response.status === 403) throw httpError("no valid API key", 403);
-    if (!response.ok) throw new Error("HTTP " + response.status);
-    return response.json();
-  })));
+  const answers = await Promise.all([...tiles].map((tile) => fetchJSON("/v1/coverage/clusters/" + tile)));
   let best = null, bestDistance = Infinity;
   for (const answer of answers) for (const feature of answer.features) {
     const [lon, lat] = feature.geometry.coordinates, p = map.project([lat, lon], zoom);
