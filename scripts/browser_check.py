@@ -615,6 +615,14 @@ def check_readme_embed(driver):
         fail(f"the README's embed did not keep its size: {embed}")
     if any(status != 200 for status in embed["frames"]) or embed["requested"] > 4 or embed["spread"] < 5:
         fail(f"the README's embed asked for odd frames or painted nothing: {embed}")
+    # A preview named by its panorama id ({id}, as the README allows), on the same page.
+    result["preview_by_id"] = driver.execute_async_script("""const done = arguments[0], box = document.createElement('div');
+        box.style.cssText = 'width:320px;height:180px'; document.body.append(box);
+        const p = new lookaround.LookAroundPreview(box, {id: 'gopro-max-sequence/2'});
+        p.addEventListener('load', () => done({id: p.scene && p.scene.id, state: p.readyState}));
+        p.addEventListener('error', (e) => done({error: e.detail.message}));""")
+    if result["preview_by_id"].get("id") != "gopro-max-sequence/2":
+        fail(f"a preview of {{id}}: {result['preview_by_id']}")
 
 
 def main():

@@ -132,6 +132,7 @@ import TestSupport
         let embed = try #require(page["embed_snippet"] as? [String: Any])
         #expect(embed["view"] as? [Int] == [640, 360] && embed["canvas"] as? [Int] == [640, 360] && embed["frames"] as? [Int] == [200], "\(embed)")
         #expect((embed["sheets"] as? [String])?.contains { $0.hasSuffix("/lookaround.css") } == true, "\(embed)")
+        #expect((page["preview_by_id"] as? [String: Any])?["id"] as? String == "gopro-max-sequence/2", "\(page["preview_by_id"] ?? "")")
         #expect((page["console_errors"] as? [String])?.isEmpty == true, "\(page["console_errors"] ?? "")")
     }
 
