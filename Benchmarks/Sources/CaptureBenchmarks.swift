@@ -153,7 +153,7 @@ func runCaptureBenchmarks() throws {
     _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [browserFolder], catalogPath: browserCatalog))
     // A file where the tile folder would go: no tile file can be made, so every view is without one.
     FileManager.default.createFile(atPath: root + "/browser.tiles", contents: Data("blocked by Benchmarks captures\n".utf8))
-    let server = try ServedProcess(catalog: browserCatalog)
+    let server = try ServedProcess(catalog: browserCatalog, extra: ["--serve-unblurred"])  // real photos, never blurred: ours
     defer { server.stop() }
     let base = "http://127.0.0.1:\(server.port)"
     let pannellumFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -103,7 +103,7 @@ import TestSupport
         _ = try Self.photosOrSkip()
         try WebViewerCLITests.requireBrowser()
         let (_, catalog, _) = try Self.indexed.get()
-        let server = try ServeCLITests.Server(["--catalog", catalog])
+        let server = try ServeCLITests.Server(["--catalog", catalog, "--serve-unblurred"])
         defer { _ = server.terminate() }
         let page = try WebViewerCLITests.run("captures", server: server)
         #expect(page["webgl"] as? Bool == false, "WebGL was not off")
@@ -142,7 +142,7 @@ import TestSupport
     @Test func servingWithoutAnExtract() throws {
         _ = try Self.photosOrSkip()
         let (root, catalog, _) = try Self.indexed.get()
-        let server = try ServeCLITests.Server(["--catalog", catalog])
+        let server = try ServeCLITests.Server(["--catalog", catalog, "--serve-unblurred"])
         defer { _ = server.terminate() }
         #expect(server.banner.contains { $0.contains("/v1/scene?lat=") && !$0.contains("60.1699") }, "the hint names a point of this catalog: \(server.banner)")
         let client = try RawHTTPClient(port: server.port, timeoutSeconds: 60)
