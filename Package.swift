@@ -50,10 +50,10 @@ let package = Package(
         .systemLibrary(name: "CEmbree3", providers: [.apt(["libembree-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
-        // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
+        // libpng's and libjpeg's low-level APIs report errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
-                linkerSettings: [.linkedLibrary("png16")]),
+                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
         // OpenCV's DNN module (Debian's libopencv-dnn-dev 4.6, C++): a small C shim so that no C++ type or
         // exception reaches Swift; the Privacy module's detectors run through it. Debian ships no
         // opencv4.pc without the whole libopencv-dev, hence the include path by hand.

@@ -10,6 +10,8 @@ Usage:
       painted into the canvas), the viewer's own request -> painted latency, painted server frames/s,
       immediate-feedback repaints/s and the main-thread time of each input (setCamera + repaint).
   firstview BASE PANO HEADING POSE_HEADING PANNELLUM_DIR JPEG RUNS WxH
+      PANO may be a comma-separated list of panoramas (copies of one photo): our views then take the next
+      one each time (the floor's frame the first), so every one is the server's first view of its panorama.
       Cold first view (a fresh browser profile per run): our deep link BASE/?pano=PANO&heading=HEADING
       against Pannellum (PANNELLUM_DIR/pannellum.js, .css) showing JPEG on its WebGL, served by a
       python http.server thread on 127.0.0.1. Bytes from the Resource Timing API (transferSize of the
@@ -334,8 +336,16 @@ def first_view(driver, url, block=(), throttle=False):
         raise SystemExit(f"{url}: {error}")
 
 
-def firstview(base, pano, heading, pose_heading, pannellum_dir, jpeg, runs, size):
+def firstview(base, panos, heading, pose_heading, pannellum_dir, jpeg, runs, size):
     width, height = (int(v) for v in size.split("x"))
+    ids = panos.split(",")
+    pano = ids[0]
+    taken = [0]
+
+    def next_pano():
+        # Each of our views on the next panorama of the list (all of them on the one given alone).
+        taken[0] += 1
+        return ids[taken[0] % len(ids)]
     folder = tempfile.mkdtemp(prefix="lookaround-pannellum-")
     try:
         for name in ("pannellum.js", "pannellum.css"):
@@ -363,7 +373,7 @@ def firstview(base, pano, heading, pose_heading, pannellum_dir, jpeg, runs, size
         # Loopback runs (the first of each not counted), then 2 runs of each on the throttled link.
         for run in range(runs + 1 + 2):
             throttle = run > runs
-            for kind, url in (("lookaround", f"{base}/?pano={pano}&heading={float(heading) + 0.37 * run:.2f}&pitch=0&fov=90"),
+            for kind, url in (("lookaround", f"{base}/?pano={next_pano()}&heading={float(heading) + 0.37 * run:.2f}&pitch=0&fov=90"),
                               ("floor", f"{floor}{run}.html"),
                               ("pannellum", f"{peer}{run}.html")):
                 driver = browser(width, height)
@@ -389,7 +399,7 @@ def firstview(base, pano, heading, pose_heading, pannellum_dir, jpeg, runs, size
             try:
                 driver.get("about:blank")
                 for run in range(runs + 1):
-                    url = {"lookaround": f"{base}/?pano={pano}&heading={float(heading) + 0.29 + 0.37 * run:.2f}&pitch=0&fov=90",
+                    url = {"lookaround": f"{base}/?pano={next_pano() if kind == 'lookaround' else pano}&heading={float(heading) + 0.29 + 0.37 * run:.2f}&pitch=0&fov=90",
                            "floor": f"{floor}{run}.html", "pannellum": f"{peer}{run}.html"}[kind]
                     origin = url.split("/?")[0] if kind == "lookaround" else peer.rsplit("/", 1)[0]
                     driver.execute_cdp_cmd("Network.enable", {})

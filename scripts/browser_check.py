@@ -10,6 +10,11 @@ FLOW is one of
   nowebgl   the same core flow with WebGL disabled (--disable-webgl --disable-3d-apis)
   phone     a 390x844 touch screen (mobile emulation): preview, viewer, a touch drag, pinch
   key       a server with --api-key-file: the page explains the 403 and asks for the key once
+  captures  WebGL off, a server of one's own photos without --osm (a catalog of ../shared/data/real-photos):
+            no answer >= 500, the map opens on the photos, the coverage clicked at zoom 5 (a cluster zooms in,
+            a lone photo previews) and at 17, preview and viewer show a photo, a key after clicking a
+            control still turns the view, every coordinate form in the search box, and the README's embed
+            snippet as written in a page of its own (a file:// page): it paints and keeps its size
 
 Prints one JSON object of what it measured (the Swift test asserts on it) and exits 1 with the reason
 on the first failure. Chromium and its driver come from Debian (chromium, chromium-driver) and Selenium
@@ -423,6 +428,203 @@ def check_embed_events(driver):
         fail(f"the embed's API: {events}")
 
 
+# The first photo of the shared GoPro Max walk near Pontoise, and a lone photo of the shared single cameras.
+CAPTURE = (49.006889619883, 1.91918544179914)
+
+
+def statuses(driver):
+    """Every answer the page has had since the last call (resource timing: URL and HTTP status), then cleared."""
+    entries = driver.execute_script("""const out = performance.getEntriesByType('resource').map(e => [e.name, e.responseStatus || 0]);
+        performance.clearResourceTimings(); performance.setResourceTimingBufferSize(100000); return out;""")
+    result.setdefault("answers", 0)
+    result["answers"] += len(entries)
+    bad = [f"{status} {name}" for name, status in entries if status >= 500 or status == 400]
+    if bad:
+        fail("answers the page should never get: " + "; ".join(bad[:8]))
+
+
+def map_zoom_settled(driver, zoom, what):
+    wait(driver, f"const m = window.lookaroundMap; return m && m.getZoom() === {zoom} && "
+                 "[...document.querySelectorAll('.leaflet-tile-container')].some(c => c.querySelectorAll('.leaflet-tile-loaded').length >= 2) && "
+                 "!document.querySelector('.leaflet-tile:not(.leaflet-tile-loaded)')", what)
+
+
+def canvas_spread(driver, selector_script):
+    """The standard deviation of the luma of a canvas or image (0 for a blank picture)."""
+    return driver.execute_script("""const source = (""" + selector_script + """);
+        const c = document.createElement('canvas'); c.width = 160; c.height = 90; const g = c.getContext('2d');
+        g.drawImage(source, 0, 0, 160, 90); const d = g.getImageData(0, 0, 160, 90).data; let s = 0, s2 = 0;
+        for (let i = 0; i < d.length; i += 4) { const y = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2]; s += y; s2 += y * y; }
+        const n = d.length / 4; return Math.sqrt(Math.max(0, s2 / n - (s / n) ** 2));""")
+
+
+def click_coverage(driver, latitude, longitude):
+    point = map_point(driver, latitude, longitude)
+    click_at(driver, point["x"], point["y"])
+
+
+def check_captures_map(driver):
+    driver.get(BASE + "/")
+    wait(driver, "return window.lookaroundMap && document.querySelectorAll('.leaflet-tile-loaded').length >= 4", "map tiles")
+    tilejson = driver.execute_async_script("const done = arguments[0]; fetch('/v1/tiles/standard.json').then(r => r.json()).then(done, e => done(String(e)))")
+    first = driver.execute_script("""const m = window.lookaroundMap, b = m.getBounds();
+        return {zoom: m.getZoom(), west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(),
+                notice: (document.getElementById('notice') || {}).textContent || ''}""")
+    result["first_map"] = first
+    result["tilejson"] = {k: tilejson.get(k) for k in ("bounds", "center", "attribution")} if isinstance(tilejson, dict) else tilejson
+    shot(driver, "captures-first-map")
+    west, south, east, north = tilejson["bounds"]
+    if not (first["west"] <= west and first["east"] >= east and first["south"] <= south and first["north"] >= north):
+        fail(f"the first map {first} does not show the photos' bounds {tilejson['bounds']}")
+    if first["east"] - first["west"] > 8 * (east - west) + 1:
+        fail(f"the first map {first} is far wider than the photos' bounds {tilejson['bounds']}")
+    statuses(driver)
+
+    # Zoom 5: the GoPro walk's five photos are one counted cluster; a click zooms in toward them.
+    driver.execute_script("window.lookaroundMap.setView([arguments[0], arguments[1]], 5, {animate: false})", *CAPTURE)
+    map_zoom_settled(driver, 5, "the map at zoom 5")
+    shot(driver, "captures-zoom5")
+    zooms = [5]
+    for _ in range(8):
+        before = driver.execute_script("return window.lookaroundMap.getZoom()")
+        click_coverage(driver, *CAPTURE)
+        wait(driver, f"return window.lookaroundMap.getZoom() !== {before} || (document.querySelector('.la-preview') && "
+                     "document.querySelector('.la-preview-image').naturalWidth > 0)", f"a click on the coverage at zoom {before}")
+        after = driver.execute_script("return window.lookaroundMap.getZoom()")
+        if after == before:
+            break
+        zooms.append(after)
+        map_zoom_settled(driver, after, f"the map at zoom {after} after a cluster click")
+    result["cluster_clicks"] = zooms
+    if len(zooms) < 2:
+        fail("a click on the GoPro walk's cluster at zoom 5 did not zoom in")
+    wait(driver, "const p = document.querySelector('.la-preview'); return p && !p.disabled && document.querySelector('.la-preview-image').naturalWidth > 0",
+         "the preview once the clusters came apart")
+    result["preview_after_clusters"] = driver.execute_script("return document.querySelector('.la-preview-caption').textContent")
+    shot(driver, "captures-after-cluster-clicks")
+    statuses(driver)
+
+    # A lone photo at zoom 5 (a single camera, its own cluster): a click previews it.
+    lone = driver.execute_async_script("""const done = arguments[0];
+        fetch('/v1/search?q=R0014760').then(r => r.json()).then(a => done(a[0] && a[0].place.coordinate), e => done(null))""")
+    if not lone:
+        fail("/v1/search?q=R0014760 found nothing")
+    driver.execute_script("document.querySelector('.preview-close') && document.querySelector('.preview-close').click();"
+                          "window.lookaroundMap.setView([arguments[0], arguments[1]], 5, {animate: false})", lone["latitude"], lone["longitude"])
+    map_zoom_settled(driver, 5, "the map at zoom 5 on a lone photo")
+    click_coverage(driver, lone["latitude"], lone["longitude"])
+    wait(driver, "const p = document.querySelector('.la-preview'); return p && !p.disabled && document.querySelector('.la-preview-image').naturalWidth > 0",
+         "the preview of a lone photo clicked at zoom 5")
+    result["lone_at_zoom5"] = {"zoom": driver.execute_script("return window.lookaroundMap.getZoom()"),
+                               "spread": canvas_spread(driver, "document.querySelector('.la-preview-image')")}
+    shot(driver, "captures-lone-zoom5")
+
+    # Zoom 17 on the walk's line: a click previews the nearest photo; the preview opens the viewer.
+    driver.execute_script("document.querySelector('.preview-close').click();"
+                          "window.lookaroundMap.setView([arguments[0], arguments[1]], 17, {animate: false})", *CAPTURE)
+    map_zoom_settled(driver, 17, "the map at zoom 17")
+    click_coverage(driver, CAPTURE[0] + 0.00004, CAPTURE[1])
+    wait(driver, "const p = document.querySelector('.la-preview'); return p && !p.disabled && document.querySelector('.la-preview-image').naturalWidth > 0",
+         "the preview after a click on the line at zoom 17")
+    result["preview_at_zoom17"] = {"caption": driver.execute_script("return document.querySelector('.la-preview-caption').textContent"),
+                                   "spread": canvas_spread(driver, "document.querySelector('.la-preview-image')")}
+    shot(driver, "captures-zoom17-preview")
+    preview = driver.find_element(By.CSS_SELECTOR, ".la-preview")
+    rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}", preview)
+    click_at(driver, rect["x"], rect["y"])
+    wait(driver, "return window.lookaroundViewer && window.lookaroundViewer.readyState === 'complete'", "the viewer after clicking the preview")
+    wait_settled(driver, "the viewer's first frame")
+    result["viewer"] = viewer_state(driver)
+    result["viewer"]["spread"] = canvas_spread(driver, "window.lookaroundViewer.canvas")
+    shot(driver, "captures-viewer")
+    statuses(driver)
+
+
+def check_keys_after_controls(driver):
+    """Click a control (Roads, +) with the mouse, then press ArrowRight: the view turns."""
+    turns = {}
+    for selector in [".la-roads", ".la-zoom-in"]:
+        wait_settled(driver, "the frame before clicking " + selector)
+        button = driver.find_element(By.CSS_SELECTOR, selector)
+        r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}", button)
+        click_at(driver, r["x"], r["y"])
+        wait_settled(driver, "the frame after clicking " + selector)
+        before = viewer_state(driver)
+        focused = driver.execute_script("return document.activeElement.className")
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+        wait_settled(driver, "the frame after ArrowRight following a click on " + selector)
+        after = viewer_state(driver)
+        turns[selector] = {"focused": focused, "turned": ((after["heading"] - before["heading"] + 540) % 360) - 180,
+                           "expected": 15 * after["fov"] / 90}
+        if abs(turns[selector]["turned"] - turns[selector]["expected"]) > 0.01:
+            fail(f"ArrowRight after clicking {selector}: {turns[selector]}")
+    result["keys_after_controls"] = turns
+
+
+def check_coordinate_search(driver):
+    """Each common form of the GoPro photo's coordinate typed in the search box moves the map there."""
+    lat, lon = CAPTURE
+    forms = ["49.0068896,1.9191854", "49.0068896 1.9191854", "49°0′24.8″N 1°55′9.07″E", "geo:49.0068896,1.9191854",
+             "https://www.google.com/maps/@49.0068896,1.9191854,17z"]
+    found = {}
+    driver.get(BASE + "/")
+    wait(driver, "return !!window.lookaroundMap && document.querySelectorAll('.leaflet-tile-loaded').length >= 4", "the page")
+    for form in forms:
+        driver.execute_script("window.lookaroundMap.setView([10, 10], 3, {animate: false})")
+        box = driver.find_element(By.ID, "search-text")
+        box.clear()
+        box.send_keys(form)
+        box.send_keys(Keys.ENTER)
+        wait(driver, f"const c = window.lookaroundMap.getCenter(); return Math.abs(c.lat - {lat}) < 0.001 && Math.abs(c.lng - {lon}) < 0.001",
+             f"the map on the photo after searching {form!r}")
+        c = driver.execute_script("const c = window.lookaroundMap.getCenter(); return [c.lat, c.lng]")
+        found[form] = math.hypot((c[0] - lat) * 111320, (c[1] - lon) * 111320 * math.cos(math.radians(lat)))
+    result["coordinate_search_meters"] = found
+    wait(driver, "const p = document.querySelector('.la-preview'); return p && !p.disabled", "the preview of the last search")
+    shot(driver, "captures-search")
+    statuses(driver)
+
+
+def check_readme_embed(driver):
+    """The README's embed example, as written but for the server's address and a place with photos, in a page of
+    its own (a file:// page, another origin): it paints a view and keeps its size."""
+    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md"), encoding="utf-8").read()
+    start = readme.index("**Embedding a view**")
+    snippet = readme[readme.index("```html\n", start) + 8:]
+    snippet = snippet[:snippet.index("```")]
+    where = "{ latitude: 60.16948, longitude: 24.9523 }"
+    if "http://127.0.0.1:8080/" not in snippet or where not in snippet:
+        fail("the README's embed snippet changed: update check_readme_embed")
+    snippet = snippet.replace("http://127.0.0.1:8080", BASE).replace(where, f"{{ latitude: {CAPTURE[0]}, longitude: {CAPTURE[1]} }}")
+    page = os.path.join(OUT, "embed.html")
+    with open(page, "w", encoding="utf-8") as f:
+        f.write("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>embed</title></head><body>\n" + snippet + "</body></html>\n")
+    driver.get("file://" + page)
+    wait(driver, "return typeof view !== 'undefined' && view.readyState === 'complete' && view.stats.painted > 0", "the embedded view's first frame")
+    time.sleep(2)
+    embed = driver.execute_script("""const box = document.getElementById('street').getBoundingClientRect(),
+        inner = document.querySelector('.la-view').getBoundingClientRect();
+        return {box: [box.width, box.height], view: [inner.width, inner.height], canvas: [view.canvas.width, view.canvas.height],
+                painted: view.stats.painted, requested: view.stats.requested,
+                frames: performance.getEntriesByType('resource').filter(e => e.name.includes('/v1/snapshot')).map(e => e.responseStatus),
+                sheets: Array.from(document.styleSheets, s => s.href || 'inline')}""")
+    embed["spread"] = canvas_spread(driver, "view.canvas")
+    result["embed_snippet"] = embed
+    shot(driver, "captures-embed")
+    if embed["box"] != [640, 360] or embed["view"] != [640, 360] or embed["canvas"] != [640, 360]:
+        fail(f"the README's embed did not keep its size: {embed}")
+    if any(status != 200 for status in embed["frames"]) or embed["requested"] > 4 or embed["spread"] < 5:
+        fail(f"the README's embed asked for odd frames or painted nothing: {embed}")
+    # A preview named by its panorama id ({id}, as the README allows), on the same page.
+    result["preview_by_id"] = driver.execute_async_script("""const done = arguments[0], box = document.createElement('div');
+        box.style.cssText = 'width:320px;height:180px'; document.body.append(box);
+        const p = new lookaround.LookAroundPreview(box, {id: 'gopro-max-sequence/2'});
+        p.addEventListener('load', () => done({id: p.scene && p.scene.id, state: p.readyState}));
+        p.addEventListener('error', (e) => done({error: e.detail.message}));""")
+    if result["preview_by_id"].get("id") != "gopro-max-sequence/2":
+        fail(f"a preview of {{id}}: {result['preview_by_id']}")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     if FLOW in ("desktop", "nowebgl"):
@@ -457,6 +659,17 @@ def main():
             check_drag_and_keys(driver, touch=True)
             check_pinch(driver)
             shot(driver, "phone-pinched")
+            result["console_errors"] = console_errors(driver)
+        finally:
+            driver.quit()
+    elif FLOW == "captures":
+        driver = browser(extra=("--disable-webgl", "--disable-3d-apis"))
+        try:
+            result["webgl"] = driver.execute_script("return !!document.createElement('canvas').getContext('webgl')")
+            check_captures_map(driver)
+            check_keys_after_controls(driver)
+            check_coordinate_search(driver)
+            check_readme_embed(driver)
             result["console_errors"] = console_errors(driver)
         finally:
             driver.quit()

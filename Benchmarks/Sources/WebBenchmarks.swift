@@ -27,13 +27,13 @@ import Synchronization
 /// ±40 ms from run to run on this machine, more than 3 runs can settle.
 private let firstViewRuns = 7
 
-private func f1(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "–" }
+func f1(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "–" }
 private func f2(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "–" }
 private func met(_ ok: Bool) -> String { ok ? "met" : "NOT met" }
 
 /// Runs a Python helper (`python` the interpreter) and decodes the JSON object of its last stdout line;
 /// nil, after printing why, when it fails.
-private func runHelper(_ python: String, _ arguments: [String], directory: String? = nil, label: String) -> [String: Any]? {
+func runHelper(_ python: String, _ arguments: [String], directory: String? = nil, label: String) -> [String: Any]? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python.hasPrefix("/") ? python : "/usr/bin/env")
     process.arguments = (python.hasPrefix("/") ? [] : [python]) + arguments
@@ -62,12 +62,12 @@ private func runHelper(_ python: String, _ arguments: [String], directory: Strin
     return object
 }
 
-private func number(_ object: [String: Any]?, _ key: String) -> Double? {
+func number(_ object: [String: Any]?, _ key: String) -> Double? {
     (object?[key] as? NSNumber)?.doubleValue
 }
 
 /// The scripts folder: beside the working directory, or found from this source file.
-private func webScript(_ name: String) -> String {
+func webScript(_ name: String) -> String {
     let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path
     return FileManager.default.fileExists(atPath: "scripts/\(name)") ? URL(fileURLWithPath: "scripts/\(name)").path : fromSource
@@ -76,7 +76,7 @@ private func webScript(_ name: String) -> String {
 /// Pins every thread of this process (and so the threads it starts later) to one core; returns a
 /// function that gives them all back. One-core figures measured with the library's default threading.
 /// glibc's sched_getaffinity/sched_setaffinity (not imported into Swift's Glibc), found with dlsym.
-private func pinToOneCore() -> () -> Void {
+func pinToOneCore() -> () -> Void {
     typealias Affinity = @convention(c) (Int32, Int, UnsafeMutableRawPointer) -> Int32
     guard let getSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_getaffinity"),
           let setSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity") else {

@@ -13,12 +13,18 @@ extension Catalog {
         else {
             throw .invalidParameter(name: "q", value: "\"\"", allowed: "an address, a street, a place, a postcode or a locality")
         }
+        // What the text names by itself (a coordinate, a panorama id, a sequence) comes first, with or
+        // without map data; a coordinate is the whole answer.
+        let direct = try query.text.map { text throws(CatalogError) in try directAnswers(to: text, near: query.near, limit: query.limit) } ?? []
+        if direct.first?.precision == .coordinate { return direct }
         let (places, index) = try geocodingIndexes()
         var query = query
         while true {
             let answers = index.geocode(query, places: places)
             // A trailing part the extract does not know ("…, Tampere", "…, Finland") narrows nothing: without it.
-            guard answers.isEmpty, let text = query.text, let comma = text.lastIndex(of: ",") else { return answers }
+            guard answers.isEmpty, let text = query.text, let comma = text.lastIndex(of: ",") else {
+                return Array(Self.merged(direct, answers, score: \.score).prefix(query.limit))
+            }
             query.text = String(text[..<comma])
         }
     }
@@ -62,5 +68,22 @@ extension Catalog {
         }
         guard let (street, distance) = preferred ?? named.first else { return nil }
         return NamedStreet(street: street, name: language.flatMap { street.names[$0] } ?? street.name!, distanceMeters: distance)
+    }
+
+    /// Two ranked lists as one: each list's order kept, an element of `first` before those of `second`
+    /// whose `score` it is not below.
+    static func merged<T>(_ first: [T], _ second: [T], score: (T) -> Int) -> [T] {
+        var result: [T] = [], i = 0, j = 0
+        result.reserveCapacity(first.count + second.count)
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && score(first[i]) >= score(second[j])) {
+                result.append(first[i])
+                i += 1
+            } else {
+                result.append(second[j])
+                j += 1
+            }
+        }
+        return result
     }
 }

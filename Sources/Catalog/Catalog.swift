@@ -236,13 +236,30 @@ public final class Catalog: @unchecked Sendable {
             throw .invalidParameter(name: "limit", value: "\(query.limit)", allowed: "1…1000")
         }
         let (places, geocoding) = try geocodingIndexes()
-        let byName = places.search(query)
+        // A coordinate, a panorama id or a sequence name first (with or without map data); then places by
+        // name; with no place of that name, the addresses, streets and localities geocoding finds ("Toulouse").
+        let direct = query.category == nil ? try directAnswers(to: query.text, near: query.near, limit: query.limit)
+            .map { Self.placeMatch($0, language: query.language) } : []
+        if direct.first?.place.category == "coordinate" { return direct }
+        var byName = places.search(query)
+        if let atHouse = placesAtHouse(query, named: byName, places: places, geocoding: geocoding) { byName = atHouse }
+        if byName.isEmpty, query.category == nil {
+            byName = geocoding.geocode(GeocodeQuery(text: query.text, near: query.near, language: query.language, limit: query.limit),
+                                       places: places).map { Self.placeMatch($0, language: query.language) }
+        }
+        return Array(Self.merged(direct, byName, score: \.score).prefix(query.limit))
+    }
+
+    /// The places at the house a query with a house number names, the house's own first, when that house
+    /// matches better than any place by name; nil otherwise.
+    private func placesAtHouse(_ query: PlaceSearchQuery, named byName: [PlaceMatch], places: PlaceSearchIndex,
+                               geocoding: GeocodingIndex) -> [PlaceMatch]? {
         // Only a text with a house number can name an address; the house is looked up with local names
         // (the places' addr:street is the local name).
         guard query.category == nil, geocoding.parse(GeocodeQuery(text: query.text)).houseNumber != nil, let house = geocoding.geocode(GeocodeQuery(text: query.text, near: query.near, limit: 1),
                                                                    places: places).first,
               house.precision == .house || house.precision == .interpolated, let number = house.houseNumber,
-              house.score > byName.first?.score ?? 0 else { return byName }
+              house.score > byName.first?.score ?? 0 else { return nil }
         // The places tagged with that house number within a block's reach of the house.
         let at = places.places.compactMap { place -> (CatalogPlace, Double)? in
             guard let tagged = place.address?.houseNumber, let street = place.address?.street,
@@ -251,7 +268,7 @@ public final class Catalog: @unchecked Sendable {
             let distance = Geodesic.wgs84.inverse(from: house.coordinate, to: place.coordinate).distanceMeters
             return distance <= 60 ? (place, distance) : nil
         }.sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
-        guard !at.isEmpty else { return byName }
+        guard !at.isEmpty else { return nil }
         return at.prefix(query.limit).map { place, _ in
             PlaceMatch(place: place, displayName: place.name(in: query.language), matchedName: house.name, kind: house.kind,
                        editDistance: 0, score: house.score,

@@ -24,6 +24,15 @@ public struct CatalogBuildOptions: Sendable {
     public var streetGraphBuilder: (any StreetGraphBuilding)?
     /// Called with (done, total) while maps are derived.
     public var derivationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+    /// A capture this close to the capture kept before it in its sequence, metres, facing within
+    /// ``nearDuplicateDegrees`` of it, is a near-duplicate and left out (mapillary_tools' rule): a stop.
+    public var nearDuplicateMeters = CatalogBuilder.defaultNearDuplicateMeters
+    /// See ``nearDuplicateMeters``: the largest heading difference of a near-duplicate, degrees (captures
+    /// without a heading in their metadata are compared by distance alone).
+    public var nearDuplicateDegrees = CatalogBuilder.defaultNearDuplicateDegrees
+    /// Where headings come from where a sequence's metadata and its direction of travel disagree (and
+    /// with `.travel`, everywhere a sequence has a direction of travel).
+    public var headingFrom = HeadingChoice.metadata
 
     /// Options with defaults: standard naming, proximity links within 30 m, at most 4 per panorama.
     public init(directories: [String], catalogPath: String, osmFiles: [String] = [],

@@ -91,34 +91,43 @@ extension CatalogBuilder {
     }
 
     /// A camera standing still (at a traffic light, in a queue) writes capture after capture at one spot:
-    /// within a sequence, in capture order, a capture closer than this to the previous capture kept is a
-    /// near-duplicate and is left out of the catalog, metres. Under a walk shot every 2 s (2–3 m apart)
-    /// and the simulator's spacing (12 m).
-    public static let nearDuplicateMeters = 1.0
+    /// within a sequence, in capture order, a capture closer than this to the previous capture kept, metres,
+    /// and facing within ``defaultNearDuplicateDegrees`` of it, is a near-duplicate and is left out of the
+    /// catalog — mapillary_tools' rule (its `--duplicate_distance` and `--duplicate_angle`). Under a walking
+    /// timelapse's spacing (0.5 s at a walk: 0.6–0.7 m), so such a timelapse keeps every frame.
+    public static let defaultNearDuplicateMeters = 0.5
+    /// See ``defaultNearDuplicateMeters``: a camera turning on the spot (a new view) is kept, degrees.
+    public static let defaultNearDuplicateDegrees = 5.0
 
-    /// Leaves out each capture closer than ``nearDuplicateMeters`` (geodesic) to the previous capture kept
-    /// in its sequence, walking each sequence in capture order (time, then path). Panoramas with an explicit
+    /// Leaves out each capture closer than `meters` (geodesic) to the previous capture kept in its sequence
+    /// whose heading is within `degrees` of that one's (by distance alone when either has no heading in its
+    /// metadata), walking each sequence in capture order (time, then path). Panoramas with an explicit
     /// `sequence_index` (a sidecar's) are never left out nor compared. Run after the sequences are named and
     /// split, before they are numbered.
     /// - Returns: what was left out, in file order, each with the capture it repeats.
-    static func dropNearDuplicates(_ records: inout [PanoramaRecord], explicitIndex: inout [Int?]) -> [IndexReport.NearDuplicate] {
+    static func dropNearDuplicates(_ records: inout [PanoramaRecord], explicitIndex: inout [Int?],
+                                   meters: Double = defaultNearDuplicateMeters,
+                                   degrees: Double = defaultNearDuplicateDegrees) -> [IndexReport.NearDuplicate] {
         var bySequence: [String: [Int]] = [:]
         for (i, record) in records.enumerated() where explicitIndex[i] == nil {
             bySequence[record.sequenceName, default: []].append(i)
         }
-        var repeats: [(index: Int, kept: Int, distanceMeters: Double)] = []
+        var repeats: [(index: Int, kept: Int, distanceMeters: Double, angle: Double?)] = []
         for (_, members) in bySequence where members.count > 1 {
             let ordered = members.sorted { (records[$0].captureTime, records[$0].imagePath) < (records[$1].captureTime, records[$1].imagePath) }
             var kept = ordered[0]
             for i in ordered.dropFirst() {
                 let distance = Geodesic.wgs84.inverse(from: records[kept].coordinate, to: records[i].coordinate).distanceMeters
-                if distance < nearDuplicateMeters { repeats.append((i, kept, distance)) } else { kept = i }
+                let angle = isMetadataHeading(records[kept].headingSource) && isMetadataHeading(records[i].headingSource)
+                    ? CaptureHeadingMath.difference(records[kept].headingDegrees, records[i].headingDegrees) : nil
+                if distance < meters && (angle ?? 0) <= degrees { repeats.append((i, kept, distance, angle)) } else { kept = i }
             }
         }
         guard !repeats.isEmpty else { return [] }
         repeats.sort { $0.index < $1.index }
         let report = repeats.map { IndexReport.NearDuplicate(path: records[$0.index].imagePath, keptPath: records[$0.kept].imagePath,
-                                                             distanceMeters: $0.distanceMeters, sequenceName: records[$0.index].sequenceName) }
+                                                             distanceMeters: $0.distanceMeters, headingDifferenceDegrees: $0.angle,
+                                                             sequenceName: records[$0.index].sequenceName) }
         let left = Set(repeats.map(\.index))
         records = records.indices.filter { !left.contains($0) }.map { records[$0] }
         explicitIndex = explicitIndex.indices.filter { !left.contains($0) }.map { explicitIndex[$0] }

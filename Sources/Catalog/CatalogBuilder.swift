@@ -13,8 +13,9 @@ import Parallelism
 /// - Headers only: each JPEG's metadata is read by walking its markers (no pixel decoding), on all cores.
 /// - Sequences: a sidecar's `sequence_id`, else one per folder and camera (``separateCameras(_:folders:serials:reused:)``),
 ///   split at pauses (``splitAtTimeGaps(_:folders:)``); near-duplicates at a stop are left out
-///   (``dropNearDuplicates(_:explicitIndex:)``); then ordered and, where the metadata gives no heading, faced
-///   along the way the sequence goes (``headTowardsTravel(_:)``).
+///   (``dropNearDuplicates(_:explicitIndex:meters:degrees:)``); then ordered; headings that point against the
+///   way the sequence goes are reported or replaced (``checkHeadingsAgainstTravel(_:choice:)``); and where the
+///   metadata gives no heading, faced along the way (``headTowardsTravel(_:)``).
 public enum CatalogBuilder {
     /// Builds the catalog described by `options`. `progress(done, total)` is called from worker threads
     /// as files are read.
@@ -55,8 +56,8 @@ public enum CatalogBuilder {
         var unchanged = 0
         for (i, file) in files.enumerated() {
             if let old = previous[file.path], let signature = PanoramaIngest.signature(file.path, naming: options.naming),
-               signature.size == old.fileSize, signature.modified == old.fileModificationTime {
-                var record = old
+               signature.size == old.fileSize, signature.modified == old.fileModificationTime,
+               var record = Self.withMetadataHeading(old) {
                 // Depth and label maps may have appeared or gone without the JPEG changing.
                 let stem = options.naming.stem(ofImage: file.path)
                 let depth = stem + options.naming.depthSuffix, labels = stem + options.naming.labelsSuffix
@@ -125,8 +126,10 @@ public enum CatalogBuilder {
         separateCameras(&records, folders: folders, serials: serials, reused: reusedRecords)
         splitAtTimeGaps(&records, folders: folders)
         // From here `folders`, `serials` and `reusedRecords` no longer line up with `records`.
-        let nearDuplicates = dropNearDuplicates(&records, explicitIndex: &explicitIndex)
+        let nearDuplicates = dropNearDuplicates(&records, explicitIndex: &explicitIndex, meters: options.nearDuplicateMeters,
+                                                degrees: options.nearDuplicateDegrees)
         assignSequenceOrder(&records, explicitIndex: explicitIndex)
+        let headingDisagreements = checkHeadingsAgainstTravel(&records, choice: options.headingFrom)
         headTowardsTravel(&records)
         var places: [Place] = [], streets: [Street] = [], gazetteer = Gazetteer(), datasets: [MapDataset] = []
         for osm in options.osmFiles {
@@ -167,6 +170,7 @@ public enum CatalogBuilder {
                                               maximumProximityLinks: options.maximumProximityLinks)
         return IndexReport(catalogPath: location.description, filesFound: files.count, filesRead: toRead.count,
                            filesUnchanged: unchanged, failures: failures, warnings: warnings, nearDuplicates: nearDuplicates,
+                           headingDisagreements: headingDisagreements,
                            panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
                            placeCount: places.count, streetCount: streets.count, derivedMapsCount: derived,
                            streetGraph: graphReport, seconds: Date().timeIntervalSince(start))
@@ -185,6 +189,21 @@ public enum CatalogBuilder {
         let data = try builder.graphData(osmFiles: options.osmFiles)
         let graph = CatalogStreetGraph(formatVersion: builder.formatVersion, sourceSignature: signature ?? "", data: data)
         return (graph, StreetGraphReport(bytes: data.count, reused: false, buildSeconds: Date().timeIntervalSince(start)))
+    }
+
+    /// A record kept from the previous catalog with the heading its metadata gave, so the sequence rules
+    /// decide again: a heading taken from the direction of travel for want of one is "default" again (its
+    /// sequence may have changed); nil for one that replaced a metadata heading (`--heading-from travel`),
+    /// whose file is then read again for it.
+    static func withMetadataHeading(_ record: PanoramaRecord) -> PanoramaRecord? {
+        guard record.headingSource == "travel" else { return record }
+        let guessed = "no heading in the metadata: faces the direction of travel"
+        guard record.warnings.contains(where: { $0.hasPrefix(guessed) }) else { return nil }
+        var restored = record
+        restored.headingDegrees = PanoramaIngest.defaultHeadingDegrees
+        restored.headingSource = "default"
+        restored.warnings = record.warnings.map { $0.hasPrefix(guessed) ? PanoramaIngest.noHeadingWarning : $0 }
+        return restored
     }
 
     /// Within each sequence: panoramas with an explicit index keep it; the others are ordered by capture

@@ -24,6 +24,9 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownPanorama(id: String)
     /// No place matches the name given to resolve a coordinate.
     case placeNotFound(name: String)
+    /// Text in a coordinate's form with an impossible part (latitude 91, minutes of 60): `reason` is the
+    /// parser's message (Geodesy's `CoordinateText`).
+    case badCoordinate(text: String, reason: String)
     /// The stored query index does not match the panorama table (a damaged catalog).
     case corruptIndex(path: String, detail: String)
     /// A file could not be read or written.
@@ -64,6 +67,8 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no panorama with id '\(id)' in the catalog; list ids with 'lookaround scene --tile Z/X/Y --json'"
         case .placeNotFound(let name):
             return "no place matches '\(name)'; try 'lookaround search \"\(name)\"' to see close names"
+        case .badCoordinate(_, let reason):
+            return reason
         case .corruptIndex(let path, let detail):
             return "the query index in \(path) is damaged (\(detail)); rebuild with 'lookaround index --catalog \(path)'"
         case .io(let path, let detail):
@@ -87,7 +92,7 @@ extension CatalogError: CategorizedError {
         switch self {
         case .catalogMissing, .directoryMissing, .fileNotFound: .missingInput
         case .notACatalog, .schemaTooNew, .corruptIndex, .badBatchLine: .badData
-        case .invalidParameter: .usage
+        case .invalidParameter, .badCoordinate: .usage
         case .unknownPanorama, .placeNotFound: .noImagery
         case .cannotWrite(let failure, _): failure.category
         case .unavailable: .unavailable
@@ -98,6 +103,7 @@ extension CatalogError: CategorizedError {
 
     public var invalidValue: InvalidValue? {
         if case .invalidParameter(let name, let value, let allowed) = self { return InvalidValue(parameter: name, value: value, allowed: allowed) }
+        if case .badCoordinate(let text, let reason) = self { return InvalidValue(parameter: "q", value: text, allowed: reason) }
         return nil
     }
 }

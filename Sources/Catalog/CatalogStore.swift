@@ -32,6 +32,14 @@ protocol CatalogStore: AnyObject, Sendable {
     func imagePaths() throws(CatalogError) -> [(panoramaID: String, imagePath: String)]
     /// Partial panoramas' crops by id.
     func partialPanoramaCrops() throws(CatalogError) -> [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)]
+    /// Panoramas whose id is `text` (first), the same but for case, or ends with `/text` (the file's name:
+    /// `R0014760` finds `single-cameras/R0014760`), by id, at most `limit`.
+    func panoramas(named text: String, limit: Int) throws(CatalogError) -> [StoredPanoramaName]
+    /// Sequences whose name is `text` (first), the same but for case, or contains it (case-insensitively),
+    /// shorter names first, at most `limit`, each with its first panorama.
+    func sequences(named text: String, limit: Int) throws(CatalogError) -> [StoredSequenceName]
+    /// The box around every panorama, nil for an empty catalog.
+    func coverageBounds() throws(CatalogError) -> CoverageBounds?
     /// Panoramas with south < latitude ≤ north and west ≤ longitude < east, ordered by id or by
     /// sequence and position in it.
     func coverage(south: Double, north: Double, west: Double, east: Double, orderedByID: Bool) throws(CatalogError) -> [CoverageEntry]
@@ -70,4 +78,28 @@ struct CatalogStoreHit: Sendable, Equatable {
     var approximateDistanceMeters: Double
     /// Panoramas within the radius before the source and date filters (exact only when nothing passed).
     var withinRadius: Int
+}
+
+/// A panorama found by its id (``CatalogStore/panoramas(named:limit:)``).
+struct StoredPanoramaName: Sendable, Equatable {
+    var id: String
+    var latitude: Double, longitude: Double
+}
+
+/// A sequence found by its name, with its first panorama (``CatalogStore/sequences(named:limit:)``).
+struct StoredSequenceName: Sendable, Equatable {
+    var name: String
+    var panoramaCount: Int
+    var firstPanoramaID: String
+    var latitude: Double, longitude: Double
+}
+
+/// `text` for the right side of `LIKE … ESCAPE '\'`: `%`, `_` and `\` taken literally.
+func likeEscaped(_ text: String) -> String {
+    var escaped = ""
+    for c in text {
+        if c == "%" || c == "_" || c == "\\" { escaped.append("\\") }
+        escaped.append(c)
+    }
+    return escaped
 }

@@ -57,6 +57,12 @@ public struct GeocodeResult: Sendable, Hashable, Codable {
         case postcode
         /// A locality's centre (city, suburb, neighbourhood).
         case locality
+        /// The coordinate the query wrote (``CoordinateText``: decimal, degrees-minutes-seconds, `geo:`, a map URL).
+        case coordinate
+        /// A panorama named by its id (or its file's name): its position.
+        case panorama
+        /// A capture sequence named by its name: its first panorama's position.
+        case sequence
     }
 
     /// Where.
@@ -86,12 +92,14 @@ public struct GeocodeResult: Sendable, Hashable, Codable {
     public var score: Int
     /// Distance from the query's `near`, metres.
     public var distanceMeters: Double?
+    /// The panorama a `panorama` answer names, or a `sequence` answer's first panorama.
+    public var panoramaID: String?
 
     /// An answer from its parts.
     public init(coordinate: GeoCoordinate, precision: Precision, matched: [String], name: String, displayName: String,
                 houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, city: String? = nil,
                 place: CatalogPlace? = nil, osm: String? = nil, localityKind: String? = nil, countryCode: String? = nil,
-                kind: PlaceMatch.Kind, score: Int, distanceMeters: Double? = nil) {
+                kind: PlaceMatch.Kind, score: Int, distanceMeters: Double? = nil, panoramaID: String? = nil) {
         self.coordinate = coordinate
         self.precision = precision
         self.matched = matched
@@ -108,6 +116,7 @@ public struct GeocodeResult: Sendable, Hashable, Codable {
         self.kind = kind
         self.score = score
         self.distanceMeters = distanceMeters
+        self.panoramaID = panoramaID
     }
 }
 

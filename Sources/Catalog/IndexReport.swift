@@ -10,14 +10,16 @@ public struct IndexReport: Sendable, Hashable, Codable {
     }
 
     /// A capture left out of the catalog because it repeats, at one spot, the capture kept before it in
-    /// its sequence (a camera standing at a traffic light): see `CatalogBuilder.nearDuplicateMeters`.
+    /// its sequence (a camera standing at a traffic light): see `CatalogBuildOptions.nearDuplicateMeters`.
     public struct NearDuplicate: Sendable, Hashable, Codable {
         /// The file left out.
         public var path: String
         /// The file of the capture kept before it, which it repeats.
         public var keptPath: String
-        /// Geodesic distance between the two, metres (less than `CatalogBuilder.nearDuplicateMeters`).
+        /// Geodesic distance between the two, metres (less than `CatalogBuildOptions.nearDuplicateMeters`).
         public var distanceMeters: Double
+        /// The difference of their headings, degrees; nil when one has none in its metadata.
+        public var headingDifferenceDegrees: Double? = nil
         /// The sequence both belong to.
         public var sequenceName: String
     }
@@ -36,6 +38,8 @@ public struct IndexReport: Sendable, Hashable, Codable {
     public var warnings: [FileMessage]
     /// Captures read but left out of the catalog as near-duplicates at a stop, in file order.
     public var nearDuplicates: [NearDuplicate]
+    /// Sequences whose metadata headings point away from their direction of travel, by name.
+    public var headingDisagreements: [HeadingDisagreement] = []
     /// Panoramas in the new catalog (near-duplicates not counted).
     public var panoramaCount: Int
     /// Sequences in the new catalog.

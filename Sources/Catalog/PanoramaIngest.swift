@@ -17,6 +17,9 @@ import Imaging
 enum PanoramaIngest {
     /// The heading assumed when a file records none, degrees.
     static let defaultHeadingDegrees = 0.0
+    /// The warning of a panorama whose metadata gives no heading (until its sequence's travel replaces it).
+    static let noHeadingWarning = "no heading (GPano PoseHeadingDegrees, EXIF GPSImgDirection or sidecar): "
+        + "assumed \(Int(defaultHeadingDegrees))° (north)"
 
     /// One file's result. `cameraSerial` is EXIF BodySerialNumber (nil when the file has none, and for
     /// records reused from the previous catalog, which keep only what their sequence name says): the
@@ -156,8 +159,7 @@ enum PanoramaIngest {
             (heading, headingSource) = (h, "sidecar")
         } else {
             (heading, headingSource) = (defaultHeadingDegrees, "default")
-            warnings.append("no heading (GPano PoseHeadingDegrees, EXIF GPSImgDirection or sidecar): "
-                            + "assumed \(Int(defaultHeadingDegrees))° (north)")
+            warnings.append(noHeadingWarning)
         }
         guard heading.isFinite else { return .failure("heading \(heading) is not a number") }
         heading = Angle.normalizedHeadingDegrees(heading)

@@ -214,6 +214,41 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
+    func panoramas(named text: String, limit: Int) throws(CatalogError) -> [StoredPanoramaName] {
+        try pool.read { connection throws(CatalogError) in
+            let result = try connection.execute("""
+                SELECT id, latitude, longitude FROM panoramas
+                WHERE id = $1 OR lower(id) = lower($1) OR lower(id) LIKE '%/' || lower($2) ESCAPE '\\'
+                ORDER BY id = $1 DESC, lower(id) = lower($1) DESC, id COLLATE "C" LIMIT $3
+                """, [text, likeEscaped(text), "\(limit)"])
+            return (0..<result.rowCount).map { StoredPanoramaName(id: result.string($0, 0), latitude: result.double($0, 1), longitude: result.double($0, 2)) }
+        }
+    }
+
+    func sequences(named text: String, limit: Int) throws(CatalogError) -> [StoredSequenceName] {
+        try pool.read { connection throws(CatalogError) in
+            let result = try connection.execute("""
+                SELECT s.name, s.panorama_count, p.id, p.latitude, p.longitude FROM sequences s
+                JOIN LATERAL (SELECT id, latitude, longitude FROM panoramas q WHERE q.sequence = s.id ORDER BY q.sequence_index LIMIT 1) p ON true
+                WHERE s.name = $1 OR lower(s.name) = lower($1) OR lower(s.name) LIKE '%' || lower($2) || '%' ESCAPE '\\'
+                ORDER BY s.name = $1 DESC, lower(s.name) = lower($1) DESC, length(s.name), s.name COLLATE "C" LIMIT $3
+                """, [text, likeEscaped(text), "\(limit)"])
+            return (0..<result.rowCount).map { r in
+                StoredSequenceName(name: result.string(r, 0), panoramaCount: result.int(r, 1), firstPanoramaID: result.string(r, 2),
+                                   latitude: result.double(r, 3), longitude: result.double(r, 4))
+            }
+        }
+    }
+
+    func coverageBounds() throws(CatalogError) -> CoverageBounds? {
+        try pool.read { connection throws(CatalogError) in
+            let result = try connection.execute("SELECT min(latitude), max(latitude), min(longitude), max(longitude), count(*) FROM panoramas")
+            guard result.rowCount == 1, !result.isNull(0, 0) else { return nil }
+            return CoverageBounds(south: result.double(0, 0), north: result.double(0, 1), west: result.double(0, 2),
+                                  east: result.double(0, 3), panoramaCount: result.int(0, 4))
+        }
+    }
+
     func partialPanoramaCrops() throws(CatalogError) -> [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)] {
         try pool.read { connection throws(CatalogError) in
             let result = try connection.execute("""

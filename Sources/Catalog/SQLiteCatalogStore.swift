@@ -184,6 +184,54 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
+    func panoramas(named text: String, limit: Int) throws(CatalogError) -> [StoredPanoramaName] {
+        try withLock { () throws(CatalogError) -> [StoredPanoramaName] in
+            let statement = try database.prepare("""
+                SELECT id, latitude, longitude FROM panoramas
+                WHERE id = ?1 OR lower(id) = lower(?1) OR id LIKE '%/' || ?2 ESCAPE '\\'
+                ORDER BY id = ?1 DESC, lower(id) = lower(?1) DESC, id LIMIT ?3
+                """)
+            try statement.bind(1, text)
+            try statement.bind(2, likeEscaped(text))
+            try statement.bind(3, limit)
+            var found: [StoredPanoramaName] = []
+            while try statement.step() {
+                found.append(StoredPanoramaName(id: statement.string(0), latitude: statement.double(1), longitude: statement.double(2)))
+            }
+            return found
+        }
+    }
+
+    func sequences(named text: String, limit: Int) throws(CatalogError) -> [StoredSequenceName] {
+        try withLock { () throws(CatalogError) -> [StoredSequenceName] in
+            // SQLite's LIKE folds ASCII case; the first panorama by the (sequence, sequence_index) index.
+            let statement = try database.prepare("""
+                SELECT s.name, s.panorama_count, p.id, p.latitude, p.longitude FROM sequences s
+                JOIN panoramas p ON p.row = (SELECT q.row FROM panoramas q WHERE q.sequence = s.id ORDER BY q.sequence_index LIMIT 1)
+                WHERE s.name = ?1 OR lower(s.name) = lower(?1) OR s.name LIKE '%' || ?2 || '%' ESCAPE '\\'
+                ORDER BY s.name = ?1 DESC, lower(s.name) = lower(?1) DESC, length(s.name), s.name LIMIT ?3
+                """)
+            try statement.bind(1, text)
+            try statement.bind(2, likeEscaped(text))
+            try statement.bind(3, limit)
+            var found: [StoredSequenceName] = []
+            while try statement.step() {
+                found.append(StoredSequenceName(name: statement.string(0), panoramaCount: statement.int(1), firstPanoramaID: statement.string(2),
+                                                latitude: statement.double(3), longitude: statement.double(4)))
+            }
+            return found
+        }
+    }
+
+    func coverageBounds() throws(CatalogError) -> CoverageBounds? {
+        try withLock { () throws(CatalogError) -> CoverageBounds? in
+            let statement = try database.prepare("SELECT min(latitude), max(latitude), min(longitude), max(longitude), count(*) FROM panoramas")
+            guard try statement.step(), !statement.isNull(0) else { return nil }
+            return CoverageBounds(south: statement.double(0), north: statement.double(1), west: statement.double(2),
+                                  east: statement.double(3), panoramaCount: statement.int(4))
+        }
+    }
+
     /// Where each partial panorama (GPano crop: an image smaller than its full sphere) lies in its full
     /// panorama, by panorama id: full size and the image's top-left corner, pixels. Full panoramas are
     /// not listed. One table scan.

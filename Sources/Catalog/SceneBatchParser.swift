@@ -5,19 +5,28 @@ import Geodesy
 ///
 /// - CSV: `latitude,longitude[,radius_meters[,id]]`; a first line with letters is a header and is skipped.
 /// - JSON Lines: `{"latitude": 60.17, "longitude": 24.95, "radius_meters": 50, "id": "a",
-///   "preference": "best", "source": "photo"}` (`lat`/`lon` also accepted).
+///   "preference": "best", "source": "photo"}` (`lat`/`lon` also accepted); `"zoom": 17` instead of a
+///   radius searches as a click on a web map at that zoom does (``SceneRequest/clickRadiusMeters(zoom:latitude:)``).
 ///
 /// Blank lines and lines starting with `#` are skipped. Missing fields take the defaults given.
 public struct SceneBatchParser: Sendable {
     /// Radius, preference, source and date window for lines that do not set them.
     public var defaults: SceneRequest
 
+    /// The web-map zoom of lines that give neither a radius nor a zoom: their radius is then a click's at
+    /// that zoom (``SceneRequest/clickRadiusMeters(zoom:latitude:)``) instead of the defaults'.
+    public var zoom: Double?
+
     /// A parser with these defaults (the defaults' coordinate is ignored).
-    public init(defaults: SceneRequest) { self.defaults = defaults }
+    public init(defaults: SceneRequest, zoom: Double? = nil) {
+        self.defaults = defaults
+        self.zoom = zoom
+    }
 
     private struct JSONLine: Decodable {
         var latitude: Double?, longitude: Double?, lat: Double?, lon: Double?
         var radiusMeters: Double?, id: String?, preference: ScenePreference?, source: SourceFilter?
+        var zoom: Double?
     }
 
     /// Parses line `number` (1-based). Returns nil for lines to skip.
@@ -27,6 +36,8 @@ public struct SceneBatchParser: Sendable {
         if text.isEmpty || text.hasPrefix("#") { return nil }
         var request = defaults
         var latitude: Double?, longitude: Double?, id: String?
+        // A line's own radius, else its zoom, else the parser's zoom, else the defaults' radius.
+        var radiusGiven = false, zoom = self.zoom
         if text.hasPrefix("{") {
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -36,7 +47,11 @@ public struct SceneBatchParser: Sendable {
             }
             latitude = value.latitude ?? value.lat
             longitude = value.longitude ?? value.lon
-            if let radius = value.radiusMeters { request.radiusMeters = radius }
+            if let radius = value.radiusMeters { request.radiusMeters = radius; radiusGiven = true }
+            if let lineZoom = value.zoom { zoom = lineZoom }
+            if value.radiusMeters != nil && value.zoom != nil {
+                throw .badBatchLine(line: number, text: text, detail: "give radius_meters or zoom, not both")
+            }
             if let preference = value.preference { request.preference = preference }
             if let source = value.source { request.source = source }
             id = value.id
@@ -54,6 +69,7 @@ public struct SceneBatchParser: Sendable {
                     throw .badBatchLine(line: number, text: text, detail: "radius '\(fields[2])' is not a finite decimal number")
                 }
                 request.radiusMeters = radius
+                radiusGiven = true
             }
             if fields.count == 4 && !fields[3].isEmpty { id = fields[3] }
         }
@@ -67,6 +83,12 @@ public struct SceneBatchParser: Sendable {
         }
         guard longitude >= -180 && longitude <= 180 else {
             throw .badBatchLine(line: number, text: text, detail: "longitude \(longitude) is outside -180…180 degrees")
+        }
+        if !radiusGiven, let zoom {
+            guard zoom.isFinite, SceneRequest.zoomRange.contains(zoom) else {
+                throw .badBatchLine(line: number, text: text, detail: "zoom \(zoom) is outside 0…24")
+            }
+            request.radiusMeters = SceneRequest.clickRadiusMeters(zoom: zoom, latitude: latitude)
         }
         do { try request.validate() } catch { throw .badBatchLine(line: number, text: text, detail: error.description) }
         return (request, id)

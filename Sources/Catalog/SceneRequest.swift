@@ -23,6 +23,22 @@ public struct SceneRequest: Sendable, Hashable {
     /// How far a "no coverage" answer looks for the nearest panorama, metres.
     public static let nearestSearchLimitMeters = 10_000.0
 
+    /// How far from a click on a web map its point may be from a panorama's, points (half a fingertip,
+    /// as touch targets are sized): a click on the coverage line or dot, or beside it, finds it.
+    public static let clickTolerancePoints = 22.0
+    /// The smallest radius a click searches, metres (a consumer GPS fix's error).
+    public static let minimumClickRadiusMeters = 15.0
+    /// Web-map zooms a click may be made at (`zoom` of `/v1/scene` and `/v1/scenes`).
+    public static let zoomRange: ClosedRange<Double> = 0...24
+
+    /// The radius a click on a web map (256-point tiles) at `zoom` searches around `latitude`, metres:
+    /// ``clickTolerancePoints`` of the map there, within ``minimumClickRadiusMeters``…10,000 m (17 m at
+    /// zoom 17 and 49° N, 10 km below zoom 8; clusters cover the lower zooms: `/v1/coverage/clusters`).
+    public static func clickRadiusMeters(zoom: Double, latitude: Double) -> Double {
+        let metersPerPoint = 2 * .pi * WGS84.equatorialRadiusMeters * cos(min(89, abs(latitude)) * .pi / 180) / (256 * pow(2, zoom))
+        return min(radiusRange.upperBound, max(minimumClickRadiusMeters, clickTolerancePoints * metersPerPoint))
+    }
+
     /// A request with defaults: 50 m, nearest, any source, any date.
     public init(coordinate: GeoCoordinate, radiusMeters: Double = SceneRequest.defaultRadiusMeters,
                 preference: ScenePreference = .nearest, source: SourceFilter = .any,

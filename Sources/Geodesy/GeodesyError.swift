@@ -28,6 +28,9 @@ public enum GeodesyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An ellipsoid that the geodesic algorithms do not support: equatorial radius must be finite and
     /// positive, flattening within [0, 0.01].
     case ellipsoidOutOfRange(equatorialRadiusMeters: Double, flattening: Double)
+    /// Text in a coordinate's form (``CoordinateText``) with a part that cannot be: minutes of 60, two
+    /// signs, two latitudes. `reason` says which.
+    case malformedCoordinate(text: String, reason: String)
 
     /// A one-line message naming the bad value, the allowed range and a remedy.
     public var description: String {
@@ -70,6 +73,8 @@ public enum GeodesyError: Error, Sendable, Hashable, CustomStringConvertible {
             return "ellipsoid with equatorial radius \(radius) m and flattening \(flattening) is not supported; "
                 + "the radius must be finite and positive and the flattening within [0, 0.01] "
                 + "(use Geodesic.wgs84 for the WGS84 ellipsoid)"
+        case .malformedCoordinate(let text, let reason):
+            return "'\(text)' is not a coordinate: \(reason); write it as 43.6124,1.4564, 43°36′44.6″N 1°27′23″E or geo:43.6124,1.4564"
         }
     }
 
@@ -97,6 +102,8 @@ extension GeodesyError: CategorizedError {
         case .invalidQuadkey(let key, _): InvalidValue(parameter: "quadkey", value: key, allowed: "1…30 digits 0-3")
         case .ellipsoidOutOfRange(let radius, let flattening):
             InvalidValue(parameter: "ellipsoid", value: "radius \(radius) m, flattening \(flattening)", allowed: "radius > 0, flattening 0…0.01")
+        case .malformedCoordinate(let text, let reason):
+            InvalidValue(parameter: "coordinate", value: text, allowed: "latitude and longitude in degrees (\(reason))")
         }
     }
 }

@@ -128,7 +128,7 @@ public enum JPEGCodec {
     }
 
     /// Maps a libjpeg message to the error kind: data that ends early is `.truncated`.
-    private static func failure(_ text: String, file: String?) -> ImagingError {
+    static func failure(_ text: String, file: String?) -> ImagingError {
         let lower = text.lowercased()
         if lower.contains("premature end") || lower.contains("ends early") {
             return .truncated(file: file, format: format, detail: text)

@@ -10,32 +10,63 @@ extension LookAroundSnapshotter {
         PanoramaTileStore(catalogPath: catalogPath).path(panoramaID: panoramaID)
     }
 
-    /// The scene's panorama at the level `camera` needs, with the level's index: from its tile file
-    /// when there is a catalog (``PanoramaTileStore/fileForView(panoramaID:source:crop:)``: made now,
-    /// once, when missing or older than the panorama; nil when it cannot be made, a read-only folder
-    /// say), else from the JPEG decoded at that level. Both kept in the cache.
+    /// The scene's panorama at the level `camera` needs, with the level's index: from its tile file when
+    /// the catalog has a current one (only the tiles the view samples decoded, kept in the cache); else
+    /// from the JPEG at that level's DCT scale. A first view decodes only the region it samples (and a
+    /// little around it: ``regionSlackFraction``), so a 90° view of a 11000-pixel photo costs a fraction
+    /// of a whole decode; a view that leaves that region decodes the whole level, kept in the cache. A
+    /// server's cache (``PanoramaCache/tileMaker``) then makes the missing tile file in the background; a
+    /// one-off snapshot makes none (`lookaround index --tiles` does).
     /// - Parameter catalog: the scene's catalog (``labelCatalog()``), looked up once per snapshot.
     /// - Throws: `ReprojectionError` when the panorama or its tiles cannot be read.
     func panoramaLevel(for camera: ViewCamera, catalog: Catalog?) throws -> (image: PanoramaImage, level: Int) {
         let match = scene.match
         let crop = try panoramaCrop(catalog: catalog)
-        if let catalog, let tiles = PanoramaTileStore(directory: catalog.location.tileDirectory)
-            .fileForView(panoramaID: match.panoramaID, source: match.imagePath, crop: crop) {
-            let level = tiles.level(for: camera)
-            let needed = tiles.tiles(for: camera, pose: pose, level: level)
-            // The source's stamp in the key: tiles of a remade file never join an older file's level.
-            let identifier = "tiles:\(tiles.path)@\(tiles.sourceByteCount):\(tiles.sourceModifiedNanoseconds)"
-            let image = try cache.image(for: PanoramaCache.Key(identifier: identifier, level: level),
-                                        tiles: tiles, level: level, needed: needed)
-            return (image, level)
+        if let catalog {
+            let store = PanoramaTileStore(directory: catalog.location.tileDirectory)
+            if let tiles = store.currentFile(panoramaID: match.panoramaID, source: match.imagePath) {
+                let level = tiles.level(for: camera)
+                let needed = tiles.tiles(for: camera, pose: pose, level: level)
+                // The source's stamp in the key: tiles of a remade file never join an older file's level.
+                let identifier = "tiles:\(tiles.path)@\(tiles.sourceByteCount):\(tiles.sourceModifiedNanoseconds)"
+                let image = try cache.image(for: PanoramaCache.Key(identifier: identifier, level: level),
+                                            tiles: tiles, level: level, needed: needed)
+                return (image, level)
+            }
+            if let maker = cache.tileMaker, !store.makingFailed(panoramaID: match.panoramaID, source: match.imagePath) {
+                maker.request(store: store, panoramaID: match.panoramaID, source: match.imagePath, crop: crop)
+            }
         }
-        let level = PanoramaDecoder.level(for: camera, panoramaWidth: crop?.fullWidth ?? match.imageWidth)
+        let width = crop?.fullWidth ?? match.imageWidth
+        let level = PanoramaDecoder.level(for: camera, panoramaWidth: width)
         let path = match.imagePath
-        let image = try cache.image(for: PanoramaCache.Key(identifier: path, level: level)) { () throws -> PanoramaImage in
+        let key = PanoramaCache.Key(identifier: path, level: level)
+        if crop == nil {
+            let levelWidth = width >> level, levelHeight = (crop?.fullHeight ?? match.imageHeight) >> level
+            let needed = PanoramaRegion.needed(for: camera, pose: pose, width: levelWidth, height: levelHeight)
+            let (held, hadRegion) = cache.image(for: key, region: needed)
+            if let held { return (held, level) }
+            if !hadRegion {
+                let region = PanoramaRegion.needed(for: camera, pose: pose, width: levelWidth, height: levelHeight,
+                                                   slackFraction: Self.regionSlackFraction)
+                if region.fraction < Self.wholeLevelFraction {
+                    let image = try PanoramaDecoder.decodeRegion(try ImageFile.read(path), file: path, level: level, region: region)
+                    cache.insert(image, region: region, for: key)
+                    return (image, level)
+                }
+            }
+        }
+        let image = try cache.image(for: key) { () throws -> PanoramaImage in
             try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: level, crop: crop)
         }
         return (image, level)
     }
+
+    /// A first view decodes this share of its region's size more on each side, so that a view turned or
+    /// zoomed a little is drawn from it too.
+    static let regionSlackFraction = 0.15
+    /// A region wider than this share of the level is decoded whole (the rest costs little more).
+    static let wholeLevelFraction = 0.6
 
     /// Where the scene's image lies in the full sphere when it is a partial panorama (from `catalog`'s
     /// record of its GPano crop); nil for a full one.

@@ -23,13 +23,23 @@ enum IndexCommand: Command {
             code is then 65.
             Sequences: a sidecar's sequence_id, else one per folder and camera, FOLDER/MODEL; when a folder holds \
             several cameras of one model, told apart by EXIF BodySerialNumber, each is FOLDER/MODEL (SERIAL). A pause \
-            over 10 minutes starts the next part, FOLDER/MODEL #2, #3 and so on. A capture closer than 1 m to the one kept before \
-            it in its sequence (a camera standing at a traffic light) is left out and listed, unless its sidecar \
-            numbers it (sequence_index).
+            over 10 minutes starts the next part, FOLDER/MODEL #2, #3 and so on. A capture closer than 0.5 m to the one kept before \
+            it in its sequence and facing within 5° of it (a camera standing at a traffic light; mapillary_tools' rule, \
+            --duplicate-meters and --duplicate-degrees) is left out and listed, unless its sidecar numbers it \
+            (sequence_index); a walking timelapse (0.5 s, 0.6 m apart) keeps every frame.
+            Headings: GPano PoseHeadingDegrees, else EXIF GPSImgDirection, else a sidecar's, else the direction of \
+            travel in the sequence. Where most of a sequence's photos point more than 90° away from the way the \
+            sequence goes (captures at most 30 s apart), it is listed with both directions: a camera mounted \
+            backwards, or a field written as the vehicle's direction rather than the picture's centre. \
+            --heading-from travel then faces every photo with a direction of travel along it (heading source \
+            'travel' in 'scene --json'); photos minutes apart or alone keep their metadata's.
             With --tiles, then makes each panorama's tile file: the panorama and its halvings cut into \
             256-pixel JPEG tiles, so a view decodes only the tiles it needs at the level it needs (a \
-            640x480 view of an 8192x4096 panorama reads about six tiles) instead of the whole JPEG, and the \
-            first view of a panorama does not have to make the file. They go in a folder beside the catalog \
+            640x480 view of an 8192x4096 panorama reads about six tiles) instead of the whole JPEG. Level 0 \
+            is the JPEG's own coefficients cut losslessly (no second encoding), the halved levels come from \
+            its half-scale decode at quality 85: about 1.3 times the photo's bytes. Without tile files a \
+            first view decodes only the region of the JPEG it shows, and 'serve' makes the file in the \
+            background. They go in a folder beside the catalog \
             named like it (Panoramas/catalog.sqlite -> Panoramas/catalog.tiles/ID.lktiles). Tile files still \
             current (same JPEG size and modification time) are kept, stale ones remade, those of panoramas \
             no longer in the catalog deleted. A JPEG that does not decode cleanly gets no tile file and is \
@@ -69,6 +79,13 @@ enum IndexCommand: Command {
             .flag("no-align", help: "Derive maps at the metadata pose, without aligning it with the city model."),
             .value("derived-maps", valueName: "DIR", help: "Where derived maps go (default: beside the catalog, "
                    + "CATALOG.derived/; for PostGIS $LOOKAROUND_DERIVED_DIR, else Panoramas/catalog.derived)."),
+            .value("heading-from", valueName: "SOURCE", help: "Where headings come from in sequences: the photos' metadata, or "
+                   + "their direction of travel (see above).", defaultValue: "metadata", allowedValues: HeadingChoice.allCases.map(\.rawValue)),
+            .value("duplicate-meters", valueName: "METERS", help: "A capture closer than this to the one kept before it "
+                   + "(and facing within --duplicate-degrees) is a near-duplicate, 0…100 (0: none left out).",
+                   defaultValue: "\(CatalogBuilder.defaultNearDuplicateMeters)"),
+            .value("duplicate-degrees", valueName: "DEGREES", help: "See --duplicate-meters: the largest heading difference, 0…180.",
+                   defaultValue: "\(Int(CatalogBuilder.defaultNearDuplicateDegrees))"),
             .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
             .flag("blur", help: "First blur faces and licence plates in every real photo not yet blurred, in place (see above)."),
             .value("keep-originals", valueName: "DIR", help: "With --blur: keep each photo as it was in DIR (outside the indexed "
@@ -131,6 +148,9 @@ enum IndexCommand: Command {
         var options = CatalogBuildOptions(directories: directories, catalogPath: catalogPath, osmFiles: osmFiles,
                                           naming: naming, proximityLinkMeters: try arguments.double("link-meters", in: 0...1000) ?? 30,
                                           forceFullRebuild: arguments.flag("full"))
+        options.headingFrom = HeadingChoice(rawValue: try arguments.requiredString("heading-from")) ?? .metadata
+        options.nearDuplicateMeters = try arguments.double("duplicate-meters", in: 0...100) ?? CatalogBuilder.defaultNearDuplicateMeters
+        options.nearDuplicateDegrees = try arguments.double("duplicate-degrees", in: 0...180) ?? CatalogBuilder.defaultNearDuplicateDegrees
         if !arguments.flag("no-derived-maps") {
             options.mapDeriver = CityMapDeriver(alignsPose: !arguments.flag("no-align"))
             options.derivedMapsDirectory = arguments.string("derived-maps") ?? location.derivedMapsDirectory
@@ -170,12 +190,14 @@ enum IndexCommand: Command {
                 Console.out("derived     depth and labels of \(report.derivedMapsCount) photos from OpenStreetMap, in \(folder)")
             }
             Console.out("time        \(String(format: "%.2f", report.seconds)) s")
+            for disagreement in report.headingDisagreements { Console.out("warning     \(disagreement.message)") }
             for warning in report.warnings { Console.out("warning     \(warning.path): \(warning.message)") }
             for duplicate in report.nearDuplicates {
+                let turn = duplicate.headingDifferenceDegrees.map { String(format: ", turned %.1f°", $0) } ?? ""
                 Console.out("left out    \(duplicate.path): a near-duplicate of \(duplicate.keptPath), "
-                            + String(format: "%.2f m away in sequence ", duplicate.distanceMeters) + duplicate.sequenceName
-                            + String(format: " (closer than %g m to the capture kept before it: the camera stood still)",
-                                     CatalogBuilder.nearDuplicateMeters))
+                            + String(format: "%.2f m away", duplicate.distanceMeters) + turn + " in sequence " + duplicate.sequenceName
+                            + String(format: " (closer than %g m and within %g° of the capture kept before it: the camera stood still)",
+                                     options.nearDuplicateMeters, options.nearDuplicateDegrees))
             }
             for failure in report.failures { Console.out("failed      \(failure.path): \(failure.message)") }
             if let tiles {

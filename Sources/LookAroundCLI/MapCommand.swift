@@ -18,7 +18,7 @@ enum MapCommand: Command {
         abstract: "Render a map snapshot (MapKit-style camera, map types, pins, GeoJSON overlays) or a camera flight as PNG.",
         discussion: """
             Frame the view with --center and --span (or --span-meters), or with --camera; with neither, the \
-            whole data extent is shown. --camera takes LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] \
+            catalog's coverage is shown with --coverage, else the whole data extent. --camera takes LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] \
             (pitch in degrees from straight down, clamped to 80° up to 1 km distance and less higher up) or a \
             JSON file written by --save-camera.
             GeoJSON styling properties (simplestyle): stroke, stroke-width (points), stroke-opacity, fill, \
@@ -29,10 +29,13 @@ enum MapCommand: Command {
             rise-pan-descend beyond) and write --frames PNGs into the directory given by -o.
             Around and below the extract lies the Natural Earth world layer (land, sea, borders, country names \
             in --language): alone below zoom 8, outside the extract's box above it.
-            Every image carries "© OpenStreetMap contributors" (and "Made with Natural Earth" where the world layer shows).
+            Without an extract (--osm none, or the shipped one not in this folder) the map is the world layer with the coverage: \
+            'lookaround map --coverage --catalog photos.sqlite -o map.png' shows where a catalog of one's own photos is.
+            Every image drawn from OSM data carries "© OpenStreetMap contributors" (and "Made with Natural Earth" where the world layer shows).
             """,
         options: [
-            .value("osm", valueName: "FILE", help: "OSM extract (.osm.pbf or .osm).", defaultValue: defaultData),
+            .value("osm", valueName: "FILE", help: "OSM extract (.osm.pbf or .osm); 'none' for the world layer alone (the default when the "
+                   + "shipped extract is not here).", defaultValue: defaultData),
         ] + MapOptions.options + [
             .value("save-camera", valueName: "FILE", help: "Write the camera used as JSON (restores the view exactly with --camera FILE)."),
             .value("route", valueName: "FILE", help: "A route as GeoJSON lines, drawn in route blue."),
@@ -110,17 +113,30 @@ enum MapCommand: Command {
             coverage = CatalogCoverage(catalog: try Catalog(path: try arguments.requiredString("catalog")))
         }
         let dataPath = try arguments.requiredString("osm")
+        // No extract: the world layer alone (asked for with 'none', or the shipped one missing when none was named).
+        let worldOnly = dataPath == "none" || (!arguments.has("osm") && !FileManager.default.fileExists(atPath: dataPath))
         if let drawing = try routeDrawing(arguments, osm: dataPath) {
             overlays.append(drawing.overlay)
             pins += drawing.pins
             if framing == nil, flight == nil { framing = .region(drawing.region) }
         }
-        let dataset = try MapDataset(contentsOfFile: dataPath)
+        // No view named and the coverage drawn from a catalog: the coverage is what to show.
+        if framing == nil, flight == nil, let catalogCoverage = coverage as? CatalogCoverage,
+           let bounds = try catalogCoverage.catalog.coverageBounds() {
+            framing = .region(bounds.region())
+        }
+        let dataset = worldOnly ? MapDataset.empty() : try MapDataset(contentsOfFile: dataPath)
         let snapshotter = try MapSnapshotter(dataset: dataset)
         // Imagery is the simulator's city photographed from straight above: built only when asked for.
+        if worldOnly && type.needsOrthophoto {
+            throw arguments.error("--type \(type.rawValue) draws the simulator's city, which needs an OSM extract; give --osm FILE or --type standard")
+        }
         let orthophoto: SimulatedOrthophoto? = type.needsOrthophoto ? try SimulatedOrthophoto(dataset: dataset) : nil
         if framing == nil, flight == nil {
-            guard let box = dataset.boundingBox else { throw arguments.error("\(dataPath) has no nodes; give --center or --camera") }
+            guard let box = dataset.boundingBox else {
+                throw arguments.error(worldOnly ? "without an OSM extract there is no area to show; give --center, --camera or --coverage with a catalog"
+                                      : "\(dataPath) has no nodes; give --center or --camera")
+            }
             framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
                                                    west: box.minLongitude, east: box.maxLongitude))
         }

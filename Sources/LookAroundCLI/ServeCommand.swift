@@ -19,7 +19,8 @@ enum ServeCommand: Command {
             browser (no WebGL needed) for the map, Look Around previews, the full-window viewer, walks and \
             directions; a deep link such as /@60.1695,24.9525,3a,75y,90h,90t?pano=senaatintori-005 opens that \
             view, and /lookaround.js embeds views in other pages. Routes: /v1/scene, POST /v1/scenes, \
-            /v1/search, /v1/panoramas/{id}, /v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg, /v1/coverage/{z}/{x}/{y}, \
+            /v1/search, /v1/panoramas/{id}, /v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg, /v1/coverage/{z}/{x}/{y} \
+            (and /v1/coverage/clusters/{z}/{x}/{y}, the clusters the coverage tiles draw below zoom 14), \
             /v1/snapshot, /v1/move, /v1/walk, /v1/map, /v1/tiles/{type}/{z}/{x}/{y}.png and {type}.json \
             (TileJSON; types standard, muted, imagery, hybrid, coverage), /v1/directions, /v1/health, /metrics, \
             /v1/openapi.json; Google's /maps/api/streetview/metadata and /maps/api/streetview, Nominatim's \
@@ -36,7 +37,8 @@ enum ServeCommand: Command {
             .value("listen", valueName: "HOST:PORT", help: "Address to listen on (port 0: any free port; IPv6 as [::1]:8080).",
                    defaultValue: "127.0.0.1:8080"),
             CommonOptions.catalog,
-            .value("osm", valueName: "FILE", help: "OSM extract for /v1/map (default: sources/*.osm.pbf beside the catalog)."),
+            .value("osm", valueName: "FILE", help: "OSM extract for the maps and place names (default: sources/*.osm.pbf beside the "
+                   + "catalog; with none, the maps are the Natural Earth world layer under the coverage)."),
             .value("api-key-file", valueName: "FILE", help: "Require one of the keys in FILE (one per line) as key=… or X-API-Key."),
             .value("threads", valueName: "N", help: "Network threads, 1…64 (default: one more than the cores; they also answer scene requests)."),
             .value("render-workers", valueName: "N", help: "Render workers for images and tiles, 1…64 (default: the number of cores)."),
@@ -149,7 +151,10 @@ enum ServeCommand: Command {
         let base = "http://\(shownHost):\(server.port)"
         Console.out("lookaround serve: \(service.catalog.panoramaCount) panoramas from \(service.catalog.location)")
         Console.out("listening on \(base)")
-        Console.out("try: curl '\(base)/v1/scene?lat=60.1699&lon=24.9523'"
+        // A point of this catalog's (its first panorama's), not a fixed city's.
+        let sample = (try? service.catalog.firstPanorama()).map { String(format: "lat=%.6f&lon=%.6f", $0.coordinate.latitude, $0.coordinate.longitude) }
+            ?? "lat=60.1699&lon=24.9523"
+        Console.out("try: curl '\(base)/v1/scene?\(sample)'"
                     + (configuration.apiKeys.isEmpty ? "" : " -H 'X-API-Key: …'"))
         Console.out("stop with Ctrl-C or SIGTERM")
         var received: Int32 = 0

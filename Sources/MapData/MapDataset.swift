@@ -103,3 +103,19 @@ public struct MapDataset: Sendable, Hashable, Codable {
         diagnostics += water.diagnostics
     }
 }
+
+extension MapDataset {
+    /// A dataset with nothing in it (no box, no features): maps of it are the world layer alone, crediting
+    /// Natural Earth and not OpenStreetMap (`lookaround serve` and `lookaround map` without an extract).
+    public static func empty(sourcePath: String = "no OSM extract") -> MapDataset {
+        MapDataset(sourcePath: sourcePath, boundingBox: nil, counts: OSMElementCounts(), buildings: [], streets: [], railways: [],
+                   areas: [], trees: [], treeRows: [], coastlines: [], places: [], diagnostics: [])
+    }
+
+    /// Whether the dataset holds no OSM data at all (``empty(sourcePath:)``).
+    public var isEmpty: Bool {
+        boundingBox == nil && buildings.isEmpty && streets.isEmpty && railways.isEmpty && areas.isEmpty && trees.isEmpty
+            && treeRows.isEmpty && coastlines.isEmpty && places.isEmpty && furniture.isEmpty && hedges.isEmpty && addresses.isEmpty
+            && localities.isEmpty
+    }
+}

@@ -60,7 +60,8 @@ public struct MapContent: Sendable {
     /// Prepares `dataset` for drawing over `world` (nil: no world layer). Tunnels and subway tracks are
     /// left out (they are underground).
     public init(_ dataset: MapDataset, world: WorldLayer?) {
-        attribution = dataset.attribution
+        // A map of no OSM data credits only what it draws (the world layer's Natural Earth).
+        attribution = dataset.isEmpty ? "" : dataset.attribution
         self.world = world
         func mp(_ c: OSMCoordinate) -> MapPoint {
             MapPoint(x: (c.longitude + 180) / 360 * MapSize.world.width,

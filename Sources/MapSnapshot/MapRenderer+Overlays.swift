@@ -112,12 +112,20 @@ extension MapRenderer {
 
     // MARK: - Coverage
 
-    /// Where panoramas are: blue lines between consecutive positions closer than
-    /// ``MapStyle/coverageLinkMeters``, and a dot at each position.
+    /// Where panoramas are. Below ``CoverageClustering/maximumZoom``: the clusters of the world grid
+    /// (``CoverageClustering``), a counted circle each (a dot for a lone panorama), every one big enough
+    /// to click. From it on: blue lines between consecutive positions closer than
+    /// ``MapStyle/coverageLinkMeters`` (at least 4 points wide however short), and a dot at each position
+    /// no line passes (at every position from zoom 17.5).
     mutating func drawCoverage() {
         guard let coverage = options.coverage else { return }
         let rect = MapRect(x: projection.center.x + bounds.minX, y: projection.center.y + bounds.minY,
                            width: bounds.maxX - bounds.minX, height: bounds.maxY - bounds.minY)
+        let level = Int((zoom + 1e-6).rounded(.down))
+        if level < CoverageClustering.maximumZoom {
+            drawCoverageClusters(coverage, rect: rect, level: max(0, level))
+            return
+        }
         let coordinates = coverage.panoramaCoordinates(in: rect)
         guard !coordinates.isEmpty else { return }
         var lines = Path(), dots: [PixelPoint] = [], linked: [Bool] = []
@@ -126,8 +134,11 @@ extension MapRenderer {
             guard let p = projection.pixel(for: c) else { previous = nil; continue }
             var isLinked = false
             if let (pc, pp) = previous, SphericalEarth.distanceMeters(from: pc, to: c) <= MapStyle.coverageLinkMeters {
-                lines.addSubpath([pp, p])
-                linked[linked.count - 1] = true
+                if (p - pp).length >= 1 {
+                    lines.addSubpath([pp, p])
+                    linked[linked.count - 1] = true
+                }
+                // Under a pixel from the one before (a stop, or a far zoom): that one's line or dot shows it.
                 isLinked = true
             }
             dots.append(p)
@@ -150,6 +161,52 @@ extension MapRenderer {
         canvas.fill(centres, color: blue)
     }
 
+    /// The clusters at zoom `level` around `rect`: the coverage is asked for whole grid cells, so a
+    /// cluster is the same in every tile it is drawn in.
+    mutating func drawCoverageClusters(_ coverage: any PanoramaCoverage, rect: MapRect, level: Int) {
+        // Cells reaching into the picture by a circle's radius count too (their circle may overlap it).
+        let cell = CoverageClustering.cellMapPoints(zoom: level)
+        let grown = MapRect(x: rect.origin.x - cell / 2, y: rect.origin.y - cell / 2, width: rect.size.width + cell, height: rect.size.height + cell)
+        let coordinates = coverage.panoramaCoordinates(in: CoverageClustering.cellAligned(grown, zoom: level))
+        guard !coordinates.isEmpty else { return }
+        let blue = style.coverage
+        var rings = Path(), centres = Path()
+        var counted: [(PixelPoint, Int)] = []
+        for cluster in CoverageClustering.clusters(coordinates, zoom: level) {
+            guard let p = projection.pixel(for: cluster.center) else { continue }
+            if cluster.count == 1 {
+                rings.addCircle(center: p, radius: px(4))
+                centres.addCircle(center: p, radius: px(2.6))
+            } else {
+                counted.append((p, cluster.count))
+            }
+        }
+        canvas.fill(rings, color: .white)
+        canvas.fill(centres, color: blue)
+        for (p, count) in counted {
+            let radius = px(CoverageClustering.radiusPoints(count: count))
+            canvas.fillCircle(center: PixelPoint(p.x, p.y + px(1)), radius: radius + px(1.5), color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 50))
+            canvas.fillCircle(center: p, radius: radius + px(2), color: .white)
+            canvas.fillCircle(center: p, radius: radius, color: blue)
+            let label = Self.clusterLabel(count)
+            let textStyle = TextStyle(pixelSize: px(label.count >= 3 ? 10.5 : 12), weight: .bold, color: .white)
+            if let metrics = try? measureText(label, style: textStyle) {
+                let origin = PixelPoint(p.x - metrics.advanceWidth / 2, p.y - (metrics.inkMinY + metrics.inkMaxY) / 2)
+                _ = try? text.draw(label, at: origin, style: textStyle, on: &canvas)
+            }
+        }
+    }
+
+    /// A cluster's count as drawn: 2…999 in full, then 1.2k, 12k, 120k, 1.2M.
+    static func clusterLabel(_ count: Int) -> String {
+        switch count {
+        case ..<1000: return "\(count)"
+        case ..<10_000: return String(format: "%.1fk", Double(count) / 1000).replacingOccurrences(of: ".0k", with: "k")
+        case ..<1_000_000: return "\(count / 1000)k"
+        default: return String(format: "%.1fM", Double(count) / 1_000_000).replacingOccurrences(of: ".0M", with: "M")
+        }
+    }
+
     // MARK: - Attribution
 
     /// The attribution's lines (one, or one credit per line when that is too wide for the image), their
@@ -158,6 +215,7 @@ extension MapRenderer {
         guard options.showsAttribution else { return nil }
         let style = TextStyle(pixelSize: px(10), color: RGBAColor(red: 60, green: 60, blue: 60))
         let credits = options.mapType.credits(data: content.attribution, showsWorld: showsWorldAttribution)
+        guard !credits.isEmpty else { return nil }
         let margin = px(3)
         guard let single = try? measureText(credits.joined(separator: " · "), style: style) else { return nil }
         var lines = [(credits.joined(separator: " · "), single)]

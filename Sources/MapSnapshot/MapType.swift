@@ -18,7 +18,7 @@ public enum MapType: String, Sendable, Hashable, Codable, CaseIterable {
     /// when the world layer shows, "imagery: simulated" for the orthophoto types. The snapshot paints
     /// them; the tile service's TileJSON lists them.
     public func credits(data: String, showsWorld: Bool) -> [String] {
-        var credits = [data]
+        var credits = data.isEmpty ? [] : [data]
         if showsWorld { credits.append(WorldBasemap.attribution) }
         if needsOrthophoto { credits.append("imagery: simulated") }
         return credits

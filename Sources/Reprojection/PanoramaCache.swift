@@ -20,6 +20,8 @@ public final class PanoramaCache: Sendable {
         var entries: [Key: (image: PanoramaImage, lastUse: UInt64)] = [:]
         /// For levels decoded tile by tile: which tiles the image holds.
         var tileCoverage: [Key: [Bool]] = [:]
+        /// For levels of which only a region was decoded (a first view): the region the image holds.
+        var regions: [Key: PanoramaRegion] = [:]
         var bytes = 0
         var clock: UInt64 = 0
     }
@@ -28,15 +30,22 @@ public final class PanoramaCache: Sendable {
     public let capacityBytes: Int
     private let state = Mutex(State())
 
-    /// A cache holding at most `capacityBytes` of pixels.
-    public init(capacityBytes: Int = 1 << 30) { self.capacityBytes = capacityBytes }
+    /// Makes missing tile files in the background after a view had to decode a panorama's JPEG (a
+    /// long-running server's cache has one; nil: never, as for a one-off snapshot).
+    public let tileMaker: PanoramaTileMaker?
+
+    /// A cache holding at most `capacityBytes` of pixels; `tileMaker` as ``tileMaker``.
+    public init(capacityBytes: Int = 1 << 30, tileMaker: PanoramaTileMaker? = nil) {
+        self.capacityBytes = capacityBytes
+        self.tileMaker = tileMaker
+    }
 
     /// The cached image for `key`, or the result of `load` (then cached, evicting the least recently
     /// used entries beyond the capacity).
     public func image<E: Error>(for key: Key, load: () throws(E) -> PanoramaImage) throws(E) -> PanoramaImage {
         let hit: PanoramaImage? = state.withLock { state in
             state.clock += 1
-            guard let entry = state.entries[key], state.tileCoverage[key] == nil else { return nil }
+            guard let entry = state.entries[key], state.tileCoverage[key] == nil, state.regions[key] == nil else { return nil }
             state.entries[key] = (entry.image, state.clock)
             return entry.image
         }
@@ -44,6 +53,26 @@ public final class PanoramaCache: Sendable {
         let image = try load()
         insert(image, coverage: nil, for: key)
         return image
+    }
+
+    /// For a view that needs `region` of level `key`: the whole level when it is cached, else the image
+    /// of a region cached under `key` (``insert(_:region:for:)``) when it holds `region`; nil otherwise,
+    /// with whether a region was there (the view has moved out of it: time to decode the whole level).
+    public func image(for key: Key, region: PanoramaRegion) -> (image: PanoramaImage?, hadRegion: Bool) {
+        state.withLock { state in
+            state.clock += 1
+            guard let entry = state.entries[key], state.tileCoverage[key] == nil else { return (nil, false) }
+            if let held = state.regions[key], !held.contains(region) { return (nil, true) }
+            state.entries[key] = (entry.image, state.clock)
+            return (entry.image, false)
+        }
+    }
+
+    /// Keeps the image of a level of which only `region` was decoded (black elsewhere) under `key`, until
+    /// the whole level replaces it.
+    public func insert(_ image: PanoramaImage, region: PanoramaRegion, for key: Key) {
+        insert(image, coverage: nil, for: key)
+        state.withLock { $0.regions[key] = region }
     }
 
     /// Level `level` of a tiled panorama holding at least the tiles `needed`: the cached image with
@@ -85,12 +114,14 @@ public final class PanoramaCache: Sendable {
             if let old = state.entries[key] { state.bytes -= old.image.pixels.count * 4 }
             state.entries[key] = (image, state.clock)
             state.tileCoverage[key] = coverage
+            state.regions[key] = nil
             state.bytes += cost
             while state.bytes > capacityBytes, state.entries.count > 1,
                   let oldest = state.entries.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 state.bytes -= oldest.value.image.pixels.count * 4
                 state.entries[oldest.key] = nil
                 state.tileCoverage[oldest.key] = nil
+                state.regions[oldest.key] = nil
             }
         }
     }

@@ -181,10 +181,68 @@ public struct PanoramaTileFile: Sendable {
 
     // MARK: Writing
 
+    /// JPEG quality of the halved levels' tiles when level 0 is the source's own coefficients
+    /// (``write(jpeg:source:to:tileSize:maximumThreads:)``): 4:2:0, as cameras write, so the pyramid costs
+    /// about a third of the photo on top of it.
+    public static let halvedLevelQuality = 85
+
+    /// The tile file of a whole (2:1) panorama JPEG, `jpeg`, with level 0 cut from it losslessly
+    /// (``JPEGCodec/losslessTiles(_:tileSize:file:)``: the photo's own DCT coefficients, no generation
+    /// loss, about the photo's bytes) and the halved levels from its 1/2-scale decode (the inverse DCT at
+    /// half size), encoded at ``halvedLevelQuality`` 4:2:0 on up to `maximumThreads` cores. Written as
+    /// ``write(_:source:to:tileSize:maximumThreads:)`` writes (atomically, the source's stamp recorded).
+    /// - Returns: the opened file; nil when the JPEG's MCUs do not divide `tileSize` (the caller then
+    ///   decodes it whole and writes it with ``write(_:source:to:tileSize:maximumThreads:)``).
+    /// - Throws: `ReprojectionError.unreadablePanorama` for damaged data (strict: what libjpeg would work
+    ///   around too), `.notEquirectangular` unless 2:1, `.cannotWrite`.
+    @discardableResult
+    public static func write(jpeg: [UInt8], source sourcePath: String, to path: String, tileSize: Int = defaultTileSize,
+                             maximumThreads: Int? = nil) throws(ReprojectionError) -> PanoramaTileFile? {
+        guard (16...4096).contains(tileSize) else {
+            throw .invalidParameter(name: "tile size", value: "\(tileSize)", allowed: "16…4096 pixels")
+        }
+        guard let stamp = stamp(ofSource: sourcePath) else {
+            throw .unreadablePanorama(file: sourcePath, reason: "cannot read its size and modification time")
+        }
+        let header: JPEGHeader
+        do { header = try JPEGCodec.readHeader(jpeg) } catch { throw .unreadablePanorama(file: sourcePath, reason: "\(error)") }
+        guard header.width == 2 * header.height, header.height >= 2 else {
+            throw .notEquirectangular(width: header.width, height: header.height)
+        }
+        let lossless: JPEGCodec.LosslessTiles
+        do {
+            guard let cut = try JPEGCodec.losslessTiles(jpeg, tileSize: tileSize) else { return nil }
+            lossless = cut
+        } catch {
+            throw .unreadablePanorama(file: sourcePath, reason: "\(error)")
+        }
+        let sizes = levelSizes(width: header.width, height: header.height, tileSize: tileSize)
+        var tiles = lossless.tiles
+        if sizes.count > 1 {
+            // Level 1 straight from the JPEG at 1/2 scale (no full-size pixels held), then halved.
+            var level1 = PanoramaImage(width: sizes[1].width, height: sizes[1].height,
+                                       pixels: [UInt32](repeating: 0, count: sizes[1].width * sizes[1].height))
+            do {
+                try level1.pixels.withUnsafeMutableBytes { destination in
+                    _ = try JPEGCodec.decodeRegion(jpeg, scale: .half, width: sizes[1].width, height: sizes[1].height,
+                                                   columns: 0..<sizes[1].width, rows: 0..<sizes[1].height,
+                                                   into: destination.baseAddress!, rowBytes: sizes[1].width * 4)
+                }
+            } catch {
+                throw .unreadablePanorama(file: sourcePath, reason: "\(error)")
+            }
+            tiles += try encodeLevels(level1, sizes: sizes, from: 1, tileSize: tileSize, quality: halvedLevelQuality,
+                                      subsampling: .chroma420, maximumThreads: maximumThreads, sourcePath: sourcePath)
+        }
+        return try assemble(tiles: tiles, sizes: sizes, tileSize: tileSize, stamp: stamp, to: path)
+    }
+
     /// Cuts `panorama` and its halvings into tiles and writes them to `path` (atomically: a temporary
     /// file in the same folder, then a rename; a failed write removes the temporary file), recording
     /// `sourcePath`'s size and modification time. Tiles are encoded on up to `maximumThreads` cores
-    /// (`nil` = all; 1 when the caller already writes several files at once).
+    /// (`nil` = all; 1 when the caller already writes several files at once), at ``jpegQuality`` 4:4:4.
+    /// The path for panoramas ``write(jpeg:source:to:tileSize:maximumThreads:)`` cannot cut losslessly
+    /// (a partial panorama embedded in its sphere, a PNG, MCUs that do not divide the tile size).
     /// - Returns: the opened file.
     /// - Throws: `ReprojectionError.unreadablePanorama` when the source cannot be stat'ed,
     ///   `.cannotWrite` when the file cannot be written (the disk full, no permission; the old file stays),
@@ -198,20 +256,30 @@ public struct PanoramaTileFile: Sendable {
         guard let stamp = stamp(ofSource: sourcePath) else {
             throw .unreadablePanorama(file: sourcePath, reason: "cannot read its size and modification time")
         }
-        // Level sizes as ``PanoramaImage/halved()`` makes them; each level is made from the one before
-        // and that one is dropped once its tiles are encoded, so at most two levels are held at once.
-        var sizes = [(width: panorama.width, height: panorama.height)]
+        let sizes = levelSizes(width: panorama.width, height: panorama.height, tileSize: tileSize)
+        let tiles = try encodeLevels(panorama, sizes: sizes, from: 0, tileSize: tileSize, quality: jpegQuality, subsampling: .chroma444,
+                                     maximumThreads: maximumThreads, sourcePath: sourcePath)
+        return try assemble(tiles: tiles, sizes: sizes, tileSize: tileSize, stamp: stamp, to: path)
+    }
+
+    /// Level sizes as ``PanoramaImage/halved()`` makes them, down to the first no taller than a tile.
+    static func levelSizes(width: Int, height: Int, tileSize: Int) -> [(width: Int, height: Int)] {
+        var sizes = [(width: width, height: height)]
         while let last = sizes.last, last.height > tileSize, last.height % 2 == 0, last.height >= 4 {
             sizes.append((last.width / 2, last.height / 2))
         }
+        return sizes
+    }
+
+    /// The tiles of levels `first`… of `sizes`, `image` being level `first`: each level made from the one
+    /// before, which is dropped once its tiles are encoded (at most two levels held at once).
+    static func encodeLevels(_ start: consuming PanoramaImage, sizes: [(width: Int, height: Int)], from first: Int, tileSize: Int,
+                             quality: Int, subsampling: JPEGSubsampling, maximumThreads: Int?,
+                             sourcePath: String) throws(ReprojectionError) -> [[UInt8]] {
         var tiles: [[UInt8]] = []
-        var header = magic
-        append32(&header, tileSize); append32(&header, sizes.count)
-        append64(&header, UInt64(stamp.byteCount)); append64(&header, UInt64(bitPattern: stamp.modifiedNanoseconds))
-        for size in sizes { append32(&header, size.width); append32(&header, size.height) }
-        var image = consume panorama
-        for level in sizes.indices {
-            if level > 0 {
+        var image = consume start
+        for level in first..<sizes.count {
+            if level > first {
                 guard let next = image.halved() else { preconditionFailure("level \(level) of \(sizes) cannot be made") }
                 image = next
             }
@@ -238,8 +306,8 @@ public struct PanoramaTileFile: Sendable {
                             }
                         }
                         do {
-                            let jpeg = try JPEGCodec.encode(RGB8Image(width: w, height: h, components: crop), quality: jpegQuality,
-                                                            subsampling: .chroma444)
+                            let jpeg = try JPEGCodec.encode(RGB8Image(width: w, height: h, components: crop), quality: quality,
+                                                            subsampling: subsampling)
                             lock.withLock { levelTiles[t] = jpeg }
                         } catch {
                             lock.withLock { failure = "\(error)" }
@@ -250,12 +318,21 @@ public struct PanoramaTileFile: Sendable {
             if let failure { throw .unreadablePanorama(file: sourcePath, reason: "cannot encode a tile: \(failure)") }
             tiles += levelTiles
         }
+        return tiles
+    }
+
+    /// Writes the header, the index and `tiles` (every level's, in order) to `path` atomically and opens it.
+    static func assemble(tiles: [[UInt8]], sizes: [(width: Int, height: Int)], tileSize: Int,
+                         stamp: (byteCount: Int, modifiedNanoseconds: Int64), to path: String) throws(ReprojectionError) -> PanoramaTileFile {
+        var header = magic
+        append32(&header, tileSize); append32(&header, sizes.count)
+        append64(&header, UInt64(stamp.byteCount)); append64(&header, UInt64(bitPattern: stamp.modifiedNanoseconds))
+        for size in sizes { append32(&header, size.width); append32(&header, size.height) }
         var offset = header.count + 12 * tiles.count
         for tile in tiles { append64(&header, UInt64(offset)); append32(&header, tile.count); offset += tile.count }
         var data = Data(header)
         data.reserveCapacity(offset)
         for tile in tiles { data.append(contentsOf: tile) }
-        tiles = []
         let directory = FilePath.directory(of: path)
         if !directory.isEmpty {
             do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {

@@ -48,7 +48,7 @@ extension PanoramaTileStore {
     /// serial, so panoramas in parallel keep every core busy where one panorama's tiles in parallel
     /// would not. A panorama that fails is listed with its reason; the rest continue.
     ///
-    /// Memory: each panorama reserves ``estimatedPeakBytes(width:height:fileBytes:)`` (from its JPEG
+    /// Memory: each panorama reserves ``estimatedPeakBytes(width:height:fileBytes:subsampling:)`` (from its JPEG
     /// header) out of `memoryBudgetBytes` before it is decoded, and waits while the others in progress
     /// hold too much, so a folder of large panoramas is made fewer at a time instead of one per core;
     /// a panorama that alone needs more than the budget is refused before anything is allocated, with
@@ -164,7 +164,8 @@ extension PanoramaTileStore {
             guard let header = (try? JPEGCodec.readHeader(try ImageFile.readPrefix(imagePath, maximumBytes: 1 << 20)))
                     ?? (try? JPEGCodec.readHeader(try ImageFile.read(imagePath))) else { return 0 }
             let fileBytes = PanoramaTileStore.byteCount(imagePath)
-            let need = PanoramaTileStore.estimatedPeakBytes(width: header.width, height: header.height, fileBytes: fileBytes)
+            let need = PanoramaTileStore.estimatedPeakBytes(width: header.width, height: header.height, fileBytes: fileBytes,
+                                                            subsampling: header.subsampling)
             guard need <= limitBytes else {
                 throw .exceedsMemoryBudget(file: imagePath, width: header.width, height: header.height,
                                            neededBytes: need, limitBytes: limitBytes)

@@ -60,9 +60,11 @@ public struct PanoramaTileStore: Sendable {
         return file
     }
 
-    /// Panorama `panoramaID`'s current tile file, made from `sourcePath` (decoded whole, halved, every
-    /// tile encoded on up to `maximumThreads` cores) when missing or stale. A JPEG libjpeg warns about
-    /// (truncated, corrupt data) gets no tile file.
+    /// Panorama `panoramaID`'s current tile file, made from `sourcePath` when missing or stale: level 0 cut
+    /// from the JPEG losslessly and the halved levels from its half-scale decode
+    /// (``PanoramaTileFile/write(jpeg:source:to:tileSize:maximumThreads:)``), or, for a partial panorama or
+    /// MCUs that do not divide the tiles, decoded whole and halved; the tiles encoded on up to
+    /// `maximumThreads` cores. A JPEG libjpeg warns about (truncated, corrupt data) gets no tile file.
     /// - Returns: the file, and whether it was made now.
     /// - Throws: `ReprojectionError.unreadablePanorama` or `.notEquirectangular` when the JPEG cannot
     ///   be read or decoded cleanly, `.cannotWrite` when the tile file cannot be written (nothing is
@@ -93,11 +95,17 @@ public struct PanoramaTileStore: Sendable {
             }
             full = try crop.embed(decoded, level: 0)
         } else {
-            // Decoded straight into the panorama's 4-byte pixels (strict: warnings are errors), so no RGB
-            // copy of the whole image is ever held beside it.
             guard header.width == 2 * header.height, header.height >= 2 else {
                 throw .notEquirectangular(width: header.width, height: header.height)
             }
+            // Level 0 cut from the JPEG losslessly, the rest from its half-scale decode: about 1.3 times the
+            // photo's bytes, and no full-size pixels held.
+            if let file = try PanoramaTileFile.write(jpeg: bytes, source: sourcePath, to: path(panoramaID: panoramaID),
+                                                     maximumThreads: maximumThreads) {
+                return (file, true)
+            }
+            // MCUs that do not divide the tiles: decoded straight into the panorama's 4-byte pixels (strict:
+            // warnings are errors), so no RGB copy of the whole image is ever held beside it.
             guard header.width * header.height <= defaultPixelBudget else {
                 throw .unreadablePanorama(file: sourcePath, reason: "\(ImagingError.exceedsPixelBudget(file: nil, width: header.width, height: header.height, budget: defaultPixelBudget))")
             }
@@ -120,12 +128,23 @@ public struct PanoramaTileStore: Sendable {
     }
 
     /// About how many bytes making the tile file of a `width`×`height` panorama from a JPEG of
-    /// `fileBytes` holds at its peak: the file read whole, the panorama's 4-byte pixels and its first
-    /// halving (alive together while it is made), and the encoded tiles (about the file's size again at
-    /// quality 92, 4:4:4, twice while they are assembled). What ``update(_:crops:memoryBudgetBytes:progress:)``
-    /// reserves per panorama.
-    public static func estimatedPeakBytes(width: Int, height: Int, fileBytes: Int) -> Int {
-        width * height * 5 + fileBytes * 6 + 16 << 20
+    /// `fileBytes` holds at its peak: the file read whole; while level 0 is cut losslessly, the DCT
+    /// coefficients (128 bytes per 8×8 block of each component: 2 bytes a pixel per full-resolution
+    /// component, 3 a pixel for 4:2:0, 6 for 4:4:4, the worst assumed when `subsampling` is nil); then the
+    /// half-scale level and its halving (1.25 bytes a pixel); and the encoded tiles (about the file's size,
+    /// twice while they are assembled). A JPEG whose MCUs do not divide the tiles is decoded whole instead
+    /// (4-byte pixels and the first halving: 5 bytes a pixel). What
+    /// ``update(_:crops:memoryBudgetBytes:progress:)`` reserves per panorama.
+    public static func estimatedPeakBytes(width: Int, height: Int, fileBytes: Int, subsampling: JPEGSubsampling? = nil) -> Int {
+        let components: Double = switch subsampling {
+        case .gray: 1
+        case .chroma420, .chroma411: 1.5
+        case .chroma422, .chroma440: 2
+        case .chroma444, nil: 3
+        }
+        let coefficients = Int(2 * components * Double(width) * Double(height))
+        let wholeDecode = width * height * 5
+        return max(coefficients, wholeDecode * (subsampling == nil ? 1 : 0), width * height * 5 / 4) + fileBytes * 4 + 16 << 20
     }
 
     // MARK: The lazy path
@@ -137,12 +156,13 @@ public struct PanoramaTileStore: Sendable {
     /// For a view: the current tile file, made now when missing or stale unless making it has already
     /// failed in this process for the source as it is; nil when there is none (the caller then decodes
     /// the JPEG directly at the level it needs).
-    public func fileForView(panoramaID: String, source sourcePath: String, crop: PanoramaCrop? = nil) -> PanoramaTileFile? {
+    public func fileForView(panoramaID: String, source sourcePath: String, crop: PanoramaCrop? = nil,
+                            maximumThreads: Int? = nil) -> PanoramaTileFile? {
         if let file = currentFile(panoramaID: panoramaID, source: sourcePath) { return file }
         let key = failureKey(panoramaID: panoramaID, source: sourcePath)
         if Self.failedMakes.withLock({ $0.contains(key) }) { return nil }
         do {
-            return try file(panoramaID: panoramaID, source: sourcePath, crop: crop).file
+            return try file(panoramaID: panoramaID, source: sourcePath, crop: crop, maximumThreads: maximumThreads).file
         } catch {
             Self.failedMakes.withLock { _ = $0.insert(key) }
             return nil

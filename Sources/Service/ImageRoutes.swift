@@ -144,6 +144,8 @@ struct ImageRoutes: RouteFamily {
         return RenderJob(key: RenderPipeline.cacheKey("map", request), cacheControl: "public, max-age=3600") {
             let resources = try maps.resources(imagery: options.type.needsOrthophoto)
             var framing = options.framing
+            // No view named: the catalog's coverage when it is drawn, else the extract.
+            if framing == nil, options.showsCoverage, let region = CoverageMaps.region(catalog: catalog) { framing = .region(region) }
             if framing == nil, let box = resources.dataset.boundingBox {
                 framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
                                                        west: box.minLongitude, east: box.maxLongitude))

@@ -6,7 +6,7 @@ import Orthophoto
 /// The OSM data and the map renderer `/v1/map` draws with, loaded on first use.
 // @unchecked Sendable: the loaded data and the failure are read and written under `lock` only.
 final class MapResources: @unchecked Sendable {
-    /// The OSM extract (``ServiceConfiguration/resolvedOSMPath``); nil: maps cannot be drawn.
+    /// The OSM extract (``ServiceConfiguration/resolvedOSMPath``); nil: the world layer alone.
     let osmPath: String?
     private var loaded: (snapshotter: MapSnapshotter, dataset: MapDataset)?
     private var orthophoto: SimulatedOrthophoto?
@@ -16,26 +16,26 @@ final class MapResources: @unchecked Sendable {
 
     init(osmPath: String?) { self.osmPath = osmPath }
 
-    /// The renderer, its data and (when `imagery`) the simulated orthophoto.
+    /// The renderer, its data and (when `imagery`) the simulated orthophoto. Without an extract (`osmPath`
+    /// nil) the maps are the world layer alone (``MapDataset/empty(sourcePath:)``) under the coverage, and
+    /// the imagery types draw it too (``WorldOnlyImagery``).
     func resources(imagery: Bool) throws(ServiceError)
-        -> (snapshotter: MapSnapshotter, dataset: MapDataset, orthophoto: SimulatedOrthophoto?) {
+        -> (snapshotter: MapSnapshotter, dataset: MapDataset, orthophoto: (any OrthophotoProvider)?) {
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw .internalError(detail: failure) }
         if loaded == nil {
-            guard let osmPath else {
-                throw .internalError(detail: "no OSM extract to draw maps from; start the server with --osm FILE")
-            }
             do {
-                let dataset = try MapDataset(contentsOfFile: osmPath)
+                let dataset = try osmPath.map { try MapDataset(contentsOfFile: $0) } ?? .empty()
                 loaded = (try MapSnapshotter(dataset: dataset), dataset)
             } catch {
-                let reason = "cannot load the OSM extract \(osmPath): \(error)"
+                let reason = "cannot load the OSM extract \(osmPath ?? "") or the world layer: \(error)"
                 failure = reason
                 throw .internalError(detail: reason)
             }
         }
         guard let (snapshotter, dataset) = loaded else { throw .internalError(detail: "the map renderer did not load") }
+        if imagery, dataset.isEmpty { return (snapshotter, dataset, WorldOnlyImagery()) }
         if imagery, orthophoto == nil {
             do { orthophoto = try SimulatedOrthophoto(dataset: dataset) } catch {
                 throw .internalError(detail: "cannot build the simulated imagery: \(error)")

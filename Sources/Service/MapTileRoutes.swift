@@ -117,7 +117,8 @@ public struct MapTileRoutes: RouteFamily {
     }
 
     /// `GET /v1/tiles/{type}.json`: TileJSON 3.0.0 for the tiles of `type`, with absolute URLs on the host
-    /// the request named, the extract's bounds and centre, and the attribution.
+    /// the request named, the bounds and centre of the catalog's coverage (``CoverageMaps/extent(catalog:dataset:)``),
+    /// and the attribution.
     func tileJSON(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let name = String(request.path.dropFirst("/v1/tiles/".count).dropLast(".json".count))
         guard let type = Self.tileTypes[name] else {
@@ -129,18 +130,17 @@ public struct MapTileRoutes: RouteFamily {
         let scheme = request.headers["x-forwarded-proto"] == "https" ? "https" : "http"
         var writer = JSONWriter(capacity: 600)
         writer.beginObject()
-        let credits = type?.credits(data: dataset.attribution, showsWorld: true) ?? ["street imagery: lookaround"]
+        let credits = type?.credits(data: dataset.isEmpty ? "" : dataset.attribution, showsWorld: true) ?? ["street imagery: lookaround"]
         writer.field("attribution", credits.joined(separator: " · "))
-        if let box = dataset.boundingBox {
+        // The catalog's coverage (else the extract's box): what a first map of it shows.
+        if let extent = CoverageMaps.extent(catalog: catalog, dataset: dataset) {
             writer.key("bounds")
             writer.beginArray()
-            for value in [box.minLongitude, box.minLatitude, box.maxLongitude, box.maxLatitude] { writer.value(value) }
+            for value in extent.bounds { writer.value(value) }
             writer.endArray()
             writer.key("center")
             writer.beginArray()
-            writer.value((box.minLongitude + box.maxLongitude) / 2)
-            writer.value((box.minLatitude + box.maxLatitude) / 2)
-            writer.value(15)
+            for value in extent.center { writer.value(value) }
             writer.endArray()
         }
         writer.field("maxzoom", Self.tileZoomRange.upperBound)

@@ -320,6 +320,9 @@ struct NominatimRoutes: RouteFamily {
         case .postcode: ("place", "postcode")
         case .locality: (answer.localityKind == "boundary" ? "boundary" : "place", answer.localityKind ?? "city")
         case .place: (answer.place?.categoryGroup.rawValue ?? "amenity", answer.place?.category ?? "yes")
+        case .coordinate: ("place", "coordinate")
+        case .panorama: ("lookaround", "panorama")
+        case .sequence: ("lookaround", "sequence")
         }
     }
 
@@ -330,12 +333,15 @@ struct NominatimRoutes: RouteFamily {
         case .postcode: "postcode"
         case .locality: answer.localityKind ?? "city"
         case .place: answer.place?.categoryGroup.rawValue ?? "amenity"
+        case .coordinate: "coordinate"
+        case .panorama: "panorama"
+        case .sequence: "sequence"
         }
     }
 
     static func placeRank(_ answer: GeocodeResult) -> Int {
         switch answer.precision {
-        case .house, .interpolated, .place: 30
+        case .house, .interpolated, .place, .coordinate, .panorama, .sequence: 30
         case .street: 26
         case .postcode: 21
         case .locality: answer.localityKind == "city" || answer.localityKind == "town" ? 16 : 20
@@ -350,14 +356,15 @@ struct NominatimRoutes: RouteFamily {
         case .street: "street"
         case .postcode: "postcode"
         case .locality: answer.localityKind == "city" || answer.localityKind == "town" ? "city" : "district"
-        case .place: "poi"
+        case .place, .panorama, .sequence: "poi"
+        case .coordinate: "house"
         }
     }
 
     /// [west, south, east, north] around the answer: a point's 10 m, a street's or locality's wider.
     static func box(_ answer: GeocodeResult) -> [Double] {
         let meters: Double = switch answer.precision {
-        case .house, .interpolated, .place: 10
+        case .house, .interpolated, .place, .coordinate, .panorama, .sequence: 10
         case .street: 150
         case .postcode: 500
         case .locality: 1500

@@ -13,7 +13,8 @@ struct RoutingGraphSource: Sendable {
     let resolvedOSMPath: String?
 
     /// The graph.
-    /// - Throws: `ServiceError.internalError` (the operator's details logged, the client told "internal error").
+    /// - Throws: `ServiceError.noRoute` (`no_street_network`) without an extract or a stored graph;
+    ///   `ServiceError.internalError` (the operator's details logged, the client told "internal error").
     func graph() throws(ServiceError) -> RoutingGraph {
         if osmPath == nil {
             do {
@@ -22,8 +23,11 @@ struct RoutingGraphSource: Sendable {
                 throw .internalError(detail: "cannot read the catalog's routing graph: \(error)")
             }
         }
+        // Not a failure inside: a catalog of one's own photos served without an extract has no streets.
         guard let path = resolvedOSMPath else {
-            throw .internalError(detail: "no OSM extract to route over; start the server with --osm FILE")
+            throw .noRoute(reason: "no_street_network",
+                           detail: "this server has no street network to route over: it was started without an OSM extract and its "
+                               + "catalog stores no routing graph; start it with --osm FILE, or index with --osm FILE")
         }
         do { return try DirectionsNetwork.shared(osmPath: path) } catch {
             throw .internalError(detail: "cannot build the routing graph of \(path): \(error)")

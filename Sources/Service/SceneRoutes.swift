@@ -13,15 +13,17 @@ struct SceneRoutes: RouteFamily {
 
     var routes: [Route] {
         [Route(.get, PathPattern("/v1/scene"), label: "scene",
-               parameters: ["lat", "lon", "near", "radius_meters", "preference", "source", "after", "before", "language", "id"],
+               parameters: ["lat", "lon", "near", "radius_meters", "zoom", "preference", "source", "after", "before", "language", "id"],
                .answer { try scene($0) }),
          // Parsing a body of up to --max-body-bytes and answering each line is work for a render worker,
          // not for a network thread that other clients' scene requests wait for.
-         Route(.post, PathPattern("/v1/scenes"), label: "scenes", parameters: ["radius_meters", "preference", "source", "after", "before"],
+         Route(.post, PathPattern("/v1/scenes"), label: "scenes", parameters: ["radius_meters", "zoom", "preference", "source", "after", "before"],
                .worker { try batch($0) }),
          Route(.get, PathPattern("/v1/search"), label: "search", parameters: ["q", "near", "category", "language", "limit"],
                .answer { try search($0) }),
          Route(.get, PathPattern("/v1/coverage/{z}/{x}/{y}"), label: "coverage", parameters: [], .answer { try coverage($0) }),
+         Route(.get, PathPattern("/v1/coverage/clusters/{z}/{x}/{y}"), label: "coverage_clusters", parameters: [],
+               .answer { try coverageClusters($0) }),
          Route(.get, PathPattern("/v1/panoramas/{id}"), label: "panorama", parameters: [], .answer { try panorama($0) })]
     }
 
@@ -44,6 +46,7 @@ struct SceneRoutes: RouteFamily {
             throw .invalidParameter(parameter: "lat", message: "give lat and lon (decimal degrees) or near=PLACE")
         }
         request.coordinate = point
+        if let zoom = try Self.clickZoom(query) { request.radiusMeters = SceneRequest.clickRadiusMeters(zoom: zoom, latitude: point.latitude) }
         return (request, requestID)
     }
 
@@ -59,6 +62,16 @@ struct SceneRoutes: RouteFamily {
         }
         return SceneRequest(coordinate: Self.placeholderCoordinate, radiusMeters: radius, preference: preference, source: source,
                             capturedAfter: after, capturedBefore: before)
+    }
+
+    /// `zoom=`: the web-map zoom a click was made at, whose radius (``SceneRequest/clickRadiusMeters(zoom:latitude:)``)
+    /// replaces `radius_meters` (the two together are refused).
+    static func clickZoom(_ query: QueryParameters) throws(ServiceError) -> Double? {
+        guard let zoom = try query.double("zoom", in: SceneRequest.zoomRange, unit: "") else { return nil }
+        if query.string("radius_meters") != nil {
+            throw .invalidParameter(parameter: "zoom", message: "give radius_meters or zoom (a click's radius at that map zoom), not both")
+        }
+        return zoom
     }
 
     /// The coordinate of a request that has none yet (0°, 0°; a batch's lines bring their own).
@@ -110,7 +123,7 @@ struct SceneRoutes: RouteFamily {
                 }
             }
         }
-        let parser = SceneBatchParser(defaults: try sceneFilters(QueryParameters(request: request)))
+        let parser = SceneBatchParser(defaults: try sceneFilters(QueryParameters(request: request)), zoom: try Self.clickZoom(QueryParameters(request: request)))
         var requests: [(SceneRequest, String?)] = []
         for line in lines {
             do {
@@ -156,6 +169,12 @@ struct SceneRoutes: RouteFamily {
         let search = PlaceSearchQuery(text: text, near: try query.coordinate("near"), category: query.string("category"),
                                       language: query.string("language"), limit: try query.int("limit", in: 1...1000) ?? 10)
         do { return .json(JSONWriter.encode(try catalog.searchPlaces(search))) } catch { throw QueryParameters.translate(error) }
+    }
+
+    /// `GET /v1/coverage/clusters/{z}/{x}/{y}`: the coverage tiles' clusters (``CoverageMaps``).
+    func coverageClusters(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        guard let tile = try CoverageMaps.clusterTile(request.path) else { throw .notFound(path: request.path) }
+        return HTTPResponse(contentType: "application/geo+json", body: try CoverageMaps.clustersGeoJSON(tile: tile, catalog: catalog))
     }
 
     /// `GET /v1/coverage/{z}/{x}/{y}`: the panoramas in a slippy tile as a GeoJSON FeatureCollection.

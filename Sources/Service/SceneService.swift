@@ -39,7 +39,8 @@ public final class SceneService: HTTPHandler {
         // A quarter of the cache for answers, the rest for decoded panorama tiles.
         let cacheBytes = max(16, configuration.cacheMegabytes) << 20
         let cached = CachedAnswers(responseBytes: cacheBytes / 4)
-        let panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4)
+        // A first view decodes its region of the JPEG; the tile file the next views read is made in the background.
+        let panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4, tileMaker: PanoramaTileMaker())
         let osmPath = configuration.resolvedOSMPath
         let maps = MapResources(osmPath: osmPath)
         let limit = ImageLimit(maximumPixels: configuration.maximumImagePixels)

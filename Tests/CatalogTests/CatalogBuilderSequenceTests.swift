@@ -230,3 +230,85 @@ import TestSupport
         #expect(largestOnStraight < 0.01, "straight: \(largestOnStraight)°")
     }
 }
+
+/// Near-duplicates by distance and angle (mapillary_tools' rule, 0.5 m and 5° by default), and headings
+/// checked against the way a sequence goes.
+@Suite struct NearDuplicateAndHeadingTests {
+    /// A capture `meters` east of Senaatintori facing `heading`, at `time` (whole seconds: a 0.5 s
+    /// timelapse writes the same second twice; the file names keep the order).
+    static func capture(_ folder: URL, _ name: String, meters: Double, heading: Double?, time: String, bearing: Double = 90) throws {
+        let at = try Fixtures.offset(meters, bearing: bearing)
+        let metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude, imageDirectionDegrees: heading,
+                                     dateTimeOriginal: "2024:07:05 \(time)", make: "GoPro", model: "GoPro Max")
+        try Fixtures.write(try Fixtures.jpeg(metadata: metadata), folder, name)
+    }
+
+    /// A walking timelapse, a frame every 0.5 s, 0.55–0.65 m apart: every frame kept (the old 1 m rule left
+    /// out every other one). Then a stop: three frames within 0.3 m facing the same way collapse into the
+    /// first; a fourth turned 30° on the spot is a new view and kept.
+    @Test func aWalkingTimelapseKeepsEveryFrameAndAStopCollapses() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let folder = root.appendingPathComponent("timelapse")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let steps = [0, 0.55, 1.15, 1.7, 2.35, 2.9, 3.5, 4.1, 4.75, 5.3]
+        for (k, meters) in steps.enumerated() {
+            try Self.capture(folder, String(format: "f%02d.jpg", k), meters: meters, heading: 90, time: "10:00:\(String(format: "%02d", k / 2))")
+        }
+        // The stop, at 5.3 m: 0.1, 0.2 and 0.3 m on, facing east; then turned to 120°.
+        for (k, meters) in [5.4, 5.5, 5.6].enumerated() {
+            try Self.capture(folder, "g\(k).jpg", meters: meters, heading: 90.5, time: "10:00:1\(k)")
+        }
+        try Self.capture(folder, "g3.jpg", meters: 5.55, heading: 120, time: "10:00:15")
+        let path = root.appendingPathComponent("c.sqlite").path
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        let left = report.nearDuplicates.map { FilePath.name(of: $0.path) }
+        #expect(left == ["g0.jpg", "g1.jpg", "g2.jpg"], "\(left)")
+        #expect(report.nearDuplicates.allSatisfy { abs(($0.headingDifferenceDegrees ?? 99) - 0.5) < 1e-9 })
+        #expect(report.panoramaCount == 11, "ten timelapse frames and the turned one")
+        let catalog = try Catalog(path: path)
+        for k in 0..<10 { #expect(try catalog.panorama(id: String(format: "timelapse/f%02d", k)).sequenceIndex == k) }
+        #expect(try catalog.panorama(id: "timelapse/g3").sequenceIndex == 10)
+
+        // Configurable: at the old 1 m, every other timelapse frame goes.
+        var strict = CatalogBuildOptions(directories: [root.path], catalogPath: root.appendingPathComponent("strict.sqlite").path)
+        strict.nearDuplicateMeters = 1
+        strict.nearDuplicateDegrees = 180
+        let old = try CatalogBuilder.build(strict)
+        #expect(old.panoramaCount == 5, "\(old.nearDuplicates.map { FilePath.name(of: $0.path) })")
+    }
+
+    /// A walk east whose compass says west: reported with both directions; `.travel` faces it east. The
+    /// same photos minutes apart (a THETA user's) give no direction of travel: nothing to compare.
+    @Test func headingsAgainstTheWayTheSequenceGoes() throws {
+        let root = try Lookaround.temporaryDirectory()
+        let walk = root.appendingPathComponent("walk"), slow = root.appendingPathComponent("slow")
+        for folder in [walk, slow] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for k in 0..<5 {
+            try Self.capture(walk, "w\(k).jpg", meters: 3 * Double(k), heading: 272 + Double(k), time: "10:00:0\(2 * k)")
+            try Self.capture(slow, "s\(k).jpg", meters: 3 * Double(k), heading: 272, time: "10:0\(2 * k):00")
+        }
+        let path = root.appendingPathComponent("c.sqlite").path
+        let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))
+        let found = try #require(report.headingDisagreements.first, "\(report.headingDisagreements)")
+        #expect(report.headingDisagreements.count == 1 && found.sequenceName.hasSuffix("walk/GoPro Max"))
+        #expect(found.metadataSource == "GPSImgDirection" && abs(found.metadataDegrees - 274) < 0.5 && abs(found.travelDegrees - 90) < 1,
+                "\(found)")
+        #expect(found.disagreeing == 5 && found.compared == 5 && found.used == .metadata)
+        #expect(found.message.contains("mounted backwards") && found.message.contains("--heading-from travel"), "\(found.message)")
+        #expect(try Catalog(path: path).panorama(id: "walk/w2").headingSource == "GPSImgDirection")
+
+        var options = CatalogBuildOptions(directories: [root.path], catalogPath: path)
+        options.headingFrom = .travel
+        let faced = try CatalogBuilder.build(options)
+        #expect(faced.headingDisagreements.first?.used == .travel)
+        let catalog = try Catalog(path: path)
+        for k in 0..<5 {
+            let record = try catalog.panorama(id: "walk/w\(k)")
+            #expect(record.headingSource == "travel" && abs(record.headingDegrees - 90) < 1, "w\(k): \(record.headingDegrees)")
+            #expect(record.warnings.contains { $0.hasPrefix("GPSImgDirection \(272 + k).0° replaced by the direction of travel") }, "\(record.warnings)")
+            // Minutes apart: no travel, the compass kept.
+            #expect(try catalog.panorama(id: "slow/s\(k)").headingSource == "GPSImgDirection")
+        }
+    }
+}

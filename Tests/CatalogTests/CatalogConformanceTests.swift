@@ -88,6 +88,28 @@ struct CatalogConformanceTests {
         }
     }
 
+    /// Names and the coverage's box: a panorama by id or file name, a sequence by (part of) its name, the
+    /// box around every panorama, the same in both stores; text with LIKE's wildcards is taken literally.
+    @Test func namesAndCoverageBoundsAgree() throws {
+        let pair = try Self.synthetic.get()
+        for catalog in [pair.sqlite, pair.postgis] {
+            let bounds = try #require(try catalog.coverageBounds())
+            #expect(bounds.panoramaCount == 4_000 && bounds.west < -179 && bounds.east > 179.99 && bounds.north > 81.2 && bounds.south < -16.4,
+                    "\(catalog.location): \(bounds)")
+        }
+        for text in ["synthetic/17", "SYNTHETIC/17", "17", "walk-3", "walk-3%", "walk_3", "alk-7", "_", "%", "nothing"] {
+            let a = try pair.sqlite.directAnswers(to: text, limit: 5), b = try pair.postgis.directAnswers(to: text, limit: 5)
+            #expect(a.map(\.name) == b.map(\.name) && a.map(\.precision) == b.map(\.precision), "\(text): \(a.map(\.name)) vs \(b.map(\.name))")
+            switch text {
+            case "synthetic/17", "SYNTHETIC/17", "17": #expect(a.first?.name == "synthetic/17" && a.first?.panoramaID == "synthetic/17", "\(text)")
+            case "walk-3": #expect(a.first?.name == "walk-3" && a.first?.precision == .sequence && a.first?.panoramaID == "synthetic/150", "\(a)")
+            case "alk-7": #expect(a.first?.precision == .sequence && a.first?.name.hasPrefix("walk-7") == true, "\(a)")
+            case "walk-3%", "walk_3", "_", "%", "nothing": #expect(a.isEmpty, "\(text) taken literally: \(a.map(\.name))")
+            default: break
+            }
+        }
+    }
+
     @Test func ingestReportsTheSameCounts() throws {
         let pair = try Self.standard.get()
         for key in [\IndexReport.panoramaCount, \.sequenceCount, \.linkCount, \.placeCount, \.streetCount, \.filesFound] {

@@ -40,6 +40,9 @@ import TestSupport
         func partialPanoramaCrops() throws(CatalogError) -> [String: (fullWidth: Int, fullHeight: Int, croppedLeft: Int, croppedTop: Int)] {
             try current.partialPanoramaCrops()
         }
+        func panoramas(named text: String, limit: Int) throws(CatalogError) -> [StoredPanoramaName] { try current.panoramas(named: text, limit: limit) }
+        func sequences(named text: String, limit: Int) throws(CatalogError) -> [StoredSequenceName] { try current.sequences(named: text, limit: limit) }
+        func coverageBounds() throws(CatalogError) -> CoverageBounds? { try current.coverageBounds() }
         func coverage(south: Double, north: Double, west: Double, east: Double, orderedByID: Bool) throws(CatalogError) -> [CoverageEntry] {
             try current.coverage(south: south, north: north, west: west, east: east, orderedByID: orderedByID)
         }

@@ -108,8 +108,8 @@ import TestSupport
         let result = try Lookaround.run(["index", stop.path, "--catalog", catalog, "--no-osm", "--quiet"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout.contains("panoramas   2 (3 files: 3 read, 0 unchanged, 0 failed, 1 near-duplicate left out)"), "\(result.stdout)")
-        #expect(result.stdout.contains("left out    \(stop.path)/b.jpg: a near-duplicate of \(stop.path)/a.jpg, 0.30 m away in sequence "
-                                       + "stop/RICOH THETA X (closer than 1 m to the capture kept before it: the camera stood still)"),
+        #expect(result.stdout.contains("left out    \(stop.path)/b.jpg: a near-duplicate of \(stop.path)/a.jpg, 0.30 m away, turned 0.0° in sequence "
+                                       + "stop/RICOH THETA X (closer than 0.5 m and within 5° of the capture kept before it: the camera stood still)"),
                 "\(result.stdout)")
         let again = try Lookaround.run(["index", stop.path, "--catalog", catalog, "--no-osm", "--quiet", "--json"])
         let report = try Self.json(again.stdout)

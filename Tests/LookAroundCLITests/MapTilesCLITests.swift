@@ -19,8 +19,13 @@ import TestSupport
         #expect(document["tilejson"] as? String == "3.0.0" && document["minzoom"] as? Int == 0 && document["maxzoom"] as? Int == 20)
         #expect(document["tiles"] as? [String] == ["https://127.0.0.1/v1/tiles/standard/{z}/{x}/{y}.png"], "\(tilejson.text)")
         #expect((document["attribution"] as? String)?.contains("© OpenStreetMap contributors") == true)
+        // The catalog's coverage (the shipped panoramas, 60.1666…60.1697 N, 24.9390…24.9533 E), not the extract's box.
         let bounds = try #require(document["bounds"] as? [Double])
-        #expect(bounds.count == 4 && bounds[0] < 24.95 && bounds[2] > 24.95 && bounds[1] < 60.17 && bounds[3] > 60.17, "\(bounds)")
+        #expect(bounds.count == 4 && abs(bounds[0] - 24.93903) < 1e-4 && abs(bounds[2] - 24.95326) < 1e-4
+                && abs(bounds[1] - 60.16662) < 1e-4 && abs(bounds[3] - 60.16970) < 1e-4, "\(bounds)")
+        let center = try #require(document["center"] as? [Double])
+        #expect(center.count == 3 && center[0] > bounds[0] && center[0] < bounds[2] && center[1] > bounds[1] && center[1] < bounds[3]
+                && (15...17).contains(center[2]), "\(center)")
 
         // Senaatintori's tile at zoom 16, at 1× and 2×; a repeat with its ETag is 304.
         let tile = try client.get("/v1/tiles/standard/16/37309/18969.png")

@@ -127,6 +127,30 @@ import TestSupport
         #expect(matches.first?["display_name"] as? String == "Stockmann")
     }
 
+    /// The page's search box: a coordinate in any form, a panorama id, and (with the extract) a locality
+    /// that is no named place: the first answer each time, where it is.
+    @Test func searchFindsCoordinatesPanoramasAndLocalities() throws {
+        for (query, category, latitude, longitude) in [("60.1699%2C24.9523", "coordinate", 60.1699, 24.9523),
+                                                       ("60%C2%B010%E2%80%B211.6%E2%80%B3N%2024%C2%B057%E2%80%B208.3%E2%80%B3E", "coordinate", 60.169889, 24.952306),
+                                                       ("geo%3A60.1699%2C24.9523", "coordinate", 60.1699, 24.9523),
+                                                       ("senaatintori-005", "panorama", .nan, .nan),
+                                                       ("Kaartinkaupunki", "suburb", 60.1652138, 24.9472225)] {
+            let response = try ServiceFixture.get("/v1/search?q=\(query)")
+            #expect(response.status == 200, "\(query): \(response.text)")
+            let matches = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]])
+            let place = try #require(matches.first?["place"] as? [String: Any], "\(query): \(matches)")
+            #expect(place["category"] as? String == category || (category == "suburb" && place["category"] as? String != nil),
+                    "\(query): \(place)")
+            let point = place["coordinate"] as? [String: Any] ?? [:]
+            if !latitude.isNaN {
+                #expect(abs((point["latitude"] as? Double ?? 0) - latitude) < 1e-5 && abs((point["longitude"] as? Double ?? 0) - longitude) < 1e-5,
+                        "\(query): \(point)")
+            }
+        }
+        let bad = try ServiceFixture.get("/v1/search?q=60%C2%B070%E2%80%B2N%2024%C2%B0E")
+        #expect(bad.status == 400 && bad.text.contains("minutes 70 is 60 or more"), "\(bad.text)")
+    }
+
     @Test func coverageIsGeoJSONOfTheTilesPanoramas() throws {
         let tile = "15/18655/9484"
         let response = try ServiceFixture.get("/v1/coverage/\(tile)")
@@ -291,6 +315,7 @@ import TestSupport
         let samples = ["/v1/health": "/v1/health", "/metrics": "/metrics", "/v1/openapi.json": "/v1/openapi.json",
                        "/v1/scene": "/v1/scene?lat=60.1699&lon=24.9523", "/v1/scenes": "/v1/scenes",
                        "/v1/search": "/v1/search?q=kahvila", "/v1/coverage/{z}/{x}/{y}": "/v1/coverage/15/18655/9484",
+                       "/v1/coverage/clusters/{z}/{x}/{y}": "/v1/coverage/clusters/5/18/9",
                        "/v1/panoramas/{id}": "/v1/panoramas/senaatintori-005",
                        "/v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg": "/v1/panoramas/senaatintori-005/tiles/0/0/0.jpg",
                        "/v1/snapshot": "/v1/snapshot?scene=senaatintori-005&size=64x48",

@@ -57,10 +57,7 @@ function ensureMap() {
       map = L.map("map", { zoomControl: true, attributionControl: true, keyboard: true });
       page.lookaroundMap = map;
       map.attributionControl.setPrefix("");
-      map.on("click", (/** @type {any} */ event) => {
-        placePin([event.latlng.lat, event.latlng.lng]);
-        showPreview({ latitude: event.latlng.lat, longitude: event.latlng.lng });
-      });
+      map.on("click", (/** @type {any} */ event) => clickedMap(event.latlng));
       await setUpMap();
       if (pendingView) map.setView(pendingView, 17);
       if (pendingPin) placePin(pendingPin);
@@ -83,15 +80,23 @@ onKeyChange(() => {
   for (const [type, layer] of Object.entries(layers)) layer.setUrl(tileURL(type));
 });
 
+/**
+ * A JSON answer of this server, with the key (asked for once on a 403).
+ * @param {string} path
+ */
+function fetchJSON(path) {
+  return withKey(async () => {
+    const response = await fetch(url(path));
+    if (response.status === 403) throw httpError("no valid API key", 403);
+    if (!response.ok) throw new Error("HTTP " + response.status);
+    return response.json();
+  });
+}
+
 async function setUpMap() {
   let tilejson = null;
   try {
-    tilejson = await withKey(async () => {
-      const response = await fetch(url("/v1/tiles/standard.json"));
-      if (response.status === 403) throw httpError("no valid API key", 403);
-      if (!response.ok) throw new Error("HTTP " + response.status);
-      return response.json();
-    });
+    tilejson = await fetchJSON("/v1/tiles/standard.json");
   } catch (error) {
     say("The map's description could not be loaded: " + (error instanceof Error ? error.message : String(error)), 8);
   }
@@ -105,8 +110,66 @@ async function setUpMap() {
   L.control.layers({ [names.standard]: layers.standard, [names.muted]: layers.muted, [names.imagery]: layers.imagery,
     [names.hybrid]: layers.hybrid }, { "Street imagery": layers.coverage }).addTo(map);
   L.control.scale({ imperial: false }).addTo(map);
-  if (tilejson && tilejson.center) map.setView([tilejson.center[1], tilejson.center[0]], Math.max(15, tilejson.center[2] || 15));
-  else map.setView([60.1695, 24.9525], 16);
+  // The first view is the catalog's coverage (the server's TileJSON bounds; the extract's without panoramas).
+  const b = tilejson && tilejson.bounds;
+  if (b && b.length === 4) map.fitBounds([[b[1], b[0]], [b[3], b[2]]], { maxZoom: 17, animate: false });
+  else if (tilejson && tilejson.center) map.setView([tilejson.center[1], tilejson.center[0]], tilejson.center[2] || 15);
+  else map.setView([0, 0], 2);
+}
+
+/** Below this zoom the coverage tiles draw counted clusters (CoverageClustering.maximumZoom on the server). */
+const CLUSTER_ZOOMS = 14;
+
+/**
+ * A click on the map. On a cluster of the coverage (below zoom 14): zoom in to show its panoramas apart,
+ * or preview a lone one. Elsewhere: the preview of the nearest panorama within a click's radius at this zoom
+ * (the server's: 22 map points, at least 15 m).
+ * @param {{lat: number, lng: number}} latlng
+ */
+async function clickedMap(latlng) {
+  const zoom = map.getZoom();
+  if (zoom < CLUSTER_ZOOMS) {
+    const cluster = await clusterAt(latlng, zoom).catch(() => null);
+    if (map.getZoom() !== zoom) return;
+    if (cluster && cluster.properties.count > 1) {
+      const [west, south, east, north] = cluster.properties.bounds;
+      const [lon, lat] = cluster.geometry.coordinates;
+      const target = Math.max(zoom + 1, Math.min(cluster.properties.zoom, map.getBoundsZoom([[south, west], [north, east]])));
+      map.setView([lat, lon], Math.min(target, 18));
+      return;
+    }
+    if (cluster) {
+      const [lon, lat] = cluster.geometry.coordinates;
+      placePin([lat, lon]);
+      showPreview({ latitude: lat, longitude: lon }, zoom);
+      return;
+    }
+  }
+  placePin([latlng.lat, latlng.lng]);
+  showPreview({ latitude: latlng.lat, longitude: latlng.lng }, zoom);
+}
+
+/**
+ * The coverage cluster drawn under a click at `zoom` (its circle, with a few pixels to spare), from the
+ * server's clusters of the tiles around the point; null where none is.
+ * @param {{lat: number, lng: number}} latlng @param {number} zoom
+ */
+async function clusterAt(latlng, zoom) {
+  const click = map.project(latlng, zoom), reach = 24, tiles = new Set();
+  for (const dx of [-reach, reach]) for (const dy of [-reach, reach]) {
+    const n = 1 << zoom, x = Math.floor((click.x + dx) / 256), y = Math.floor((click.y + dy) / 256);
+    if (y >= 0 && y < n) tiles.add(zoom + "/" + (((x % n) + n) % n) + "/" + y);
+  }
+  const answers = await Promise.all([...tiles].map((tile) => fetchJSON("/v1/coverage/clusters/" + tile)));
+  let best = null, bestDistance = Infinity;
+  for (const answer of answers) for (const feature of answer.features) {
+    const [lon, lat] = feature.geometry.coordinates, p = map.project([lat, lon], zoom);
+    const distance = Math.hypot(p.x - click.x, p.y - click.y);
+    // The circle drawn (CoverageClustering.radiusPoints) and a finger's margin.
+    const radius = (feature.properties.count > 1 ? 11 + 2.5 * Math.log10(feature.properties.count) : 4) + 8;
+    if (distance <= radius && distance < bestDistance) { best = feature; bestDistance = distance; }
+  }
+  return best;
 }
 
 // MARK: Preview and viewer
@@ -132,8 +195,11 @@ function closePreview() {
   slot.textContent = "";
 }
 
-/** @param {{latitude: number, longitude: number}} location */
-function showPreview(location) {
+/**
+ * The preview of the panorama nearest `location`; `zoom`: the map zoom it was clicked at (the radius follows it).
+ * @param {{latitude: number, longitude: number}} location @param {number} [zoom]
+ */
+function showPreview(location, zoom) {
   closePreview();
   slot.hidden = false;
   const close = document.createElement("button");
@@ -143,14 +209,14 @@ function showPreview(location) {
   close.textContent = "×";
   close.addEventListener("click", closePreview);
   slot.append(close);
-  const shown = preview = new LookAroundPreview(slot, location, { openDialog: false });
+  const shown = preview = new LookAroundPreview(slot, location, { openDialog: false, mapZoom: zoom === undefined ? null : zoom });
   shown.addEventListener("open-dialog", () => {
     if (shown.scene) openViewer({ id: shown.scene.id }, { heading: shown.heading });
   });
   shown.addEventListener("error", (event) => {
     // Asked once; the preview is made again with the key given.
     const detail = /** @type {CustomEvent} */ (event).detail;
-    if (detail.status === 403) askForKey("This server answered 403 Forbidden: " + detail.message + ".").then(() => showPreview(location));
+    if (detail.status === 403) askForKey("This server answered 403 Forbidden: " + detail.message + ".").then(() => showPreview(location, zoom));
   });
 }
 

@@ -102,8 +102,11 @@ export class Input {
    * @param {KeyboardEvent} ev
    */
   key(ev) {
-    const view = this.view;
-    if (ev.target !== view.element || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const view = this.view, target = ev.target;
+    // Keys anywhere in the view, its buttons too: clicking Roads or + leaves the focus on the button, and the
+    // arrows must still turn the view. Enter and Space on a button are the button's own.
+    if (!(target instanceof Node) || !view.element.contains(target) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (target instanceof HTMLButtonElement && (ev.key === "Enter" || ev.key === " ")) return;
     const c = view.camera, step = 15 * (c.fov / 90);
     const forward = () => this.step(0);
     /** @type {Record<string, () => void>} */

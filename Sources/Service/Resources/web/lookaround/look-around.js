@@ -5,7 +5,7 @@
 import { limitCamera } from "./addresses.js";
 import { Arrows } from "./arrows.js";
 import { Dialog } from "./dialog.js";
-import { el, formatDate, labelsParameter, pixelRatio, placeName } from "./dom.js";
+import { el, ensureStyles, formatDate, labelsParameter, pixelRatio, placeName, styledToFill } from "./dom.js";
 import { dropFirstFrame } from "./first-frame.js";
 import { Frames } from "./frames.js";
 import { bearing, offsetMeters, wrap } from "./geometry.js";
@@ -98,9 +98,19 @@ export class LookAround extends EventTarget {
       this.minimap = new Minimap(this, canvas);
     }
     this.input = new Input(this);
+    // Hidden until its style sheet is in (a page may embed it with a <script> alone), and sized only then.
+    this.element.style.visibility = "hidden";
     element.append(this.element);
     this.resizeObserver = new ResizeObserver(() => this.resized());
-    this.resizeObserver.observe(this.element);
+    ensureStyles().then(() => {
+      if (this.state === "destroyed") return;
+      this.element.style.visibility = "";
+      if (!styledToFill(this.canvas)) {
+        this.message("The view's style sheet (lookaround.css) could not be loaded; add <link rel=\"stylesheet\" href=\""
+          + new URL("../lookaround.css", import.meta.url).href + "\"> to the page", true);
+      }
+      this.resizeObserver.observe(this.element);
+    });
     if (this.options.openDialog) this.dialog.enter(false);
     this.load(location, this.options.heading === null);
   }
@@ -277,7 +287,8 @@ export class LookAround extends EventTarget {
 
   resized() {
     const rect = this.element.getBoundingClientRect();
-    if (rect.width < 2 || rect.height < 2) return;
+    // Without its styles a canvas would size the view it is sized from: never grow it then.
+    if (rect.width < 2 || rect.height < 2 || !styledToFill(this.canvas)) return;
     const dpr = pixelRatio();
     this.cssWidth = rect.width; this.cssHeight = rect.height;
     for (const canvas of [this.canvas, this.overlay]) {

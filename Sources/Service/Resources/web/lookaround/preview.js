@@ -2,14 +2,16 @@
 // looking at the location given; clicking it opens the full-window LookAround (option `openDialog`,
 // default true).
 import { labelScale } from "./addresses.js";
-import { el, formatDate, labelsParameter, pixelRatio, placeName } from "./dom.js";
+import { el, ensureStyles, formatDate, labelsParameter, pixelRatio, placeName } from "./dom.js";
 import { bearing, offsetMeters, wrap } from "./geometry.js";
 import { LookAround } from "./look-around.js";
 import { LookAroundError, resolveLocation, service, url } from "./service.js";
 
 /** The options and their defaults. */
 export const previewDefaults = { openDialog: true, badgePosition: "topLeading", showsPointsOfInterest: true, showsRoadLabels: true,
-  radiusMeters: 50 };
+  radiusMeters: 50,
+  /** @type {number | null} the web-map zoom a coordinate was clicked at: the search radius is a click's there (replaces radiusMeters) */
+  mapZoom: null };
 
 /** A preview of the scene at a location. Events: load, error, readystatechange, open-dialog, leave-dialog. */
 export class LookAroundPreview extends EventTarget {
@@ -37,7 +39,8 @@ export class LookAroundPreview extends EventTarget {
     this.element.append(this.image, this.badge, this.caption);
     this.element.addEventListener("click", () => this.open());
     element.append(this.element);
-    this.load();
+    // The picture's size is the card's: measured once its style sheet is in.
+    ensureStyles().then(() => { if (this.state !== "destroyed") this.load(); });
   }
 
   /** `loading`, `complete`, `error` or `destroyed`. */
@@ -54,8 +57,14 @@ export class LookAroundPreview extends EventTarget {
 
   async load() {
     try {
-      const resolved = await resolveLocation(this.location, this.options.radiusMeters, this.abort.signal);
-      const found = resolved.scene;
+      const resolved = await resolveLocation(this.location, this.options.radiusMeters, this.abort.signal, this.options.mapZoom);
+      let found = resolved.scene;
+      if (!found) {
+        // A scene named by its id: its record says where it is.
+        const described = await service.panorama(resolved.id, this.abort.signal), p = described.panorama;
+        found = { panorama_id: p.id, latitude: p.coordinate.latitude, longitude: p.coordinate.longitude,
+          capture_time: described.capture_time, heading_degrees: p.heading_degrees };
+      }
       const scene = { id: found.panorama_id, coordinate: { latitude: found.latitude, longitude: found.longitude },
         captureTime: found.capture_time, headingDegrees: found.heading_degrees };
       this.current = scene;

@@ -95,10 +95,15 @@ export const service = {
   /**
    * The nearest scene to a coordinate: {found, scene, no_coverage}. Asked as a batch of one, which
    * answers 200 either way: "no imagery here" is an answer, not a failed request in the console.
+   * With `zoom` (a web map's zoom where the point was clicked) the server's radius for a click there
+   * replaces `radiusMeters`.
    * @param {number} latitude @param {number} longitude @param {number} radiusMeters @param {AbortSignal} [signal]
+   * @param {number | null} [zoom]
    */
-  scene(latitude, longitude, radiusMeters, signal) {
-    const line = { lat: Number(latitude.toFixed(7)), lon: Number(longitude.toFixed(7)), radius_meters: radiusMeters || 50 };
+  scene(latitude, longitude, radiusMeters, signal, zoom) {
+    /** @type {Record<string, number>} */
+    const line = { lat: Number(latitude.toFixed(7)), lon: Number(longitude.toFixed(7)) };
+    if (typeof zoom === "number" && isFinite(zoom)) line.zoom = Number(zoom.toFixed(2)); else line.radius_meters = radiusMeters || 50;
     return json("/v1/scenes", {}, signal, JSON.stringify([line])).then((r) => r.body[0]);
   },
   /**
@@ -161,9 +166,10 @@ export function sceneFrom(described) {
  * A location (a coordinate, place name or scene) resolved to a panorama: its id, the point to look at
  * (a coordinate given or found), the scene answer; an availability error where there is no imagery.
  * @param {any} location @param {number} radiusMeters @param {AbortSignal} [signal]
+ * @param {number | null} [zoom] the map zoom a coordinate was clicked at: the radius follows it
  * @returns {Promise<{id: string, lookAt: Coordinate | null, scene?: any}>}
  */
-export async function resolveLocation(location, radiusMeters, signal) {
+export async function resolveLocation(location, radiusMeters, signal, zoom) {
   if (location && typeof location === "object" && (location.id || location.panoramaID || location.panorama_id)) {
     return { id: location.id || location.panoramaID || location.panorama_id, lookAt: null };
   }
@@ -176,7 +182,7 @@ export async function resolveLocation(location, radiusMeters, signal) {
   if (!point || typeof point.latitude !== "number" || typeof point.longitude !== "number") {
     throw new LookAroundError("unknown-error", "a location is {latitude, longitude}, a place name or a scene");
   }
-  const answer = await service.scene(point.latitude, point.longitude, radiusMeters, signal);
+  const answer = await service.scene(point.latitude, point.longitude, radiusMeters, signal, typeof location === "string" ? null : zoom);
   if (!answer.found) {
     const nc = answer.no_coverage || {};
     const error = new LookAroundError("availability-error", nc.nearest_distance_meters !== undefined
