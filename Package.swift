@@ -50,6 +50,9 @@ let package = Package(
         .systemLibrary(name: "CEmbree3", providers: [.apt(["libembree-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
+        // FFmpeg's demuxers and decoders (HEVC, H.264) and pixel-format converter: 360° video in.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -71,6 +74,9 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
+        // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
+        // rebuild, frames sampled along the track into geotagged JPEGs.
+        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "Reprojection", "CFFmpeg"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
@@ -135,6 +141,10 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Diagnostics", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapData", "Geodesy", "TestSupport"]),
+        // Makes recordings in cameras' layouts for the video tests and benchmarks (GPMF and MP4 writing).
+        .target(name: "VideoTestSupport", dependencies: ["Video", "Imaging", "Reprojection", "ProcessRunner"], path: "Tests/VideoTestSupport"),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "VideoTestSupport", "Imaging", "Reprojection", "Geodesy", "TestSupport", "ProcessRunner"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),

@@ -104,6 +104,50 @@ public enum JPEGCodec {
                    pixelFormat: Int32(TJPF_GRAY.rawValue), quality: quality, subsampling: .gray, metadata: metadata)
     }
 
+    /// Encodes a YCbCr 4:2:0 picture as it is (no colour conversion, no chroma resampling): the
+    /// planes go straight to the DCT, so a video frame is compressed without a round trip through RGB.
+    /// See `encode(_:quality:subsampling:metadata:)` for `quality` and `metadata`.
+    public static func encode(_ image: YCbCr420Image, quality: Int = 85, metadata: ImageMetadata? = nil) throws -> [UInt8] {
+        guard (1...100).contains(quality) else {
+            throw ImagingError.invalidParameter(name: "JPEG quality", value: "\(quality)", allowed: "1…100")
+        }
+        guard image.width <= 65_535, image.height <= 65_535 else {
+            throw ImagingError.encodeFailed(format: format, detail: "\(image.width)×\(image.height) is over JPEG's 65535 per side")
+        }
+        let segments = try metadata?.jpegSegments() ?? []
+        let handle = try Compressors.take()
+        var failed = false
+        defer { if failed { tjDestroy(handle) } else { Compressors.put(handle) } }
+        var jpeg: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let rc = image.luma.withUnsafeBufferPointer { y in
+            image.cb.withUnsafeBufferPointer { cb in
+                image.cr.withUnsafeBufferPointer { cr in
+                    var planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+                    var strides: [Int32] = [Int32(image.width), Int32(image.chromaWidth), Int32(image.chromaWidth)]
+                    return tjCompressFromYUVPlanes(handle, &planes, Int32(image.width), &strides, Int32(image.height),
+                                                   Int32(TJSAMP_420.rawValue), &jpeg, &size, Int32(quality), TJFLAG_ACCURATEDCT)
+                }
+            }
+        }
+        defer { if let jpeg { tjFree(jpeg) } }
+        guard rc == 0, let jpeg, size >= 4 else {
+            failed = true
+            throw ImagingError.encodeFailed(format: format, detail: message(handle))
+        }
+        return assemble(UnsafeBufferPointer(start: jpeg, count: Int(size)), segments: segments)
+    }
+
+    /// SOI, the metadata segments, then the rest of a JPEG the encoder made.
+    private static func assemble(_ body: UnsafeBufferPointer<UInt8>, segments: [[UInt8]]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(body.count + segments.reduce(0) { $0 + $1.count })
+        out.append(contentsOf: body[0..<2])                     // SOI
+        for segment in segments { out.append(contentsOf: segment) }
+        out.append(contentsOf: body[2...])
+        return out
+    }
+
     // MARK: Internals
 
     static func checkMagic(_ data: [UInt8], file: String?) throws {
@@ -234,13 +278,7 @@ public enum JPEGCodec {
             failed = true // not kept: a compressor that failed is not trusted with the next frame
             throw ImagingError.encodeFailed(format: format, detail: message(handle))
         }
-        let body = UnsafeBufferPointer(start: jpeg, count: Int(size))
-        var out = [UInt8]()
-        out.reserveCapacity(Int(size) + segments.reduce(0) { $0 + $1.count })
-        out.append(contentsOf: body[0..<2])                     // SOI
-        for segment in segments { out.append(contentsOf: segment) }
-        out.append(contentsOf: body[2...])
-        return out
+        return assemble(UnsafeBufferPointer(start: jpeg, count: Int(size)), segments: segments)
     }
 }
 
