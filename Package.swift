@@ -114,11 +114,11 @@ let package = Package(
         .executableTarget(name: "LookAroundCLI",
                           dependencies: ["Diagnostics", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
-                                         "Playback", "Viewer"]),
+                                         "Playback", "Viewer", "Video"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner"],
+                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Video", "VideoTestSupport"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",
                                                          "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging", "TestSupport"]),
-        .testTarget(name: "LookAroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal"],
+        .testTarget(name: "LookAroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal", "Video", "VideoTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@ import Foundation
 import Imaging
 import LookAround
 import Reprojection
+import Video
 
 /// `lookaround index [DIR …]`: builds or updates the catalog.
 enum IndexCommand: Command {
@@ -41,6 +42,12 @@ enum IndexCommand: Command {
             photo's warnings say what was found. Derived maps go beside the catalog (photos.sqlite -> \
             photos.derived/ID.depth.png) and are marked derived in the catalog and the JSON (maps_source). \
             They are kept while the photo is unchanged; --full derives them again.
+            Videos in the folders (.mp4, .mov, .360, .insv) become frames, one every --video-every-meters along their GPS \
+            track, written as geotagged equirectangular JPEGs beside the catalog (photos.sqlite -> photos.frames/FOLDER/VIDEO/), \
+            never beside the videos, and indexed like photos: one sequence per recording (GoPro chapters GS01…, GS02… are one). \
+            A video unchanged since the last run is not decoded again. A GoPro MAX .360 is rebuilt from its two cubemap streams; \
+            an Insta360 .insv needs its equirectangular export from Insta360 Studio beside it (NAME.mp4; the .insv gives its GPS); \
+            a flat video is listed as a warning and left out. See 'lookaround video info' for what a video holds.
             Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog \
             (beside the first folder for a PostGIS catalog). \
             With --catalog postgres://USER@HOST/DATABASE the catalog is written into PostgreSQL + PostGIS instead: one \
@@ -63,6 +70,10 @@ enum IndexCommand: Command {
             .value("derived-maps", valueName: "DIR", help: "Where derived maps go (default: beside the catalog, "
                    + "CATALOG.derived/; for PostGIS $LOOKAROUND_DERIVED_DIR, else Panoramas/catalog.derived)."),
             .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
+            VideoCommands.everyMeters,
+            .value("video-time-offset-seconds", valueName: "SECONDS", help: "Seconds added to the cameras' clocks to get UTC when a video's "
+                   + "GPS log (NAME.gpx, NAME.nmea, an .insv) is matched to it (-86400…86400).", defaultValue: "0"),
+            .flag("no-videos", help: "Read no videos (their frames from earlier runs are left out too)."),
             .value("memory-mb", valueName: "MIB", help: "With --tiles: the most memory the tile files being made may hold at once, "
                    + "64…1048576 MiB; large panoramas are then made fewer at a time, and one that alone needs more is "
                    + "listed, not decoded (default: half the machine's memory, \(defaultMemoryMegabytes) MiB here)."),
@@ -119,6 +130,14 @@ enum IndexCommand: Command {
             options.derivationProgress = progress("index: depth and labels from OSM", "photos")
         }
         options.streetGraphBuilder = StreetGraphBuilder()
+        if !arguments.flag("no-videos") {
+            options.videoSampler = VideoIndexing(settings: VideoFrameStore.Settings(
+                everyMeters: try arguments.double("video-every-meters", in: 0.5...1000) ?? 3,
+                timeOffsetSeconds: try arguments.double("video-time-offset-seconds", in: -86_400...86_400) ?? 0))
+            options.videoProgress = progress("index: videos", "video frames")
+        } else if arguments.has("video-every-meters") || arguments.has("video-time-offset-seconds") {
+            throw arguments.error("--no-videos reads no videos: leave out --video-every-meters and --video-time-offset-seconds")
+        }
         let report = try CatalogBuilder.build(options, progress: progress("index", "files"))
         var tiles: PanoramaTileReport?
         if arguments.flag("tiles") {
@@ -143,6 +162,10 @@ enum IndexCommand: Command {
                         + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed\(skipped))")
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")
             Console.out("places      \(report.placeCount), streets \(report.streetCount)")
+            if report.videosFound > 0 {
+                Console.out("videos      \(report.videosFound) file\(report.videosFound == 1 ? "" : "s"), \(report.videoFrames) frames in "
+                            + location.videoFramesDirectory)
+            }
             if let graph = report.streetGraph {
                 Console.out("routing     graph of \(graph.bytes) bytes, " + (graph.reused ? "kept (the OSM files are unchanged)"
                                                                                : String(format: "built in %.2f s", graph.buildSeconds)))
@@ -170,9 +193,10 @@ enum IndexCommand: Command {
         }
         var failed = false
         if !report.failures.isEmpty {
-            let rest = report.failures.count == report.filesFound ? "the catalog holds no panoramas from these folders"
+            let found = report.filesFound + report.videosFound
+            let rest = report.failures.count == found ? "the catalog holds no panoramas from these folders"
                 : "the others are in the catalog"
-            Console.error("error: \(report.failures.count) of \(report.filesFound) files could not be indexed (listed above); \(rest)")
+            Console.error("error: \(report.failures.count) of \(found) files could not be indexed (listed above); \(rest)")
             failed = true
         }
         if let tiles, !tiles.failures.isEmpty {

@@ -179,7 +179,7 @@ public struct GPSLog: Sendable {
         var rmc: [GPSSample] = []
         var gga: [(secondsOfDay: Double, sample: GPSSample)] = []
         var skipped = 0
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for rawLine in text.split(whereSeparator: \.isNewline) {   // "\r\n" is one Character
             guard let dollar = rawLine.firstIndex(of: "$") else { continue }
             let line = rawLine[dollar...]
             guard let sentence = checkedSentence(line) else { skipped += 1; continue }

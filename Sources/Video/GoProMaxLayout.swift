@@ -66,13 +66,21 @@ public struct GoProMaxLayout: Sendable, Hashable {
         self.init(uncheckedStripWidth: stripWidth, stripHeight: stripHeight, overlap: overlap)
     }
 
-    /// The camera's layout for two streams of this size, if it is one (5.6K or 3K; the overlap as the camera
-    /// writes it: 64 px in 8-bit, 96 px in 10-bit).
+    /// The camera's layout for two streams of this size, if it is one: 5.6K or 3K, the overlap as the camera
+    /// writes it (64 px in 8-bit, 96 px in 10-bit); another size of the same proportions (a scaled copy)
+    /// gets the 5.6K overlap scaled with it.
     public static func detect(width: Int, height: Int, bitDepth: Int = 8) -> GoProMaxLayout? {
-        let overlap = bitDepth > 8 ? 96 : 64
-        guard let layout = try? GoProMaxLayout(stripWidth: width, stripHeight: height, overlap: overlap) else { return nil }
+        let cameraOverlap = bitDepth > 8 ? 96 : 64
         let ratio = Double(width) / Double(height)
-        return abs(ratio - 4096.0 / 1344.0) < 0.02 || abs(ratio - 2272.0 / 736.0) < 0.02 ? layout : nil
+        let overlap: Int
+        if (width, height) == (4096, 1344) || (width, height) == (2272, 736) {
+            overlap = cameraOverlap
+        } else if abs(ratio - 4096.0 / 1344.0) < 0.002 {
+            overlap = max(2, Int((Double(cameraOverlap) * Double(height) / 1344 / 2).rounded()) * 2)
+        } else {
+            return nil
+        }
+        return try? GoProMaxLayout(stripWidth: width, stripHeight: height, overlap: overlap)
     }
 
     /// This layout with every size divided by `factor` (for small test recordings that keep the layout's

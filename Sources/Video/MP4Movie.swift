@@ -94,6 +94,9 @@ public struct MP4Movie: Sendable {
             } else if size == 0 {
                 size = reader.size - offset
             }
+            // Past the movie, what is not a box is a trailer (Insta360 appends one): the boxes end there.
+            let plausible = type.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "?") }
+            if moov != nil, !plausible || size < headerSize || offset + size > reader.size { break }
             guard size >= headerSize else {
                 throw .badContainer(path: path, detail: "box '\(type)' at offset \(offset) declares \(size) bytes, less than its header")
             }

@@ -303,11 +303,4 @@ final class VideoDecoder {
         av_strerror(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-
-    /// FFmpeg's libraries and their versions (`lookaround --version`).
-    static var libraryVersions: [(name: String, version: String)] {
-        func text(_ v: UInt32) -> String { "\(v >> 16).\(v >> 8 & 0xFF).\(v & 0xFF)" }
-        return [("libavformat", text(avformat_version())), ("libavcodec", text(avcodec_version())),
-                ("libswscale", text(swscale_version())), ("libavutil", text(avutil_version()))]
-    }
 }

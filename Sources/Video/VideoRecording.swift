@@ -139,6 +139,7 @@ public struct VideoRecording: Sendable {
                 (projection, reason) = (.flat, "spherical metadata (\(spherical.source)) naming a \(spherical.projection.rawValue) projection, which is not read")
             }
         } else if main.width == 2 * main.height {
+            // Decided once the telemetry is known: with GPS it is taken as equirectangular.
             (projection, reason) = (.equirectangular, "assumed: \(main.width)x\(main.height) is 2:1 and it has no spherical metadata")
         } else {
             (projection, reason) = (.flat, "\(main.width)x\(main.height), no spherical metadata")
@@ -214,6 +215,11 @@ public struct VideoRecording: Sendable {
             notes.append("capture time from the camera's clock (the file's creation time\(options.timeOffsetSeconds == 0 ? ", taken as UTC" : String(format: " %+.0f s", options.timeOffsetSeconds))): no GPS time in it")
         }
         if let t = found { notes += t.notes }
+        if options.projection == nil, self.projection == .equirectangular, projectionReason.hasPrefix("assumed"), telemetry?.gps.isEmpty ?? true {
+            self.projection = .flat
+            projectionReason = "\(width)x\(height) is 2:1 but it has no spherical metadata and no GPS: taken as flat "
+                + "(--projection equirectangular if it is a 360° video)"
+        }
     }
 
     /// Telemetry inside the chapters: GPMF, else CAMM, else an Insta360 trailer; on the recording's clock.

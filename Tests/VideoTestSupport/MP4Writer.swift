@@ -82,10 +82,25 @@ public enum MP4Writer {
         return ftyp + mdat + box("moov", mvhd + trak)
     }
 
+    /// A V1 spherical video box (Google's Spherical Video RFC: `uuid` ffcc8263-… with GSpherical XMP).
+    public static func sphericalV1Box(projection: String = "equirectangular", stereoMode: String = "mono") -> [UInt8] {
+        let xml = """
+            <?xml version="1.0"?><rdf:SphericalVideo xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" \
+            xmlns:GSpherical="http://ns.google.com/videos/1.0/spherical/"><GSpherical:Spherical>true</GSpherical:Spherical>\
+            <GSpherical:Stitched>true</GSpherical:Stitched><GSpherical:StitchingSoftware>lookaround tests</GSpherical:StitchingSoftware>\
+            <GSpherical:ProjectionType>\(projection)</GSpherical:ProjectionType><GSpherical:StereoMode>\(stereoMode)</GSpherical:StereoMode>\
+            </rdf:SphericalVideo>
+            """
+        let uuid: [UInt8] = [0xff, 0xcc, 0x82, 0x63, 0xf8, 0x55, 0x4a, 0x93, 0x88, 0x14, 0x58, 0x7a, 0x02, 0x52, 0x1f, 0xdd]
+        return box("uuid", uuid + Array(xml.utf8))
+    }
+
     /// `file` (an MP4 FFmpeg wrote: `ftyp`, `mdat`, then `moov`) with `tracks` added: the movie box is
     /// rewritten after the original media data and the new tracks' samples follow it in a second `mdat`.
     /// Optionally adds a `uuid` GSpherical box or a GoPro `udta` to the movie.
-    public static func adding(_ tracks: [MetadataTrack], to file: [UInt8], userData: [UInt8]? = nil) throws -> [UInt8] {
+    /// `videoTrackBoxes` are appended inside the first track (the video: a V1 spherical `uuid` box).
+    public static func adding(_ tracks: [MetadataTrack], to file: [UInt8], userData: [UInt8]? = nil,
+                              videoTrackBoxes: [UInt8] = []) throws -> [UInt8] {
         var i = 0
         var before: [UInt8] = [], moov: [UInt8]?
         while i + 8 <= file.count {
@@ -103,6 +118,20 @@ public enum MP4Writer {
             i += size
         }
         guard var body = moov else { throw CocoaError(.fileReadCorruptFile) }
+        if !videoTrackBoxes.isEmpty {
+            // The first trak, grown by the boxes.
+            var j = 0
+            while j + 8 <= body.count {
+                let size = Int(body[j]) << 24 | Int(body[j + 1]) << 16 | Int(body[j + 2]) << 8 | Int(body[j + 3])
+                guard size >= 8, j + size <= body.count else { throw CocoaError(.fileReadCorruptFile) }
+                if String(decoding: body[(j + 4)..<(j + 8)], as: UTF8.self) == "trak" {
+                    let grown = box("trak", Array(body[(j + 8)..<(j + size)]) + videoTrackBoxes)
+                    body = Array(body[0..<j]) + grown + Array(body[(j + size)...])
+                    break
+                }
+                j += size
+            }
+        }
         if let userData { body += box("udta", userData) }
         var nextID = 100
         // The new tracks' data goes in an mdat after the new moov: its size is known before the offsets.

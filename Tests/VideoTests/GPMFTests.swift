@@ -10,15 +10,8 @@ import VideoTestSupport
 /// same bytes (`exiftool -ee`, an independent implementation).
 @Suite struct GPMFTests {
     /// ../shared/data/video beside the project (or beside a folder of worktrees holding it).
-    static let shared: URL = {
-        var folder = Lookaround.repository.deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("shared/data/video")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return Lookaround.repository.deletingLastPathComponent().appendingPathComponent("shared/data/video")
-    }()
+    static let shared = TestRecordings.sharedVideoData(besides: Lookaround.repository)
+        ?? Lookaround.repository.deletingLastPathComponent().appendingPathComponent("shared/data/video")
     static let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
 
     /// A file from ../shared/data/video, or a skip naming where it was looked for.
