@@ -202,7 +202,7 @@ enum VideoInfoCommand: Command {
         examples: [(command: "lookaround video info GS010042.360", comment: "a GoPro MAX recording: its track and what index would make"),
                    (command: "lookaround video info VID_20240512_101530_00_001.mp4 --json", comment: "an Insta360 export as JSON")])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let everyMeters = try arguments.double("video-every-meters", in: 0.5...1000) ?? 3
         let report = VideoInfoReport(try VideoCommands.recording(arguments), everyMeters: everyMeters)
         if arguments.flag("json") { try Console.json(report) } else { report.lines.forEach(Console.out) }
@@ -259,7 +259,7 @@ enum VideoFramesCommand: Command {
         var headingNote: String
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let output = try arguments.requiredString("output")
         let everyMeters = try arguments.double("video-every-meters", in: 0.5...1000) ?? 3
         let quality = try arguments.int("quality", in: 1...100) ?? 90

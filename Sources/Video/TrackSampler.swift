@@ -133,12 +133,11 @@ public enum TrackSampler {
         let median = intervals.isEmpty ? 1 : intervals[intervals.count / 2]
         let track = GPSTrack(inVideo, maximumGapSeconds: max(maximumGapSeconds, 5 * median))
         var frames: [PlannedFrame] = []
-        var covered = 0.0, travelled = 0.0, stops = 0
+        var travelled = 0.0, stops = 0
         // Per segment: the odometer at each sample.
         var odometers: [[Double]] = []
         for segment in track.segments {
-            let start = max(0, segment.first!.timeSeconds), end = min(duration, segment.last!.timeSeconds)
-            covered += max(0, end - start)
+            let end = min(duration, segment.last!.timeSeconds)
             let speeds = Self.speeds(segment)
             var odometer = [0.0]
             var still = 0.0
@@ -173,11 +172,24 @@ public enum TrackSampler {
                     next += everyMeters
                 }
             }
+            // The segment's end gets a frame when it lies more than half the spacing past the last one
+            // (a walk along the frames then reaches where the recording stopped).
+            if let last = odometer.last, last - (next - everyMeters) > everyMeters / 2 {
+                let t = min(max((end * fps).rounded(.down) / fps, 0), max(0, duration - 0.5 / fps))
+                if let position = track.position(at: t), frames.last.map({ t - $0.timeSeconds > 0.5 / fps }) ?? true {
+                    frames.append(PlannedFrame(timeSeconds: t, latitude: position.latitude, longitude: position.longitude,
+                                               altitudeMeters: position.altitude, headingDegrees: nil, headingSource: "none",
+                                               distanceMeters: last, captureTime: nil))
+                }
+            }
         }
-        let without = max(0, duration - covered)
+        // Video frames with no position (before the first fix, after the last, in gaps), counted frame by frame.
+        let videoFrames = max(1, Int((duration * fps).rounded()))
+        let withoutFrames = (0..<videoFrames).reduce(0) { $0 + (track.position(at: Double($1) / fps) == nil ? 1 : 0) }
+        let without = Double(withoutFrames) / fps
         let orientation = OrientationHeading(telemetry: telemetry, track: track)
         var plan = SamplingPlan(frames: frames, everyMeters: everyMeters, travelledMeters: travelled, secondsWithoutGPS: without,
-                                videoFramesWithoutGPS: Int((without * fps).rounded()), stops: stops, headingNote: "",
+                                videoFramesWithoutGPS: withoutFrames, stops: stops, headingNote: "",
                                 track: track, orientation: orientation?.isUsable == true ? orientation : nil)
         plan.headingNote = orientation?.note ?? "heading from the direction of travel (no orientation track)"
         for k in plan.frames.indices {

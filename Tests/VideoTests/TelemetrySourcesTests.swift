@@ -193,8 +193,10 @@ import VideoTestSupport
         let during = plan.frames.filter { $0.timeSeconds > 15.5 && $0.timeSeconds < 35 }
         #expect(during.count <= 1, "frames while standing: \(during.map(\.timeSeconds))")
         #expect(plan.frames.filter { $0.timeSeconds > 44.5 && $0.timeSeconds < 55 }.isEmpty)
-        // No GPS from 44 s to 55 s (a gap of 11 s) and after the last fix at 59 s: 12 s, 24 video frames at 2 fps.
-        #expect(abs(plan.secondsWithoutGPS - 12) < 0.01 && plan.videoFramesWithoutGPS == 24, "\(plan.secondsWithoutGPS) s, \(plan.videoFramesWithoutGPS) frames")
+        // No GPS from 44 s to 55 s (a gap of 11 s); a video frame within half a GPS interval (0.5 s) of a segment's
+        // end takes the end's position, so the frames at 45.0…54.0 s have none: 19 video frames at 2 fps, 9.5 s.
+        // The frames after the last fix at 59 s (59.5 s) are within that half interval.
+        #expect(abs(plan.secondsWithoutGPS - 9.5) < 0.01 && plan.videoFramesWithoutGPS == 19, "\(plan.secondsWithoutGPS) s, \(plan.videoFramesWithoutGPS) frames")
         // About 2 m/s × 30 s of walking / 3 m, plus a frame at the start of each GPS segment.
         #expect(plan.frames.count >= 19 && plan.frames.count <= 23, "\(plan.frames.count) frames")
         // Consecutive frames on a walk are about 3 m apart.
