@@ -91,16 +91,16 @@ func runVideoBenchmarks() throws {
     }
     let oursMedian = ours.sorted()[1]
     let withBlend = peer(blend: true), withoutBlend = peer(blend: false)
-    print(pad("   lookaround (decode + rebuild + reprojection + JPEG q90)", 74) + "\(fmt(oursMedian, 2)) fps  "
+    print(pad("   lookaround (decode + rebuild + reprojection + JPEG q90)", 78) + "\(fmt(oursMedian, 2)) fps  "
           + "(\(written) frames, \(oursBytes / max(written, 1) / 1024) KiB each; maps built once in \(fmt(mapSeconds, 2)) s)")
     if let withBlend {
-        print(pad("   ffmpeg: crop + geq seam blend + scale + stack + v360=eac:e + mjpeg -q:v 2", 74) + "\(fmt(withBlend.fps, 2)) fps  "
+        print(pad("   ffmpeg: crop + geq seam blend + scale + stack + v360=eac:e + mjpeg -q:v 2", 78) + "\(fmt(withBlend.fps, 2)) fps  "
               + "(\(withBlend.bytes / max(frames, 1) / 1024) KiB each)   ratio \(fmt(oursMedian / withBlend.fps, 2))×")
     } else {
         print("   ffmpeg with the seam blend: failed")
     }
     if let withoutBlend {
-        print(pad("   ffmpeg: the same without the blend (one seam copy stretched)", 74) + "\(fmt(withoutBlend.fps, 2)) fps  "
+        print(pad("   ffmpeg: the same without the blend (one seam copy stretched)", 78) + "\(fmt(withoutBlend.fps, 2)) fps  "
               + "(\(withoutBlend.bytes / max(frames, 1) / 1024) KiB each)   ratio \(fmt(oursMedian / withoutBlend.fps, 2))×")
     }
     print("   goal: ≥ 1.5× ffmpeg's rate with the same work (the blend) on \(ProcessInfo.processInfo.activeProcessorCount) cores")

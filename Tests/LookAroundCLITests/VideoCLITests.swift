@@ -202,7 +202,21 @@ import VideoTestSupport
             let coordinate = try #require(panorama["coordinate"] as? [String: Double], "\(panorama)")
             let latitude = try #require(coordinate["latitude"]), longitude = try #require(coordinate["longitude"])
             #expect(Self.metres(latitude, longitude, truth.latitude, truth.longitude) < 1, "frame \(k): \(latitude), \(longitude)")
-            #expect(panorama["image_width"] as? Int == size.width && (panorama["sequence_name"] as? String ?? "").hasPrefix("DCIM/GS010042.360/GoPro Max"))
+            #expect(panorama["image_width"] as? Int == size.width && panorama["sequence_name"] as? String == "DCIM/GS010042.360/GoPro Max")
         }
+        // The README's commands as written ("360° video"), from the folder holding DCIM.
+        let info = try Lookaround.run(["video", "info", "DCIM/GS010042.360"], in: root)
+        #expect(info.exitCode == 0 && info.stdout.contains("projection    gopro-max-eac: two 1024x336 HEVC streams")
+                && info.stdout.contains("GS020042.360 (one recording)") && info.stdout.contains("index         would write"), "\(info.stdout)\(info.stderr)")
+        let walk = try Lookaround.run(["walk", "--catalog", "card.sqlite", "--sequence", "DCIM/GS010042.360/GoPro Max", "--dry-run", "--json"], in: root)
+        let walked = try Self.json(walk.stdout)["panoramas"] as? [[String: Any]]
+        #expect(walk.exitCode == 0 && walked?.count == 4, "\(walk.stdout)\(walk.stderr)")
+        let frames = try Lookaround.run(["video", "frames", "DCIM/GS010042.360", "-o", "frames", "--video-every-meters", "12"], in: root)
+        #expect(frames.exitCode == 0 && frames.stdout.contains("frames      4 of \(size.width)x\(size.height) in frames"), "\(frames.stdout)\(frames.stderr)")
+        #expect(frames.stderr.contains("video frames GS010042.360:") && frames.stderr.contains("left"), "progress: \(frames.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("frames").path).sorted()
+        #expect(written == ["GS010042-000000.jpg", "GS010042-000001.jpg", "GS010042-000002.jpg", "GS010042-000003.jpg", "frames.json"], "\(written)")
+        // Nothing was written beside the videos.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: card.path).allSatisfy { $0.hasPrefix("GS0") || $0.hasPrefix("GH0") || $0.hasPrefix("VID_") })
     }
 }
