@@ -4,6 +4,7 @@ import DerivedMaps
 import Foundation
 import Imaging
 import LookAround
+import Privacy
 import Reprojection
 import Video
 
@@ -48,6 +49,12 @@ enum IndexCommand: Command {
             A video unchanged since the last run is not decoded again. A GoPro MAX .360 is rebuilt from its two cubemap streams; \
             an Insta360 .insv needs its equirectangular export from Insta360 Studio beside it (NAME.mp4; the .insv gives its GPS); \
             a flat video is listed as a warning and left out. See 'lookaround video info' for what a video holds.
+            With --blur, every real photo not yet blurred is first blurred in place, before it is read: faces and \
+            licence plates, by JPEG blocks, as 'lookaround blur' does (see its help); its XMP then records it, so a \
+            photo is blurred once and 'lookaround serve' serves it. Simulated panoramas are left alone. \
+            --keep-originals DIR keeps each photo as it was, in DIR outside the indexed folders (needed to \
+            remove a wrong blur later with 'lookaround blur --remove ID --originals DIR'); without it the \
+            originals are not kept.
             Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog \
             (beside the first folder for a PostGIS catalog). \
             With --catalog postgres://USER@HOST/DATABASE the catalog is written into PostgreSQL + PostGIS instead: one \
@@ -74,6 +81,9 @@ enum IndexCommand: Command {
             .value("video-time-offset-seconds", valueName: "SECONDS", help: "Seconds added to the cameras' clocks to get UTC when a video's "
                    + "GPS log (NAME.gpx, NAME.nmea, an .insv) is matched to it (-86400…86400).", defaultValue: "0"),
             .flag("no-videos", help: "Read no videos (their frames from earlier runs are left out too)."),
+            .flag("blur", help: "First blur faces and licence plates in every real photo not yet blurred, in place (see above)."),
+            .value("keep-originals", valueName: "DIR", help: "With --blur: keep each photo as it was in DIR (outside the indexed "
+                   + "folders; keep it private: it holds the faces)."),
             .value("memory-mb", valueName: "MIB", help: "With --tiles: the most memory the tile files being made may hold at once, "
                    + "64…1048576 MiB; large panoramas are then made fewer at a time, and one that alone needs more is "
                    + "listed, not decoded (default: half the machine's memory, \(defaultMemoryMegabytes) MiB here)."),
@@ -85,6 +95,8 @@ enum IndexCommand: Command {
             (command: "lookaround index", comment: "index Panoramas/ into Panoramas/catalog.sqlite"),
             (command: "lookaround index --tiles", comment: "the same, plus Panoramas/catalog.tiles/ for fast first views"),
             (command: "lookaround index ~/theta --catalog photos.sqlite --osm city.osm.pbf", comment: "your own photos"),
+            (command: "lookaround index ~/theta --catalog photos.sqlite --blur --keep-originals ~/private/theta",
+             comment: "blur faces and plates first, keeping the originals privately"),
         ])
 
     /// Half the machine's physical memory, MiB (at least 256).
@@ -116,6 +128,12 @@ enum IndexCommand: Command {
             throw arguments.error("--no-derived-maps derives nothing: leave out --derived-maps and --no-align")
         }
         let quiet = arguments.flag("quiet")
+        if arguments.has("keep-originals") && !arguments.flag("blur") { throw arguments.error("--keep-originals needs --blur") }
+        var blurReport: IndexBlur.Report?
+        if arguments.flag("blur") {
+            blurReport = try IndexBlur.run(directories: directories, naming: naming, keepOriginals: arguments.string("keep-originals"),
+                                           quiet: quiet || arguments.flag("json"), arguments: arguments)
+        }
         func progress(_ label: String, _ unit: String) -> (@Sendable (Int, Int) -> Void)? {
             guard !quiet else { return nil }
             let display = ProgressDisplay(label: label, unit: unit, quiet: quiet)
@@ -153,8 +171,9 @@ enum IndexCommand: Command {
                         progress: progress("index --tiles", "tile files"))
         }
         if arguments.flag("json") {
-            try Console.json(Report(index: report, tiles: tiles))
+            try Console.json(Report(index: report, tiles: tiles, blur: blurReport))
         } else {
+            if let blurReport { Console.out(blurReport.line) }
             Console.out("catalog     \(location)")
             let left = report.nearDuplicates.count
             let skipped = left == 0 ? "" : ", \(left) near-duplicate\(left == 1 ? "" : "s") left out"
@@ -192,6 +211,12 @@ enum IndexCommand: Command {
             }
         }
         var failed = false
+        if let blurReport, !blurReport.failures.isEmpty {
+            for failure in blurReport.failures { Console.out("not blurred \(failure.path): \(failure.message)") }
+            Console.error("error: \(blurReport.failures.count) photos could not be blurred (listed above); they are in the catalog "
+                          + "unblurred, and 'lookaround serve' refuses to serve them until they are")
+            failed = true
+        }
         if !report.failures.isEmpty {
             let found = report.filesFound + report.videosFound
             let rest = report.failures.count == found ? "the catalog holds no panoramas from these folders"
@@ -216,13 +241,15 @@ enum IndexCommand: Command {
     struct Report: Encodable {
         var index: IndexReport
         var tiles: PanoramaTileReport?
+        var blur: IndexBlur.Report?
 
-        enum CodingKeys: String, CodingKey { case tiles }
+        enum CodingKeys: String, CodingKey { case tiles, blur }
 
         func encode(to encoder: any Encoder) throws {
             try index.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(tiles, forKey: .tiles)
+            try container.encodeIfPresent(blur, forKey: .blur)
         }
     }
 }
