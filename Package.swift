@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
         // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
         // rebuild, frames sampled along the track into geotagged JPEGs.
-        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "Reprojection", "CFFmpeg"]),
+        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "CFFmpeg"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
