@@ -108,34 +108,18 @@ public enum JPEGCodec {
     /// planes go straight to the DCT, so a video frame is compressed without a round trip through RGB.
     /// See `encode(_:quality:subsampling:metadata:)` for `quality` and `metadata`.
     public static func encode(_ image: YCbCr420Image, quality: Int = 85, metadata: ImageMetadata? = nil) throws -> [UInt8] {
-        guard (1...100).contains(quality) else {
-            throw ImagingError.invalidParameter(name: "JPEG quality", value: "\(quality)", allowed: "1…100")
-        }
-        guard image.width <= 65_535, image.height <= 65_535 else {
-            throw ImagingError.encodeFailed(format: format, detail: "\(image.width)×\(image.height) is over JPEG's 65535 per side")
-        }
-        let segments = try metadata?.jpegSegments() ?? []
-        let handle = try Compressors.take()
-        var failed = false
-        defer { if failed { tjDestroy(handle) } else { Compressors.put(handle) } }
-        var jpeg: UnsafeMutablePointer<UInt8>? = nil
-        var size: UInt = 0
-        let rc = image.luma.withUnsafeBufferPointer { y in
-            image.cb.withUnsafeBufferPointer { cb in
-                image.cr.withUnsafeBufferPointer { cr in
-                    var planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
-                    var strides: [Int32] = [Int32(image.width), Int32(image.chromaWidth), Int32(image.chromaWidth)]
-                    return tjCompressFromYUVPlanes(handle, &planes, Int32(image.width), &strides, Int32(image.height),
-                                                   Int32(TJSAMP_420.rawValue), &jpeg, &size, Int32(quality), TJFLAG_ACCURATEDCT)
+        try compress(width: image.width, height: image.height, quality: quality, metadata: metadata) { handle, jpeg, size in
+            image.luma.withUnsafeBufferPointer { y in
+                image.cb.withUnsafeBufferPointer { cb in
+                    image.cr.withUnsafeBufferPointer { cr in
+                        var planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+                        var strides: [Int32] = [Int32(image.width), Int32(image.chromaWidth), Int32(image.chromaWidth)]
+                        return tjCompressFromYUVPlanes(handle, &planes, Int32(image.width), &strides, Int32(image.height),
+                                                       Int32(TJSAMP_420.rawValue), &jpeg, &size, Int32(quality), TJFLAG_ACCURATEDCT)
+                    }
                 }
             }
         }
-        defer { if let jpeg { tjFree(jpeg) } }
-        guard rc == 0, let jpeg, size >= 4 else {
-            failed = true
-            throw ImagingError.encodeFailed(format: format, detail: message(handle))
-        }
-        return assemble(UnsafeBufferPointer(start: jpeg, count: Int(size)), segments: segments)
     }
 
     /// SOI, the metadata segments, then the rest of a JPEG the encoder made.
@@ -257,6 +241,18 @@ public enum JPEGCodec {
 
     private static func encode(_ pixels: [UInt8], width: Int, height: Int, pixelFormat: Int32, quality: Int,
                                subsampling: JPEGSubsampling, metadata: ImageMetadata?) throws -> [UInt8] {
+        try compress(width: width, height: height, quality: quality, metadata: metadata) { handle, jpeg, size in
+            pixels.withUnsafeBufferPointer {
+                tjCompress2(handle, $0.baseAddress, Int32(width), 0, Int32(height), pixelFormat, &jpeg, &size,
+                            subsampling.turboJPEG, Int32(quality), TJFLAG_ACCURATEDCT)
+            }
+        }
+    }
+
+    /// The checks, a kept compressor, `body` (a TurboJPEG compress call into `jpeg`/`size`), then SOI, the
+    /// metadata segments and the rest.
+    private static func compress(width: Int, height: Int, quality: Int, metadata: ImageMetadata?,
+                                 _ body: (tjhandle, inout UnsafeMutablePointer<UInt8>?, inout UInt) -> Int32) throws -> [UInt8] {
         guard (1...100).contains(quality) else {
             throw ImagingError.invalidParameter(name: "JPEG quality", value: "\(quality)", allowed: "1…100")
         }
@@ -269,10 +265,7 @@ public enum JPEGCodec {
         defer { if failed { tjDestroy(handle) } else { Compressors.put(handle) } }
         var jpeg: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
-        let rc = pixels.withUnsafeBufferPointer {
-            tjCompress2(handle, $0.baseAddress, Int32(width), 0, Int32(height), pixelFormat, &jpeg, &size,
-                        subsampling.turboJPEG, Int32(quality), TJFLAG_ACCURATEDCT)
-        }
+        let rc = body(handle, &jpeg, &size)
         defer { if let jpeg { tjFree(jpeg) } }
         guard rc == 0, let jpeg, size >= 4 else {
             failed = true // not kept: a compressor that failed is not trusted with the next frame
