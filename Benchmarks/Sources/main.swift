@@ -14,6 +14,7 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("geocoding", "index time and bytes per address; forward geocodes/s on one core vs SQLite FTS5; /search under wrk vs nginx", runGeocodingBenchmarks),
     ("web", "web viewer: 1280×720 frame on one core vs OpenCV, drag and first view in Chromium vs Pannellum, map tiles vs Mapnik, viewers at 30 fps", runWebBenchmarks),
     ("web-tiles", "section 4 of web alone: 256² map tiles served and in-process vs Mapnik (not in the default run: web runs it)", runWebTileBenchmarks),
+    ("stac", "STAC item searches/s (bbox 200 m, 1M panoramas) directly and under wrk, SQLite vs the same searches in PostGIS", runSTACBenchmarks),
     ("service", "lookaround serve under wrk on loopback vs nginx (scenes, Street View metadata, snapshots)", runServiceBenchmarks),
     ("soak", "10 minutes of mixed service load, resident memory sampled (not in the default run)", runServiceSoak),
     ("terminal", "160×48-cell half-block frames of a shipped panorama vs the chafa CLI; sixel/kitty at 1280×720 vs img2sixel", runTerminalBenchmarks),

@@ -51,6 +51,11 @@ protocol CatalogStore: AnyObject, Sendable {
     func placeCount() throws(CatalogError) -> Int
     /// The routing graph `lookaround index` stored, nil when it stored none.
     func streetGraph() throws(CatalogError) -> CatalogStreetGraph?
+    /// The panoramas `search` finds, in its order, with their rows (``PanoramaSearch/sql(placeholder:boxPredicate:)``).
+    func panoramas(matching search: PanoramaSearch) throws(CatalogError) -> [(row: Int, record: PanoramaRecord)]
+    /// Sequences ordered by name (byte order): after `name` (nil: from the first), only `names` when
+    /// given, at most `limit`.
+    func sequences(after name: String?, named names: [String]?, limit: Int) throws(CatalogError) -> [CatalogSequence]
     /// The catalog's revision: a number that changes whenever an index run replaces the catalog.
     func revision() throws(CatalogError) -> Int64
     /// Re-reads what the store keeps in memory (the panorama count) after the revision changed.

@@ -15,7 +15,7 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
     let path: String
     let location: CatalogLocation
     let index: SceneQueryIndex
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     private let lock = NSLock()
     private var detailStatement: SQLiteDatabase.Statement?
     private var linksStatement: SQLiteDatabase.Statement?
@@ -80,7 +80,7 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
     func revision() throws(CatalogError) -> Int64 { 0 }
     func refresh() throws(CatalogError) {}
 
-    private func withLock<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
+    func withLock<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()

@@ -19,6 +19,9 @@ struct Tensor: Sendable {
 /// input size is run on another (CenterFace on a 137×137 view after a 2960×176 band found 61 "faces"
 /// in the sky, none with a fresh `Net`), so a `Net` is loaded for each shape seen and the most recently
 /// used ``cachedShapes`` are kept (callers keep their shapes few: equal tiles, fixed bands).
+///
+/// `@unchecked Sendable`: every call into OpenCV and the cache of `Net`s happen under one lock (calls are
+/// serialised, as above); the model bytes are `let`.
 final class NeuralNetwork: @unchecked Sendable {
     private let model: [UInt8]
     private let fuseLayers: Bool

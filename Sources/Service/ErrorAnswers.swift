@@ -11,12 +11,17 @@ enum ErrorShape: Sendable, CustomStringConvertible {
     /// OSRM: `{"code", "message"}`, 400 for the client's mistakes and "no route" alike (as OSRM), the
     /// error's own 5xx for failures inside.
     case osrm
+    /// The STAC API and Panoramax's routes under `/api`: `{"code", "description"}` as STAC API defines
+    /// its errors, with Panoramax's `message` and `status_code` (what `panoramax_cli` prints) and the
+    /// parameter at fault, with the error's status.
+    case stac
 
     /// The shape of a refusal that comes before a route runs or from the HTTP engine (no such path, a
     /// method, a malformed request, overload): Street View's text on its paths, else native. Metadata
     /// clients get a status code here too: a 200 would hide that the request never reached the route.
     static func beforeRoute(path: String?) -> ErrorShape {
-        path?.hasPrefix("/maps/api/streetview") == true ? .streetViewImage : .native
+        if path?.hasPrefix("/maps/api/streetview") == true { return .streetViewImage }
+        return path == "/api" || path?.hasPrefix("/api/") == true ? .stac : .native
     }
 
     var description: String {
@@ -25,6 +30,7 @@ enum ErrorShape: Sendable, CustomStringConvertible {
         case .streetViewImage: "Street View image"
         case .streetViewMetadata: "Street View metadata"
         case .osrm: "OSRM"
+        case .stac: "STAC"
         }
     }
 }
@@ -74,6 +80,18 @@ struct ErrorAnswers: Sendable {
             writer.field("message", message)
             writer.endObject()
             response = .json(writer.bytes, status: error.httpStatus >= 500 ? error.httpStatus : 400)
+        case .stac:
+            var writer = JSONWriter(capacity: 256)
+            writer.beginObject()
+            writer.field("code", error.code)
+            writer.field("description", message)
+            if let incident { writer.field("incident", incident) }
+            writer.field("message", message)
+            writer.key("parameter")
+            if let parameter = error.parameter { writer.value(parameter) } else { writer.null() }
+            writer.field("status_code", error.httpStatus)
+            writer.endObject()
+            response = .json(writer.bytes, status: error.httpStatus)
         }
         if case .catalogUnavailable = error { response.headers.append(("Retry-After", "2")) }
         return response

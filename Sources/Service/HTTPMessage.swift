@@ -3,7 +3,7 @@ import Foundation
 /// One HTTP request as the service's routes see it: method, percent-decoded path, decoded query
 /// arguments in the order given, the few headers routes read, and the body.
 public struct HTTPRequest: Sendable {
-    /// `GET`, `HEAD` or `POST` (other methods never reach a route).
+    /// `GET`, `HEAD` or `POST` (other methods never reach a route; `OPTIONS` is answered before).
     public var method: String
     /// The path without the query string, percent-decoded (`/v1/scene`); never holds a NUL or another control character.
     public var path: String
@@ -11,7 +11,8 @@ public struct HTTPRequest: Sendable {
     /// values hold a NUL or another control character (the HTTP layer refuses those requests).
     public var query: [(name: String, value: String)]
     /// The request headers routes read, by lower-cased name: `if-none-match`, `x-api-key`,
-    /// `content-type`, `accept`, `accept-encoding`, `host`, `x-forwarded-proto` and the viewport's client
+    /// `content-type`, `accept`, `accept-encoding`, `host`, `x-forwarded-proto`, the CORS
+    /// preflight's `origin`, `access-control-request-method` and `-headers`, and the viewport's client
     /// hints `sec-ch-viewport-width`, `sec-ch-viewport-height`, `sec-ch-dpr` (the server keeps only these;
     /// the single-valued ones given twice are refused, list headers given twice are joined with `, `).
     public var headers: [String: String]

@@ -203,6 +203,9 @@ enum HTTPHeadParser {
             case "connection": self = .connection
             case "expect": self = .expect
             case "x-api-key", "content-type", "host", "x-forwarded-proto": self = .singleton
+            // CORS preflights.
+            case "origin", "access-control-request-method": self = .singleton
+            case "access-control-request-headers": self = .list
             // The window's size, asked for by the page (SceneService.viewportHints) for its first view.
             case "sec-ch-viewport-width", "sec-ch-viewport-height", "sec-ch-dpr": self = .singleton
             case "if-none-match", "accept", "accept-encoding": self = .list

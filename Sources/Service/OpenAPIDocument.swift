@@ -202,6 +202,58 @@ enum OpenAPIDocument {
                       + streetViewParameters,
                   responses: ["200": "JPEG (grey when there is no imagery)", "400": "invalid", "403": "bad key", "404": "no imagery (return_error_code=true)"],
                   contentType: "image/jpeg"),
+    ] + stacOperations
+
+    static let stacErrors = ["400": "invalid parameter: {code, description, message, parameter, status_code}", "403": "bad key"]
+    static let pageParameters = [Parameter(name: "limit", type: "integer", description: "Results per page."),
+                                 Parameter(name: "page", description: "Where the page starts: follow the answer's next link."), key]
+    static let searchParameters = [
+        Parameter(name: "bbox", description: "WEST,SOUTH,EAST,NORTH, degrees."),
+        Parameter(name: "datetime", description: "A RFC 3339 time or START/END, .. for an open end."),
+        Parameter(name: "ids", description: "Item ids, comma-separated."),
+        Parameter(name: "collections", description: "Collection (sequence) ids, comma-separated."),
+        Parameter(name: "intersects", description: "A GeoJSON geometry (Point, LineString, Polygon, Multi*)."),
+        Parameter(name: "place_position", description: "LON,LAT: pictures that show this place (Panoramax)."),
+        Parameter(name: "place_distance", description: "MIN-MAX metres from the place, 0…1000 (default 3-15)."),
+        Parameter(name: "place_fov_tolerance", type: "integer", description: "Degrees, 2…180 (default 30): how squarely a flat picture faces the place."),
+    ] + pageParameters
+
+    /// The STAC API under /api (STACRoutes, PictureRoutes, CoverageVectorTileRoutes).
+    static let stacOperations: [Operation] = [
+        Operation(method: "get", path: "/api", summary: "STAC API landing page (a Catalog): conformsTo, links data, search, conformance, child per sequence.",
+                  parameters: [key], responses: ["200": "STAC Catalog"]),
+        Operation(method: "get", path: "/api/", summary: "The STAC landing page (as /api).", parameters: [key], responses: ["200": "STAC Catalog"]),
+        Operation(method: "get", path: "/api/conformance", summary: "STAC API and OGC API Features conformance classes.", parameters: [key],
+                  responses: ["200": "conformsTo"]),
+        Operation(method: "get", path: "/api/collections", summary: "STAC collections, one per sequence, with spatial and temporal extent; paged.",
+                  parameters: pageParameters, responses: ["200": "collections and links"].merging(stacErrors) { a, _ in a }),
+        Operation(method: "get", path: "/api/collections/{id}", summary: "A sequence as a STAC collection.",
+                  parameters: [Parameter(name: "id", location: "path", description: "The sequence's name."), key],
+                  responses: ["200": "STAC Collection", "404": "no such collection"]),
+        Operation(method: "get", path: "/api/collections/{id}/items", summary: "A sequence's pictures as STAC items, in sequence order; paged.",
+                  parameters: [Parameter(name: "id", location: "path", description: "The sequence's name.")] + searchParameters.prefix(4) + pageParameters,
+                  responses: ["200": "GeoJSON FeatureCollection", "404": "no such collection"].merging(stacErrors) { a, _ in a },
+                  contentType: "application/geo+json"),
+        Operation(method: "get", path: "/api/collections/{id}/items/{itemId}", summary: "A picture as a STAC item: view:azimuth, pers:*, prev/next/related links, assets hd/sd/thumb.",
+                  parameters: [Parameter(name: "id", location: "path", description: "The sequence's name."),
+                               Parameter(name: "itemId", location: "path", description: "The panorama's id."), key],
+                  responses: ["200": "STAC Item", "404": "no such item in the collection"], contentType: "application/geo+json"),
+        Operation(method: "get", path: "/api/search", summary: "STAC item search.", parameters: searchParameters,
+                  responses: ["200": "GeoJSON FeatureCollection with next links"].merging(stacErrors) { a, _ in a }, contentType: "application/geo+json"),
+        Operation(method: "post", path: "/api/search", summary: "STAC item search with a JSON body (the GET parameters as members; bbox and ids as arrays).",
+                  parameters: [key], responses: ["200": "GeoJSON FeatureCollection with next links (method POST, body to merge)"].merging(stacErrors) { a, _ in a },
+                  contentType: "application/geo+json"),
+        Operation(method: "get", path: "/api/pictures/{id}/{file}.jpg", summary: "A picture's file: hd (the original), sd (2048 wide), thumb (500 wide), tiled/{col}_{row} (8 × 4 tiles of a 360° picture).",
+                  parameters: [Parameter(name: "id", location: "path", description: "The panorama's id."),
+                               Parameter(name: "file", location: "path", description: "hd, sd, thumb or tiled/{col}_{row}."), key],
+                  responses: ["200": "JPEG", "400": "no such tile", "404": "no such picture"], contentType: "image/jpeg"),
+        Operation(method: "get", path: "/api/map/style.json", summary: "MapLibre style: the raster basemap under the coverage vector tiles.", parameters: [key],
+                  responses: ["200": "MapLibre style"]),
+        Operation(method: "get", path: "/api/map/{z}/{x}/{y}.mvt", summary: "Coverage as a Mapbox Vector Tile 2.1: layers sequences (lines) and, from zoom 15, pictures (points).",
+                  parameters: [Parameter(name: "z", location: "path", type: "integer", description: "Zoom, 0…22."),
+                               Parameter(name: "x", location: "path", type: "integer", description: "Column."),
+                               Parameter(name: "y", location: "path", type: "integer", description: "Row."), key],
+                  responses: ["200": "MVT", "400": "invalid tile"], contentType: "application/vnd.mapbox-vector-tile"),
     ]
 
     /// The document as JSON (sorted keys), built once.

@@ -66,9 +66,9 @@ struct Route: Sendable, CustomStringConvertible {
         case post = "POST"
 
         /// Whether it answers request method `method`.
-        func answers(_ method: String) -> Bool { self == .get ? method == "GET" || method == "HEAD" : method == "POST" }
+        func answers(_ method: String) -> Bool { self == .get ? method == "GET" || method == "HEAD" : method == rawValue }
         /// The request methods it answers, for `Allow`.
-        var allowed: [String] { self == .get ? ["GET", "HEAD"] : ["POST"] }
+        var allowed: [String] { self == .get ? ["GET", "HEAD"] : [rawValue] }
     }
 
     /// Who may ask: anyone, or (when the server has API keys) a client with a key.
@@ -124,6 +124,9 @@ struct RouteTable: Sendable, CustomStringConvertible {
         case wrongMethod(Route, allowed: [String])
         /// No route has the path.
         case none
+
+        /// Whether some route has the path (for any method).
+        var exists: Bool { if case .none = self { false } else { true } }
     }
 
     /// Every route, in the families' order.

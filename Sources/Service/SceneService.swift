@@ -60,6 +60,9 @@ public final class SceneService: HTTPHandler {
             MapTileRoutes(catalog: catalog, maps: maps),
             ViewerRoutes(catalog: catalog, places: places, limit: limit),
             WebPageRoutes(keys: keys, images: images, pipeline: pipeline, limit: limit),
+            STACRoutes(catalog: catalog),
+            PictureRoutes(catalog: catalog),
+            CoverageVectorTileRoutes(catalog: catalog, maps: maps),
         ])
     }
 
@@ -82,8 +85,9 @@ public final class SceneService: HTTPHandler {
 
     public func admit(_ head: HTTPRequest) -> HTTPAdmission {
         switch preflight(head) {
-        case .failure(let refusal): return .refuse(route: refusal.route, refusal.response)
-        case .success(let route): return .accept(maximumBodyBytes: route.method == .post ? configuration.http.maximumBodyBytes : 0)
+        case .failure(let refusal): return .refuse(route: refusal.route, Self.sharedAcrossOrigins(refusal.response))
+        case .success(let route):
+            return .accept(maximumBodyBytes: route.method == .post ? configuration.http.maximumBodyBytes : 0)
         }
     }
 
@@ -145,8 +149,13 @@ public final class SceneService: HTTPHandler {
     /// body is never read): the method, the route, the method the route takes, the API key.
     func preflight(_ request: HTTPRequest) -> Result<Route, Refusal> {
         let shape = ErrorShape.beforeRoute(path: request.path)
+        // A CORS preflight is answered for every route, before the key (browsers send none with it).
+        if request.method == "OPTIONS", routes.match(method: "GET", path: request.path).exists {
+            return .failure(Refusal(route: "preflight", response: Self.preflightAnswer))
+        }
         guard ["GET", "HEAD", "POST"].contains(request.method) else {
-            return .failure(Refusal(route: "method_not_allowed", response: refusal(.methodNotAllowed(method: request.method, allowed: ["GET", "HEAD", "POST"]),
+            let allowed = ["GET", "HEAD", "POST", "OPTIONS"]
+            return .failure(Refusal(route: "method_not_allowed", response: refusal(.methodNotAllowed(method: request.method, allowed: allowed),
                                                                                    shape: shape)))
         }
         let route: Route
@@ -178,6 +187,13 @@ public final class SceneService: HTTPHandler {
         if case .methodNotAllowed(_, let allowed) = error { response.headers.append(("Allow", allowed.joined(separator: ", "))) }
         return response
     }
+
+    /// The answer to a CORS preflight: any origin may send any of the methods, with the headers the
+    /// APIs read (the key, a JSON body); browsers keep it a day.
+    static let preflightAnswer = HTTPResponse(status: 204, contentType: "text/plain", headers: [
+        ("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS"),
+        ("Access-Control-Allow-Headers", "Content-Type, X-API-Key"),
+        ("Access-Control-Max-Age", "86400")], body: [])
 
     static func sharedAcrossOrigins(_ response: HTTPResponse) -> HTTPResponse {
         var response = response

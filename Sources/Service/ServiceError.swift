@@ -29,6 +29,8 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case noRoute(reason: String, detail: String)
     /// The request has no valid API key (the server was started with `--api-key-file`).
     case forbidden
+    /// No `kind` (an upload set, a sequence) with this id.
+    case unknownResource(kind: String, id: String)
     /// The body is larger than the limit.
     case bodyTooLarge(limitBytes: Int)
     /// A batch holds more requests than the limit.
@@ -82,7 +84,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     var protocolStatus: Int? {
         switch self {
         case .forbidden: 403
-        case .notFound: 404
+        case .notFound, .unknownResource: 404
         case .methodNotAllowed: 405
         case .requestTimeout: 408
         case .bodyTooLarge, .contentLengthTooLarge, .unexpectedBody: 413
@@ -106,6 +108,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noImagery: "no_imagery"
         case .noRoute(let reason, _): reason
         case .forbidden: "forbidden"
+        case .unknownResource: "not_found"
         case .bodyTooLarge, .contentLengthTooLarge: "body_too_large"
         case .unexpectedBody: "unexpected_body"
         case .malformedRequest: "malformed_request"
@@ -133,7 +136,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
              .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody, .unsupportedTransferCoding,
              .expectationFailed, .httpVersionNotSupported, .requestTimeout:
             "INVALID_REQUEST"
-        case .unknownPanorama, .noImagery, .noRoute: "ZERO_RESULTS"
+        case .unknownPanorama, .noImagery, .noRoute, .unknownResource: "ZERO_RESULTS"
         case .placeNotFound: "NOT_FOUND"
         case .forbidden: "REQUEST_DENIED"
         case .overloaded, .tooManyConnections, .unreadableImagery, .catalogFailed, .catalogUnavailable, .internalError, .cannotListen, .badConfiguration:
@@ -154,7 +157,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
             default: "InvalidQuery"
             }
         case .noRoute(let reason, _): reason.hasPrefix("no_street_near") ? "NoSegment" : "NoRoute"
-        case .noImagery, .unknownPanorama, .placeNotFound: "NoRoute"
+        case .noImagery, .unknownPanorama, .placeNotFound, .unknownResource: "NoRoute"
         case .notFound, .methodNotAllowed, .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge,
              .unexpectedBody, .bodyTooLarge, .batchTooLarge, .imageTooLarge, .unsupportedTransferCoding, .expectationFailed,
              .httpVersionNotSupported, .requestTimeout, .forbidden:
@@ -202,6 +205,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noImagery(let detail): detail
         case .noRoute(_, let detail): detail
         case .forbidden: "a valid API key is required: pass it once, as key=… or as the X-API-Key header"
+        case .unknownResource(let kind, let id): "no \(kind) with id '\(id)'"
         case .bodyTooLarge(let limit): "the request body is over the limit of \(limit) bytes"
         case .contentLengthTooLarge(let value): "Content-Length \(value) is over any limit; bodies are bounded per route (see /v1/openapi.json)"
         case .unexpectedBody(let path): "\(path) takes no request body; send the request without one"
@@ -234,7 +238,7 @@ extension ServiceError: CategorizedError {
         case .invalidParameter, .notFound, .methodNotAllowed, .forbidden, .bodyTooLarge, .batchTooLarge, .imageTooLarge,
              .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody,
              .unsupportedTransferCoding, .expectationFailed, .httpVersionNotSupported, .requestTimeout: .usage
-        case .unknownPanorama, .placeNotFound, .noImagery, .noRoute: .noImagery
+        case .unknownPanorama, .placeNotFound, .noImagery, .noRoute, .unknownResource: .noImagery
         case .overloaded, .catalogUnavailable, .tooManyConnections, .cannotListen: .unavailable
         case .unreadableImagery: .badData
         case .badConfiguration: .missingInput

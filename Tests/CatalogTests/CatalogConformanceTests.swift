@@ -210,6 +210,66 @@ struct CatalogConformanceTests {
         #expect(try sqlite.coverage(south: 60.155, north: 60.185, west: 24.92, east: 24.99).count == 3_930)
     }
 
+    /// STAC's searches (box, time, ids, sequences; pages by row and by sequence position), sequence
+    /// pages with their extents, and Panoramax's place search: the same answers from both stores, and
+    /// the pages of a search together are the search in one page.
+    @Test func stacSearchesAndSequencesAreTheSame() throws {
+        let (sqlite, postgis) = try Self.synthetic.get()
+        let box = PanoramaSearch.Box(south: 60.16, west: 24.93, north: 60.17, east: 24.95)
+        let searches = [
+            PanoramaSearch(box: box, limit: 10_000),
+            PanoramaSearch(box: box, capturedFrom: Date(timeIntervalSince1970: 1.5e9), capturedTo: Date(timeIntervalSince1970: 1.6e9), limit: 10_000),
+            PanoramaSearch(box: PanoramaSearch.Box(south: -16.6, west: 179.9, north: -16.4, east: 180), limit: 10_000),
+            PanoramaSearch(ids: ["synthetic/5", "synthetic/3999", "synthetic/3931", "nope"], limit: 10),
+            PanoramaSearch(sequences: ["walk-3", "walk-12"], limit: 10_000),
+            PanoramaSearch(sequences: ["walk-7"], limit: 10_000, order: .sequenceIndex),
+        ]
+        for search in searches {
+            let whole = try sqlite.searchPanoramas(search)
+            #expect(try postgis.searchPanoramas(search).records == whole.records, "\(search)")
+            #expect(whole.next == nil && !whole.records.isEmpty, "\(search)")
+            for catalog in [sqlite, postgis] {
+                var paged: [PanoramaRecord] = [], page = search
+                page.limit = 7
+                for _ in 0..<1000 {
+                    let found = try catalog.searchPanoramas(page)
+                    paged += found.records
+                    guard let next = found.next else { break }
+                    page.after = next
+                }
+                #expect(paged == whole.records, "\(search): pages of 7")
+            }
+        }
+        let inBox = try sqlite.coverage(south: box.south, north: box.north, west: box.west, east: box.east)
+        #expect(Set(try sqlite.searchPanoramas(searches[0]).records.map(\.id)) == Set(inBox.map(\.panoramaID)))
+        #expect(try sqlite.searchPanoramas(searches[3]).records.map(\.id) == ["synthetic/5", "synthetic/3931", "synthetic/3999"])
+        #expect(try sqlite.searchPanoramas(searches[5]).records.map(\.sequenceIndex) == Array(0..<50))
+        #expect(throws: CatalogError.self) { try postgis.searchPanoramas(PanoramaSearch(limit: 0)) }
+        var sequencesA: [CatalogSequence] = [], sequencesB: [CatalogSequence] = []
+        var afterA: String?, afterB: String?
+        for _ in 0..<100 {
+            let a = try sqlite.sequences(after: afterA, limit: 7), b = try postgis.sequences(after: afterB, limit: 7)
+            sequencesA += a.sequences
+            sequencesB += b.sequences
+            (afterA, afterB) = (a.next, b.next)
+            if afterA == nil || afterB == nil { break }
+        }
+        #expect(afterA == nil && afterB == nil)
+        #expect(sequencesA == sequencesB && sequencesA.count == 80)
+        #expect(sequencesA.map(\.name) == sequencesA.map(\.name).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(sequencesA.map(\.panoramaCount).reduce(0, +) == 4_000)
+        let walk7 = try #require(try postgis.sequence(named: "walk-7"))
+        let members = try sqlite.searchPanoramas(searches[5]).records
+        #expect(walk7.south == members.map(\.coordinate.latitude).min() && walk7.east == members.map(\.coordinate.longitude).max())
+        #expect(walk7.firstCapture == members.map(\.captureTime).min() && walk7.panoramaCount == 50)
+        #expect(try sqlite.sequence(named: "no such sequence") == nil)
+        let place = members[10].coordinate
+        let lookingA = try sqlite.panoramasLooking(at: place, distanceMeters: 0...60, toleranceDegrees: 40)
+        let lookingB = try postgis.panoramasLooking(at: place, distanceMeters: 0...60, toleranceDegrees: 40)
+        #expect(lookingA.map(\.record) == lookingB.map(\.record) && !lookingA.isEmpty)
+        #expect(lookingA.first?.record.id == members[10].id && (lookingA.first?.distanceMeters ?? 1) < 0.01)
+    }
+
     @Test func placeSearchStreetsAndPlacesNearAreTheSame() throws {
         let pair = try Self.standard.get()
         let near = try GeoCoordinate(latitude: 60.1687, longitude: 24.9416)

@@ -55,6 +55,12 @@ import TestSupport
         func namedStreets() throws(CatalogError) -> [CatalogStreet] { try current.namedStreets() }
         func placeCount() throws(CatalogError) -> Int { try current.placeCount() }
         func streetGraph() throws(CatalogError) -> CatalogStreetGraph? { try current.streetGraph() }
+        func panoramas(matching search: PanoramaSearch) throws(CatalogError) -> [(row: Int, record: PanoramaRecord)] {
+            try current.panoramas(matching: search)
+        }
+        func sequences(after name: String?, named names: [String]?, limit: Int) throws(CatalogError) -> [CatalogSequence] {
+            try current.sequences(after: name, named: names, limit: limit)
+        }
         func revision() throws(CatalogError) -> Int64 { state.withLock { $0.swapped } ? 2 : 1 }
         func refresh() throws(CatalogError) {}
     }
