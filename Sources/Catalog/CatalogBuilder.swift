@@ -33,21 +33,33 @@ public enum CatalogBuilder {
         }
         // Files, with their path-derived ids and sequence folders.
         var files: [(path: String, id: String, folder: String)] = []
+        var videos: [VideoInput] = []
+        // Video frames an index wrote are read as the video's, never as photos of the folder they are in.
+        let framesDirectory = URL(fileURLWithPath: options.videoFramesDirectory ?? location.videoFramesDirectory).standardizedFileURL.path + "/"
         for directory in options.directories {
             let root = URL(fileURLWithPath: directory).standardizedFileURL.path
             let rootName = FilePath.name(of: root)
             guard let enumerator = FileManager.default.enumerator(atPath: root) else { continue }
-            var found: [String] = []
+            var found: [String] = [], foundVideos: [String] = []
             while let relative = enumerator.nextObject() as? String {
-                if options.naming.isImage(FilePath.name(of: relative)) { found.append(relative) }
+                let name = FilePath.name(of: relative)
+                if options.naming.isImage(name) { found.append(relative) }
+                else if options.videoSampler?.isVideo(name) == true { foundVideos.append(relative) }
             }
-            for relative in found.sorted() {
+            for relative in found.sorted() where !(root + "/" + relative).hasPrefix(framesDirectory) {
                 let stem = options.naming.stem(ofImage: relative)
                 let folder = FilePath.directory(of: relative)
                 files.append((root + "/" + relative, stem,
                               folder.isEmpty ? rootName : rootName + "/" + folder))
             }
+            for relative in foundVideos.sorted() where !(root + "/" + relative).hasPrefix(framesDirectory) {
+                let folder = FilePath.directory(of: relative)
+                videos.append(VideoInput(path: root + "/" + relative, id: options.naming.stem(ofImage: relative),
+                                         folder: folder.isEmpty ? rootName : rootName + "/" + folder))
+            }
         }
+        let video = videoFrames(videos, options: options, location: location)
+        files += video.files
 
         let previous = options.forceFullRebuild ? [:] : CatalogWriter.previousRecords(at: options.catalogPath)
         var outcomes = [PanoramaIngest.Outcome?](repeating: nil, count: files.count)
@@ -96,7 +108,7 @@ public enum CatalogBuilder {
         }
 
         // Collect, reject duplicate ids, order sequences.
-        var failures: [IndexReport.FileMessage] = [], warnings: [IndexReport.FileMessage] = []
+        var failures: [IndexReport.FileMessage] = video.failures, warnings: [IndexReport.FileMessage] = video.warnings
         var records: [PanoramaRecord] = []
         var derived = 0
         var explicitIndex: [Int?] = []
@@ -173,7 +185,8 @@ public enum CatalogBuilder {
                            headingDisagreements: headingDisagreements,
                            panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
                            placeCount: places.count, streetCount: streets.count, derivedMapsCount: derived,
-                           streetGraph: graphReport, seconds: Date().timeIntervalSince(start))
+                           streetGraph: graphReport, videosFound: videos.count, videoFrames: video.files.count,
+                           seconds: Date().timeIntervalSince(start))
     }
 
     /// The routing graph of the OSM files: the previous catalog's while the files (sizes and modification

@@ -54,6 +54,10 @@ public struct IndexReport: Sendable, Hashable, Codable {
     public var derivedMapsCount: Int = 0
     /// The routing graph stored with the catalog; nil when none was built (no OSM file, or no graph builder).
     public var streetGraph: StreetGraphReport?
+    /// Video files found in the folders (chapters and Insta360 originals counted), when videos were read.
+    public var videosFound: Int = 0
+    /// Frames of those videos in the catalog's files (counted in ``filesFound`` too).
+    public var videoFrames: Int = 0
     /// Wall time of the build, seconds.
     public var seconds: Double
 }

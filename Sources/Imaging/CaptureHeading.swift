@@ -6,7 +6,8 @@ import Foundation
 /// 1. GPano `PoseHeadingDegrees` is the heading of the image centre as the stitching software states it,
 ///    unless it is a placeholder: GoPro Max writes 0 in every file (its `GPSImgDirection` says 349°–11° on
 ///    a walk north), and a pose of exactly 0 while `GPSImgDirection` says otherwise (by more than 1°) is
-///    taken as that pattern in any camera. A placeholder falls through to the next rule.
+///    taken as that pattern in any camera; a 0 that `GPSImgDirection` confirms (within 1°) is a real heading
+///    in any camera (a video frame heading north). A placeholder falls through to the next rule.
 /// 2. EXIF `GPSImgDirection` relative to true north (a magnetic one is not read; the EXIF reader warns).
 /// 3. Neither: no heading from the metadata (the catalog then takes a sidecar's, the direction of travel
 ///    in a sequence, or 0° with a warning).
@@ -33,8 +34,10 @@ public struct CaptureHeading: Sendable, Hashable {
         var poseIsPlaceholder = false
         if let pose, pose == 0 {
             let make = metadata.make ?? "", model = metadata.model ?? ""
-            if Self.placeholderPoseCameras.contains(where: { make.caseInsensitiveCompare($0.make) == .orderedSame
-                                                            && model.lowercased().hasPrefix($0.model.lowercased()) }) {
+            if let direction, Self.difference(direction, 0) <= 1 {
+                // GPSImgDirection confirms it (a frame of a recording heading north): a real 0 from any camera.
+            } else if Self.placeholderPoseCameras.contains(where: { make.caseInsensitiveCompare($0.make) == .orderedSame
+                                                                   && model.lowercased().hasPrefix($0.model.lowercased()) }) {
                 poseIsPlaceholder = true
                 notes.append("GPano PoseHeadingDegrees 0 is the placeholder \(make) \(model) writes in every file")
             } else if let direction, Self.difference(direction, 0) > 1 {

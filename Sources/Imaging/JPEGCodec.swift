@@ -104,6 +104,34 @@ public enum JPEGCodec {
                    pixelFormat: Int32(TJPF_GRAY.rawValue), quality: quality, subsampling: .gray, metadata: metadata)
     }
 
+    /// Encodes a YCbCr 4:2:0 picture as it is (no colour conversion, no chroma resampling): the
+    /// planes go straight to the DCT, so a video frame is compressed without a round trip through RGB.
+    /// See `encode(_:quality:subsampling:metadata:)` for `quality` and `metadata`.
+    public static func encode(_ image: YCbCr420Image, quality: Int = 85, metadata: ImageMetadata? = nil) throws -> [UInt8] {
+        try compress(width: image.width, height: image.height, quality: quality, metadata: metadata) { handle, jpeg, size in
+            image.luma.withUnsafeBufferPointer { y in
+                image.cb.withUnsafeBufferPointer { cb in
+                    image.cr.withUnsafeBufferPointer { cr in
+                        var planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+                        var strides: [Int32] = [Int32(image.width), Int32(image.chromaWidth), Int32(image.chromaWidth)]
+                        return tjCompressFromYUVPlanes(handle, &planes, Int32(image.width), &strides, Int32(image.height),
+                                                       Int32(TJSAMP_420.rawValue), &jpeg, &size, Int32(quality), TJFLAG_ACCURATEDCT)
+                    }
+                }
+            }
+        }
+    }
+
+    /// SOI, the metadata segments, then the rest of a JPEG the encoder made.
+    private static func assemble(_ body: UnsafeBufferPointer<UInt8>, segments: [[UInt8]]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(body.count + segments.reduce(0) { $0 + $1.count })
+        out.append(contentsOf: body[0..<2])                     // SOI
+        for segment in segments { out.append(contentsOf: segment) }
+        out.append(contentsOf: body[2...])
+        return out
+    }
+
     // MARK: Internals
 
     static func checkMagic(_ data: [UInt8], file: String?) throws {
@@ -213,6 +241,18 @@ public enum JPEGCodec {
 
     private static func encode(_ pixels: [UInt8], width: Int, height: Int, pixelFormat: Int32, quality: Int,
                                subsampling: JPEGSubsampling, metadata: ImageMetadata?) throws -> [UInt8] {
+        try compress(width: width, height: height, quality: quality, metadata: metadata) { handle, jpeg, size in
+            pixels.withUnsafeBufferPointer {
+                tjCompress2(handle, $0.baseAddress, Int32(width), 0, Int32(height), pixelFormat, &jpeg, &size,
+                            subsampling.turboJPEG, Int32(quality), TJFLAG_ACCURATEDCT)
+            }
+        }
+    }
+
+    /// The checks, a kept compressor, `body` (a TurboJPEG compress call into `jpeg`/`size`), then SOI, the
+    /// metadata segments and the rest.
+    private static func compress(width: Int, height: Int, quality: Int, metadata: ImageMetadata?,
+                                 _ body: (tjhandle, inout UnsafeMutablePointer<UInt8>?, inout UInt) -> Int32) throws -> [UInt8] {
         guard (1...100).contains(quality) else {
             throw ImagingError.invalidParameter(name: "JPEG quality", value: "\(quality)", allowed: "1…100")
         }
@@ -225,22 +265,13 @@ public enum JPEGCodec {
         defer { if failed { tjDestroy(handle) } else { Compressors.put(handle) } }
         var jpeg: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
-        let rc = pixels.withUnsafeBufferPointer {
-            tjCompress2(handle, $0.baseAddress, Int32(width), 0, Int32(height), pixelFormat, &jpeg, &size,
-                        subsampling.turboJPEG, Int32(quality), TJFLAG_ACCURATEDCT)
-        }
+        let rc = body(handle, &jpeg, &size)
         defer { if let jpeg { tjFree(jpeg) } }
         guard rc == 0, let jpeg, size >= 4 else {
             failed = true // not kept: a compressor that failed is not trusted with the next frame
             throw ImagingError.encodeFailed(format: format, detail: message(handle))
         }
-        let body = UnsafeBufferPointer(start: jpeg, count: Int(size))
-        var out = [UInt8]()
-        out.reserveCapacity(Int(size) + segments.reduce(0) { $0 + $1.count })
-        out.append(contentsOf: body[0..<2])                     // SOI
-        for segment in segments { out.append(contentsOf: segment) }
-        out.append(contentsOf: body[2...])
-        return out
+        return assemble(UnsafeBufferPointer(start: jpeg, count: Int(size)), segments: segments)
     }
 }
 

@@ -6,6 +6,7 @@ import Imaging
 import LookAround
 import Privacy
 import Reprojection
+import Video
 
 /// `lookaround index [DIR …]`: builds or updates the catalog.
 enum IndexCommand: Command {
@@ -52,6 +53,12 @@ enum IndexCommand: Command {
             photo's warnings say what was found. Derived maps go beside the catalog (photos.sqlite -> \
             photos.derived/ID.depth.png) and are marked derived in the catalog and the JSON (maps_source). \
             They are kept while the photo is unchanged; --full derives them again.
+            Videos in the folders (.mp4, .mov, .360, .insv) become frames, one every --video-every-meters along their GPS \
+            track, written as geotagged equirectangular JPEGs beside the catalog (photos.sqlite -> photos.frames/FOLDER/VIDEO/), \
+            never beside the videos, and indexed like photos: one sequence per recording (GoPro chapters GS01…, GS02… are one). \
+            A video unchanged since the last run is not decoded again. A GoPro MAX .360 is rebuilt from its two cubemap streams; \
+            an Insta360 .insv needs its equirectangular export from Insta360 Studio beside it (NAME.mp4; the .insv gives its GPS); \
+            a flat video is listed as a warning and left out. See 'lookaround video info' for what a video holds.
             With --blur, every real photo not yet blurred is first blurred in place, before it is read: faces and \
             licence plates, by JPEG blocks, as 'lookaround blur' does (see its help); its XMP then records it, so a \
             photo is blurred once and 'lookaround serve' serves it. Simulated panoramas are left alone. \
@@ -87,6 +94,10 @@ enum IndexCommand: Command {
             .value("duplicate-degrees", valueName: "DEGREES", help: "See --duplicate-meters: the largest heading difference, 0…180.",
                    defaultValue: "\(Int(CatalogBuilder.defaultNearDuplicateDegrees))"),
             .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
+            VideoCommands.everyMeters,
+            .value("video-time-offset-seconds", valueName: "SECONDS", help: "Seconds added to the cameras' clocks to get UTC when a video's "
+                   + "GPS log (NAME.gpx, NAME.nmea, an .insv) is matched to it (-86400…86400).", defaultValue: "0"),
+            .flag("no-videos", help: "Read no videos (their frames from earlier runs are left out too)."),
             .flag("blur", help: "First blur faces and licence plates in every real photo not yet blurred, in place (see above)."),
             .value("keep-originals", valueName: "DIR", help: "With --blur: keep each photo as it was in DIR (outside the indexed "
                    + "folders; keep it private: it holds the faces)."),
@@ -157,6 +168,14 @@ enum IndexCommand: Command {
             options.derivationProgress = progress("index: depth and labels from OSM", "photos")
         }
         options.streetGraphBuilder = StreetGraphBuilder()
+        if !arguments.flag("no-videos") {
+            options.videoSampler = VideoIndexing(settings: VideoFrameStore.Settings(
+                everyMeters: try arguments.double("video-every-meters", in: 0.5...1000) ?? 3,
+                timeOffsetSeconds: try arguments.double("video-time-offset-seconds", in: -86_400...86_400) ?? 0))
+            options.videoProgress = progress("index: videos", "video frames")
+        } else if arguments.has("video-every-meters") || arguments.has("video-time-offset-seconds") {
+            throw arguments.error("--no-videos reads no videos: leave out --video-every-meters and --video-time-offset-seconds")
+        }
         let report = try CatalogBuilder.build(options, progress: progress("index", "files"))
         var tiles: PanoramaTileReport?
         if arguments.flag("tiles") {
@@ -182,6 +201,10 @@ enum IndexCommand: Command {
                         + "\(report.filesUnchanged) unchanged, \(report.failures.count) failed\(skipped))")
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")
             Console.out("places      \(report.placeCount), streets \(report.streetCount)")
+            if report.videosFound > 0 {
+                Console.out("videos      \(report.videosFound) file\(report.videosFound == 1 ? "" : "s"), \(report.videoFrames) frames in "
+                            + location.videoFramesDirectory)
+            }
             if let graph = report.streetGraph {
                 Console.out("routing     graph of \(graph.bytes) bytes, " + (graph.reused ? "kept (the OSM files are unchanged)"
                                                                                : String(format: "built in %.2f s", graph.buildSeconds)))
@@ -217,9 +240,10 @@ enum IndexCommand: Command {
             failed = true
         }
         if !report.failures.isEmpty {
-            let rest = report.failures.count == report.filesFound ? "the catalog holds no panoramas from these folders"
+            let found = report.filesFound + report.videosFound
+            let rest = report.failures.count == found ? "the catalog holds no panoramas from these folders"
                 : "the others are in the catalog"
-            Console.error("error: \(report.failures.count) of \(report.filesFound) files could not be indexed (listed above); \(rest)")
+            Console.error("error: \(report.failures.count) of \(found) files could not be indexed (listed above); \(rest)")
             failed = true
         }
         if let tiles, !tiles.failures.isEmpty {

@@ -219,13 +219,15 @@ enum WalkCommand: Command {
                                       height: options.size.height, framesPerSecond: settings.framesPerSecond,
                                       durationSeconds: Double(count) / settings.framesPerSecond, bytes: bytes,
                                       renderSeconds: (seconds * 100).rounded() / 100, lengthMeters: timeline.route.lengthMeters,
-                                      panoramas: timeline.route.stops.count)
+                                      panoramas: timeline.route.stops.count, depthWarpedMoves: renderer.depthWarpedMoves,
+                                      crossfadedMoves: renderer.crossfadedMoves)
         if arguments.flag("json") {
             try Console.json(report)
         } else if !quiet {
             Console.out("wrote      \(output) (\(format.rawValue), \(count) frames \(options.size.width)x\(options.size.height) at "
                         + "\(fixed(settings.framesPerSecond, 0)) fps, \(fixed(report.durationSeconds, 1)) s, \(bytes) bytes)")
             Console.out("walk       \(timeline.route.stops.count) panoramas, \(fixed(timeline.route.lengthMeters, 1)) m; rendered in \(fixed(seconds, 1)) s")
+            Console.out("moves      \(renderer.depthWarpedMoves) through the depth maps, \(renderer.crossfadedMoves) crossfaded (an end without depth)")
         }
         return .ok
     }
@@ -303,6 +305,8 @@ struct WalkRenderReport: Encodable {
     var bytes: Int
     var renderSeconds, lengthMeters: Double
     var panoramas: Int
+    /// Moves rendered through both ends' depth maps, and as crossfades.
+    var depthWarpedMoves, crossfadedMoves: Int
 }
 
 /// `walk --dry-run [--json]`: the plan.

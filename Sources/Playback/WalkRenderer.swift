@@ -45,6 +45,8 @@ public final class WalkRenderer: @unchecked Sendable {
     private var endpoints: [String: PanoramaTransition.Endpoint] = [:]
     private var snapshotters: [String: LookAroundSnapshotter] = [:]
     private var current: (segment: Int, transition: PanoramaTransition)?
+    /// Moves rendered so far through both panoramas' depth maps, and as crossfades (an end without depth).
+    public private(set) var depthWarpedMoves = 0, crossfadedMoves = 0
     /// The next move's transition, set up on another core while this move's frames are rendered (a
     /// set-up takes about as long as ten frames: done in line, a player would drop frames at every
     /// panorama).
@@ -187,6 +189,7 @@ public final class WalkRenderer: @unchecked Sendable {
                 transition = PanoramaTransition(from: try endpoint(a, camera: camera), to: try endpoint(b, camera: camera))
             }
             current = (info.segment, transition)
+            if transition.usesDepth { depthWarpedMoves += 1 } else { crossfadedMoves += 1 }
             upcoming = nil
             prepare(segment: info.segment + 1, camera: camera)
         }

@@ -1,0 +1,86 @@
+import Foundation
+import Imaging
+
+/// Turns the videos `lookaround index` finds into geotagged frame JPEGs, which the index then reads like
+/// photos (EXIF GPS, time, direction; GPano): one folder of frames per recording, named after it, so each
+/// recording is one sequence. Implemented above Catalog (it decodes video): the command line's adapter over
+/// the Video module; Catalog only hands the videos over and takes the frames back.
+public protocol VideoFrameSampling: Sendable {
+    /// Whether a file name is a video this sampler reads (by its extension).
+    func isVideo(_ fileName: String) -> Bool
+    /// Frames for `videos` (all the videos of this index run), written under `directory`; frames of an
+    /// unchanged video are kept from the previous run, and folders of videos no longer found are removed.
+    func frames(for videos: [VideoInput], directory: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) -> [VideoFramesOutcome]
+}
+
+/// A video found by the index.
+public struct VideoInput: Sendable, Hashable {
+    /// The file.
+    public var path: String
+    /// Its path-derived id (relative path without extension, as photos get).
+    public var id: String
+    /// Its folder's sequence name (as photos get: `ROOT/SUBFOLDER`).
+    public var folder: String
+
+    public init(path: String, id: String, folder: String) {
+        self.path = path
+        self.id = id
+        self.folder = folder
+    }
+}
+
+/// What became of one video.
+public enum VideoFramesOutcome: Sendable {
+    /// Its frames (JPEG paths, in time order); their ids are `VIDEO-ID/FRAME-STEM` and they form the
+    /// sequence folder `FOLDER/VIDEO-NAME`. `warnings` (GPS gaps skipped, assumptions) are reported with the
+    /// video's path.
+    case frames(VideoInput, paths: [String], warnings: [String])
+    /// Read, but not a panorama recording (a flat video): reported as a warning, not a failure.
+    case skipped(VideoInput, reason: String)
+    /// Part of another recording (a later chapter, an Insta360 original whose export is beside it).
+    case partOf(VideoInput, recording: String)
+    /// Could not be made into frames (no GPS, damaged, an `.insv` without its export): a failure.
+    case failed(VideoInput, reason: String)
+}
+
+extension CatalogLocation {
+    /// Where frames of videos are written (`lookaround index` over folders with 360° videos): beside an
+    /// SQLite catalog, named like it (`photos.sqlite` → `photos.frames`), never in the videos' folder; for a
+    /// PostGIS catalog `$LOOKAROUND_FRAMES_DIR` (shared storage every machine mounts), else
+    /// `Panoramas/catalog.frames`.
+    public var videoFramesDirectory: String {
+        switch self {
+        case .file(let path): return (path as NSString).deletingPathExtension + ".frames"
+        case .postgres: return ProcessInfo.processInfo.environment["LOOKAROUND_FRAMES_DIR"] ?? "Panoramas/catalog.frames"
+        }
+    }
+}
+
+extension CatalogBuilder {
+    /// The frames of the videos found, as files for the photo ingest, with the failures and warnings the
+    /// videos gave.
+    static func videoFrames(_ videos: [VideoInput], options: CatalogBuildOptions, location: CatalogLocation)
+        -> (files: [(path: String, id: String, folder: String)], failures: [IndexReport.FileMessage], warnings: [IndexReport.FileMessage]) {
+        guard let sampler = options.videoSampler else { return ([], [], []) }
+        let directory = options.videoFramesDirectory ?? location.videoFramesDirectory
+        var files: [(String, String, String)] = [], failures: [IndexReport.FileMessage] = [], warnings: [IndexReport.FileMessage] = []
+        for outcome in sampler.frames(for: videos, directory: directory, progress: options.videoProgress) {
+            switch outcome {
+            case .frames(let video, let paths, let notes):
+                let name = FilePath.name(of: video.path)
+                for path in paths {
+                    let frame = options.naming.stem(ofImage: FilePath.name(of: path))
+                    files.append((path, video.id + "/" + frame, video.folder + "/" + name))
+                }
+                warnings += notes.map { IndexReport.FileMessage(path: video.path, message: $0) }
+            case .skipped(let video, let reason):
+                warnings.append(.init(path: video.path, message: reason))
+            case .partOf:
+                break
+            case .failed(let video, let reason):
+                failures.append(.init(path: video.path, message: reason))
+            }
+        }
+        return (files, failures, warnings)
+    }
+}

@@ -1,0 +1,1 @@
+// Recordings in cameras' layouts for tests and benchmarks.
