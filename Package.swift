@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator"]),
         // Face and licence-plate detection on the CPU (OpenCV DNN behind COpenCVDNN) on photos and 360°
         // panoramas, blurring by JPEG blocks that keeps every other block's coefficients, corrections.
-        .target(name: "Privacy", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "Reprojection", "CTurboJPEG", "COpenCVDNN"]),
+        .target(name: "Privacy", dependencies: ["Diagnostics", "Geodesy", "Imaging", "Reprojection", "CTurboJPEG", "COpenCVDNN"]),
         // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
         .target(name: "Playback",
                 dependencies: ["Diagnostics", "Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
@@ -144,7 +144,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Diagnostics", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapData", "Geodesy", "TestSupport"]),
-        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "Imaging", "Reprojection", "Geodesy", "TestSupport"],
+        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "Imaging", "Reprojection", "Geodesy"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
