@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "Imaging",
                 dependencies: ["Parallelism", "Diagnostics", "CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
-        .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
+        .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "CDeflate", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         // Directions over the OSM street network: the routing graph (walking, cycling, driving; oneway,
         // access, turn restrictions, pedestrian areas), A* over directed edges, steps, encoded polylines.
         .target(name: "Routing", dependencies: ["Diagnostics", "Geodesy", "MapData"]),
