@@ -72,8 +72,9 @@ extension CityModelBuilder {
     /// Which trees are conifers (``coniferShare(of:)``): as the area's tags say (`leaf_type`, `wood`,
     /// `genus`, `species`: ``LeafType``); else, in a wood (`natural=wood`, `landuse=forest`), the share
     /// the latitude's forests most likely have (``LeafType/likelyConiferShare(latitude:)``: 0.8 at
-    /// 60° N); in parks, gardens, grass, meadows and yards, whose trees are mostly planted broadleaves,
-    /// a quarter of that; orchards none.
+    /// 60° N); in parks, gardens, grass, meadows, yards and orchards none: their trees are planted, and
+    /// the planted trees of towns are broadleaves above all (Helsinki's Esplanadi its limes), as
+    /// untagged street trees are drawn.
     mutating func addGreenery(_ areas: [AreaFeature]) {
         for area in areas {
             // (grid spacing m, share of cells with a tree, share with a shrub)
@@ -136,12 +137,7 @@ extension CityModelBuilder {
     /// The share of conifers among the trees scattered over `area` (see ``addGreenery(_:)``).
     func coniferShare(of area: AreaFeature) -> Double {
         if let tagged = Self.coniferShare(area.leafType) { return tagged }
-        let forest = LeafType.likelyConiferShare(latitude: frame.origin.coordinate.latitude)
-        switch area.kind {
-        case .wood: return forest
-        case .orchard: return 0
-        default: return forest / 4
-        }
+        return area.kind == .wood ? LeafType.likelyConiferShare(latitude: frame.origin.coordinate.latitude) : 0
     }
 
     /// A shrub: a squat ellipsoid of foliage sitting on the ground (a copy of one unit sphere, scaled

@@ -41,10 +41,14 @@ import Testing
         #expect(abs(Double(mixed.conifers) / Double(mixed.conifers + mixed.broadleaves) - 0.5) < 0.06)
     }
 
-    @Test func parksArePlantedBroadleavesMostly() throws {
-        let park = try Self.plant(latitude: 60.47, leafType: nil, kind: .park)
-        let share = Double(park.conifers) / Double(park.conifers + park.broadleaves)
-        #expect(abs(share - 0.2) < 0.07, "park at 60.5° N: \(share)")
+    /// Planted greenery is broadleaved unless tagged, at any latitude; a tagged park follows its tags.
+    @Test func parksAndYardsArePlantedBroadleaves() throws {
+        for kind in [AreaKind.park, .residential, .grass] {
+            let planted = try Self.plant(latitude: 60.47, leafType: nil, kind: kind)
+            #expect(planted.conifers == 0 && planted.broadleaves > 0, "\(kind) at 60.5° N: \(planted)")
+        }
+        let pines = try Self.plant(latitude: 60.47, leafType: .needleleaved, kind: .park)
+        #expect(pines.broadleaves == 0 && pines.conifers > 0)
     }
 
     @Test func aMappedTreesGenusDecides() throws {
