@@ -54,6 +54,9 @@ let package = Package(
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
                 linkerSettings: [.linkedLibrary("png16")]),
+        // The view renderer's bilinear span kernel: AVX2 chosen at run time (function-level target
+        // attributes, which Swift lacks) beside a plain C version; see its header.
+        .target(name: "CViewKernels"),
 
         // MARK: Libraries, bottom-up
         // The one error classification (ErrorCategory: exit codes, HTTP statuses) every error type names.
@@ -70,7 +73,7 @@ let package = Package(
         .target(name: "Routing", dependencies: ["Diagnostics", "Geodesy", "MapData"]),
         .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
+        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "CViewKernels"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
@@ -135,7 +138,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Diagnostics", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapData", "Geodesy", "TestSupport"]),
-        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "CViewKernels", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LookAroundTests", dependencies: ["LookAround", "Catalog", "Reprojection", "Simulator", "MapData",
