@@ -168,7 +168,7 @@ extension RoutingGraph {
             && segmentEdge.count == points && columns >= 1 && rows >= 1 && cellStart.count == columns * rows + 1
             && cellSegments.count == Int(cellStart.last ?? -1) && cellSegments.allSatisfy { $0 >= 0 && Int($0) + 1 < max(points, 1) }
         guard consistent else { throw .corruptGraph(detail: "arrays of inconsistent sizes or indexes out of range") }
-        p.grid = SegmentGrid(originLatitude: originLatitude, originLongitude: originLongitude,
+        p.grid = SnappingGrid(originLatitude: originLatitude, originLongitude: originLongitude,
                              metersPerDegreeLongitude: metersPerDegreeLongitude, minX: minX, minY: minY, columns: columns, rows: rows,
                              cellStart: cellStart, cellSegments: cellSegments, segmentEdge: segmentEdge)
         return p

@@ -85,7 +85,7 @@ public final class RoutingGraph: Sendable {
     let edgeComponent: [[Int32]]
     let componentEdgeCount: [[Int32]]
     /// The grid of segments for snapping.
-    let grid: SegmentGrid
+    let grid: SnappingGrid
     /// The search's copies of the arrays it reads, and its scratch memory.
     let tables: SearchTables
     /// What the graph was built from.
@@ -337,7 +337,7 @@ public final class RoutingGraph: Sendable {
         p.restrictionCount = resolved
         p.unresolvedRestrictionCount = unresolved
         p.areaCrossingCount = crossings
-        p.grid = SegmentGrid(pointLatitude: pointLatitude, pointLongitude: pointLongitude, edgeGeometryStart: edgeGeometryStart,
+        p.grid = SnappingGrid(pointLatitude: pointLatitude, pointLongitude: pointLongitude, edgeGeometryStart: edgeGeometryStart,
                              boundingBox: network.boundingBox)
         self.init(parts: p, sourceDescription: nil)
     }
@@ -356,7 +356,7 @@ public final class RoutingGraph: Sendable {
         var maximumSpeed: [Double] = [1, 1, 1]
         var edgeComponent: [[Int32]] = [[], [], []], componentEdgeCount: [[Int32]] = [[], [], []]
         var restrictionCount = 0, unresolvedRestrictionCount = 0, areaCrossingCount = 0
-        var grid = SegmentGrid(pointLatitude: [], pointLongitude: [], edgeGeometryStart: [0], boundingBox: nil)
+        var grid = SnappingGrid(pointLatitude: [], pointLongitude: [], edgeGeometryStart: [0], boundingBox: nil)
     }
 
     init(parts p: Parts, sourceDescription: String?) {

@@ -7,6 +7,8 @@ import Synchronization
 /// is bounds-checked and a `[[Double]]` row a retain; over buffers the loop is plain loads. The buffers
 /// are immutable after `init` and freed with the graph. ``RoutingGraph/referenceSearch(from:to:mode:penalty:)``
 /// is the plain version over the arrays, which the tests hold this one to.
+///
+/// `@unchecked Sendable`: the buffers are written in `init` only and read after; the pool of workspaces is a `Mutex`, and a workspace is lent to one search at a time.
 final class SearchTables: @unchecked Sendable {
     /// Head vertex of each directed edge (`2 · edge` forward, `2 · edge + 1` backward).
     let directedHead: UnsafeMutableBufferPointer<Int32>
@@ -32,7 +34,7 @@ final class SearchTables: @unchecked Sendable {
     private let idle = Mutex<[SearchWorkspace]>([])
 
     init(edgeSource: [Int32], edgeTarget: [Int32], adjacencyStart: [Int32], adjacency: [Int32], edgeAccess: [UInt8],
-         edgeSeconds: [[Double]], vertexLatitude: [Double], vertexLongitude: [Double], restrictedVertex: [Bool], grid: SegmentGrid) {
+         edgeSeconds: [[Double]], vertexLatitude: [Double], vertexLongitude: [Double], restrictedVertex: [Bool], grid: SnappingGrid) {
         func copy<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(values.count, 1))
             _ = buffer.initialize(from: values)
@@ -95,6 +97,8 @@ final class SearchTables: @unchecked Sendable {
 /// stamp (``generation`` open, ``generation`` + 1 settled, older: not reached in this search), so
 /// starting a search clears nothing; per vertex the heuristic's estimate once computed (stamped the
 /// same way); and the heap's storage.
+///
+/// `@unchecked Sendable`: lent to one search, on one thread, at a time: ``SearchTables/withWorkspace(stateCount:vertexCount:_:)`` takes it out of the `Mutex`-guarded pool and puts it back when the search is over.
 final class SearchWorkspace: @unchecked Sendable {
     struct State {
         var seconds: Double

@@ -8,7 +8,8 @@ import MapData
 ///
 /// Scene coordinates are metres east, north and up of ``frame``'s origin; the ground is the plane
 /// up = 0 (the data has no terrain). Immutable after construction and safe to share across threads.
-public final class CityModel: @unchecked Sendable {  // immutable after init; records are only read
+// @unchecked Sendable: immutable after init (the BVH, the records and the engine are built there and only read after).
+public final class CityModel: @unchecked Sendable {
     /// The local frame: scene (east, north, up) ↔ WGS84.
     public let frame: LocalTangentFrame
     /// Every shop sign and street plate: its text and the world position of its face's centre.

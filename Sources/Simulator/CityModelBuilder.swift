@@ -23,13 +23,13 @@ struct CityModelBuilder {
     /// The ground plane's surface, when the scene has one.
     var ground: SurfaceRecord?
     /// Every street strip drawn (for keeping greenery off paths and turning furniture to the street).
-    var roadSegments = SegmentGrid()
+    var roadSegments = StreetStripGrid()
     /// Tram tracks above ground.
-    var tramSegments = SegmentGrid()
+    var tramSegments = StreetStripGrid()
     /// Water surfaces: outer ring, holes, bounding box (west, south, east, north).
     var waterRings: [(outer: [Point], holes: [[Point]], box: (Double, Double, Double, Double))] = []
     /// Mapped single trees and tree-row trees, for keeping scattered ones away from them.
-    var mappedTrees = SegmentGrid()
+    var mappedTrees = StreetStripGrid()
     /// Street furniture as placed.
     var furniture: [FurniturePlacement] = []
     /// Places that put a shop front on their building (see ``addShopPlaces(_:)``), by grid cell.
