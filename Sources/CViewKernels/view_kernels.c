@@ -27,11 +27,16 @@ static inline void blend1(const uint32_t *row0, const uint32_t *row1, int32_t x0
     uint32_t w11 = (fx * fy) >> LK_SPAN_WEIGHT_BITS, w10 = fx - w11, w01 = fy - w11;
     uint32_t w00 = (1u << LK_SPAN_WEIGHT_BITS) - fx - w01;
     uint32_t tl = row0[x0], tr = row0[x1], bl = row1[x0], br = row1[x1];
-    for (int c = 0; c < 3; c++) {
-        uint32_t s = c * 8;
-        uint32_t sum = w00 * ((tl >> s) & 0xFF) + w10 * ((tr >> s) & 0xFF) + w01 * ((bl >> s) & 0xFF) + w11 * ((br >> s) & 0xFF);
-        out[c] = (uint8_t)((sum + (1u << (LK_SPAN_WEIGHT_BITS - 1))) >> LK_SPAN_WEIGHT_BITS);
-    }
+    // R and B in the two 32-bit halves of a 64-bit word (each weighted sum < 2^22), G in another:
+    // the same integer sums as per channel, with 8 multiplications instead of 12.
+#define LK_RB(p) ((uint64_t)((p) & 0xFFu) | ((uint64_t)((p) & 0xFF0000u) << 16))
+    const uint64_t half = 1u << (LK_SPAN_WEIGHT_BITS - 1);
+    uint64_t rb = w00 * LK_RB(tl) + w10 * LK_RB(tr) + w01 * LK_RB(bl) + w11 * LK_RB(br) + (half | half << 32);
+    uint32_t g = w00 * ((tl >> 8) & 0xFF) + w10 * ((tr >> 8) & 0xFF) + w01 * ((bl >> 8) & 0xFF) + w11 * ((br >> 8) & 0xFF);
+#undef LK_RB
+    out[0] = (uint8_t)((rb & 0xFFFFFFFFu) >> LK_SPAN_WEIGHT_BITS);
+    out[1] = (uint8_t)((g + (uint32_t)half) >> LK_SPAN_WEIGHT_BITS);
+    out[2] = (uint8_t)(rb >> (32 + LK_SPAN_WEIGHT_BITS));
 }
 
 /// The tap at fixed-point position (`u`, `v`) relative to (`ub`, `vb`), `bits` fraction bits.
@@ -61,6 +66,15 @@ void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t he
     int64_t V = llrint((v[0] - vb) * one), V1 = llrint((v[1] + v[2] + v[3]) * one);
     int64_t V2 = llrint((2 * v[2] + 6 * v[3]) * one), V3 = llrint(6 * v[3] * one);
     for (int32_t m = 0; m < count; m++) {
+        if ((m & 7) == 0) {
+            // As the AVX2 kernel: the source lines two and three rows below, which the next output
+            // rows read first (the hardware prefetchers do not follow a row's curved path).
+            int64_t x = (int64_t)ub + (U >> bits), y = (int64_t)vb + (V >> bits);
+            if (x >= 0 && x < width && y + 3 < height) {
+                __builtin_prefetch(pixels + (y + 2) * (int64_t)width + x);
+                __builtin_prefetch(pixels + (y + 3) * (int64_t)width + x);
+            }
+        }
         tap(pixels, width, (int64_t)ub, (int64_t)vb, U, V, bits, wraps, out + 3 * m);
         U += U1; U1 += U2; U2 += U3;
         V += V1; V1 += V2; V2 += V3;

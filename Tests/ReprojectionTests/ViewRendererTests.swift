@@ -160,6 +160,24 @@ struct ViewRendererTests {
         #expect(Double(differing) / Double(total) < 0.02, "\(differing) of \(total) bytes differ")
     }
 
+    @Test("a span's cubic bounds hold every value the span takes (the span kernel's preconditions rest on them)")
+    func cubicBoundsHold() {
+        var state: UInt64 = 7
+        func random() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53) - 0.5
+        }
+        for _ in 0..<2000 {
+            let c = (1000 * random(), 4 * random(), 0.05 * random(), 0.0005 * random())
+            let count = 1 + Int((random() + 0.5) * 256)
+            let bounds = ViewRenderer.cubicBounds(c, count: count)
+            for m in 0..<count {
+                let x = Double(m), value = ((c.3 * x + c.2) * x + c.1) * x + c.0
+                #expect(value >= bounds.low && value <= bounds.high, "\(c) count \(count) m \(m): \(value) outside \(bounds)")
+            }
+        }
+    }
+
     @Test("rolling the panorama by half a turn and turning its pose by 180° gives the same view")
     func seamInvariance() throws {
         let image = Fixtures.gridPanorama(width: 512)
