@@ -63,6 +63,9 @@ let package = Package(
         .target(name: "COpenCVDNN",
                 cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
                 linkerSettings: [.linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_core")]),
+        // The view renderer's bilinear span kernel: AVX2 chosen at run time (function-level target
+        // attributes, which Swift lacks) beside a plain C version; see its header.
+        .target(name: "CViewKernels"),
 
         // MARK: Libraries, bottom-up
         // The one error classification (ErrorCategory: exit codes, HTTP statuses) every error type names.
@@ -79,7 +82,7 @@ let package = Package(
         .target(name: "Routing", dependencies: ["Diagnostics", "Geodesy", "MapData"]),
         .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
+        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "CViewKernels"]),
         // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
         // rebuild, frames sampled along the track into geotagged JPEGs.
         .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "CFFmpeg"]),

@@ -109,6 +109,11 @@ func runReprojectionBenchmarks() throws {
     for k in 0..<100_000 { sink += projection.panoramaPixel(viewX: Double(k % 1920), viewY: Double(k % 1080)).x }
     let exactNanoseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 100_000
     if sink == 0 { print("") }
+    // The plain C span kernel a CPU without AVX2 runs (forced here), same frames.
+    var portable = try ViewRenderer(kernel: .bilinear)
+    portable.usesPortableKernel = true
+    var exactPortable = 0
+    let oursPortable = try frameMilliseconds(&portable, threads: 1, exactBlocks: &exactPortable)
     var bicubic = try ViewRenderer(kernel: .bicubic)
     let oursBicubic = try frameMilliseconds(&bicubic, threads: 1, exactBlocks: &exact16)
     let oursAllCores = try frameMilliseconds(&bilinearDefault, threads: nil, exactBlocks: &exact16)
@@ -171,7 +176,9 @@ func runReprojectionBenchmarks() throws {
     func row(_ name: String, _ ms: Double, ratio: Bool = true) {
         print(pad(name, 66) + pad(fmt(ms), 10) + pad(fmt(1000 / ms, 0), 8) + (ratio ? fmt(ms / ours) + "×" : "—"))
     }
-    row("lookaround bilinear, 64-px biquadratic blocks, adaptive (default)", ours, ratio: false)
+    row("lookaround bilinear, 64-px bicubic blocks, adaptive, \(ViewRenderer.vectorKernelByDefault ? "AVX2" : "portable C") (default)",
+        ours, ratio: false)
+    row("lookaround bilinear, portable C span kernel (CPUs without AVX2)", oursPortable)
     row("lookaround bilinear, 32-px blocks", ours32)
     row("lookaround bilinear, 16-px blocks", ours16)
     row("lookaround bicubic (Catmull–Rom), 64-px blocks, adaptive", oursBicubic)
@@ -186,6 +193,10 @@ func runReprojectionBenchmarks() throws {
     case .failure(let skip): print(pad("ffmpeg v360", 66) + "skipped: \(skip.reason)")
     }
     if case .success(let ms) = ffmpegRGB24 { row("ffmpeg v360, same, rgb24 in (adds a full-size swscale to gbrp)", ms) }
+    // Issue 55's goal for this frame: ≤ 4 ms and ≥ 4× OpenCV's remap, one core.
+    let remapRatio = (try? opencv.get()).map { $0 / ours }
+    print("  goal: ≤ 4 ms and ≥ 4× OpenCV remap: \(fmt(ours)) ms (\(ours <= 4 ? "met" : "NOT met")), "
+          + (remapRatio.map { "\(fmt($0))× remap (\($0 >= 4 ? "met" : "NOT met"))" } ?? "remap not measured"))
     print("  one exact projection: \(fmt(exactNanoseconds, 1)) ns; the 64-px grid needs ~\((blocks * 8) / 1000)k of them per frame")
     print("  exact-projection fallback: \(fmt(100 * exactFraction, 1)) % of \(blocks) blocks per frame; "
           + "all \(ProcessInfo.processInfo.activeProcessorCount) cores: \(fmt(oursAllCores)) ms/frame (\(fmt(1000 / oursAllCores, 0)) fps)")

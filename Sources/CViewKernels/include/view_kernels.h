@@ -1,0 +1,49 @@
+#ifndef LOOKAROUND_VIEW_KERNELS_H
+#define LOOKAROUND_VIEW_KERNELS_H
+// The view renderer's bilinear span kernel (Reprojection's ViewRenderer calls it for every row span
+// of a block). It is C because it needs what Swift cannot express without whole-module compiler
+// flags: AVX2 code chosen at run time (function-level target attributes), pshufb, pmaddwd and
+// 256-bit shuffles with predictable code generation. A plain C version with the same integer
+// arithmetic runs everywhere else; both are tested against the reference renderer.
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Fraction bits of the fixed-point tap positions the kernels step (relative to the span's first
+/// whole pixel): 1/1048576 px, ±2047 px of range.
+#define LK_SPAN_POSITION_BITS 20
+/// Fraction bits of the bilinear weights: the four weights of a tap sum to exactly 1 << 14.
+#define LK_SPAN_WEIGHT_BITS 14
+/// The longest span, pixels.
+#define LK_SPAN_MAXIMUM_COUNT 256
+
+/// 1 when the AVX2 kernel can run on this CPU (AVX2 and FMA present, YMM state enabled by the OS).
+int lk_view_kernels_have_avx2(void);
+
+/// One span of an output row: `count` (1…LK_SPAN_MAXIMUM_COUNT) pixels whose tap positions in the
+/// panorama (pixel centres at integers: pixel (i, j) is at (i, j)) follow the cubics
+/// x(m) = u[0] + u[1]·m + u[2]·m² + u[3]·m³ and y(m) = v[0] + v[1]·m + v[2]·m² + v[3]·m³, m = 0…count−1.
+/// Each tap blends the 2×2 texels at (⌊x⌋, ⌊y⌋)…(⌊x⌋+1, ⌊y⌋+1) with 14-bit weights and writes R, G, B.
+///
+/// Preconditions (the caller checks them; nothing is checked here): every y(m) in [0, height − 1);
+/// every x(m) within 2047 px of u[0] and every y(m) within 2047 px of v[0]; width × height < 2^31;
+/// without `wraps`, every x(m) in [0, width − 1); with `wraps`, ⌊x(m)⌋ wraps into [0, width) (within
+/// one turn) and the right-hand texel of the last column is column 0 (the ±180° seam).
+/// Writes exactly 3 × count bytes at `out`.
+/// - pixels: width × height texels, R in the low byte, then G, B, and 0 in the top byte, row-major.
+/// This version needs lk_view_kernels_have_avx2() (elsewhere it runs the portable one).
+void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
+                           int32_t count, uint8_t *out, int32_t wraps);
+
+/// The same in plain C, for any CPU. It steps positions in finer fixed point, so a channel may differ
+/// from the AVX2 version's by one grey level where a tap sits within 2^-20 px of a texel boundary.
+void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
+                               int32_t count, uint8_t *out, int32_t wraps);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

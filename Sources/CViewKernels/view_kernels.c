@@ -1,0 +1,241 @@
+// The bilinear span kernel of the view renderer (see view_kernels.h). Both versions blend with the
+// same integer arithmetic:
+//
+//   tap position → column x0 = ⌊x⌋, row y0 = ⌊y⌋, fractions fx, fy in 1/16384 (truncated);
+//   w11 = ⌊fx·fy / 16384⌋, w10 = fx − w11, w01 = fy − w11, w00 = 16384 − fx − w01 (sum exactly 16384);
+//   channel = ⌊(w00·tl + w10·tr + w01·bl + w11·br + 8192) / 16384⌋.
+//
+// Against exact Double weights a channel is off by less than 4·255/16384 = 0.06 grey levels before
+// the final rounding. The AVX2 version steps the positions of 8 pixels at a time in 20-bit fixed point
+// (cubic forward differences); the portable one steps one pixel at a time in 40-bit fixed point.
+
+#include "view_kernels.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#pragma STDC FP_CONTRACT OFF
+
+/// One tap: `row0`/`row1` the tap's two rows, `x0`/`x1` its two columns.
+static inline void blend1(const uint32_t *row0, const uint32_t *row1, int32_t x0, int32_t x1, uint32_t fx, uint32_t fy,
+                          uint8_t *out) {
+    uint32_t w11 = (fx * fy) >> LK_SPAN_WEIGHT_BITS, w10 = fx - w11, w01 = fy - w11;
+    uint32_t w00 = (1u << LK_SPAN_WEIGHT_BITS) - fx - w01;
+    uint32_t tl = row0[x0], tr = row0[x1], bl = row1[x0], br = row1[x1];
+    // R and B in the two 32-bit halves of a 64-bit word (each weighted sum < 2^22), G in another:
+    // the same integer sums as per channel, with 8 multiplications instead of 12.
+#define LK_RB(p) ((uint64_t)((p) & 0xFFu) | ((uint64_t)((p) & 0xFF0000u) << 16))
+    const uint64_t half = 1u << (LK_SPAN_WEIGHT_BITS - 1);
+    uint64_t rb = w00 * LK_RB(tl) + w10 * LK_RB(tr) + w01 * LK_RB(bl) + w11 * LK_RB(br) + (half | half << 32);
+    uint32_t g = w00 * ((tl >> 8) & 0xFF) + w10 * ((tr >> 8) & 0xFF) + w01 * ((bl >> 8) & 0xFF) + w11 * ((br >> 8) & 0xFF);
+#undef LK_RB
+    out[0] = (uint8_t)((rb & 0xFFFFFFFFu) >> LK_SPAN_WEIGHT_BITS);
+    out[1] = (uint8_t)((g + (uint32_t)half) >> LK_SPAN_WEIGHT_BITS);
+    out[2] = (uint8_t)(rb >> (32 + LK_SPAN_WEIGHT_BITS));
+}
+
+/// The tap at fixed-point position (`u`, `v`) relative to (`ub`, `vb`), `bits` fraction bits.
+static inline void tap(const uint32_t *pixels, int32_t width, int64_t ub, int64_t vb, int64_t u, int64_t v, int bits,
+                       int32_t wraps, uint8_t *out) {
+    int64_t x0 = ub + (u >> bits), y0 = vb + (v >> bits);
+    if (wraps) {
+        if (x0 >= width) x0 -= width; else if (x0 < 0) x0 += width;
+    }
+    int32_t x1 = (int32_t)x0 + 1;
+    if (x1 == width) x1 = 0;
+    uint32_t fx = (uint32_t)(u >> (bits - LK_SPAN_WEIGHT_BITS)) & ((1u << LK_SPAN_WEIGHT_BITS) - 1);
+    uint32_t fy = (uint32_t)(v >> (bits - LK_SPAN_WEIGHT_BITS)) & ((1u << LK_SPAN_WEIGHT_BITS) - 1);
+    const uint32_t *row0 = pixels + y0 * (int64_t)width;
+    blend1(row0, row0 + width, (int32_t)x0, x1, fx, fy, out);
+}
+
+void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
+                               int32_t count, uint8_t *out, int32_t wraps) {
+    (void)height;
+    const int bits = 40;
+    const double one = 1099511627776.0;  // 2^40
+    double ub = floor(u[0]), vb = floor(v[0]);
+    // Forward differences of the cubics at step 1: value, Δ, Δ², Δ³.
+    int64_t U = llrint((u[0] - ub) * one), U1 = llrint((u[1] + u[2] + u[3]) * one);
+    int64_t U2 = llrint((2 * u[2] + 6 * u[3]) * one), U3 = llrint(6 * u[3] * one);
+    int64_t V = llrint((v[0] - vb) * one), V1 = llrint((v[1] + v[2] + v[3]) * one);
+    int64_t V2 = llrint((2 * v[2] + 6 * v[3]) * one), V3 = llrint(6 * v[3] * one);
+    for (int32_t m = 0; m < count; m++) {
+        if ((m & 7) == 0) {
+            // As the AVX2 kernel: the source lines two and three rows below, which the next output
+            // rows read first (the hardware prefetchers do not follow a row's curved path).
+            int64_t x = (int64_t)ub + (U >> bits), y = (int64_t)vb + (V >> bits);
+            if (x >= 0 && x < width && y + 3 < height) {
+                __builtin_prefetch(pixels + (y + 2) * (int64_t)width + x);
+                __builtin_prefetch(pixels + (y + 3) * (int64_t)width + x);
+            }
+        }
+        tap(pixels, width, (int64_t)ub, (int64_t)vb, U, V, bits, wraps, out + 3 * m);
+        U += U1; U1 += U2; U2 += U3;
+        V += V1; V1 += V2; V2 += V3;
+    }
+}
+
+#if defined(__x86_64__)
+
+int lk_view_kernels_have_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+#define AVX2 __attribute__((target("avx2,fma")))
+
+/// 8 lanes of doubles (two registers) to 20-bit fixed point, rounded to nearest.
+AVX2 static inline __m256i fixed8(__m256d lo, __m256d hi) {
+    const __m256d scale = _mm256_set1_pd((double)(1 << LK_SPAN_POSITION_BITS));
+    __m128i a = _mm256_cvtpd_epi32(_mm256_mul_pd(lo, scale)), b = _mm256_cvtpd_epi32(_mm256_mul_pd(hi, scale));
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+}
+
+/// c[0] + c[1]·m + c[2]·m² + c[3]·m³ (Horner, no fused multiply-add).
+AVX2 static inline __m256d cubic(const double *c, __m256d m) {
+    __m256d r = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(c[3]), m), _mm256_set1_pd(c[2]));
+    r = _mm256_add_pd(_mm256_mul_pd(r, m), _mm256_set1_pd(c[1]));
+    return _mm256_add_pd(_mm256_mul_pd(r, m), _mm256_set1_pd(c[0]));
+}
+
+/// Lane i of group g is pixel 8g + i: its position P, and the forward differences of step 8 of the
+/// cubic at 8g + i: Δ1 = P(m + 8) − P(m) (quadratic in m), Δ2 (linear), Δ3 (constant), analytically.
+AVX2 static inline void lanes(const double *c, __m256i *p, __m256i *d1, __m256i *d2, __m256i *d3) {
+    const __m256d m0 = _mm256_setr_pd(0, 1, 2, 3), m1 = _mm256_setr_pd(4, 5, 6, 7);
+    *p = fixed8(cubic(c, m0), cubic(c, m1));
+    // Δ1(m) = 8c1 + c2(16m + 64) + c3(24m² + 192m + 512)
+    double q[4] = { 8 * c[1] + 64 * c[2] + 512 * c[3], 16 * c[2] + 192 * c[3], 24 * c[3], 0 };
+    *d1 = fixed8(cubic(q, m0), cubic(q, m1));
+    // Δ2(m) = 128c2 + c3(384m + 3072)
+    double r[4] = { 128 * c[2] + 3072 * c[3], 384 * c[3], 0, 0 };
+    *d2 = fixed8(cubic(r, m0), cubic(r, m1));
+    *d3 = _mm256_set1_epi32((int32_t)lrint(3072 * c[3] * (double)(1 << LK_SPAN_POSITION_BITS)));
+}
+
+/// The qwords (left texel, right texel) at pixels + ix[a], + ix[b] (low lane) and + ix[c], + ix[d].
+AVX2 static inline __m256i pairs(const uint32_t *pixels, int32_t a, int32_t b, int32_t c, int32_t d) {
+    __m128i lo = _mm_loadl_epi64((const __m128i *)(pixels + a));
+    lo = _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(lo), (const double *)(pixels + b)));
+    __m128i hi = _mm_loadl_epi64((const __m128i *)(pixels + c));
+    hi = _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(hi), (const double *)(pixels + d)));
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+}
+
+AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
+                           int32_t count, uint8_t *out, int32_t wraps) {
+    (void)height;
+    const double ub = floor(u[0]), vb = floor(v[0]);
+    const double cu[4] = { u[0] - ub, u[1], u[2], u[3] }, cv[4] = { v[0] - vb, v[1], v[2], v[3] };
+    __m256i U, U1, U2, U3, V, V1, V2, V3;
+    lanes(cu, &U, &U1, &U2, &U3);
+    lanes(cv, &V, &V1, &V2, &V3);
+
+    // Pass 1: per pixel the texel index of its top-left texel and its fractions; per group of 8 the
+    // packed weight pairs (w00 | w10 << 16, w01 | w11 << 16) and whether a tap sits on the last column.
+    int32_t index[LK_SPAN_MAXIMUM_COUNT] __attribute__((aligned(32)));
+    uint16_t fxs[LK_SPAN_MAXIMUM_COUNT] __attribute__((aligned(32))), fys[LK_SPAN_MAXIMUM_COUNT] __attribute__((aligned(32)));
+    __m256i top[LK_SPAN_MAXIMUM_COUNT / 8], bottom[LK_SPAN_MAXIMUM_COUNT / 8];
+    int seam[LK_SPAN_MAXIMUM_COUNT / 8];
+    const __m256i w = _mm256_set1_epi32(width), last = _mm256_set1_epi32(width - 1), zero = _mm256_setzero_si256();
+    const __m256i columnBase = _mm256_set1_epi32((int32_t)ub), rowBase = _mm256_set1_epi32((int32_t)vb);
+    const __m256i fractionMask = _mm256_set1_epi32((1 << LK_SPAN_WEIGHT_BITS) - 1), unit = _mm256_set1_epi32(1 << LK_SPAN_WEIGHT_BITS);
+    const int fractionShift = LK_SPAN_POSITION_BITS - LK_SPAN_WEIGHT_BITS;
+    const int32_t groups = (count + 7) / 8;
+    for (int32_t g = 0; g < groups; g++) {
+        __m256i x0 = _mm256_add_epi32(columnBase, _mm256_srai_epi32(U, LK_SPAN_POSITION_BITS));
+        __m256i y0 = _mm256_add_epi32(rowBase, _mm256_srai_epi32(V, LK_SPAN_POSITION_BITS));
+        seam[g] = 0;
+        if (wraps) {
+            x0 = _mm256_sub_epi32(x0, _mm256_and_si256(_mm256_cmpgt_epi32(x0, last), w));
+            x0 = _mm256_add_epi32(x0, _mm256_and_si256(_mm256_cmpgt_epi32(zero, x0), w));
+            seam[g] = _mm256_movemask_epi8(_mm256_cmpeq_epi32(x0, last));
+        }
+        _mm256_store_si256((__m256i *)(index + 8 * g), _mm256_add_epi32(_mm256_mullo_epi32(y0, w), x0));
+        __m256i fx = _mm256_and_si256(_mm256_srli_epi32(U, fractionShift), fractionMask);
+        __m256i fy = _mm256_and_si256(_mm256_srli_epi32(V, fractionShift), fractionMask);
+        __m256i packed = _mm256_packus_epi32(fx, fy);  // per lane: fx ×4, fy ×4
+        _mm_storel_epi64((__m128i *)(fxs + 8 * g), _mm256_castsi256_si128(packed));
+        _mm_storel_epi64((__m128i *)(fxs + 8 * g + 4), _mm256_extracti128_si256(packed, 1));
+        _mm_storel_epi64((__m128i *)(fys + 8 * g), _mm_unpackhi_epi64(_mm256_castsi256_si128(packed), _mm256_castsi256_si128(packed)));
+        _mm_storel_epi64((__m128i *)(fys + 8 * g + 4), _mm_unpackhi_epi64(_mm256_extracti128_si256(packed, 1), _mm256_extracti128_si256(packed, 1)));
+        __m256i w11 = _mm256_srli_epi32(_mm256_madd_epi16(fx, fy), LK_SPAN_WEIGHT_BITS);
+        __m256i w10 = _mm256_sub_epi32(fx, w11), w01 = _mm256_sub_epi32(fy, w11);
+        __m256i w00 = _mm256_sub_epi32(_mm256_sub_epi32(unit, fx), w01);
+        top[g] = _mm256_or_si256(w00, _mm256_slli_epi32(w10, 16));
+        bottom[g] = _mm256_or_si256(w01, _mm256_slli_epi32(w11, 16));
+        U = _mm256_add_epi32(U, U1); U1 = _mm256_add_epi32(U1, U2); U2 = _mm256_add_epi32(U2, U3);
+        V = _mm256_add_epi32(V, V1); V1 = _mm256_add_epi32(V1, V2); V2 = _mm256_add_epi32(V2, V3);
+    }
+
+    // Pass 2: per group of 8, the texel pairs of the top and bottom rows as qwords, four pixels a
+    // register, in the order 0 1 4 5 | 2 3 6 7 so that one pack puts pixels 0–3 in the low lane and
+    // 4–7 in the high one; pshufb spreads each pair's channels into 16-bit (left, right) pairs and
+    // pmaddwd weighs them.
+    const __m256i even = _mm256_setr_epi8(0, -1, 4, -1, 2, -1, 6, -1, 8, -1, 12, -1, 10, -1, 14, -1,
+                                          0, -1, 4, -1, 2, -1, 6, -1, 8, -1, 12, -1, 10, -1, 14, -1);  // (r), (b)
+    const __m256i odd = _mm256_setr_epi8(1, -1, 5, -1, 3, -1, 7, -1, 9, -1, 13, -1, 11, -1, 15, -1,
+                                         1, -1, 5, -1, 3, -1, 7, -1, 9, -1, 13, -1, 11, -1, 15, -1);  // (g), (x)
+    const __m256i first = _mm256_setr_epi32(0, 0, 1, 1, 4, 4, 5, 5), second = _mm256_setr_epi32(2, 2, 3, 3, 6, 6, 7, 7);
+    const __m256i half = _mm256_set1_epi32(1 << (LK_SPAN_WEIGHT_BITS - 1));
+    const __m256i rgb = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+    const uint32_t *below = pixels + width;
+    const int32_t full = count / 8;
+    for (int32_t g = 0; g < full; g++) {
+        const int32_t *ix = index + 8 * g;
+        // The source lines two and three rows down: what the next output rows read first.
+        _mm_prefetch((const char *)(pixels + ix[0] + 2 * width), _MM_HINT_T0);
+        _mm_prefetch((const char *)(pixels + ix[0] + 3 * width), _MM_HINT_T0);
+        _mm_prefetch((const char *)(pixels + ix[7] + 3 * width), _MM_HINT_T0);
+        if (seam[g]) {
+            for (int k = 0; k < 8; k++) {
+                int32_t row = ix[k] / width, x0 = ix[k] - row * width, x1 = x0 + 1 == width ? 0 : x0 + 1;
+                const uint32_t *row0 = pixels + (ptrdiff_t)row * width;
+                blend1(row0, row0 + width, x0, x1, fxs[8 * g + k], fys[8 * g + k], out + 3 * (8 * g + k));
+            }
+            continue;
+        }
+        __m256i result[2];
+        for (int h = 0; h < 2; h++) {
+            int32_t a = ix[2 * h], b = ix[2 * h + 1], c = ix[2 * h + 4], d = ix[2 * h + 5];
+            __m256i t = pairs(pixels, a, b, c, d), s = pairs(below, a, b, c, d);
+            __m256i wt = _mm256_permutevar8x32_epi32(top[g], h ? second : first);
+            __m256i wb = _mm256_permutevar8x32_epi32(bottom[g], h ? second : first);
+            __m256i rb = _mm256_add_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(t, even), wt),
+                                          _mm256_madd_epi16(_mm256_shuffle_epi8(s, even), wb));
+            __m256i gx = _mm256_add_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(t, odd), wt),
+                                          _mm256_madd_epi16(_mm256_shuffle_epi8(s, odd), wb));
+            rb = _mm256_srli_epi32(_mm256_add_epi32(rb, half), LK_SPAN_WEIGHT_BITS);
+            gx = _mm256_srli_epi32(_mm256_add_epi32(gx, half), LK_SPAN_WEIGHT_BITS);
+            result[h] = _mm256_or_si256(rb, _mm256_slli_epi32(gx, 8));  // per pixel: r | g << 8, b
+        }
+        __m256i bytes = _mm256_shuffle_epi8(_mm256_packus_epi32(result[0], result[1]), rgb);
+        bytes = _mm256_permutevar8x32_epi32(bytes, join);
+        uint8_t *o = out + 24 * g;
+        _mm_storeu_si128((__m128i *)o, _mm256_castsi256_si128(bytes));
+        _mm_storel_epi64((__m128i *)(o + 16), _mm256_extracti128_si256(bytes, 1));
+    }
+    for (int32_t m = 8 * full; m < count; m++) {
+        int32_t row = index[m] / width, x0 = index[m] - row * width, x1 = x0 + 1 == width ? 0 : x0 + 1;
+        const uint32_t *row0 = pixels + (ptrdiff_t)row * width;
+        blend1(row0, row0 + width, x0, x1, fxs[m], fys[m], out + 3 * m);
+    }
+}
+
+#else
+
+int lk_view_kernels_have_avx2(void) { return 0; }
+
+void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
+                           int32_t count, uint8_t *out, int32_t wraps) {
+    lk_bilinear_span_portable(pixels, width, height, u, v, count, out, wraps);
+}
+
+#endif
