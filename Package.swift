@@ -159,7 +159,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "Imaging", "Reprojection", "Geodesy"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "CViewKernels", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LookAroundTests", dependencies: ["LookAround", "Catalog", "Reprojection", "Simulator", "MapData",
