@@ -6,7 +6,7 @@ RELEASE    := .build/release
 OUT        ?= out
 SECTIONS   ?=
 
-.PHONY: all deps build release test demo bench fuzz panoramas clean help postgis-up postgis-down install uninstall deb install-build
+.PHONY: all deps build release test demo bench fuzz panoramas clean help postgis-up postgis-down s3-up s3-down install uninstall deb install-build
 
 all: build
 
@@ -18,6 +18,8 @@ help:
 	@echo "make fuzz   - build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)"
 	@echo "make postgis-up - install what is missing, start a local PostgreSQL + PostGIS, print its catalog URL (last line)"
 	@echo "make postgis-down - stop it"
+	@echo "make s3-up  - install what is missing, start a local S3 server (SeaweedFS) with credentials, print its endpoint (last line)"
+	@echo "make s3-down - stop it"
 	@echo "make panoramas - regenerate the shipped simulated imagery in Panoramas/helsinki (minutes, 2 cores)"
 	@echo "make man    - manual pages into .build/man/man1 (MANPATH=.build/man: man lookaround-snapshot)"
 	@echo "make docs   - DocC archives into .build/docs/<Module>.doccarchive (when the toolchain has docc)"
@@ -49,8 +51,10 @@ TEST_INSTALL ?= 1
 test: deps
 	@scripts/install-test-tools.sh
 	@url=$$(scripts/postgis.sh up) || { echo "make test: no PostGIS server; its tests will be skipped" >&2; url=; }; \
-	  LOOKAROUND_TEST_POSTGRES="$$url" $(LOCK) $(SWIFT) test $(TEST_FLAGS); status=$$?; \
-	  [ -z "$$url" ] || scripts/postgis.sh down; exit $$status
+	  s3=$$(scripts/seaweedfs.sh up >/dev/null && echo "$${LOOKAROUND_S3_DIR:-$(CURDIR)/.build/seaweedfs}") \
+	    || { echo "make test: no S3 server (SeaweedFS); the object storage tests will be skipped" >&2; s3=; }; \
+	  LOOKAROUND_TEST_POSTGRES="$$url" LOOKAROUND_TEST_S3="$$s3" $(LOCK) $(SWIFT) test $(TEST_FLAGS); status=$$?; \
+	  [ -z "$$url" ] || scripts/postgis.sh down; [ -z "$$s3" ] || scripts/seaweedfs.sh down; exit $$status
 	@[ "$(TEST_INSTALL)" = 0 ] || $(MAKE) --no-print-directory install-build
 	@[ "$(TEST_INSTALL)" = 0 ] || scripts/test-install.sh $(INSTALL_BUILD)/release/lookaround
 
@@ -60,6 +64,15 @@ postgis-up:
 
 postgis-down:
 	@scripts/postgis.sh down
+
+# A local S3 server (SeaweedFS `weed mini`, .build/seaweedfs, 127.0.0.1:58333 and the nine ports after it) with
+# credentials in AWS-style files: the last line is the endpoint; `eval "$$(scripts/seaweedfs.sh env)"` points
+# the AWS variables (and so lookaround, aws and boto3) at it.
+s3-up:
+	@scripts/seaweedfs.sh up
+
+s3-down:
+	@scripts/seaweedfs.sh down
 
 demo: release
 	@scripts/demo.sh $(RELEASE)/lookaround $(OUT)

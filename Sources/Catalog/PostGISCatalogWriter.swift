@@ -106,7 +106,7 @@ enum PostGISCatalogWriter {
                        "heading_degrees", "heading_source", "pitch_degrees", "roll_degrees", "image_width", "image_height",
                        "full_width", "full_height", "cropped_left", "cropped_top", "image_path", "depth_path", "labels_path",
                        "sidecar_path", "source", "make", "model", "sequence", "sequence_index", "file_size", "file_mtime", "warnings",
-                       "maps_source", "alignment"]
+                       "maps_source", "alignment", "file_etag"]
         let entries = CatalogWriter.queryIndexEntries(records)
         try copyRows(records.indices, into: "panoramas\(suffix)", columns: columns, connection) { i, buffer in
             let record = records[i], entry = entries[i]
@@ -148,6 +148,7 @@ enum PostGISCatalogWriter {
             buffer.field(record.warnings.joined(separator: "\n"))
             buffer.field(record.mapsSource?.rawValue)
             buffer.field(record.alignment?.jsonText)
+            buffer.field(record.fileEntityTag)
             buffer.endRow()
         }
         return names.count

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Imaging
 import Reprojection
+import Storage
 
 extension LookAroundSnapshotter {
     /// The tile file of panorama `panoramaID` of the catalog at `catalogPath`
@@ -19,7 +20,7 @@ extension LookAroundSnapshotter {
     func panoramaLevel(for camera: ViewCamera, catalog: Catalog?) throws -> (image: PanoramaImage, level: Int) {
         let match = scene.match
         let crop = try panoramaCrop(catalog: catalog)
-        if let catalog, let tiles = PanoramaTileStore(directory: catalog.location.tileDirectory)
+        if let catalog, let tiles = try PanoramaTileStore(directory: catalog.location.tileDirectory)
             .fileForView(panoramaID: match.panoramaID, source: match.imagePath, crop: crop) {
             let level = tiles.level(for: camera)
             let needed = tiles.tiles(for: camera, pose: pose, level: level)
@@ -31,8 +32,11 @@ extension LookAroundSnapshotter {
         }
         let level = PanoramaDecoder.level(for: camera, panoramaWidth: crop?.fullWidth ?? match.imageWidth)
         let path = match.imagePath
-        let image = try cache.image(for: PanoramaCache.Key(identifier: path, level: level)) { () throws -> PanoramaImage in
-            try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: level, crop: crop)
+        // An object's ETag in the key: a replaced object is decoded again, never served from the old one.
+        var identifier = path
+        if StorageLocation.isObjectStorage(path), let stamp = try ImageryFile.stamp(path) { identifier += "@" + stamp.version }
+        let image = try cache.image(for: PanoramaCache.Key(identifier: identifier, level: level)) { () throws -> PanoramaImage in
+            try PanoramaDecoder.decode(try ImageryFile.read(path), file: path, level: level, crop: crop)
         }
         return (image, level)
     }

@@ -41,6 +41,12 @@ enum IndexCommand: Command {
             photo's warnings say what was found. Derived maps go beside the catalog (photos.sqlite -> \
             photos.derived/ID.depth.png) and are marked derived in the catalog and the JSON (maps_source). \
             They are kept while the photo is unchanged; --full derives them again.
+            A folder may be in object storage, s3://BUCKET/PREFIX (see README, 'Imagery on object storage'): it is \
+            listed once (continuation tokens followed), each JPEG's headers are read by ranged GETs several at a time (never \
+            the whole object; damage past the headers shows at the first view or with --tiles), sidecars are read, maps are \
+            found in the listing, and an object whose size and ETag are unchanged is not read again. The catalog then names \
+            s3:// locations, and every command reads them from there. --derived-maps and $LOOKAROUND_TILE_DIR may be \
+            s3:// locations too.
             Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog \
             (beside the first folder for a PostGIS catalog). \
             With --catalog postgres://USER@HOST/DATABASE the catalog is written into PostgreSQL + PostGIS instead: one \
@@ -69,11 +75,13 @@ enum IndexCommand: Command {
             CommonOptions.quiet,
             .flag("json", help: "Print the report as JSON; see README, 'JSON output'."),
         ],
-        positionals: [PositionalSpec("DIR", help: "Folders searched recursively for panoramas.", optional: true, variadic: true)],
+        positionals: [PositionalSpec("DIR", help: "Folders (or s3://BUCKET/PREFIX) searched recursively for panoramas.", optional: true,
+                                     variadic: true)],
         examples: [
             (command: "lookaround index", comment: "index Panoramas/ into Panoramas/catalog.sqlite"),
             (command: "lookaround index --tiles", comment: "the same, plus Panoramas/catalog.tiles/ for fast first views"),
             (command: "lookaround index ~/theta --catalog photos.sqlite --osm city.osm.pbf", comment: "your own photos"),
+            (command: "lookaround index s3://imagery/helsinki --catalog imagery.sqlite", comment: "panoramas in a bucket"),
         ])
 
     /// Half the machine's physical memory, MiB (at least 256).

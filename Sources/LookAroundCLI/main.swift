@@ -19,6 +19,7 @@ func main() -> Int32 {
                 Console.out(ArgumentParser.help(for: parsed.commandPath))
                 return ExitCode.usage.rawValue
             }
+            try applyStorageOptions(parsed)
             return try command.run(parsed).rawValue
         }
     } catch let error as UsageError {

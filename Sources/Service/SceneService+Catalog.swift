@@ -191,9 +191,11 @@ extension SceneService {
             links = try catalog.links(ofPanoramaID: id)
         } catch { throw QueryParameters.translate(error) }
         struct Level: Encodable { var level: Int; var width: Int; var height: Int; var columns: Int; var rows: Int }
-        struct Tiles: Encodable { var tileSize: Int; var levels: [Level]; var url: String }
+        struct Tiles: Encodable { var tileSize: Int; var levels: [Level]; var url: String; var fileUrl: String? }
         struct Described: Encodable {
             var panorama: PanoramaRecord; var captureTime: String; var links: [PanoramaLink]; var tiles: Tiles
+            // With --public-imagery-url, where a client fetches the files of imagery in object storage itself.
+            var imageUrl: String?; var depthUrl: String?; var labelsUrl: String?
         }
         let tileSize = PanoramaTileFile.defaultTileSize
         let levels = Self.tileLevels(fullWidth: record.fullWidth, fullHeight: record.fullHeight, tileSize: tileSize)
@@ -201,9 +203,13 @@ extension SceneService {
         let tiles = Tiles(tileSize: tileSize,
                           levels: levels.enumerated().map { Level(level: $0.offset, width: $0.element.width, height: $0.element.height,
                                                                   columns: $0.element.columns, rows: $0.element.rows) },
-                          url: "/v1/panoramas/\(escaped)/tiles/{level}/{x}/{y}.jpg")
+                          url: "/v1/panoramas/\(escaped)/tiles/{level}/{x}/{y}.jpg",
+                          fileUrl: configuration.publicImagery?.url(for: tileStore.path(panoramaID: id)))
+        let publicImagery = configuration.publicImagery
         return .json(JSONWriter.encode(Described(panorama: record, captureTime: Catalog.iso8601String(record.captureTime),
-                                                 links: links, tiles: tiles)))
+                                                 links: links, tiles: tiles, imageUrl: publicImagery?.url(for: record.imagePath),
+                                                 depthUrl: publicImagery?.url(for: record.depthPath),
+                                                 labelsUrl: publicImagery?.url(for: record.labelsPath))))
     }
 
     /// The pyramid levels a tile file of a `fullWidth`×`fullHeight` panorama holds, smallest first (the

@@ -8,6 +8,7 @@ import MapData
 import MapSnapshot
 import Orthophoto
 import Reprojection
+import Storage
 import Synchronization
 
 /// The scene-request service: availability, panorama metadata, rendered views, maps and pyramid
@@ -26,7 +27,7 @@ public final class SceneService: HTTPHandler {
     /// Request counts, latencies, caches.
     public let metrics = ServiceMetrics()
     let details = SceneDetailCache()
-    let fragments = SceneFragments()
+    let fragments: SceneFragments
     let keys: APIKeys
     let responses: ResponseCache
     let panoramas: PanoramaCache
@@ -46,10 +47,16 @@ public final class SceneService: HTTPHandler {
         catalog = try Catalog(location: CatalogLocation(parsing: configuration.catalogPath),
                               connections: configuration.catalogConnections)
         keys = APIKeys(configuration.apiKeys)
+        fragments = SceneFragments(publicImagery: configuration.publicImagery)
         let cacheBytes = max(16, configuration.cacheMegabytes) << 20
         responses = ResponseCache(capacityBytes: cacheBytes / 4)
         panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4)
         tileStore = PanoramaTileStore(directory: catalog.location.tileDirectory)
+        // The object stores /v1/health checks: the tile folder's, and the bucket of the imagery (the
+        // first record's; others are added as requests use them).
+        for location in [catalog.location.tileDirectory, (try? catalog.firstPanorama())??.imagePath].compactMap({ $0 }) {
+            if case .s3(let bucket, _)? = try? StorageLocation(parsing: location) { ObjectStorage.shared.noteBucket(bucket) }
+        }
         accessLog = try configuration.accessLogPath.map { path throws(ServiceError) in try AccessLog(path: path) }
     }
 
@@ -336,7 +343,10 @@ public final class SceneService: HTTPHandler {
     /// The error answer: native JSON, or Google's shape on the Street View routes.
     func error(_ error: ServiceError, streetView: Bool) -> HTTPResponse {
         var response = errorBody(error, streetView: streetView)
-        if case .catalogUnavailable = error { response.headers.append(("Retry-After", "2")) }
+        switch error {
+        case .catalogUnavailable, .storageUnavailable: response.headers.append(("Retry-After", "2"))
+        default: break
+        }
         return response
     }
 
@@ -378,8 +388,11 @@ public final class SceneService: HTTPHandler {
     /// ``logIncident(_:)``'s message alone.
     func publicMessage(_ error: ServiceError) -> String { logIncident(error).message }
 
-    /// `{"catalog", "panoramas", "revision", "status"}`; for a PostGIS catalog it asks the database, and
-    /// answers 503 with `"status": "catalog_unavailable"` when that fails (what a load balancer checks).
+    /// `{"catalog", "panoramas", "revision", "status", "storage"}`; for a PostGIS catalog it asks the
+    /// database, and answers 503 with `"status": "catalog_unavailable"` when that fails (what a load
+    /// balancer checks). `storage` lists the object store buckets the imagery is in, each asked now
+    /// (`HEAD`, 2 s at most): `"status": "unavailable"` and the reason for one that does not answer,
+    /// and the whole answer is 503 with `"status": "storage_unavailable"`.
     func health() -> HTTPResponse {
         var status = "ok", code = 200
         if catalog.location.isPostgres {
@@ -390,6 +403,12 @@ public final class SceneService: HTTPHandler {
                 code = 503
             }
         }
+        let storage = ObjectStorage.shared
+        let stores = storage.bucketsInUse.map { bucket in (bucket: bucket, problem: storage.problem(withBucket: bucket)) }
+        if code == 200, stores.contains(where: { $0.problem != nil }) {
+            status = "storage_unavailable"
+            code = 503
+        }
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         // The kind of store only: no file path or database URL for whoever asks (health needs no key).
@@ -397,6 +416,19 @@ public final class SceneService: HTTPHandler {
         writer.field("panoramas", catalog.panoramaCount)
         writer.field("revision", Int(catalog.revision))
         writer.field("status", status)
+        if !stores.isEmpty {
+            writer.key("storage")
+            writer.beginArray()
+            for store in stores {
+                writer.beginObject()
+                writer.field("kind", "s3")
+                writer.field("reason", store.problem?.publicReason)
+                writer.field("status", store.problem == nil ? "ok" : "unavailable")
+                writer.field("store", "s3://\(store.bucket)")
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         writer.endObject()
         var response = HTTPResponse.json(writer.bytes, status: code)
         response.headers.append(("Cache-Control", "no-store"))

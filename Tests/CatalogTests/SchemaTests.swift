@@ -47,7 +47,9 @@ import TestSupport
             try database.setUserVersion(4)
             #expect(try !database.hasTable("street_graph"))
             try CatalogSchema.migrate(database)
-            #expect(try database.userVersion == 5 && database.hasTable("street_graph"))
+            #expect(try database.userVersion == CatalogSchema.currentVersion && database.hasTable("street_graph"))
+            // Version 6: the ETag of images indexed from object storage.
+            #expect(try database.prepare("SELECT file_etag FROM panoramas").step() == false)
             #expect(try SQLiteCatalogStore.streetGraph(in: database) == nil)
         }
         // A v1 catalog without a stored index is reported, with the remedy.
@@ -86,7 +88,7 @@ import TestSupport
             try database.execute("DROP TABLE street_graph")
             try database.setUserVersion(4)
         }
-        #expect(throws: CatalogError.notACatalog(path: path, detail: "schema version 4, written by an older lookaround; this one reads 5")) {
+        #expect(throws: CatalogError.notACatalog(path: path, detail: "schema version 4, written by an older lookaround; this one reads \(CatalogSchema.currentVersion)")) {
             try Catalog(path: path)
         }
         var options = CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [set.osm])
