@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner"],
+                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Storage"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),

@@ -46,7 +46,7 @@ enum IndexCommand: Command {
             the whole object; damage past the headers shows at the first view or with --tiles), sidecars are read, maps are \
             found in the listing, and an object whose size and ETag are unchanged is not read again. The catalog then names \
             s3:// locations, and every command reads them from there. --derived-maps and $LOOKAROUND_TILE_DIR may be \
-            s3:// locations too.
+            s3:// locations too (an s3:// $LOOKAROUND_TILE_DIR holds the tile files of an SQLite catalog as well).
             Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog \
             (beside the first folder for a PostGIS catalog). \
             With --catalog postgres://USER@HOST/DATABASE the catalog is written into PostgreSQL + PostGIS instead: one \

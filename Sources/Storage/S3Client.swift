@@ -379,8 +379,15 @@ public final class S3Client: Sendable {
             var query: [(name: String, value: String)] = [("list-type", "2"), ("prefix", prefix), ("max-keys", "\(listPageSize)"),
                                                           ("encoding-type", "url")]
             if let token { query.append(("continuation-token", token)) }
-            let response = try send(Call(operation: "ListObjectsV2", method: "GET", bucket: bucket, key: nil, query: query,
+            let response: HTTPTransport.Response
+            do {
+                response = try send(Call(operation: "ListObjectsV2", method: "GET", bucket: bucket, key: nil, query: query,
                                          maximumBodyBytes: 64 << 20))
+            } catch .s3(var failure) {
+                // Named by the prefix listed, not just the bucket.
+                failure.key = prefix.isEmpty ? nil : prefix
+                throw .s3(failure)
+            }
             let text = String(decoding: response.body, as: UTF8.self)
             guard text.contains("ListBucketResult") else {
                 throw .badResponse(location: "s3://\(bucket)/\(prefix)", detail: "ListObjectsV2 answered no ListBucketResult")
@@ -419,15 +426,12 @@ public final class S3Client: Sendable {
         }
     }
 
-    /// Checks that `bucket` answers (`HEAD` of the bucket, one attempt, `timeoutSeconds` at most, the
-    /// fail-fast window ignored): what `/v1/health` asks. Success clears a down mark.
+    /// Checks that `bucket` answers (a `ListObjectsV2` of one key — a GET, whose refusal carries S3's
+    /// code, where a HEAD's has no body —, one attempt, `timeoutSeconds` at most, the fail-fast window
+    /// ignored): what `/v1/health` and `storage check` ask. Success clears a down mark.
     public func probe(bucket: String, timeoutSeconds: Double = 2) throws(StorageError) {
-        do {
-            _ = try send(Call(operation: "HeadBucket", method: "HEAD", bucket: bucket, key: nil, timeoutSeconds: timeoutSeconds,
-                              probing: true, attempts: 1))
-        } catch .s3(let failure) where failure.status == 404 {
-            throw .s3(S3Failure(operation: "HeadBucket", bucket: bucket, key: nil, status: 404, code: "NoSuchBucket",
-                                message: "The specified bucket does not exist", requestID: failure.requestID))
-        }
+        _ = try send(Call(operation: "ListObjectsV2", method: "GET", bucket: bucket, key: nil,
+                          query: [("list-type", "2"), ("max-keys", "1")], timeoutSeconds: timeoutSeconds,
+                          maximumBodyBytes: 1 << 20, probing: true, attempts: 1))
     }
 }

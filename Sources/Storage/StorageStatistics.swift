@@ -21,6 +21,14 @@ public final class StorageStatistics: Sendable {
         /// Blocks fetched from the store.
         public var misses = 0
 
+        /// All counters zero.
+        public init() {}
+
+        init(requests: Int, bytesReceived: Int, bytesSent: Int, memoryHits: Int, diskHits: Int, misses: Int) {
+            (self.requests, self.bytesReceived, self.bytesSent) = (requests, bytesReceived, bytesSent)
+            (self.memoryHits, self.diskHits, self.misses) = (memoryHits, diskHits, misses)
+        }
+
         /// `self − earlier`, counter by counter.
         public func since(_ earlier: Snapshot) -> Snapshot {
             Snapshot(requests: requests - earlier.requests, bytesReceived: bytesReceived - earlier.bytesReceived,

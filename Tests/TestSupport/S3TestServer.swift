@@ -80,7 +80,7 @@ public final class S3TestServer: Sendable {
     }
 
     /// A port P the system picked with P…P+9 free at the moment.
-    static func freePortBlock() -> Int {
+    public static func freePortBlock() -> Int {
         for _ in 0..<50 {
             guard let first = freePort(0), first + 9 < 65536 else { continue }
             if (1...9).allSatisfy({ freePort(first + $0) != nil }) { return first }
