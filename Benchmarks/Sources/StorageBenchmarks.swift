@@ -84,8 +84,10 @@ func runStorageBenchmarks() throws {
     _ = try CatalogBuilder.build(CatalogBuildOptions(directories: ["s3://\(bucket)/pano"], catalogPath: remoteCatalog))
     let localTiles = PanoramaTileStore(directory: try CatalogLocation(parsing: localCatalog).tileDirectory)
         .update(try Catalog(path: localCatalog).imagePaths())
-    setenv("LOOKAROUND_TILE_DIR", "s3://\(bucket)/tiles", 1)
-    defer { unsetenv("LOOKAROUND_TILE_DIR") }
+    // The S3 side's tile folder: set only while the S3 catalog is used (the local catalog keeps its own).
+    func usingS3Tiles(_ on: Bool) { if on { setenv("LOOKAROUND_TILE_DIR", "s3://\(bucket)/tiles", 1) } else { unsetenv("LOOKAROUND_TILE_DIR") } }
+    usingS3Tiles(true)
+    defer { usingS3Tiles(false) }
     let remoteTileDirectory = try CatalogLocation(parsing: remoteCatalog).tileDirectory
     guard remoteTileDirectory.hasPrefix("s3://") else { throw StorageBenchmarkSkip(reason: "the tile folder is \(remoteTileDirectory), not in S3") }
     let remoteTiles = PanoramaTileStore(directory: remoteTileDirectory).update(try Catalog(path: remoteCatalog).imagePaths())
@@ -100,6 +102,7 @@ func runStorageBenchmarks() throws {
     /// One snapshot as a new process makes it (catalog opened, scene asked, tiles decoded into `cache`,
     /// rendered, JPEG-encoded), with the S3 traffic it caused.
     func snapshot(_ catalogPath: String, cache: PanoramaCache, catalog given: Catalog? = nil) throws -> StorageStatistics.Snapshot {
+        usingS3Tiles(catalogPath == remoteCatalog)
         let before = StorageStatistics.shared.snapshot
         let catalog = try given ?? Catalog(path: catalogPath)
         let request = LookAroundSceneRequest(coordinate: center, catalog: catalog)
@@ -112,6 +115,7 @@ func runStorageBenchmarks() throws {
     }
     // The same picture from both sides.
     let check = try [localCatalog, remoteCatalog].map { path -> [UInt8] in
+        usingS3Tiles(path == remoteCatalog)
         let catalog = try Catalog(path: path)
         let request = LookAroundSceneRequest(coordinate: center, catalog: catalog)
         let image = try BenchmarkReport.wait {
@@ -147,6 +151,13 @@ func runStorageBenchmarks() throws {
         traffic.append(used)
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    // Views read the tile files made above, never made them again.
+    usingS3Tiles(true)
+    guard let remoteFile = PanoramaTileStore(directory: remoteTileDirectory).currentFile(panoramaID: "pano", source: "s3://\(bucket)/pano/pano.jpg"),
+          PanoramaTileStore(directory: tmp + "local.tiles").currentFile(panoramaID: "pano", source: tmp + "local/pano.jpg") != nil else {
+        throw StorageBenchmarkSkip(reason: "a tile file is missing or stale after the views")
+    }
+    _ = remoteFile
     // Warm: the same catalog, caches and storage, the view asked again (9 each, alternating).
     let localCatalogOpen = try Catalog(path: localCatalog), remoteCatalogOpen = try Catalog(path: remoteCatalog)
     let localCache = PanoramaCache(), remoteCache = PanoramaCache()

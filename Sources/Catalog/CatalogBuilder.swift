@@ -144,6 +144,10 @@ public enum CatalogBuilder {
             }
         }
 
+        // The object store failed under the run (down, refusing): stop, and leave the catalog as it was.
+        for outcome in outcomes {
+            if case .storageUnavailable(let error)? = outcome { throw error }
+        }
         // Collect, reject duplicate ids, order sequences.
         var failures: [IndexReport.FileMessage] = [], warnings: [IndexReport.FileMessage] = []
         var records: [PanoramaRecord] = []
@@ -168,6 +172,8 @@ public enum CatalogBuilder {
                 folders.append(files[i].folder)
                 serials.append(serial)
                 reusedRecords.append(reused[i])
+            case .storageUnavailable(let error)?:
+                failures.append(.init(path: files[i].path, message: "\(error)"))
             case nil:
                 failures.append(.init(path: files[i].path, message: "not read (internal error)"))
             }

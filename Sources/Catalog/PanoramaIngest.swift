@@ -26,6 +26,9 @@ enum PanoramaIngest {
     enum Outcome: Sendable {
         case panorama(PanoramaRecord, explicitSequenceIndex: Int?, cameraSerial: String?)
         case failure(String)
+        /// The object store could not be used (down, refusing the credentials): not this file's fault,
+        /// so the index run stops rather than leave the file out of the catalog.
+        case storageUnavailable(StorageError)
     }
 
     /// The size and modification time of a file (the incremental-update signature).
@@ -159,7 +162,7 @@ enum PanoramaIngest {
                 length = min(stamp.size, length * 4)
             }
         } catch let error as StorageError {
-            return .failure("cannot be read: \(error)")
+            return error.isUnavailable ? .storageUnavailable(error) : .failure("cannot be read: \(error)")
         } catch {
             return .failure("not a readable JPEG: \(error)")
         }
@@ -168,6 +171,7 @@ enum PanoramaIngest {
         var sidecar: PanoramaSidecar?
         if listing.exists(sidecarPath) {
             do { sidecar = try PanoramaSidecar.parse(try storage.read(sidecarPath, caching: false), path: sidecarPath) }
+            catch let error as StorageError where error.isUnavailable { return .storageUnavailable(error) }
             catch let problem as PanoramaSidecar.Problem { return .failure(problem.message) }
             catch { return .failure("sidecar \(sidecarPath): \(error)") }
         }

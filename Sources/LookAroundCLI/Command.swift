@@ -66,7 +66,14 @@ enum CommonOptions {
 func applyStorageOptions(_ arguments: ParsedArguments) throws {
     let directory = arguments.string("cache-dir")
     let bytesText = arguments.string("cache-bytes")
-    guard directory != nil || bytesText != nil else { return }
+    guard directory != nil || bytesText != nil else {
+        // The same settings from the environment: a bad value is an error now, not a silent fallback.
+        let environment = ProcessInfo.processInfo.environment
+        if ["LOOKAROUND_CACHE_DIR", "LOOKAROUND_CACHE_BYTES", "LOOKAROUND_S3_REVALIDATE_SECONDS"].contains(where: { !(environment[$0] ?? "").isEmpty }) {
+            try ObjectStorage.configureShared(cacheDirectory: nil, cacheBytes: nil)
+        }
+        return
+    }
     var bytes: Int?
     if let bytesText {
         guard let value = ObjectStorage.parseByteCount(bytesText), value >= 1 << 20 else {

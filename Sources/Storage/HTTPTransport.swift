@@ -39,6 +39,8 @@ final class HTTPTransport: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [String: [OpaquePointer]] = [:]
     private let caBundle: String?
+    /// Its client's counters (which add to the process's).
+    let statistics = StorageStatistics()
 
     /// Connect time limit, milliseconds.
     static let connectTimeoutMilliseconds = 3000
@@ -139,10 +141,11 @@ final class HTTPTransport: @unchecked Sendable {
         default: _ = lk_curl_set_string(raw, CURLOPT_CUSTOMREQUEST, request.method)
         }
         let code = curl_easy_perform(raw)
-        var status = 0
+        var status = 0, connects = 0
         _ = lk_curl_get_long(raw, CURLINFO_RESPONSE_CODE, &status)
-        StorageStatistics.shared.record(requests: 1, bytesReceived: exchange.body.count + exchange.headerBytes,
-                                        bytesSent: exchange.uploaded)
+        _ = lk_curl_get_long(raw, CURLINFO_NUM_CONNECTS, &connects)
+        statistics.record(requests: 1, bytesReceived: exchange.body.count + exchange.headerBytes,
+                                        bytesSent: exchange.uploaded, connectionsOpened: connects)
         guard code == CURLE_OK else {
             give(handle, to: origin, reusable: false)
             var message = String(cString: errorBuffer)

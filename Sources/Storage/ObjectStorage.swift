@@ -50,6 +50,8 @@ public final class ObjectStorage: Sendable {
     public let revalidateSeconds: Double
     let memory: MemoryBlockCache
     let disk: DiskBlockCache?
+    /// This storage's block hits and misses (its client counts the requests).
+    public let statistics = StorageStatistics()
     private let s3Client: Result<S3Client, StorageError>?
     private let environment: [String: String]
     private let lazyClient = Mutex<Result<S3Client, StorageError>?>(nil)
@@ -78,6 +80,11 @@ public final class ObjectStorage: Sendable {
         disk = try cacheDirectory.map { dir throws(StorageError) in try DiskBlockCache(directory: dir, capacityBytes: cacheBytes) }
     }
 
+    /// A storage without a disk cache (which is all that can fail to be made).
+    convenience init(memoryOnlyWith environment: [String: String]) {
+        do { try self.init(environment: environment) } catch { preconditionFailure("a storage without a cache folder cannot fail: \(error)") }
+    }
+
     // MARK: The process's storage
 
     private static let sharedStorage = Mutex<ObjectStorage?>(nil)
@@ -88,7 +95,9 @@ public final class ObjectStorage: Sendable {
     public static var shared: ObjectStorage {
         if let storage = sharedStorage.withLock({ $0 }) { return storage }
         let environment = ProcessInfo.processInfo.environment
-        let made = (try? fromEnvironment(environment)) ?? (try! ObjectStorage(environment: environment))
+        // An unusable cache setting is reported by the CLI before (applyStorageOptions); here it falls back
+        // to the memory cache alone rather than stop a reader.
+        let made = (try? fromEnvironment(environment)) ?? ObjectStorage(memoryOnlyWith: environment)
         return sharedStorage.withLock { kept in
             if let kept { return kept }
             kept = made
@@ -311,7 +320,7 @@ public final class ObjectStorage: Sendable {
             missing += end - index + 1
             index = end + 1
         }
-        StorageStatistics.shared.recordBlocks(memoryHits: memoryHits, diskHits: diskHits, misses: missing)
+        statistics.recordBlocks(memoryHits: memoryHits, diskHits: diskHits, misses: missing)
         var out = [UInt8]()
         out.reserveCapacity(clipped.count)
         for (offset, block) in blocks.enumerated() {

@@ -31,6 +31,8 @@ public struct ObjectInfo: Sendable, Hashable {
 public final class S3Client: Sendable {
     /// Where and how.
     public let configuration: S3Configuration
+    /// This client's requests, bytes and connections.
+    public var statistics: StorageStatistics { transport.statistics }
     let transport: HTTPTransport
     /// Keys per `ListObjectsV2` page (1…1000; AWS's maximum is 1000).
     public let listPageSize: Int

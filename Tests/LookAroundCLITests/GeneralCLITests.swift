@@ -28,7 +28,8 @@ import TestSupport
     /// The versions are those of the libraries loaded: on Debian the -dev package (pkg-config) and the
     /// shared library come from one source package, so the run-time version equals pkg-config's.
     @Test(arguments: [("libpng", "libpng"), ("FreeType", nil), ("SQLite", "sqlite3"), ("libdeflate", "libdeflate"),
-                      ("libjpeg-turbo", "libturbojpeg"), ("libreadosm", "readosm"), ("zlib", "zlib"), ("Expat", "expat")])
+                      ("libjpeg-turbo", "libturbojpeg"), ("libreadosm", "readosm"), ("zlib", "zlib"), ("Expat", "expat"),
+                      ("libcurl", "libcurl"), ("libcrypto", "libcrypto")])
     func versionListsEveryLinkedLibraryWithItsVersion(library: String, pkgConfigName: String?) throws {
         let result = try Lookaround.run(["--version"])
         let line = result.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(library + " ") }

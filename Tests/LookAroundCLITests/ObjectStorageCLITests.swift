@@ -9,7 +9,7 @@ import TestSupport
 /// one bucket answering alike; the server stopped mid-run (503 with a reason, health names the store)
 /// and started again (200, the same `serve`); a wrong secret named; a multipart upload killed half-way
 /// leaving no object.
-@Suite(.serialized, .enabled(if: S3TestServer.shared != nil, "\(S3TestServer.unavailableReason ?? "")"))
+@Suite(.serialized, .enabled(if: S3TestServer.shared != nil, Comment(rawValue: S3TestServer.skipNote)))
 struct ObjectStorageCLITests {
     static let panoramas = Lookaround.repository.appendingPathComponent("Panoramas/helsinki").path
     static let osm = Lookaround.repository.appendingPathComponent("Panoramas/sources/helsinki-centre.osm.pbf").path
@@ -201,6 +201,62 @@ struct ObjectStorageCLITests {
         #expect(back?.status == 200, "the same serve answers again once the store is back: \(back?.text.prefix(200) ?? "")")
         #expect(try client().get("/v1/health").status == 200)
         #expect(serve.stderr.contains("storage_unavailable") && serve.stderr.contains("cannot be reached"), "the details are in the log")
+    }
+
+    @Test func simulatedCapturesAndDerivedMapsAreWrittenToTheBucket() throws {
+        let setup = try Self.shared.get()
+        let out = "s3://\(setup.bucket)/simulated"
+        let arguments = ["simulate", "--osm", Self.osm, "--out", out, "--streets", "Aleksanterinkatu", "--bbox", "60.1688,24.9510,60.1694,24.9525",
+                         "--size", "64x32", "--depth-size", "32x16", "--samples", "1", "--limit", "2"]
+        let first = try Lookaround.run(arguments, environment: setup.environment)
+        #expect(first.exitCode == 0 && first.stdout.hasPrefix("wrote 2 captures, skipped 0 existing"), "\(first.stdout)\(first.stderr)")
+        let listed = try Lookaround.run(["storage", "ls", out], environment: setup.environment)
+        #expect(listed.stdout.split(separator: "\n").map { String($0.split(separator: " ").last!) }
+                == ["aleksanterinkatu-000.depth.png", "aleksanterinkatu-000.jpg", "aleksanterinkatu-000.json", "aleksanterinkatu-000.labels.png",
+                    "aleksanterinkatu-001.depth.png", "aleksanterinkatu-001.jpg", "aleksanterinkatu-001.json", "aleksanterinkatu-001.labels.png"],
+                "\(listed.stdout)")
+        // The bucket's listing tells a resumed run what exists.
+        let second = try Lookaround.run(arguments, environment: setup.environment)
+        #expect(second.stdout.hasPrefix("wrote 0 captures, skipped 2 existing"), "\(second.stdout)")
+        // The same bytes as a local run (deterministic output).
+        let folder = try Lookaround.temporaryDirectory().appendingPathComponent("local")
+        let local = try Lookaround.run(arguments.map { $0 == out ? folder.path : $0 })
+        #expect(local.exitCode == 0)
+        let copied = try Lookaround.run(["storage", "cp", out + "/aleksanterinkatu-001.jpg", setup.root.path + "/"], environment: setup.environment)
+        #expect(copied.exitCode == 0)
+        #expect(try Data(contentsOf: setup.root.appendingPathComponent("aleksanterinkatu-001.jpg"))
+                == Data(contentsOf: folder.appendingPathComponent("aleksanterinkatu-001.jpg")))
+        let indexed = try Lookaround.run(["index", out, "--catalog", setup.root.appendingPathComponent("simulated.sqlite").path, "--no-osm", "-q"],
+                                         environment: setup.environment)
+        #expect(indexed.exitCode == 0 && indexed.stdout.contains("panoramas   2 (2 files: 2 read"), "\(indexed.stdout)\(indexed.stderr)")
+
+        // A photo without maps (a shipped panorama without its EXIF, XMP and maps, a sidecar with its
+        // place): the maps derived from OSM go to the bucket, and its views read them from there.
+        let photos = try Lookaround.temporaryDirectory().appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let id = "aleksanterinkatu-010"
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.panoramas).appendingPathComponent("\(id).jpg")))
+        try Data(try DerivedMapsCLITests.withoutMetadata(jpeg)).write(to: photos.appendingPathComponent("\(id).jpg"))
+        let truth = try DerivedMapsCLITests.truth(id)
+        try JSONSerialization.data(withJSONObject: ["latitude": truth.latitude, "longitude": truth.longitude, "heading_degrees": truth.headingDegrees,
+                                                    "camera_height_meters": 2.5, "capture_time": truth.captureTime])
+            .write(to: photos.appendingPathComponent("\(id).json"))
+        try #require(try Lookaround.run(["storage", "cp", "-r", photos.path, "s3://\(setup.bucket)/photos"], environment: setup.environment).exitCode == 0)
+        let catalog = setup.root.appendingPathComponent("photos.sqlite").path
+        let derived = try Lookaround.run(["index", "s3://\(setup.bucket)/photos", "--catalog", catalog, "--osm", Self.osm, "--derived-maps",
+                                          "s3://\(setup.bucket)/derived", "-q"], environment: setup.environment)
+        #expect(derived.exitCode == 0 && derived.stdout.contains("derived     depth and labels of 1 photos from OpenStreetMap, in s3://"),
+                "\(derived.stdout)\(derived.stderr)")
+        let maps = try Lookaround.run(["storage", "ls", "s3://\(setup.bucket)/derived"], environment: setup.environment)
+        #expect(maps.stdout.contains("\(id).depth.png") && maps.stdout.contains("\(id).labels.png"), "\(maps.stdout)")
+        let scene = try Lookaround.run(["scene", "--catalog", catalog, "--id", id, "--json"], environment: setup.environment)
+        #expect(scene.stdout.contains("\"depth_path\" : \"s3:\\/\\/\(setup.bucket)\\/derived\\/\(id).depth.png\"")
+                || scene.stdout.contains("s3://\(setup.bucket)/derived/\(id).depth.png"), "\(scene.stdout)")
+        let view = setup.root.appendingPathComponent("derived.png").path
+        let snapshot = try Lookaround.run(["snapshot", "--catalog", catalog, "--scene", id, "--size", "320x240", "-o", view, "--json"],
+                                          environment: setup.environment)
+        #expect(snapshot.exitCode == 0, "\(snapshot.stderr)")
+        #expect(snapshot.stdout.contains("\"labels\""), "labels placed with the derived depth map from the bucket")
     }
 
     @Test func aWrongSecretIsNamedWithS3sCode() throws {

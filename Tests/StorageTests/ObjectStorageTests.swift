@@ -30,7 +30,7 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/made/on/demand") == ["a.bin"])
     }
 
-    @Test(.enabled(if: S3TestServer.shared != nil, "\(S3TestServer.unavailableReason ?? "")"))
+    @Test(.enabled(if: S3TestServer.shared != nil, Comment(rawValue: S3TestServer.skipNote)))
     func rangesAreFetchedOnceInBlocksAndAChangedObjectIsFetchedAgain() throws {
         let server = try #require(S3TestServer.shared)
         let bucket = S3TestServer.bucketName("blocks")
@@ -40,16 +40,17 @@ import TestSupport
         let bytes = S3ClientTests.pattern(1_000_000, seed: 3)
         try storage.write(bytes, to: location)
 
-        let cold = StorageStatistics.shared.snapshot
+        let requests = try storage.client().statistics
+        let cold = requests.snapshot
         #expect(try storage.read(location, range: 70_000..<70_100) == Array(bytes[70_000..<70_100]))
         #expect(try storage.read(location, range: 70_050..<200_000) == Array(bytes[70_050..<200_000]))
-        let afterCold = StorageStatistics.shared.snapshot.since(cold)
+        let afterCold = requests.snapshot.since(cold)
         #expect(afterCold.requests == 2, "one GET for the first block, one for the two missing after it: \(afterCold)")
         #expect(afterCold.bytesReceived < 200_000, "\(afterCold)")
 
-        let warm = StorageStatistics.shared.snapshot
+        let warm = requests.snapshot
         #expect(try storage.read(location, range: 70_000..<199_000) == Array(bytes[70_000..<199_000]))
-        #expect(StorageStatistics.shared.snapshot.since(warm).requests == 0, "served from memory")
+        #expect(requests.snapshot.since(warm).requests == 0, "served from memory")
 
         // Replaced: once the size and ETag are no longer trusted, If-Match fails and the new bytes are read.
         let changed = S3ClientTests.pattern(1_000_000, seed: 4)
@@ -59,7 +60,7 @@ import TestSupport
         #expect(try storage.read(location) == changed)
     }
 
-    @Test(.enabled(if: S3TestServer.shared != nil, "\(S3TestServer.unavailableReason ?? "")"))
+    @Test(.enabled(if: S3TestServer.shared != nil, Comment(rawValue: S3TestServer.skipNote)))
     func theDiskCacheServesAnotherProcessAndStaysBounded() throws {
         let server = try #require(S3TestServer.shared)
         let bucket = S3TestServer.bucketName("disk")
@@ -76,11 +77,11 @@ import TestSupport
         let first = try Self.storage(server, cache: cache, cacheBytes: 4 << 20, memoryBytes: 0)
         let second = try Self.storage(server, cache: cache, cacheBytes: 4 << 20, memoryBytes: 0)
         #expect(try first.read(objects[0].0) == objects[0].1)
-        let before = StorageStatistics.shared.snapshot
+        let (blocksBefore, requestsBefore) = (second.statistics.snapshot, try second.client().statistics.snapshot)
         #expect(try second.read(objects[0].0, range: 0..<(512 << 10)) == objects[0].1)
-        let delta = StorageStatistics.shared.snapshot.since(before)
-        #expect(delta.diskHits == 8 && delta.misses == 0, "the other storage's blocks were on disk: \(delta)")
-        #expect(delta.requests == 1, "only the HEAD of the object (the second storage did not know it): \(delta)")
+        let blocks = second.statistics.snapshot.since(blocksBefore), requests = try second.client().statistics.snapshot.since(requestsBefore)
+        #expect(blocks.diskHits == 8 && blocks.misses == 0, "the other storage's blocks were on disk: \(blocks)")
+        #expect(requests.requests == 1, "only the HEAD of the object (the second storage did not know it): \(requests)")
 
         // 12 × 512 KiB through a 4 MiB cache, from both: it stays near its bound, LRU first out.
         for (i, object) in objects.enumerated() { #expect(try (i % 2 == 0 ? first : second).read(object.0) == object.1) }
@@ -91,10 +92,9 @@ import TestSupport
         #expect(total <= (4 << 20) + 2 * (4 << 20) / 8, "cache holds \(total) bytes")
         #expect(total >= 2 << 20, "the latest blocks are kept: \(total) bytes")
         // The most recent object is still there whole.
-        let recent = StorageStatistics.shared.snapshot
         let third = try Self.storage(server, cache: cache, cacheBytes: 4 << 20, memoryBytes: 0)
         #expect(try third.read(objects[11].0, range: 0..<(512 << 10)) == objects[11].1)
-        #expect(StorageStatistics.shared.snapshot.since(recent).misses == 0)
+        #expect(third.statistics.snapshot.misses == 0 && third.statistics.snapshot.diskHits == 8)
     }
 
     @Test func byteCountsAreReadWithUnits() {

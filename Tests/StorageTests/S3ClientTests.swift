@@ -24,7 +24,7 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: S3TestServer.shared != nil, "\(S3TestServer.unavailableReason ?? "")"))
+    @Test(.enabled(if: S3TestServer.shared != nil, Comment(rawValue: S3TestServer.skipNote)))
     func objectsRoundTripWholeByRangeListedAndDeleted() throws {
         let server = try #require(S3TestServer.shared)
         let s3 = try Self.client(server, listPageSize: 3)
@@ -43,6 +43,11 @@ import TestSupport
         #expect(tail.bytes == Array(bytes[99_990...]), "a range past the end gives what there is")
         #expect(try s3.head(bucket: bucket, key: "a dir/ä b+c.bin").size == bytes.count)
 
+        // Keep-alive: consecutive requests reuse one pooled connection.
+        let before = s3.statistics.snapshot
+        for _ in 0..<20 { _ = try s3.get(bucket: bucket, key: "a dir/ä b+c.bin", range: 0..<16) }
+        let used = s3.statistics.snapshot.since(before)
+        #expect(used.requests == 20 && used.connectionsOpened <= 1, "\(used.connectionsOpened) connections for 20 requests")
         for i in 0..<10 { try s3.put(bucket: bucket, key: "list/\(String(format: "%02d", i)).txt", bytes: Array("\(i)".utf8)) }
         var pages = 0
         let listed = try s3.list(bucket: bucket, prefix: "list/") { _ in pages += 1 }
@@ -58,7 +63,7 @@ import TestSupport
         #expect(throws: StorageError.notFound(location: "s3://\(bucket)/nothing")) { try s3.get(bucket: bucket, key: "nothing") }
     }
 
-    @Test(.enabled(if: S3TestServer.shared != nil, "\(S3TestServer.unavailableReason ?? "")"))
+    @Test(.enabled(if: S3TestServer.shared != nil, Comment(rawValue: S3TestServer.skipNote)))
     func largeObjectsGoUpInPartsAndAppearWhole() throws {
         let server = try #require(S3TestServer.shared)
         let s3 = try Self.client(server, partBytes: 5 << 20, threshold: 5 << 20)
@@ -82,7 +87,7 @@ import TestSupport
         #expect(try s3.incompleteUploads(bucket: bucket, prefix: "").isEmpty, "the failed upload was aborted")
     }
 
-    @Test(.enabled(if: S3TestServer.shared != nil, "\(S3TestServer.unavailableReason ?? "")"))
+    @Test(.enabled(if: S3TestServer.shared != nil, Comment(rawValue: S3TestServer.skipNote)))
     func errorsNameTheBucketTheKeyAndS3sCode() throws {
         let server = try #require(S3TestServer.shared)
         let s3 = try Self.client(server)

