@@ -25,6 +25,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzSidecar", ["Catalog"]),
     ("FuzzTileFile", ["Reprojection"]),
     ("FuzzHTTP", ["Service", "Catalog"]),
+    ("FuzzHTTPConnection", ["Service"]),
 ]
 
 let package = Package(

@@ -123,7 +123,8 @@ FIRST_VIEW_PROBE = """
       };
       // The <img>'s Element Timing entry is delivered after its paint's presentation, possibly after the
       // viewer's canvas already shows the same picture: waited for briefly, the earlier of the two counts.
-      if (which === 'lookaround' && !firstImage && window.lookaroundFirstView) setTimeout(finish, 300); else finish();
+      const v = window.lookaroundViewer, offered = document.querySelector('img.la-first-view') || (v && v.stats.firstFrame);
+      if (which === 'lookaround' && !firstImage && offered) setTimeout(finish, 300); else finish();
       return;
     }
     requestAnimationFrame(tick);
@@ -144,8 +145,9 @@ const key = (h) => (((h % 360) + 360) % 360).toFixed(2);
 if (v) {
   r.firstLatency = v.stats.latencies.length; r.paintedAtStart = v.stats.painted;
   r.droppedAtStart = v.stats.dropped; r.requestedAtStart = v.stats.requested;
-  let lastPainted = v._painted;
-  const setCamera = v.setCamera.bind(v), paint = v._paintPreview.bind(v);
+  const frames = v.frames;
+  let lastPainted = frames.painted;
+  const setCamera = v.setCamera.bind(v), paint = frames.paint.bind(frames);
   v.setCamera = function (change) {
     const t0 = performance.now();
     setCamera(change);
@@ -156,13 +158,13 @@ if (v) {
     const previous = r.asked.get(key(this.camera.heading));
     if (previous === undefined || t0 - previous > 1000) r.asked.set(key(this.camera.heading), t0);
   };
-  v._paintPreview = function () {
+  frames.paint = function () {
     paint();
     r.repaints++;
-    if (this._painted && this._painted !== lastPainted) {
-      lastPainted = this._painted;
+    if (this.painted && this.painted !== lastPainted) {
+      lastPainted = this.painted;
       r.serverPainted++;
-      const t = r.asked.get(key(this._painted.camera.heading));
+      const t = r.asked.get(key(this.painted.camera.heading));
       if (t !== undefined) r.inputToPaint.push(performance.now() - t);
     }
   };

@@ -82,16 +82,16 @@ def console_errors(driver):
 def viewer_state(driver):
     return driver.execute_script("""const v = window.lookaroundViewer; if (!v) return null;
         return {state: v.readyState, id: v.scene && v.scene.id, heading: v.camera.heading, pitch: v.camera.pitch, fov: v.camera.fov,
-                painted: v.stats.painted, paintedHeading: v._painted ? v._painted.camera.heading : null,
+                painted: v.stats.painted, paintedHeading: v.frames.painted ? v.frames.painted.camera.heading : null,
                 width: v.canvas.width, height: v.canvas.height, href: location.href}""")
 
 
 def wait_settled(driver, what):
     """The viewer complete, its newest camera's frame painted."""
-    wait(driver, """const v = window.lookaroundViewer; return v && v.readyState === 'complete' && !v._moving && v._painted &&
-        Math.abs(((v._painted.camera.heading - v.camera.heading + 540) % 360) - 180) < 0.02 &&
-        Math.abs(v._painted.camera.pitch - v.camera.pitch) < 0.02 && Math.abs(v._painted.camera.fov - v.camera.fov) < 0.02 &&
-        v._inFlight.length === 0""", what)
+    wait(driver, """const v = window.lookaroundViewer, p = v && v.frames.painted; return v && v.readyState === 'complete' && !v.moving && p &&
+        Math.abs(((p.camera.heading - v.camera.heading + 540) % 360) - 180) < 0.02 &&
+        Math.abs(p.camera.pitch - v.camera.pitch) < 0.02 && Math.abs(p.camera.fov - v.camera.fov) < 0.02 &&
+        v.frames.inFlight.length === 0""", what)
 
 
 def map_point(driver, latitude, longitude):
@@ -179,13 +179,13 @@ def check_drag_and_keys(driver, touch=False):
 def check_arrow_and_back(driver):
     """Turns toward a link, clicks its arrow on the ground, then Back."""
     start = viewer_state(driver)
-    link = driver.execute_script("const v = window.lookaroundViewer; return v._arrows()[0]")
+    link = driver.execute_script("const v = window.lookaroundViewer; return v.arrows.links()[0]")
     if not link:
         fail("the panorama has no links to draw arrows for")
     driver.execute_script("window.lookaroundViewer.setCamera({heading: arguments[0], pitch: -10})", link["headingDegrees"])
     wait_settled(driver, "the frame facing the link")
     shot(driver, FLOW + "-arrows")
-    hit = driver.execute_script("""const v = window.lookaroundViewer, h = v._arrowHits.find(a => a.link.id === arguments[0]);
+    hit = driver.execute_script("""const v = window.lookaroundViewer, h = v.arrows.hits.find(a => a.link.id === arguments[0]);
         if (!h) return null; const r = v.overlay.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
         const cx = h.polygon.reduce((s, p) => s + p.x, 0) / h.polygon.length, cy = h.polygon.reduce((s, p) => s + p.y, 0) / h.polygon.length;
         return {x: r.left + cx / dpr, y: r.top + cy / dpr}""", link["id"])
@@ -217,9 +217,10 @@ def check_deep_link(driver, name):
         fail(f"the deep link opened {state}, not {pano} at {heading}h {pitch} pitch {fov} fov")
     # The first view: the <img> the server put in the page (Chromium sends the viewport's client hints),
     # taken by the viewer as its first frame (one request for the frame, not two), then gone.
-    first_view = driver.execute_script("""const f = window.lookaroundFirstView, v = window.lookaroundViewer;
+    # What the viewer took as its first frame (first-frame.js: the page offers it, the viewer takes it).
+    first_view = driver.execute_script("""const v = window.lookaroundViewer, f = v.stats.firstFrame;
         const size = v.canvas.width + 'x' + v.canvas.height;
-        return {source: f && f.source, taken: !!(f && f.taken), key: f && f.key, images_left: document.querySelectorAll('img.la-first-view').length,
+        return {source: f && f.source, taken: !!f, key: f && f.key, images_left: document.querySelectorAll('img.la-first-view').length,
                 frame_requests: performance.getEntriesByType('resource').filter(e => e.name.includes('/v1/snapshot') && e.name.includes('size=' + size)).length,
                 viewer_requests: v.stats.requested,
                 held: !!document.getElementById('la-page'), map_height: document.getElementById('map').clientHeight,
@@ -230,7 +231,7 @@ def check_deep_link(driver, name):
     with open(path, "wb") as f:
         f.write(base64.b64decode(data.split(",", 1)[1]))
     result[name] = {"panorama": pano, "heading": heading, "pitch": pitch, "fov": fov, "width": state["width"], "height": state["height"],
-                    "canvas": path, "labels": driver.execute_script("return window.lookaroundViewer._labelsParameter()"),
+                    "canvas": path, "labels": driver.execute_script("return window.lookaroundViewer.labelsParameter()"),
                     "first_view": first_view}
     shot(driver, FLOW + "-deeplink")
     # Google's other form: ?pano=&heading=&pitch=&fov= on the page.
@@ -294,7 +295,7 @@ def check_label_toggles(driver):
     toggle = driver.find_element(By.CSS_SELECTOR, ".la-places")
     toggle.click()
     wait_settled(driver, "the frame without place labels")
-    result["labels_after_toggle"] = {"parameter": driver.execute_script("return window.lookaroundViewer._labelsParameter()"),
+    result["labels_after_toggle"] = {"parameter": driver.execute_script("return window.lookaroundViewer.labelsParameter()"),
                                      "pressed": toggle.get_attribute("aria-pressed")}
     if result["labels_after_toggle"] != {"parameter": "roads", "pressed": "false"}:
         fail(f"the Places toggle gave {result['labels_after_toggle']}")
@@ -314,10 +315,24 @@ def check_escape_returns_to_the_map(driver):
         fail(f"after Esc the map is {off:.1f} m from {scene['id']} at {center['path']}")
 
 
+def check_suggestions(driver):
+    """Typing in the search box fills its datalist with places; choosing one shows it with its preview."""
+    box = driver.find_element(By.ID, "search-text")
+    box.clear()
+    box.send_keys("Stockm")
+    wait(driver, "return document.querySelectorAll('#search-answers option').length > 0", "the search box's suggestions")
+    result["suggestions"] = driver.execute_script("return [...document.querySelectorAll('#search-answers option')].map(o => o.value)")
+    box.clear()
+    box.send_keys(result["suggestions"][0])
+    box.send_keys(Keys.ENTER)
+    wait(driver, "const p = document.querySelector('.la-preview'); return p && !p.disabled", "the preview of a chosen suggestion")
+    driver.find_element(By.CSS_SELECTOR, ".preview-close").click()
+
+
 def check_directions(driver):
     """Directions from the form: the route on the map, its steps with street-level previews; a step opens the viewer."""
     driver.get(BASE + "/")
-    wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
+    wait(driver, "return !!window.lookaroundMap", "the page")
     driver.find_element(By.ID, "walk-from").send_keys("Senaatintori")
     driver.find_element(By.ID, "walk-to").send_keys("Stockmann")
     driver.find_element(By.ID, "walk-to").send_keys(Keys.ENTER)
@@ -343,7 +358,7 @@ def check_directions(driver):
 def check_walk(driver):
     """The walk box plays a walk in the viewer; Pause holds it; Stop ends it."""
     driver.get(BASE + "/")
-    wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
+    wait(driver, "return !!window.lookaroundMap", "the page")
     driver.find_element(By.ID, "walk-from").send_keys("Senaatintori")
     driver.find_element(By.ID, "walk-to").send_keys("Stockmann")
     driver.find_element(By.ID, "walk-go").click()
@@ -351,7 +366,8 @@ def check_walk(driver):
          "the walk's second move", 60)
     shot(driver, FLOW + "-walk")
     driver.find_element(By.ID, "walk-pause").click()
-    time.sleep(0.8)  # a move under way finishes
+    # Held once the move under way has ended (a move takes about a second): then nothing moves on.
+    wait(driver, "return document.getElementById('walk-progress').dataset.held === 'true'", "the walk held after Pause", 20)
     held = driver.execute_script("return document.getElementById('walk-progress').textContent")
     time.sleep(1.5)
     still = driver.execute_script("return document.getElementById('walk-progress').textContent")
@@ -364,23 +380,37 @@ def check_walk(driver):
 
 
 def check_embed_events(driver):
-    """The embed API on a page: events in MapKit JS's order."""
+    """The embed API as other pages load it: a plain `<script src=/lookaround.js>` and `lookaround.LookAround` made at
+    once (before the modules behind it are in), events in MapKit JS's order; and the module, /lookaround/index.js,
+    exporting the MapKit-shaped API and nothing else."""
     events = driver.execute_async_script("""const done = arguments[arguments.length - 1], log = [];
-        const box = document.createElement('div'); box.style.cssText = 'width:320px;height:200px'; document.body.append(box);
-        const view = new lookaround.LookAround(box, {latitude: 60.169478, longitude: 24.9523}, {showsCloseControl: true});
-        for (const name of ['load', 'error', 'readystatechange', 'open-dialog', 'leave-dialog', 'close'])
-          view.addEventListener(name, (e) => log.push(name + (name === 'readystatechange' ? ':' + view.readyState : '') +
-                                                       (name === 'error' ? ':' + e.detail.type : '')));
-        const box2 = document.createElement('div'); box2.style.cssText = 'width:200px;height:120px'; document.body.append(box2);
-        const missing = new lookaround.LookAroundPreview(box2, {latitude: 60.1800, longitude: 24.9000});
-        for (const name of ['load', 'error', 'readystatechange'])
-          missing.addEventListener(name, (e) => log.push('preview-' + name + (name === 'readystatechange' ? ':' + missing.readyState : '') +
-                                                           (name === 'error' ? ':' + e.detail.type : '')));
-        const finish = () => { view.close(); setTimeout(() => done({log, scene: view.scene && view.scene.id, state: view.readyState}), 50); };
-        let pending = 2;
-        const one = () => { if (--pending === 0) setTimeout(finish, 50); };
-        view.addEventListener('load', one, {once: true}); view.addEventListener('error', one, {once: true});
-        missing.addEventListener('error', one, {once: true}); missing.addEventListener('load', one, {once: true});""")
+        const script = document.createElement('script');
+        script.src = '/lookaround.js';
+        script.onerror = () => done({log: ['script-error']});
+        script.onload = () => {
+          const box = document.createElement('div'); box.style.cssText = 'width:320px;height:200px'; document.body.append(box);
+          const view = new lookaround.LookAround(box, {latitude: 60.169478, longitude: 24.9523}, {showsCloseControl: true});
+          const before = view.readyState;
+          for (const name of ['load', 'error', 'readystatechange', 'open-dialog', 'leave-dialog', 'close'])
+            view.addEventListener(name, (e) => log.push(name + (name === 'readystatechange' ? ':' + view.readyState : '') +
+                                                         (name === 'error' ? ':' + e.detail.type : '')));
+          const box2 = document.createElement('div'); box2.style.cssText = 'width:200px;height:120px'; document.body.append(box2);
+          const missing = new lookaround.LookAroundPreview(box2, {latitude: 60.1800, longitude: 24.9000});
+          for (const name of ['load', 'error', 'readystatechange'])
+            missing.addEventListener(name, (e) => log.push('preview-' + name + (name === 'readystatechange' ? ':' + missing.readyState : '') +
+                                                             (name === 'error' ? ':' + e.detail.type : '')));
+          const finish = () => {
+            view.close();
+            import('/lookaround/index.js').then((module) => setTimeout(() => done({log, scene: view.scene && view.scene.id, state: view.readyState,
+              before, global: Object.keys(lookaround).sort(), module: Object.keys(module).sort(),
+              instance: view instanceof lookaround.LookAround}), 50));
+          };
+          let pending = 2;
+          const one = () => { if (--pending === 0) setTimeout(finish, 50); };
+          view.addEventListener('load', one, {once: true}); view.addEventListener('error', one, {once: true});
+          missing.addEventListener('error', one, {once: true}); missing.addEventListener('load', one, {once: true});
+        };
+        document.head.append(script);""")
     result["embed"] = events
     wanted = ["readystatechange:complete", "load", "close", "readystatechange:destroyed"]
     got = [e for e in events["log"] if not e.startswith("preview-")]
@@ -388,6 +418,9 @@ def check_embed_events(driver):
         fail(f"the embed's events came as {got}, expected {wanted}")
     if [e for e in events["log"] if e.startswith("preview-")] != ["preview-readystatechange:error", "preview-error:availability-error"]:
         fail(f"a preview without imagery sent {events['log']}")
+    api = ["LookAround", "LookAroundPreview", "configure", "version"]
+    if events.get("global") != api or events.get("module") != api or events.get("before") != "loading" or not events.get("instance"):
+        fail(f"the embed's API: {events}")
 
 
 def main():
@@ -407,8 +440,9 @@ def main():
             check_deep_link(driver, FLOW + "-deeplink-canvas")
             if FLOW == "desktop":
                 driver.get(BASE + "/")
-                wait(driver, "return !!(window.lookaround && window.lookaroundMap)", "the page")
+                wait(driver, "return !!window.lookaroundMap", "the page")
                 check_embed_events(driver)
+                check_suggestions(driver)
                 check_directions(driver)
                 check_walk(driver)
             result["console_errors"] = console_errors(driver)
@@ -438,6 +472,15 @@ def main():
             wait(driver, "return document.querySelectorAll('.leaflet-tile-loaded').length >= 4", "tiles with the key")
             open_map_and_preview(driver)
             result["key_in_requests"] = driver.execute_script("return [...document.querySelectorAll('.leaflet-tile')].every(t => t.src.includes('key='))")
+            # A deep link on a server that needs a key: the server cannot put the picture in the page, so
+            # first-view.js makes it (with the key the tab keeps); the viewer takes it as its first frame.
+            driver.get(BASE + "/?pano=senaatintori-005&heading=75&pitch=2&fov=80")
+            wait(driver, "return window.lookaroundViewer && window.lookaroundViewer.readyState === 'complete'", "the keyed deep link's viewer")
+            wait_settled(driver, "the keyed deep link's frame")
+            result["key_first_view"] = driver.execute_script("""const v = window.lookaroundViewer, f = v.stats.firstFrame;
+                return {source: f && f.source, key: f && f.key, requested: v.stats.requested, images_left: document.querySelectorAll('img.la-first-view').length,
+                        size: v.canvas.width + 'x' + v.canvas.height}""")
+            shot(driver, "key-deeplink")
             # The 403 errors before the key was given are the browser's own log lines, expected here.
             result["console_errors"] = [e for e in console_errors(driver) if "403" not in e]
         finally:

@@ -18,7 +18,7 @@ LOCK=/tmp/lookaround-build.lock
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_RUNS=${FUZZ_RUNS:-}
-ALL=(FuzzJPEG FuzzPNG FuzzMetadata FuzzOSM FuzzArguments FuzzGeoJSON FuzzGPX FuzzSidecar FuzzTileFile FuzzHTTP)
+ALL=(FuzzJPEG FuzzPNG FuzzMetadata FuzzOSM FuzzArguments FuzzGeoJSON FuzzGPX FuzzSidecar FuzzTileFile FuzzHTTP FuzzHTTPConnection)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL[@]}")
 

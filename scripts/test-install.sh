@@ -39,7 +39,8 @@ installed="$prefix/bin/lookaround"
 manifest="$prefix/share/lookaround/install-manifest"
 [ -x "$installed" ] && pass "bin/lookaround installed" || fail "bin/lookaround is missing"
 [ -f "$manifest" ] && pass "install manifest ($(wc -l < "$manifest") files)" || fail "no install manifest"
-for file in share/lookaround/world-basemap.bin share/lookaround/web/index.html share/lookaround/web/lookaround.js \
+for file in share/lookaround/world-basemap.bin share/lookaround/web/page/body.html share/lookaround/web/lookaround.js \
+            share/lookaround/web/lookaround/look-around.js \
             share/lookaround/web/leaflet/leaflet.js share/man/man1/lookaround.1.gz share/man/man1/lookaround-serve.1.gz \
             share/bash-completion/completions/lookaround share/zsh/site-functions/_lookaround \
             share/fish/vendor_completions.d/lookaround.fish share/doc/lookaround/README.md share/doc/lookaround/LICENSE; do
@@ -80,7 +81,7 @@ if have curl "the web viewer's page" curl; then
   page=$(curl -s --max-time 10 "$address/" || true)
   script_status=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$address/lookaround.js" || true)
   kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null || true
-  case "$page" in *'<script src="/first-view.js"'*) pass "serve answers / with the web viewer from share/lookaround/web" ;;
+  case "$page" in *'<script type="module" src="/first-view.js"'*) pass "serve answers / with the web viewer from share/lookaround/web" ;;
     *) fail "serve's / from the installed program: $(printf '%s' "$page" | head -c 200) $(head -c 300 serve.err)" ;; esac
   [ "$script_status" = 200 ] && pass "serve answers /lookaround.js" || fail "/lookaround.js answered $script_status"
 fi

@@ -221,22 +221,114 @@ func runHostileClientFigures(server: ServedProcess) {
     print("   malformed: " + answers.joined(separator: "; "))
 }
 
-/// Hostile clients running beside the soak's normal load until `stop()`: slow senders, held bodies,
-/// malformed requests, in rounds.
+/// Sends all of `bytes` on a non-blocking socket within `seconds` (the server may be slow to read);
+/// whether all went.
+@discardableResult
+func sendAll(_ socket: RawSocket, _ bytes: [UInt8], seconds: Double) -> Bool {
+    var offset = 0
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    while offset < bytes.count, DispatchTime.now().uptimeNanoseconds < end {
+        let sent = bytes.withUnsafeBytes { Foundation.send(socket.descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        if sent > 0 { offset += sent } else if sent < 0 && errno != EAGAIN { return false } else { usleep(1_000) }
+    }
+    return offset == bytes.count
+}
+
+/// `count` connections from `source` each streaming empty lines (CRLF) for at most `seconds`, or until
+/// the server closes on them; how many were answered 400.
+func endlessEmptyLines(port: UInt16, count: Int, source: String, seconds: Double) -> Int {
+    let chunk = [UInt8](repeating: 0, count: 16 * 1024).indices.map { UInt8($0 % 2 == 0 ? 13 : 10) }
+    let sockets = (0..<count).compactMap { _ in RawSocket(port: port, source: source, timeoutSeconds: 3) }
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    var open = sockets
+    while !open.isEmpty, DispatchTime.now().uptimeNanoseconds < end {
+        open = open.filter { $0.send(chunk) || errno == EAGAIN }
+        usleep(1_000)
+    }
+    return sockets.filter { $0.status() == 400 }.count
+}
+
+/// Heads over the limits from `source`: `count` with a 40 KB header (431) and `count` with a 20 KB
+/// target (414); how many got those answers.
+func hugeHeads(port: UInt16, count: Int, source: String) -> Int {
+    var answered = 0
+    for index in 0..<(2 * count) {
+        guard let socket = RawSocket(port: port, source: source) else { continue }
+        let head = index % 2 == 0 ? "GET /v1/health HTTP/1.1\r\nHost: b\r\nX-Pad: \(String(repeating: "p", count: 40_000))\r\n\r\n"
+                                  : "GET /v1/search?q=\(String(repeating: "q", count: 20_000)) HTTP/1.1\r\nHost: b\r\n\r\n"
+        sendAll(socket, Array(head.utf8), seconds: 2)
+        if let status = socket.status(), status == 431 || status == 414 { answered += 1 }
+    }
+    return answered
+}
+
+/// `count` connections from `source` that declare a 1 MiB batch on `POST /v1/scenes` (a route that
+/// takes bodies), send 100 KiB of it and close.
+func abandonedBodies(port: UInt16, count: Int, source: String) {
+    let part = [UInt8](repeating: 10, count: 100 * 1024)
+    for _ in 0..<count {
+        guard let socket = RawSocket(port: port, source: source) else { continue }
+        socket.send("POST /v1/scenes HTTP/1.1\r\nHost: b\r\nContent-Type: text/csv\r\nContent-Length: 1048576\r\n\r\n")
+        sendAll(socket, part, seconds: 1)
+    }
+}
+
+/// `count` connections over 127.0.1.1–4 that declare a 1 MiB batch on `POST /v1/scenes` and send all
+/// of it but the last byte, pressing on the server's body budget; the sockets (to hold) and the
+/// statuses answered at once (503 beyond the budget).
+func budgetPressure(port: UInt16, count: Int) -> (sockets: [RawSocket], statuses: [Int: Int]) {
+    let body = [UInt8](repeating: 10, count: (1 << 20) - 1)
+    var all: [RawSocket] = []
+    for index in 0..<count {
+        guard let socket = RawSocket(port: port, source: "127.0.1.\(1 + index % 4)") else { continue }
+        socket.send("POST /v1/scenes HTTP/1.1\r\nHost: b\r\nContent-Type: text/csv\r\nContent-Length: 1048576\r\n\r\n")
+        sendAll(socket, body, seconds: 1)
+        all.append(socket)
+    }
+    // Answers take a moment to arrive: sorted once all were sent.
+    Thread.sleep(forTimeInterval: 0.3)
+    var sockets: [RawSocket] = []
+    var statuses: [Int: Int] = [:]
+    for socket in all {
+        if let answer = socket.available(), let status = Int(String(decoding: answer.prefix(12).dropFirst(9), as: UTF8.self)) {
+            statuses[status, default: 0] += 1
+        } else {
+            sockets.append(socket)
+        }
+    }
+    return (sockets, statuses)
+}
+
+/// Hostile clients running beside the soak's normal load until `stop()`, each kind from its own
+/// loopback address: slow senders the whole time; in rounds, held bodies on an unknown route, bodies
+/// pressing on the body budget, abandoned bodies, endless empty lines, huge heads, malformed requests.
 final class HostileMix: @unchecked Sendable {
     // @unchecked: the state is the atomics; the thread owns its sockets.
     private let stopped = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
     let rounds = Atomic<Int>(0)
+    /// Bodies refused 503 beyond the budget, and held within it, over all rounds.
+    let budgetRefused = Atomic<Int>(0)
+    let budgetHeld = Atomic<Int>(0)
+    /// Empty-line floods and huge heads answered (400, 431/414).
+    let floodsRefused = Atomic<Int>(0)
+    let hugeHeadsRefused = Atomic<Int>(0)
 
     init(port: UInt16) {
         Thread.detachNewThread { [self] in
             let trickle = TricklingClients(port: port, count: 600, source: "127.0.0.3", intervalSeconds: 3)
             while !stopped.load(ordering: .relaxed) {
                 var held = holdBodies(port: port, count: 300, addresses: 2)
+                var pressing = budgetPressure(port: port, count: 100)
+                budgetRefused.add(pressing.statuses[503, default: 0], ordering: .relaxed)
+                budgetHeld.add(pressing.sockets.count, ordering: .relaxed)
+                abandonedBodies(port: port, count: 20, source: "127.0.0.8")
+                floodsRefused.add(endlessEmptyLines(port: port, count: 8, source: "127.0.0.6", seconds: 0.5), ordering: .relaxed)
+                hugeHeadsRefused.add(hugeHeads(port: port, count: 5, source: "127.0.0.7"), ordering: .relaxed)
                 _ = malformedRequests(port: port, source: "127.0.0.5")
                 Thread.sleep(forTimeInterval: 2)
                 held.sockets.removeAll()
+                pressing.sockets.removeAll()
                 rounds.add(1, ordering: .relaxed)
                 Thread.sleep(forTimeInterval: 1)
             }

@@ -265,7 +265,7 @@ func runServiceBenchmarks() throws {
         }
         print(line)
     }
-    print("   goals: scene and metadata ≥ 0.75× nginx, p99 < 10 ms, 0 errors; snapshots ≥ 200/s")
+    print("   goals: scene and metadata ≥ 0.9× nginx, p99 < 10 ms, 0 errors; snapshots ≥ 200/s")
     runHostileClientFigures(server: server)
 }
 
@@ -348,8 +348,38 @@ func benchmarkService() throws -> SceneService {
     return try SceneService(configuration: configuration)
 }
 
-/// `soak`: a mixed load for LOOKAROUND_SOAK_SECONDS (default 600) on `lookaround serve`, its resident
-/// memory sampled every 10 s.
+/// The same mix as `mixedScript`, pipelined: each connection sends `depth` requests at once (built
+/// at start, each at a random point) and reads their answers in order.
+func pipelinedScript(_ points: String, depth: Int) -> String {
+    points + """
+
+        local depth = \(depth)
+        init = function(args)
+          math.randomseed(46 + math.floor(os.clock() * 1000000))
+          local r = {}
+          for i = 1, depth do
+            local lat, lon = near()
+            if i % 4 == 0 then
+              r[i] = wrk.format("GET", string.format("/maps/api/streetview/metadata?location=%.7f,%.7f", lat, lon))
+            else
+              r[i] = wrk.format("GET", string.format("/v1/scene?lat=%.7f&lon=%.7f", lat, lon))
+            end
+          end
+          req = table.concat(r)
+        end
+        request = function()
+          return req
+        end
+        """
+}
+
+/// `soak`: LOOKAROUND_SOAK_SECONDS (default 600) of load on `lookaround serve`: 10-second slices of the
+/// mixed load, keep-alive and pipelined in turn, beside hostile clients of every kind (``HostileMix``);
+/// the server's RSS sampled after each slice. The start is the RSS after the first minute (its caches
+/// full: tiles, answers, the map renderer); the end is the RSS once the load stopped and every hostile
+/// connection closed. Goal: no growth, the end at most 10 % above the start (the samples go up and down
+/// with the slices: keep-alive slices render images, pipelined ones do not; the start and the end both
+/// follow a pipelined slice).
 func runServiceSoak() throws {
     let total = Int(ProcessInfo.processInfo.environment["LOOKAROUND_SOAK_SECONDS"] ?? "") ?? 600
     let service = try benchmarkService()
@@ -357,37 +387,51 @@ func runServiceSoak() throws {
     defer { server.stop() }
     let base = "http://127.0.0.1:\(server.port)"
     print("   mixed load (60 % scenes, 25 % metadata, 10 % Street View images, 4 % tiles, 1 % maps) for \(total) s, "
-          + "wrk -t2 -c32 in 10 s slices; RSS after each slice")
-    let script = wrkScript("mixed", mixedScript(try panoramaPointsLua(service.catalog)))
-    let start = server.residentBytes
-    print(String(format: "   RSS at start %.1f MiB", Double(start) / 1_048_576))
-    var samples: [Int] = []
+          + "wrk -t2 -c32 in 10 s slices, keep-alive and pipelined (depth 8: scenes and metadata) in turn; RSS after each slice")
+    let points = try panoramaPointsLua(service.catalog)
+    let mixed = wrkScript("mixed", mixedScript(points)), pipelined = wrkScript("pipelined", pipelinedScript(points, depth: 8))
+    func megabytes(_ bytes: Int) -> Double { Double(bytes) / 1_048_576 }
+    print(String(format: "   RSS before any load %.1f MiB", megabytes(server.residentBytes)))
+    var samples: [(seconds: Int, rss: Int)] = []
     var requests = 0, errors = 0, non2xx = 0
     var elapsed = 0
     // Beside the normal load (wrk, from 127.0.0.1), hostile clients from other addresses the whole time.
     let hostile = ProcessInfo.processInfo.environment["LOOKAROUND_SOAK_HOSTILE"] == "0" ? nil : HostileMix(port: server.port)
     if hostile != nil {
-        print("   with hostile clients throughout: 600 slow senders (127.0.0.3), rounds of 300 held 1 MiB bodies (127.0.1.x) "
-              + "and malformed requests (127.0.0.5)")
+        print("   with hostile clients throughout: 600 slow senders (127.0.0.3); in rounds, 300 held 1 MiB bodies on an unknown route "
+              + "(127.0.1.1-2), 100 bodies of 1 MiB less a byte on POST /v1/scenes pressing on the body budget (127.0.1.1-4), "
+              + "20 abandoned bodies (127.0.0.8), 8 endless empty-line streams (127.0.0.6), 10 huge heads (127.0.0.7), malformed requests (127.0.0.5)")
     }
+    var slice = 0
     while elapsed < total {
-        let slice = min(10, total - elapsed)
-        guard let result = Wrk.run(base, seconds: slice, connections: 32, script: script) else { break }
-        elapsed += slice
+        let seconds = min(10, total - elapsed)
+        let isPipelined = slice % 2 == 1
+        slice += 1
+        guard let result = Wrk.run(base, seconds: seconds, connections: 32, script: isPipelined ? pipelined : mixed) else { break }
+        elapsed += seconds
         requests += result.requests
         errors += result.errors
         non2xx += result.non2xx
-        let rss = server.residentBytes
-        samples.append(rss)
-        if samples.count % 6 == 1 || elapsed >= total {
-            print(String(format: "   %4d s  RSS %.1f MiB  %.0f req/s  p99 %.2f ms", elapsed, Double(rss) / 1_048_576,
-                         result.requestsPerSecond, result.p99Milliseconds))
+        samples.append((elapsed, server.residentBytes))
+        if samples.count % 6 == 0 || elapsed >= total {
+            print(String(format: "   %4d s  RSS %.1f MiB  %.0f req/s  p99 %.2f ms (%@)", elapsed, megabytes(samples.last!.rss),
+                         result.requestsPerSecond, result.p99Milliseconds, isPipelined ? "pipelined" : "keep-alive"))
         }
     }
     hostile?.stop()
-    if let hostile { print("   hostile rounds: \(hostile.rounds.load(ordering: .relaxed))") }
-    let firstMinute = samples.prefix(6).max() ?? 0, last = samples.suffix(6).max() ?? 0
-    print(String(format: "   RSS: start %.1f, peak %.1f, max of the first minute %.1f, max of the last minute %.1f MiB; %d requests, %d socket errors, %d non-2xx",
-                 Double(start) / 1_048_576, Double(samples.max() ?? 0) / 1_048_576, Double(firstMinute) / 1_048_576,
-                 Double(last) / 1_048_576, requests, errors, non2xx))
+    Thread.sleep(forTimeInterval: 5)
+    let end = server.residentBytes
+    if let hostile {
+        print("   hostile rounds: \(hostile.rounds.load(ordering: .relaxed)); budget: \(hostile.budgetHeld.load(ordering: .relaxed)) bodies held, "
+              + "\(hostile.budgetRefused.load(ordering: .relaxed)) refused 503; empty-line floods answered 400: \(hostile.floodsRefused.load(ordering: .relaxed)); "
+              + "huge heads answered 431/414: \(hostile.hugeHeadsRefused.load(ordering: .relaxed))")
+    }
+    print("   RSS samples (MiB, every 10 s): " + samples.map { String(format: "%.0f", megabytes($0.rss)) }.joined(separator: " "))
+    let start = samples.first { $0.seconds >= 60 }?.rss ?? samples.first?.rss ?? 0
+    let growth = Double(end - start) / Double(max(1, start)) * 100
+    func largest(_ slice: ArraySlice<(seconds: Int, rss: Int)>) -> Double { megabytes(slice.map(\.rss).max() ?? 0) }
+    print(String(format: "   RSS: start (after the first minute) %.1f MiB, peak %.1f, end (load stopped, hostile connections closed) %.1f MiB: %+.1f %% "
+                 + "(goal at most +10 %%: %@); largest sample of the first minute %.1f, of the last %.1f MiB; %d requests, %d socket errors, %d non-2xx",
+                 megabytes(start), megabytes(samples.map(\.rss).max() ?? 0), megabytes(end), growth, growth <= 10 ? "met" : "NOT met",
+                 largest(samples.prefix(6)[...]), largest(samples.suffix(6)[...]), requests, errors, non2xx))
 }

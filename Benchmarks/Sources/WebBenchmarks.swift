@@ -404,7 +404,7 @@ func runWebTileBenchmarks() throws {
 }
 
 /// Renders `tiles` (z/x/y) in this process on `threads` threads as the tile route does (render + PNG,
-/// `SceneService.mapTilePNG`), no HTTP: the same work Mapnik's figure measures. The list is dealt out
+/// `MapTileRoutes.mapTilePNG`), no HTTP: the same work Mapnik's figure measures. The list is dealt out
 /// as Mapnik's is (thread i takes tiles i, i + threads, …). Returns the wall time, per-tile render and
 /// encode milliseconds and the PNG sizes.
 private func renderTilesInProcess(_ tiles: [String], snapshotter: MapSnapshotter, threads: Int) throws
@@ -423,12 +423,12 @@ private func renderTilesInProcess(_ tiles: [String], snapshotter: MapSnapshotter
     DispatchQueue.concurrentPerform(iterations: threads) { worker in
         for i in stride(from: worker, to: parsed.count, by: threads) {
             do {
-                // `SceneService.mapTilePNG` (the route's function) in its two halves, for the timing.
+                // `MapTileRoutes.mapTilePNG` (the route's function) in its two halves, for the timing.
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let options = SceneService.mapTileOptions(parsed[i], scale: 1, type: .standard, orthophoto: nil, coverage: nil)
+                let options = MapTileRoutes.mapTileOptions(parsed[i], scale: 1, type: .standard, orthophoto: nil, coverage: nil)
                 let image = try snapshotter.snapshot(options).image
                 let t1 = DispatchTime.now().uptimeNanoseconds
-                let png = try SceneService.encodeTile(image)
+                let png = try MapTileRoutes.encodeTile(image)
                 let t2 = DispatchTime.now().uptimeNanoseconds
                 results.render[i] = Double(t1 - t0) / 1e6
                 results.encode[i] = Double(t2 - t1) / 1e6
@@ -490,7 +490,7 @@ private func runWebTileBenchmark(catalog: String) throws {
         return fetchAll(port: server.port, paths: paths, connections: 4)
     }
     let snapshotter = try MapSnapshotter(dataset: dataset)
-    _ = try SceneService.mapTilePNG(try SlippyTile(x: 2331, y: 1185, zoom: 12), scale: 1, type: .standard,
+    _ = try MapTileRoutes.mapTilePNG(try SlippyTile(x: 2331, y: 1185, zoom: 12), scale: 1, type: .standard,
                                     snapshotter: snapshotter, orthophoto: nil, coverage: nil)
     // Mapnik: the GeoJSON layers scripts/mapnik-peer.sh makes (cached in .build/benchmarks/mapnik-tiles).
     let layers = ".build/benchmarks/mapnik-tiles"
@@ -525,7 +525,7 @@ private func runWebTileBenchmark(catalog: String) throws {
     }
     let localRates = local.map { Double(tiles.count) / $0.seconds }, localRate = median(localRates)
     let renders = local.flatMap(\.renderMs), encodes = local.flatMap(\.encodeMs)
-    print("      lookaround in-process (SceneService.mapTilePNG, no HTTP), 2 threads, render + PNG: \(f1(localRate)) tiles/s "
+    print("      lookaround in-process (MapTileRoutes.mapTilePNG, no HTTP), 2 threads, render + PNG: \(f1(localRate)) tiles/s "
           + "(rounds \(list(localRates)); one tile: render \(f2(median(renders))) ms, encode \(f2(median(encodes))) ms; "
           + "mean PNG \(local[0].bytes.reduce(0, +) / max(1, local[0].bytes.count)) bytes)")
     guard !mapnik.isEmpty else { print("      Mapnik: not measured (see above)"); return }

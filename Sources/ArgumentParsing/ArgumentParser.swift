@@ -92,7 +92,7 @@ public enum ArgumentParser {
                 }
                 guard command.option(named: name) != nil else {
                     let names = command.options.map(\.name) + ["help"]
-                    throw UsageError(commandPath: commandPath, message: "unknown option '--\(name)'",
+                    throw UsageError(commandPath: commandPath, message: "unknown option '--\(name)'", option: name,
                                      suggestion: closestMatch(to: name, among: names).map { "--\($0)" })
                 }
             } else {
@@ -107,7 +107,7 @@ public enum ArgumentParser {
             let spec = command.option(named: name)!
             if !spec.takesValue {
                 if inlineValue != nil {
-                    throw UsageError(commandPath: commandPath, message: "--\(name) is a flag and takes no value")
+                    throw UsageError(commandPath: commandPath, message: "--\(name) is a flag and takes no value", option: name)
                 }
                 flags.insert(name)
                 continue
@@ -118,24 +118,24 @@ public enum ArgumentParser {
             } else {
                 guard index < arguments.count else {
                     throw UsageError(commandPath: commandPath,
-                                     message: "--\(name) needs a value (\(spec.valueName ?? "VALUE"))")
+                                     message: "--\(name) needs a value (\(spec.valueName ?? "VALUE"))", option: name)
                 }
                 value = arguments[index]
                 index += 1
             }
             if let allowed = spec.allowedValues, !allowed.contains(value) {
                 throw UsageError(commandPath: commandPath,
-                                 message: "--\(name) '\(value)' is not one of: \(allowed.joined(separator: ", "))",
+                                 message: "--\(name) '\(value)' is not one of: \(allowed.joined(separator: ", "))", option: name,
                                  suggestion: closestMatch(to: value, among: allowed))
             }
             if values[name] != nil && !spec.isRepeatable {
-                throw UsageError(commandPath: commandPath, message: "--\(name) was given more than once")
+                throw UsageError(commandPath: commandPath, message: "--\(name) was given more than once", option: name)
             }
             values[name, default: []].append(value)
         }
 
         for spec in command.options where spec.isRequired && values[spec.name] == nil {
-            throw UsageError(commandPath: commandPath, message: "missing required option --\(spec.name) \(spec.valueName ?? "")")
+            throw UsageError(commandPath: commandPath, message: "missing required option --\(spec.name) \(spec.valueName ?? "")", option: spec.name)
         }
         let required = command.positionals.filter { !$0.isOptional }.count
         if positionals.count < required {

@@ -43,10 +43,10 @@ public struct ParsedArguments: Sendable {
     public func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text) else {
-            throw error("--\(name) '\(text)' is not a whole number; allowed \(range.lowerBound)…\(range.upperBound)")
+            throw error("--\(name) '\(text)' is not a whole number; allowed \(range.lowerBound)…\(range.upperBound)", option: name)
         }
         guard range.contains(value) else {
-            throw error("--\(name) \(value) is out of range; allowed \(range.lowerBound)…\(range.upperBound)")
+            throw error("--\(name) \(value) is out of range; allowed \(range.lowerBound)…\(range.upperBound)", option: name)
         }
         return value
     }
@@ -54,18 +54,19 @@ public struct ParsedArguments: Sendable {
     /// A finite decimal option within `range` (NaN and infinities are rejected).
     public func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let text = string(name) else { return nil }
-        return try Self.parseDouble(text, what: "--\(name)", in: range, commandPath: commandName)
+        return try Self.parseDouble(text, what: "--\(name)", option: name, in: range, commandPath: commandName)
     }
 
-    /// Parses a finite decimal within `range`, naming `what` in the error.
-    public static func parseDouble(_ text: String, what: String, in range: ClosedRange<Double>,
+    /// Parses a finite decimal within `range`, naming `what` in the error and `option` (without dashes)
+    /// as the option at fault.
+    public static func parseDouble(_ text: String, what: String, option: String?, in range: ClosedRange<Double>,
                                    commandPath: String) throws -> Double {
         let allowed = "allowed \(format(range.lowerBound))…\(format(range.upperBound))"
         guard let value = decimal(text.trimmingCharacters(in: .whitespaces)) else {
-            throw UsageError(commandPath: commandPath, message: "\(what) '\(text)' is not a finite number; \(allowed)")
+            throw UsageError(commandPath: commandPath, message: "\(what) '\(text)' is not a finite number; \(allowed)", option: option)
         }
         guard range.contains(value) else {
-            throw UsageError(commandPath: commandPath, message: "\(what) \(text) is out of range; \(allowed)")
+            throw UsageError(commandPath: commandPath, message: "\(what) \(text) is out of range; \(allowed)", option: option)
         }
         return value
     }
@@ -95,9 +96,9 @@ public struct ParsedArguments: Sendable {
         return value
     }
 
-    /// A usage error for this command.
-    public func error(_ message: String, suggestion: String? = nil) -> UsageError {
-        UsageError(commandPath: commandName, message: message, suggestion: suggestion)
+    /// A usage error for this command; `option` (without dashes) is the option at fault, when there is one.
+    public func error(_ message: String, option: String? = nil, suggestion: String? = nil) -> UsageError {
+        UsageError(commandPath: commandName, message: message, option: option, suggestion: suggestion)
     }
 
     private static func format(_ value: Double) -> String {

@@ -1,22 +1,24 @@
 import Diagnostics
 
-/// A mistake in the command line. The tool prints it in one format and exits with code 64.
+/// A mistake in the command line. The tool prints it in one format; its category is
+/// ``ErrorCategory/usage`` (exit code from ``ErrorCategory/exitCode``, 64).
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command path the error belongs to (`lookaround snapshot`), for the "see --help" hint.
     public var commandPath: String
     /// What is wrong, naming the bad value and what is allowed.
     public var message: String
+    /// The option at fault, without its dashes (`radius-meters`), when the error is about one: the
+    /// service names it as the query parameter (`radius_meters`) from here, never from ``message``.
+    public var option: String?
     /// A close match, when the user probably mistyped ("did you mean '--radius-meters'?").
     public var suggestion: String?
 
-    public init(commandPath: String, message: String, suggestion: String? = nil) {
+    public init(commandPath: String, message: String, option: String? = nil, suggestion: String? = nil) {
         self.commandPath = commandPath
         self.message = message
+        self.option = option
         self.suggestion = suggestion
     }
-
-    /// The standard exit code for a usage error (BSD `EX_USAGE`).
-    public static let exitCode: Int32 = 64
 
     /// `error: …` then an optional `did you mean …?` line and a pointer to the command's help.
     public var description: String {
@@ -55,6 +57,6 @@ func closestMatch(to word: String, among candidates: [String]) -> String? {
 }
 
 extension UsageError: CategorizedError {
-    /// Always ``ErrorCategory/usage`` (exit 64).
+    /// Always ``ErrorCategory/usage``.
     public var category: ErrorCategory { .usage }
 }

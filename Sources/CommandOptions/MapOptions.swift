@@ -52,40 +52,40 @@ public struct MapOptions: Sendable {
     /// - Throws: `UsageError` naming the value and what is allowed; `MapSnapshotError` for a camera file.
     public init(_ arguments: ParsedArguments, allowCameraFiles: Bool) throws {
         do { size = try PointSize(parsing: try arguments.requiredString("size"), maximumSide: MapSnapshotOptions.maximumSidePoints) } catch let error as ImagingError {
-            throw arguments.error("--size: \(error)")
+            throw arguments.error("--size: \(error)", option: "size")
         }
         scale = try arguments.double("scale", in: 1...4) ?? 1
         let typeName = try arguments.requiredString("type")
-        guard let type = MapType(rawValue: typeName) else { throw arguments.error("--type '\(typeName)' is unknown") }
+        guard let type = MapType(rawValue: typeName) else { throw arguments.error("--type '\(typeName)' is unknown", option: "type") }
         self.type = type
         if let cameraText = arguments.string("camera") {
             if arguments.has("center") || arguments.has("span") || arguments.has("span-meters") {
-                throw arguments.error("give either --camera or --center with --span, not both")
+                throw arguments.error("give either --camera or --center with --span, not both", option: "camera")
             }
             framing = .camera(try Self.parseCamera(cameraText, arguments: arguments, allowFiles: allowCameraFiles))
         } else if let center = try arguments.coordinate("center") {
             if let spanText = arguments.string("span") {
                 let parts = spanText.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                guard parts.count == 2 else { throw arguments.error("--span '\(spanText)' is not DLAT,DLON in degrees, e.g. 0.01,0.02") }
-                let dLat = try ParsedArguments.parseDouble(parts[0], what: "--span latitude delta", in: 0...180, commandPath: arguments.commandName)
-                let dLon = try ParsedArguments.parseDouble(parts[1], what: "--span longitude delta", in: 0...360, commandPath: arguments.commandName)
-                guard dLat > 0, dLon > 0 else { throw arguments.error("--span \(spanText): both deltas must be more than 0 degrees") }
+                guard parts.count == 2 else { throw arguments.error("--span '\(spanText)' is not DLAT,DLON in degrees, e.g. 0.01,0.02", option: "span") }
+                let dLat = try ParsedArguments.parseDouble(parts[0], what: "--span latitude delta", option: "span", in: 0...180, commandPath: arguments.commandName)
+                let dLon = try ParsedArguments.parseDouble(parts[1], what: "--span longitude delta", option: "span", in: 0...360, commandPath: arguments.commandName)
+                guard dLat > 0, dLon > 0 else { throw arguments.error("--span \(spanText): both deltas must be more than 0 degrees", option: "span") }
                 do {
                     framing = .region(try CoordinateRegion(center: center, span: try CoordinateSpan(latitudeDelta: dLat, longitudeDelta: dLon)))
-                } catch { throw arguments.error("--span \(spanText): \(error)") }
+                } catch { throw arguments.error("--span \(spanText): \(error)", option: "span") }
             } else {
                 let meters = try arguments.double("span-meters", in: 1...20_000_000) ?? 1_000
                 do {
                     framing = .region(try CoordinateRegion(center: center, latitudinalMeters: meters, longitudinalMeters: meters))
-                } catch { throw arguments.error("--span-meters \(meters): \(error)") }
+                } catch { throw arguments.error("--span-meters \(meters): \(error)", option: "span-meters") }
             }
         } else if arguments.has("span") || arguments.has("span-meters") {
-            throw arguments.error("--span needs --center LAT,LON")
+            throw arguments.error("--span needs --center LAT,LON", option: "span")
         }
         pins = []
         for text in arguments.strings("pin") {
             let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            guard parts.count >= 2 else { throw arguments.error("--pin '\(text)' is not LAT,LON[,TITLE]") }
+            guard parts.count >= 2 else { throw arguments.error("--pin '\(text)' is not LAT,LON[,TITLE]", option: "pin") }
             let c = try arguments.parseCoordinate("\(parts[0]),\(parts[1])", option: "pin")
             pins.append(MapAnnotation(coordinate: c, title: parts.count > 2 ? parts[2] : nil))
         }
@@ -95,7 +95,7 @@ public struct MapOptions: Sendable {
             filter = set.isEmpty ? .excludingAll : .including(set)
         }
         if let exclude = arguments.string("poi-exclude") {
-            if arguments.has("poi-include") { throw arguments.error("give either --poi-include or --poi-exclude, not both") }
+            if arguments.has("poi-include") { throw arguments.error("give either --poi-include or --poi-exclude, not both", option: "poi-exclude") }
             filter = .excluding(try Self.groups(exclude, option: "poi-exclude", arguments: arguments))
         }
         pointOfInterestFilter = filter
@@ -127,7 +127,7 @@ public struct MapOptions: Sendable {
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let group = PlaceGroup(rawValue: name) else {
                 throw arguments.error("--\(option): unknown place group '\(name)'; allowed "
-                                      + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", "))
+                                      + PlaceGroup.allCases.map(\.rawValue).joined(separator: ", "), option: option)
             }
             out.insert(group)
         }
@@ -138,7 +138,8 @@ public struct MapOptions: Sendable {
     public static func parseCamera(_ text: String, arguments: ParsedArguments, allowFiles: Bool) throws -> MapCamera {
         if text.lowercased().hasSuffix(".json") {
             guard allowFiles else {
-                throw arguments.error("--camera '\(text)': camera files are not accepted here; give LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]]")
+                throw arguments.error("--camera '\(text)': camera files are not accepted here; give LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]]",
+                                      option: "camera")
             }
             guard let data = FileManager.default.contents(atPath: text) else {
                 throw MapSnapshotError.missingInput(file: text, detail: "no such camera file; write one with --save-camera")
@@ -152,14 +153,14 @@ public struct MapOptions: Sendable {
         }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard (3...5).contains(parts.count) else {
-            throw arguments.error("--camera '\(text)' is not LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] or a .json file")
+            throw arguments.error("--camera '\(text)' is not LAT,LON,DISTANCE_METERS[,HEADING_DEGREES[,PITCH_DEGREES]] or a .json file", option: "camera")
         }
         let center = try arguments.parseCoordinate("\(parts[0]),\(parts[1])", option: "camera")
-        let distance = try ParsedArguments.parseDouble(parts[2], what: "--camera distance", in: MapCamera.distanceRangeMeters,
+        let distance = try ParsedArguments.parseDouble(parts[2], what: "--camera distance", option: "camera", in: MapCamera.distanceRangeMeters,
                                                        commandPath: arguments.commandName)
-        let heading = parts.count > 3 ? try ParsedArguments.parseHeading(parts[3], what: "--camera heading",
+        let heading = parts.count > 3 ? try ParsedArguments.parseHeading(parts[3], what: "--camera heading", option: "camera",
                                                                          commandPath: arguments.commandName) : 0
-        let pitch = parts.count > 4 ? try ParsedArguments.parseDouble(parts[4], what: "--camera pitch", in: MapCamera.pitchRangeDegrees,
+        let pitch = parts.count > 4 ? try ParsedArguments.parseDouble(parts[4], what: "--camera pitch", option: "camera", in: MapCamera.pitchRangeDegrees,
                                                                       commandPath: arguments.commandName) : 0
         return try MapCamera(centerCoordinate: center, centerCoordinateDistanceMeters: distance, heading: .degrees(heading),
                              pitch: MapCameraPitch(degrees: pitch))

@@ -46,17 +46,17 @@ public struct SceneSelection: Sendable {
         let modes = ["lat", "near", "scene"].filter { arguments.has($0) }
         guard modes.count == 1 || (modes.isEmpty && arguments.has("lon")) else {
             throw arguments.error(modes.isEmpty ? "give --lat and --lon, --near NAME or --scene ID"
-                                  : "give only one of " + modes.map { "--\($0)" }.joined(separator: ", "))
+                                  : "give only one of " + modes.map { "--\($0)" }.joined(separator: ", "), option: modes.first ?? "lat")
         }
         if arguments.has("lat") || arguments.has("lon") {
-            guard arguments.has("lat"), arguments.has("lon") else { throw arguments.error("give both --lat and --lon") }
+            guard arguments.has("lat"), arguments.has("lon") else { throw arguments.error("give both --lat and --lon", option: arguments.has("lat") ? "lon" : "lat") }
             let latitude = try arguments.double("lat", in: -90...90) ?? 0
             let longitude = try arguments.double("lon", in: -180...180) ?? 0
             point = try GeoCoordinate(latitude: latitude, normalizingLongitude: longitude)
         }
         radiusMeters = try arguments.double("radius-meters", in: SceneRequest.radiusRange) ?? SceneRequest.defaultRadiusMeters
         do { size = try PixelSize(parsing: arguments.string("size") ?? "1280x720", maximumSide: Self.maximumSidePixels) } catch let error as ImagingError {
-            throw arguments.error("--size: \(error)")
+            throw arguments.error("--size: \(error)", option: "size")
         }
         camera = LookAroundSnapshotter.Camera()
         camera.headingDegrees = try arguments.heading("heading-degrees")
@@ -66,7 +66,7 @@ public struct SceneSelection: Sendable {
             _ = try ViewCamera(headingDegrees: 0, pitchDegrees: camera.pitchDegrees,
                                fieldOfViewDegrees: camera.fieldOfViewDegrees, width: size.width, height: size.height)
         } catch {
-            throw arguments.error("--size: \(error)")
+            throw arguments.error("--size: \(error)", option: "size")
         }
     }
 
@@ -108,7 +108,7 @@ public struct SceneSelection: Sendable {
             point = place.coordinate
             placeName = place.name
         }
-        guard let point else { throw arguments.error("give --lat and --lon") }
+        guard let point else { throw arguments.error("give --lat and --lon", option: "lat") }
         let answer = try catalog.scene(for: SceneRequest(coordinate: point, radiusMeters: radiusMeters), detailCache: detailCache)
         return Resolution(scene: answer.scene.map(LookAroundScene.init(match:)), placeName: placeName, point: point,
                           noCoverage: answer.noCoverage)

@@ -34,9 +34,10 @@ public enum ErrorCategory: String, Sendable, CaseIterable {
         }
     }
 
-    /// The HTTP status of a library error in the service: the client's fault (400), nothing there
-    /// (404), a dependency down (503); everything else is the server's own files or code (500), since
-    /// a client names no file.
+    /// The HTTP status of an error of this category in the service: the client's fault (400), nothing
+    /// there (404), a dependency down (503); everything else is the server's own files or code (500),
+    /// since a client names no file. The service's own refusals that HTTP names more exactly (405, 413…)
+    /// refine it (`ServiceError.httpStatus`); nothing restates it.
     public var httpStatus: Int {
         switch self {
         case .usage: 400

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Diagnostics
 import Foundation
 import Storage
 
@@ -7,8 +8,8 @@ protocol Command {
     /// Options, positionals, help text.
     static var spec: CommandSpec { get }
     /// Validates the parsed values (throwing `UsageError` for bad ones) and does the work.
-    /// Returns the exit code.
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode
+    /// Returns how it ended (the exit code follows from it).
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome
 }
 
 /// A group of subcommands (`lookaround geo …`).
@@ -24,21 +25,25 @@ extension CommandGroup {
     }
 }
 
-/// Exit codes (DESIGN §3), one per `ErrorCategory` (Diagnostics): 0 ok, 1 "no imagery here", 64 usage,
-/// 65 bad data, 66 missing input, 69 unavailable, 70 internal, 73 cannot create output (permission denied,
-/// read-only file system, no such folder), 74 I/O error (disk full, quota, file too large).
-enum ExitCode: Int32 {
-    case ok = 0
-    case noImagery = 1
-    case usage = 64
-    case dataError = 65
-    case noInput = 66
-    case unavailable = 69
-    case internalError = 70
-    case cannotCreate = 73
-    case ioError = 74
-    /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
-    case interrupted = 130
+/// How a command ended. A failure is one ``ErrorCategory`` (Diagnostics), whose
+/// ``ErrorCategory/exitCode`` is the one table of exit codes (DESIGN §3: 1 "no imagery here", 64 usage,
+/// 65 bad data, 66 missing input, 69 unavailable, 70 internal, 73 cannot create output, 74 I/O error).
+enum CommandOutcome: Equatable {
+    /// Done (exit 0).
+    case ok
+    /// Failed with an error of this category (or, for "no imagery here", answered so).
+    case failed(ErrorCategory)
+    /// Stopped by Ctrl-C (exit 130, 128 + SIGINT, as shells report it).
+    case interrupted
+
+    /// The process's exit code.
+    var exitCode: Int32 {
+        switch self {
+        case .ok: 0
+        case .failed(let category): category.exitCode
+        case .interrupted: 128 + SIGINT
+        }
+    }
 }
 
 /// Options several commands share, declared once.

@@ -23,7 +23,7 @@ enum CompletionsCommand: Command {
             (command: "lookaround completions fish > ~/.config/fish/completions/lookaround.fish", comment: "install for fish"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let name = arguments.positionals[0]
         guard let shell = CompletionScript.Shell(rawValue: name) else {
             let shells = CompletionScript.Shell.allCases.map(\.rawValue)

@@ -65,7 +65,7 @@ enum DirectionsCommand: Command {
         return try DirectionsNetwork.shared(catalog: opened)
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         // Everything typed is checked before any file is read.
         let mode = TransportType(rawValue: arguments.string("mode") ?? "walking") ?? .walking
         let snapRadius = try arguments.double("snap-radius-meters", in: 1...5_000) ?? RoutingGraph.defaultSnapRadiusMeters
@@ -98,7 +98,7 @@ enum DirectionsCommand: Command {
             guard FileManager.default.fileExists(atPath: osm) else {
                 Console.error("error: --osm \(osm): no such file; pass the OSM extract (.osm.pbf) whose streets to route over, "
                               + "or run 'lookaround index --osm FILE' to store its graph in the catalog")
-                return .noInput
+                return .failed(.missingInput)
             }
             graph = try DirectionsNetwork.shared(osmPath: osm)
         }
@@ -110,7 +110,7 @@ enum DirectionsCommand: Command {
         let routes: [Route]
         do { routes = try Directions(request: request).calculateNow() } catch let error as RoutingError {
             Console.error("error: \(error)")
-            return ExitCode(error.category)
+            return .failed(error.category)
         }
         var previews: [RouteStepPreview?] = []
         var previewPaths: [Int: String] = [:]

@@ -35,7 +35,7 @@ enum GeoDistanceCommand: Command {
         var model: String
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let from = try arguments.requiredCoordinate("from"), to = try arguments.requiredCoordinate("to")
         let result: Result
         if arguments.flag("spherical") {
@@ -80,7 +80,7 @@ enum GeoDestinationCommand: Command {
         var finalBearingDegrees: Double
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let from = try arguments.requiredCoordinate("from")
         let bearing = try arguments.heading("bearing-degrees") ?? 0
         let distance = try arguments.double("distance-meters", in: -40_000_000...40_000_000) ?? 0
@@ -124,7 +124,7 @@ enum GeoTileCommand: Command {
         var east: Double
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let tile: SlippyTile
         if let quadkey = arguments.string("quadkey") {
             if arguments.has("at") { throw arguments.error("give either --at or --quadkey, not both") }

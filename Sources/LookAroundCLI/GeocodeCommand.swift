@@ -42,7 +42,7 @@ enum GeocodeCommand: Command {
             (command: "lookaround geocode --reverse 60.16877,24.94406", comment: "the address at a point"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let catalog = try Catalog(path: arguments.string("catalog") ?? Catalog.defaultPath)
         let language = arguments.string("language")
         if let point = try arguments.coordinate("reverse") {
@@ -64,7 +64,7 @@ enum GeocodeCommand: Command {
                 }
                 if let neighbourhood = answer.neighbourhood { Console.out("area       \(neighbourhood)") }
             }
-            return found ? .ok : .noImagery
+            return found ? .ok : .failed(.noImagery)
         }
         let text = arguments.positionals.first
         guard text.map({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) ?? false
@@ -86,6 +86,6 @@ enum GeocodeCommand: Command {
                 Console.out(line)
             }
         }
-        return answers.isEmpty ? .noImagery : .ok
+        return answers.isEmpty ? .failed(.noImagery) : .ok
     }
 }

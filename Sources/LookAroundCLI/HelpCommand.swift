@@ -25,7 +25,7 @@ enum HelpCommand: Command {
             (command: "lookaround help --man --output man/man1", comment: "every manual page, into man/man1"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         var path = [CommandTree.root]
         for word in arguments.positionals {
             let names = path[path.count - 1].subcommands.map(\.name)
@@ -56,7 +56,7 @@ enum HelpCommand: Command {
             Console.out("wrote \(pages.count) manual pages to \(directory) (lookaround.1, lookaround-snapshot.1, …)")
         } catch {
             Console.error("error: cannot write manual pages into \(directory): \(error.localizedDescription)")
-            return .cannotCreate
+            return .failed(.cannotCreate)
         }
         return .ok
     }

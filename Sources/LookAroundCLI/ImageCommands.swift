@@ -156,8 +156,8 @@ enum ImageInfoCommand: Command {
         Console.out(lines.joined(separator: "\n"))
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        var worst = ExitCode.ok
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
+        var worst = CommandOutcome.ok
         for path in arguments.positionals {
             do {
                 let info = try info(of: path)
@@ -172,7 +172,7 @@ enum ImageInfoCommand: Command {
             } catch {
                 let (code, message) = describe(error)
                 Console.error("error: \(message)")
-                if worst == .ok || code == .dataError { worst = code }
+                if worst == .ok || code == .failed(.badData) { worst = code }
             }
         }
         return worst
@@ -198,7 +198,7 @@ enum ImageResizeCommand: Command {
         examples: [(command: "lookaround image resize pano.jpg --size 2048x1024 -o small.jpg",
                     comment: "halve an 8K panorama, keeping its metadata")])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let input = arguments.positionals[0]
         let output = try arguments.requiredString("output")
         let quality = try arguments.int("quality", in: 1...100) ?? 90
@@ -281,13 +281,13 @@ enum ImageCompareCommand: Command {
         var identical: Bool
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let a = try ImageDecoder.readRGB(path: arguments.positionals[0])
         let b = try ImageDecoder.readRGB(path: arguments.positionals[1])
         guard a.width == b.width, a.height == b.height else {
             Console.error("error: the images differ in size (\(a.size) and \(b.size)); compare images of the same "
                           + "size, or resize one first with 'lookaround image resize'")
-            return .dataError
+            return .failed(.badData)
         }
         let psnr = ImageMetrics.psnr(a, b)
         let result = Result(psnrDecibels: psnr.isFinite ? psnr : nil, ssim: ImageMetrics.ssim(a, b),
@@ -338,7 +338,7 @@ enum ImageLabelCommand: Command {
         return color
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let text = arguments.positionals[0]
         guard !text.isEmpty else { throw arguments.error("TEXT is empty") }
         let output = try arguments.requiredString("output")
@@ -383,7 +383,7 @@ enum ImageShowCommand: Command {
         examples: [(command: "lookaround image show Panoramas/helsinki/senaatintori-003.jpg --columns 120",
                     comment: "a panorama at a glance")])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let fallback = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { (1...1000).contains($0) ? $0 : nil } ?? 80
         let columns = try arguments.int("columns", in: 1...1000) ?? fallback
         let image = try ImageDecoder.readRGB(path: arguments.positionals[0])

@@ -90,7 +90,7 @@ enum IndexCommand: Command {
         return max(256, (bytes / 2) >> 20)
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         if arguments.has("memory-mb") && !arguments.flag("tiles") { throw arguments.error("--memory-mb needs --tiles") }
         let catalogPath = arguments.string("catalog") ?? Catalog.defaultPath
         let location = try CatalogLocation(parsing: catalogPath)
@@ -193,7 +193,7 @@ enum IndexCommand: Command {
             }
             failed = true
         }
-        return failed ? .dataError : .ok
+        return failed ? .failed(.badData) : .ok
     }
 
     /// The JSON report: the index report's fields, plus `tiles` with --tiles.

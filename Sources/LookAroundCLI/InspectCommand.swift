@@ -40,7 +40,7 @@ enum InspectCommand: Command {
              comment: "inspect a pixel of a snapshot made with the same options"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let selection = try SceneSelection(arguments)
         let x = try arguments.double("x", in: 0...Double(selection.size.width)) ?? 0
         let y = try arguments.double("y", in: 0...Double(selection.size.height)) ?? 0
@@ -54,7 +54,7 @@ enum InspectCommand: Command {
             } else {
                 resolution.noCoverageLines.forEach(Console.out)
             }
-            return .noImagery
+            return .failed(.noImagery)
         }
         let options = LookAroundSnapshotter.Options(size: selection.size, camera: selection.camera, language: language)
         let snapshotter = LookAroundSnapshotter(scene: scene, options: options, catalog: catalog)

@@ -60,11 +60,11 @@ enum MapCommand: Command {
              comment: "the frames of a camera flight"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         try runChecked(arguments)
     }
 
-    static func runChecked(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func runChecked(_ arguments: ParsedArguments) throws -> CommandOutcome {
         // Validate everything the user typed before reading any file.
         let map = try MapOptions(arguments, allowCameraFiles: true)
         let type = map.type, size = map.size

@@ -43,7 +43,7 @@ enum SceneCommand: Command {
             (command: "lookaround scene --tile 17/74621/37940", comment: "coverage of one tile"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let modes = ["lat", "near", "id", "tile", "batch"].filter { arguments.has($0) }
         guard modes.count == 1 || (modes.isEmpty && arguments.has("lon")) else {
             throw arguments.error(modes.isEmpty ? "give --lat and --lon, --near NAME, --id ID, --tile Z/X/Y or --batch FILE"
@@ -106,7 +106,7 @@ enum SceneCommand: Command {
             }
             if let address, address.address != nil || address.street != nil { Console.out("address    \(address.displayName)") }
         }
-        return answer.found ? .ok : .noImagery
+        return answer.found ? .ok : .failed(.noImagery)
     }
 
     /// `YYYY-MM-DD` (start or end of that UTC day) or full ISO 8601.
@@ -140,7 +140,7 @@ enum SceneCommand: Command {
         }.joined(separator: "\n           ")))
     }
 
-    static func printTile(_ tile: SlippyTile, catalog: Catalog, json: Bool) throws -> ExitCode {
+    static func printTile(_ tile: SlippyTile, catalog: Catalog, json: Bool) throws -> CommandOutcome {
         let entries = try catalog.coverage(tile: tile)
         if json {
             struct Tile: Encodable { var tile: String; var panoramas: [CoverageEntry] }
@@ -152,10 +152,10 @@ enum SceneCommand: Command {
                             + "heading \(fixed(entry.headingDegrees, 1))°  \(entry.captureTime)  \(entry.source.rawValue)")
             }
         }
-        return entries.isEmpty ? .noImagery : .ok
+        return entries.isEmpty ? .failed(.noImagery) : .ok
     }
 
-    static func printPanorama(_ id: String, catalog: Catalog, json: Bool) throws -> ExitCode {
+    static func printPanorama(_ id: String, catalog: Catalog, json: Bool) throws -> CommandOutcome {
         let record = try catalog.panorama(id: id)
         let links = try catalog.links(ofPanoramaID: id)
         if json {
@@ -173,7 +173,7 @@ enum SceneCommand: Command {
         return .ok
     }
 
-    static func runBatch(_ source: String, defaults: SceneRequest, catalog: Catalog) throws -> ExitCode {
+    static func runBatch(_ source: String, defaults: SceneRequest, catalog: Catalog) throws -> CommandOutcome {
         let data: Data
         if source == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -206,7 +206,7 @@ enum SceneCommand: Command {
             if output.count > 1 << 16 { FileHandle.standardOutput.write(output); output.removeAll(keepingCapacity: true) }
         }
         FileHandle.standardOutput.write(output)
-        return badLines > 0 ? .dataError : .ok
+        return badLines > 0 ? .failed(.badData) : .ok
     }
 }
 

@@ -30,7 +30,7 @@ enum SearchCommand: Command {
             (command: "lookaround search tuomiokirkko --language sv", comment: "Swedish names"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let text = arguments.positionals[0]
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw arguments.error("QUERY is empty; give a name such as Stockmann")
@@ -53,6 +53,6 @@ enum SearchCommand: Command {
                 Console.out(line)
             }
         }
-        return matches.isEmpty ? .noImagery : .ok
+        return matches.isEmpty ? .failed(.noImagery) : .ok
     }
 }

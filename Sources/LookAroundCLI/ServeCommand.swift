@@ -5,6 +5,9 @@ import Service
 
 /// `lookaround serve`: the scene-request service over HTTP.
 enum ServeCommand: Command {
+    /// The HTTP engine's defaults, which the options' defaults are (one owner: HTTPServerConfiguration).
+    private static let http = HTTPServerConfiguration()
+
     static let spec = CommandSpec(
         name: "serve",
         abstract: "Serve scene requests, panorama metadata, views, maps and tiles over HTTP (native JSON and Google Street View compatible).",
@@ -33,18 +36,18 @@ enum ServeCommand: Command {
             .value("api-key-file", valueName: "FILE", help: "Require one of the keys in FILE (one per line) as key=… or X-API-Key."),
             .value("threads", valueName: "N", help: "Network threads, 1…64 (default: one more than the cores; they also answer scene requests)."),
             .value("render-workers", valueName: "N", help: "Render workers for images and tiles, 1…64 (default: the number of cores)."),
-            .value("max-queue", valueName: "N", help: "Render jobs that may wait for a worker before 503, 0…10000.", defaultValue: "64"),
+            .value("max-queue", valueName: "N", help: "Render jobs that may wait for a worker before 503, 0…10000.", defaultValue: "\(http.maximumQueuedRenders)"),
             .value("max-image-pixels", valueName: "N", help: "Largest image a request may ask for, 1…16000000 pixels.", defaultValue: "4000000"),
             .value("max-batch", valueName: "N", help: "Requests in one POST /v1/scenes at most, 1…100000.", defaultValue: "1000"),
-            .value("max-body-bytes", valueName: "N", help: "Largest request body, 1…1073741824 bytes (413 beyond).", defaultValue: "1048576"),
+            .value("max-body-bytes", valueName: "N", help: "Largest request body, 1…1073741824 bytes (413 beyond).", defaultValue: "\(http.maximumBodyBytes)"),
             .value("timeout-seconds", valueName: "S", help: "Close idle or stalled connections (no byte read or written) after S seconds, 1…3600.",
-                   defaultValue: "15"),
+                   defaultValue: "\(http.connectionTimeoutSeconds)"),
             .value("header-timeout-seconds", valueName: "S",
-                   help: "A request's head must arrive whole within S seconds of its first byte (408 after), 1…3600.", defaultValue: "10"),
+                   help: "A request's head must arrive whole within S seconds of its first byte (408 after), 1…3600.", defaultValue: "\(http.headerTimeoutSeconds)"),
             .value("body-timeout-seconds", valueName: "S",
-                   help: "A request's body must arrive whole within S seconds of its head (408 after), 1…3600.", defaultValue: "30"),
+                   help: "A request's body must arrive whole within S seconds of its head (408 after), 1…3600.", defaultValue: "\(http.bodyTimeoutSeconds)"),
             .value("max-connections-per-address", valueName: "N",
-                   help: "Open connections one client address may hold, 1…65536 (503 and close beyond).", defaultValue: "256"),
+                   help: "Open connections one client address may hold, 1…65536 (503 and close beyond).", defaultValue: "\(http.connectionsPerAddress)"),
             .value("drain-seconds", valueName: "S", help: "On SIGTERM/SIGINT, wait at most S seconds for requests in flight, 0…600.",
                    defaultValue: "10"),
             .value("cache-mb", valueName: "N", help: "Memory for decoded tiles and cached answers, 16…65536 MiB.", defaultValue: "256"),
@@ -75,7 +78,7 @@ enum ServeCommand: Command {
              comment: "the options in a file, as the system service keeps them"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         if arguments.flag("print-config") {
             Console.out(configurationTemplate(setting: arguments))
             return .ok
@@ -91,12 +94,12 @@ enum ServeCommand: Command {
         // answered about 15 % more scene requests than 2 (Benchmarks service).
         configuration.http.networkThreads = try arguments.int("threads", in: 1...64) ?? cores + 1
         configuration.http.renderWorkers = try arguments.int("render-workers", in: 1...64) ?? cores
-        configuration.http.maximumQueuedRenders = try arguments.int("max-queue", in: 0...10_000) ?? 64
-        configuration.http.maximumBodyBytes = try arguments.int("max-body-bytes", in: 1...(1 << 30)) ?? 1 << 20
-        configuration.http.connectionTimeoutSeconds = try arguments.int("timeout-seconds", in: 1...3600) ?? 15
-        configuration.http.headerTimeoutSeconds = try arguments.int("header-timeout-seconds", in: 1...3600) ?? 10
-        configuration.http.bodyTimeoutSeconds = try arguments.int("body-timeout-seconds", in: 1...3600) ?? 30
-        configuration.http.connectionsPerAddress = try arguments.int("max-connections-per-address", in: 1...65_536) ?? 256
+        configuration.http.maximumQueuedRenders = try arguments.int("max-queue", in: 0...10_000) ?? http.maximumQueuedRenders
+        configuration.http.maximumBodyBytes = try arguments.int("max-body-bytes", in: 1...(1 << 30)) ?? http.maximumBodyBytes
+        configuration.http.connectionTimeoutSeconds = try arguments.int("timeout-seconds", in: 1...3600) ?? http.connectionTimeoutSeconds
+        configuration.http.headerTimeoutSeconds = try arguments.int("header-timeout-seconds", in: 1...3600) ?? http.headerTimeoutSeconds
+        configuration.http.bodyTimeoutSeconds = try arguments.int("body-timeout-seconds", in: 1...3600) ?? http.bodyTimeoutSeconds
+        configuration.http.connectionsPerAddress = try arguments.int("max-connections-per-address", in: 1...65_536) ?? http.connectionsPerAddress
         configuration.maximumImagePixels = try arguments.int("max-image-pixels", in: 1...16_000_000) ?? 4_000_000
         configuration.maximumBatchCount = try arguments.int("max-batch", in: 1...100_000) ?? 1000
         configuration.cacheMegabytes = try arguments.int("cache-mb", in: 16...65_536) ?? 256
@@ -116,7 +119,7 @@ enum ServeCommand: Command {
         if let file = arguments.string("api-key-file") {
             do { configuration.apiKeys = try ServiceConfiguration.apiKeys(fromFile: file) } catch {
                 Console.error("error: \(error)")
-                return .noInput
+                return .failed(.missingInput)
             }
         }
 
@@ -132,7 +135,7 @@ enum ServeCommand: Command {
         let server: HTTPServer
         do { server = try service.start() } catch {
             Console.error("error: \(error)")
-            return .internalError
+            return .failed(.internalError)
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let base = "http://\(shownHost):\(server.port)"

@@ -107,11 +107,11 @@ enum SimulateCommand: Command {
         return OSMBoundingBox(minLatitude: s, minLongitude: w, maxLatitude: n, maxLongitude: e)
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let osm = try arguments.requiredString("osm")
         guard FileManager.default.fileExists(atPath: osm) else {
             Console.error("error: --osm \(osm): no such file; pass an OpenStreetMap extract such as Panoramas/sources/helsinki-centre.osm.pbf")
-            return .noInput
+            return .failed(.missingInput)
         }
         let (width, height) = try parseSize(arguments.string("size") ?? "4096x2048", option: "size", arguments: arguments)
         let samples = try arguments.int("samples", in: 1...256) ?? 4

@@ -44,7 +44,7 @@ enum SnapshotCommand: Command {
              comment: "only the street name, painted on the road"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         // Validate everything the user typed before touching the catalog, so bad input is always 64.
         let parsed = try SnapshotOptions(arguments)
         let selection = parsed.selection, options = parsed.snapshotter
@@ -74,7 +74,7 @@ enum SnapshotCommand: Command {
             } else {
                 resolution.noCoverageLines.forEach(report)
             }
-            return .noImagery
+            return .failed(.noImagery)
         }
         let snapshot = try LookAroundSnapshotter(scene: scene, options: options, catalog: catalog).render()
         let bytes = format == "jpeg" ? try JPEGCodec.encode(snapshot.image, quality: quality)

@@ -50,7 +50,7 @@ enum StorageCheckCommand: Command {
         var error: String?
     }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let client = try ObjectStorage.shared.client()
         let configuration = client.configuration
         var report = Report(endpoint: configuration.endpoint, region: configuration.region,
@@ -76,7 +76,7 @@ enum StorageCheckCommand: Command {
         }
         if let failure {
             Console.error("error: \(failure)")
-            return ExitCode(failure.category)
+            return .failed(failure.category)
         }
         return .ok
     }
@@ -91,7 +91,7 @@ enum StorageMakeBucketCommand: Command {
         positionals: [PositionalSpec("BUCKET", help: "s3://BUCKET")],
         examples: [(command: "lookaround storage mb s3://imagery", comment: "a bucket for the panoramas")])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         guard let text = arguments.positionals.first else { throw arguments.error("missing s3://BUCKET") }
         let (bucket, key) = try StorageCommands.s3(text, arguments: arguments)
         guard key.isEmpty else { throw arguments.error("'\(text)' names a key; a bucket is s3://BUCKET") }
@@ -120,7 +120,7 @@ enum StorageCopyCommand: Command {
         examples: [(command: "lookaround storage cp -r Panoramas/helsinki s3://imagery/helsinki", comment: "the shipped panoramas into a bucket"),
                    (command: "lookaround storage cp s3://imagery/helsinki/senaatintori-005.jpg .", comment: "one object to this folder")])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         guard arguments.positionals.count == 2 else { throw arguments.error("give SOURCE and DESTINATION") }
         let source = arguments.positionals[0], destination = arguments.positionals[1]
         for location in [source, destination] { _ = try StorageLocation(parsing: location) }
@@ -143,7 +143,7 @@ enum StorageCopyCommand: Command {
         }
         let copies = items
         let progress = ProgressDisplay(label: "storage cp", unit: "files", quiet: arguments.flag("quiet") || items.count == 1)
-        let failures = Mutex<[(message: String, code: ExitCode)]>([])
+        let failures = Mutex<[(message: String, code: CommandOutcome)]>([])
         let done = Mutex(0)
         // Several at once (each mostly waits on the network); a large object is itself sent in parallel parts.
         ConcurrentRequests.forEach(copies.count, concurrency: 8) { k in
@@ -186,7 +186,7 @@ enum StorageListCommand: Command {
 
     struct Entry: Encodable { var path: String; var size: Int; var version: String }
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         guard let location = arguments.positionals.first else { throw arguments.error("missing LOCATION") }
         if arguments.flag("uploads") {
             let (bucket, key) = try StorageCommands.s3(location, arguments: arguments)
@@ -220,7 +220,7 @@ enum StorageRemoveCommand: Command {
         positionals: [PositionalSpec("LOCATION", help: "s3://BUCKET/KEY or a path.")],
         examples: [(command: "lookaround storage rm -r s3://imagery/old", comment: "a prefix and everything under it")])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         guard let location = arguments.positionals.first else { throw arguments.error("missing LOCATION") }
         let storage = ObjectStorage.shared
         if arguments.flag("uploads") {

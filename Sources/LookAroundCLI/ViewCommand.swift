@@ -53,7 +53,7 @@ enum ViewCommand: Command {
             (command: "lookaround view --diagnose", comment: "what the terminal can show"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         let choice: OutputProtocolChoice
         do { choice = try OutputProtocolChoice(parsing: try arguments.requiredString("protocol")) } catch let error as TerminalError {
             throw arguments.error("--protocol: \(error)")
@@ -80,7 +80,7 @@ enum ViewCommand: Command {
             let resolution = try selection.resolve(arguments, catalog: opened, language: language)
             guard let found = resolution.scene else {
                 resolution.noCoverageLines.forEach { Console.error($0) }
-                return .noImagery
+                return .failed(.noImagery)
             }
             scene = found
             catalog = opened
@@ -89,7 +89,7 @@ enum ViewCommand: Command {
             Console.error("error: lookaround view needs a terminal on standard input and output "
                           + "(\(isatty(STDOUT_FILENO) == 1 ? "input" : "output") is redirected); "
                           + "for an image use 'lookaround snapshot … -o view.png'")
-            return .usage
+            return .failed(.usage)
         }
         // On the terminal the line would be drawn over the picture: only when stderr goes elsewhere.
         var firstFrame: (@Sendable (ViewerLayout) -> Void)?
@@ -122,7 +122,7 @@ enum ViewCommand: Command {
     }
 
     /// `--diagnose`: the environment, and the terminal's answers when stdin and stdout are one.
-    static func diagnose(_ choice: OutputProtocolChoice) -> ExitCode {
+    static func diagnose(_ choice: OutputProtocolChoice) -> CommandOutcome {
         var capabilities = TerminalDetector.fromEnvironment(ProcessInfo.processInfo.environment)
         if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, let saved = try? RawMode.enter(STDIN_FILENO) {
             TerminalDetector.query(&capabilities, input: STDIN_FILENO, output: STDOUT_FILENO)

@@ -79,7 +79,7 @@ enum WalkCommand: Command {
             (command: "lookaround walk --from Senaatintori --to Stockmann --speed-mps 4 --play", comment: "watch it in the terminal"),
         ])
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments) throws -> CommandOutcome {
         // Everything the user typed is checked before any file is read.
         let output = arguments.string("output")
         let format = try output.map { path throws -> PreviewFormat in try PreviewFormat(path: path) }
@@ -110,7 +110,7 @@ enum WalkCommand: Command {
             route = try plan(arguments, planner: planner, catalog: catalog, language: language)
         } catch let error as PlaybackError {
             Console.error("error: \(error)")
-            return ExitCode(error.category)
+            return .failed(error.category)
         }
         let timeline = try WalkTimeline(route: route, options: options)
         if arguments.flag("dry-run") {
@@ -121,7 +121,7 @@ enum WalkCommand: Command {
         if play {
             guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
                 Console.error("error: walk --play needs a terminal on standard input and output; write a file with -o walk.gif instead")
-                return .usage
+                return .failed(.usage)
             }
             var snapshotter: MapSnapshotter?
             if case .failed(let code) = try mapSnapshotter(arguments, into: &snapshotter) { return code }
@@ -162,7 +162,7 @@ enum WalkCommand: Command {
         return try options.validated()
     }
 
-    enum MapLoad { case loaded, failed(ExitCode) }
+    enum MapLoad { case loaded, failed(CommandOutcome) }
 
     /// The map renderer of `--osm` (nil for `--osm none`, or a missing default extract, with a warning).
     static func mapSnapshotter(_ arguments: ParsedArguments, into snapshotter: inout MapSnapshotter?) throws -> MapLoad {
@@ -171,7 +171,7 @@ enum WalkCommand: Command {
             snapshotter = try MapSnapshotter(dataset: try MapDataset(contentsOfFile: osm))
         } else if arguments.has("osm") {
             Console.error("error: --osm \(osm): no such file; pass an OSM extract, or --osm none for frames without a map")
-            return .failed(.noInput)
+            return .failed(.failed(.missingInput))
         } else if !arguments.flag("quiet") {
             Console.error("warning: no map inset: \(osm) is not here (pass --osm FILE)")
         }
@@ -180,7 +180,7 @@ enum WalkCommand: Command {
 
     /// Renders and writes the frames, with progress on stderr; Ctrl-C removes the partial output.
     static func render(timeline: WalkTimeline, catalog: Catalog, output: String, format: PreviewFormat, settings: PreviewSettings,
-                       options: WalkRenderOptions, firstSeconds: Double?, arguments: ParsedArguments) throws -> ExitCode {
+                       options: WalkRenderOptions, firstSeconds: Double?, arguments: ParsedArguments) throws -> CommandOutcome {
         let quiet = arguments.flag("quiet")
         var snapshotter: MapSnapshotter?
         if case .failed(let code) = try mapSnapshotter(arguments, into: &snapshotter) { return code }

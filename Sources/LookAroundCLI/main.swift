@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Diagnostics
 import Foundation
 
 /// `lookaround`: thin. Parses arguments, calls the library, maps errors to exit codes.
@@ -9,26 +10,26 @@ func main() -> Int32 {
         switch try ArgumentParser.parse(arguments, root: CommandTree.root) {
         case .help(let path):
             Console.out(ArgumentParser.help(for: path))
-            return ExitCode.ok.rawValue
+            return CommandOutcome.ok.exitCode
         case .run(let parsed):
             if parsed.commandPath.count == 1 && parsed.flag("version") {
                 if parsed.flag("json") { try Console.json(VersionReport()) } else { Console.out(VersionReport.text()) }
-                return ExitCode.ok.rawValue
+                return CommandOutcome.ok.exitCode
             }
             guard let command = CommandTree.command(at: parsed.commandPath) else {
                 Console.out(ArgumentParser.help(for: parsed.commandPath))
-                return ExitCode.usage.rawValue
+                return ErrorCategory.usage.exitCode
             }
             try applyStorageOptions(parsed)
-            return try command.run(parsed).rawValue
+            return try command.run(parsed).exitCode
         }
     } catch let error as UsageError {
         Console.error(error.description)
-        return ExitCode.usage.rawValue
+        return ErrorCategory.usage.exitCode
     } catch {
         let (code, message) = describe(error)
         Console.error("error: \(message)")
-        return code.rawValue
+        return code.exitCode
     }
 }
 

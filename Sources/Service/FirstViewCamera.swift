@@ -1,36 +1,42 @@
+import ArgumentParsing
 import CommandOptions
 import Foundation
 
 /// The camera a deep link to the page names, when it names one fully: a panorama (`?pano=ID`) and a
 /// heading, in either of the page's forms (`/@LAT,LON,3a,FOVy,HEADINGh,TILTt?pano=ID`, tilt 90 = the
-/// horizon; `/?pano=ID&heading=&pitch=&fov=`). It reads the address as first-view.js does and limits
-/// the camera as lookaround.js's viewer does, so the frame it names is the viewer's first frame: the
-/// same query, and the same key (`ID|heading|pitch|fov|width|height|labels|label scale`, JavaScript's
-/// `toFixed(2)`).
+/// horizon; `/?pano=ID&heading=&pitch=&fov=`). It reads the address and limits the camera by the
+/// ``ViewerFacts`` that `lookaround/addresses.js` reads too, so the frame it names is the viewer's first
+/// frame: the same query, and the same key (``ViewerFacts/frameKeyFields``, JavaScript's `toFixed`).
 struct FirstViewCamera: Equatable {
     var panoramaID: String
-    /// Degrees: heading in 0..<360, pitch -85…85, horizontal field of view 20…120 (the viewer's limits).
+    /// Degrees: heading in 0..<360, pitch and horizontal field of view within the viewer's limits
+    /// (``ViewerFacts/pitchDegrees``, ``ViewerFacts/fieldOfViewDegrees``).
     var heading: Double
     var pitch: Double
     var fov: Double
 
     init?(_ request: HTTPRequest) {
-        guard let pano = request.argument("pano"), !pano.isEmpty else { return nil }
-        var heading: Double?, pitch = 0.0, fov = 90.0
-        if request.path.hasPrefix("/@") {
-            // Google's form may go on after the camera (`/data=…`): the camera ends at the next slash.
-            for part in request.path.dropFirst(2).prefix(while: { $0 != "/" }).split(separator: ",").dropFirst(2) {
-                guard let unit = part.last, let value = Double(part.dropLast()), value.isFinite else { continue }
-                switch unit {
-                case "y": fov = value
-                case "h": heading = value
-                case "t": pitch = value - 90
+        let names = ViewerFacts.deepLinkQuery
+        guard let pano = request.argument(names["panorama"]!), !pano.isEmpty else { return nil }
+        var heading: Double?, pitch = ViewerFacts.defaultPitchDegrees, fov = ViewerFacts.defaultFieldOfViewDegrees
+        if request.path.hasPrefix(ViewerFacts.deepLinkPrefix) {
+            // Google's form may go on after the camera (`/data=…`): the camera ends at the next slash. Its
+            // values count only after a point (two decimals) that starts it.
+            let parts = request.path.dropFirst(ViewerFacts.deepLinkPrefix.count).prefix(while: { $0 != "/" })
+                .split(separator: ",", omittingEmptySubsequences: false)
+            let point = parts.count >= 2 && ParsedArguments.decimal(parts[0]) != nil && ParsedArguments.decimal(parts[1]) != nil
+            for part in point ? parts.dropFirst(2) : [] {
+                guard let unit = part.last, let value = ParsedArguments.decimal(part.dropLast()) else { continue }
+                switch ViewerFacts.deepLinkUnits[String(unit)] {
+                case "fov": fov = value
+                case "heading": heading = value
+                case "tilt": pitch = value - ViewerFacts.horizonTiltDegrees
                 default: break
                 }
             }
         }
         func number(_ name: String) -> Double? {
-            request.argument(name).flatMap { $0.isEmpty ? nil : Double($0) }.flatMap { $0.isFinite ? $0 : nil }
+            request.argument(names[name]!).flatMap(ParsedArguments.decimal)
         }
         heading = number("heading") ?? heading
         pitch = number("pitch") ?? pitch
@@ -38,8 +44,8 @@ struct FirstViewCamera: Equatable {
         guard let heading else { return nil }
         panoramaID = pano
         self.heading = (heading.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        self.pitch = min(85, max(-85, pitch))
-        self.fov = min(120, max(20, fov))
+        self.pitch = pitch.clamped(to: ViewerFacts.pitchDegrees)
+        self.fov = fov.clamped(to: ViewerFacts.fieldOfViewDegrees)
     }
 
     /// The window's device pixel size from the viewport's client hints (`Sec-CH-Viewport-Width` and
@@ -52,31 +58,46 @@ struct FirstViewCamera: Equatable {
         guard (0.25...8).contains(ratio), (2...16_384).contains(width), (2...16_384).contains(height) else { return nil }
         let w = Int((width * ratio).rounded(.toNearestOrAwayFromZero)), h = Int((height * ratio).rounded(.toNearestOrAwayFromZero))
         guard (2...SceneSelection.maximumSidePixels).contains(w), (2...SceneSelection.maximumSidePixels).contains(h) else { return nil }
-        return (w, h, min(4, max(1, ratio)))
+        return (w, h, ratio.clamped(to: ViewerFacts.labelScale))
     }
 
-    /// The viewer's key of its first frame (lookaround.js `_frame`).
+    /// The values of the first frame's key fields (``ViewerFacts/frameKeyFields``), by name.
+    private func fields(size: (width: Int, height: Int, labelScale: Double)) -> [String: String] {
+        ["scene": panoramaID, "heading_degrees": Self.fixed(heading), "pitch_degrees": Self.fixed(pitch), "fov_degrees": Self.fixed(fov),
+         "width": String(size.width), "height": String(size.height), "labels": ViewerFacts.firstFrameLabels,
+         "label_scale": Self.fixed(size.labelScale)]
+    }
+
+    /// The viewer's key of its first frame (`lookaround/addresses.js` `frameRequest`).
     func key(size: (width: Int, height: Int, labelScale: Double)) -> String {
-        [panoramaID, Self.fixed(heading), Self.fixed(pitch), Self.fixed(fov), String(size.width), String(size.height), "all",
-         Self.fixed(size.labelScale)].joined(separator: "|")
+        let fields = fields(size: size)
+        return ViewerFacts.frameKeyFields.map { fields[$0] ?? "" }.joined(separator: "|")
     }
 
-    /// The `/v1/snapshot` request of the viewer's first frame, and its URL (path and query).
+    /// The frame request of the viewer's first frame, and its URL (path and query): the key's fields
+    /// in order, the width and height as `size`, then the picture's format and quality.
     func snapshotRequest(size: (width: Int, height: Int, labelScale: Double)) -> (request: HTTPRequest, url: String) {
-        let query: [(name: String, value: String)] = [
-            ("scene", panoramaID), ("heading_degrees", Self.fixed(heading)), ("pitch_degrees", Self.fixed(pitch)),
-            ("fov_degrees", Self.fixed(fov)), ("size", "\(size.width)x\(size.height)"), ("labels", "all"),
-            ("label_scale", Self.fixed(size.labelScale)), ("format", "jpeg"), ("quality", "80"),
-        ]
+        let fields = fields(size: size)
+        var query: [(name: String, value: String)] = []
+        for name in ViewerFacts.frameKeyFields where name != "height" {
+            query.append(name == "width" ? ("size", "\(size.width)x\(size.height)") : (name, fields[name] ?? ""))
+        }
+        query += [("format", ViewerFacts.frameFormat), ("quality", String(ViewerFacts.frameQuality))]
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let text = query.map { "\($0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.value)" }.joined(separator: "&")
-        return (HTTPRequest(path: "/v1/snapshot", query: query), "/v1/snapshot?" + text)
+        return (HTTPRequest(path: ViewerFacts.framePath, query: query), ViewerFacts.framePath + "?" + text)
     }
 
-    /// JavaScript's `x.toFixed(2)`: two decimals, a tie rounded away from zero (printf's `%.2f` rounds
-    /// a tie such as 0.125 to even).
+    /// JavaScript's `x.toFixed(ViewerFacts.frameDecimals)`: a tie rounded away from zero (printf's
+    /// `%.2f` rounds a tie such as 0.125 to even).
     static func fixed(_ value: Double) -> String {
-        String(format: "%.2f", (value * 100).rounded(.toNearestOrAwayFromZero) / 100)
+        let scale = pow(10, Double(ViewerFacts.frameDecimals))
+        return String(format: "%.\(ViewerFacts.frameDecimals)f", (value * scale).rounded(.toNearestOrAwayFromZero) / scale)
     }
+}
+
+extension Comparable {
+    /// The value, or the nearer bound of `range` when it lies outside.
+    func clamped(to range: ClosedRange<Self>) -> Self { min(range.upperBound, max(range.lowerBound, self)) }
 }

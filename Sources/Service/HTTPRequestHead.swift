@@ -2,22 +2,6 @@
 import Glibc
 #endif
 
-/// Limits on one request's head, with nginx's names in mind (`large_client_header_buffers`): what
-/// fits is parsed, what does not is answered at once with a JSON 414 or 431.
-public struct HTTPHeadLimits: Sendable {
-    /// The request target (path and query, as sent) at most, bytes; 414 beyond.
-    public var requestTargetBytes = 16 * 1024
-    /// Query parameters at most (`/v1/map` takes a `pin` each); 414 beyond.
-    public var queryParameters = 256
-    /// The whole head (request line and header fields) at most, bytes; 431 beyond.
-    public var headBytes = 32 * 1024
-    /// Header fields at most; 431 beyond.
-    public var headerFields = 100
-
-    /// The defaults: a 16 KiB target with 256 parameters, a 32 KiB head of 100 fields.
-    public init() {}
-}
-
 /// A request's head as parsed: the method, the percent-decoded path and query, the framing of its body
 /// and the few headers routes read.
 struct HTTPRequestHead {
@@ -64,19 +48,23 @@ enum HTTPHeadParse {
 /// A strict HTTP/1.1 request-head parser (RFC 9112). Strict where leniency lets two parsers disagree
 /// (request smuggling): a bare CR, a folded line, white space before a field's colon, two different
 /// `Content-Length`s, or `Content-Length` with `Transfer-Encoding` are refused; NUL and control
-/// characters are refused in the path, the query and header values; numbers are decimal digits. Lenient
-/// where RFC 9112 allows it: a bare LF ends a line, empty lines before the request line are skipped.
+/// characters are refused in the path, the query and header values; numbers are decimal digits; an
+/// HTTP/1.1 request without `Host` is refused (RFC 9112 §3.2). Lenient where RFC 9112 allows it: a bare
+/// LF ends a line. (Empty lines before the request line are the connection's to skip and bound:
+/// ``HTTPConnection``.)
+///
+/// The parser runs once per head: the connection looks for the head's end as bytes arrive
+/// (``HTTPHeadScanner``, which looks at each byte once) and parses when it is there, or when what has
+/// come is already over a limit.
 enum HTTPHeadParser {
-    /// Parses the head at the start of `bytes`.
+    /// Parses the head at the start of `bytes` (its request line's first byte).
     static func parse(_ bytes: UnsafeRawBufferPointer, limits: HTTPHeadLimits) -> HTTPHeadParse {
         let count = bytes.count
-        var start = 0
-        // Empty lines before the request line (a client's CRLF after a previous body).
-        while start < count, bytes[start] == 13 || bytes[start] == 10 { start += 1 }
+        let start = 0
         guard start < count else { return .incomplete }
         // The request line.
         guard let lineEnd = lineFeed(in: bytes, from: start) else {
-            if count - start > limits.requestTargetBytes + 32 {
+            if count - start > limits.requestLineBytes {
                 return .failed(.requestTargetTooLong(detail: "the request line is over \(limits.requestTargetBytes) bytes"),
                                path: pathPrefix(bytes, from: start))
             }
@@ -158,10 +146,12 @@ enum HTTPHeadParser {
         var contentLength: Int?
         for text in contentLengths {
             let trimmed = text.trimmingSpaces
-            guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            let length: Int
+            switch HTTPLength.parse(trimmed.utf8, radix: 10) {
+            case .value(let value): length = value
+            case .notDigits:
                 return .failed(.malformedRequest(detail: "Content-Length '\(trimmed.prefix(40))' is not a decimal number of bytes"), path: path)
-            }
-            guard trimmed.utf8.count <= 15, let length = Int(trimmed) else {
+            case .tooLong:
                 return .failed(.contentLengthTooLarge(value: String(trimmed.prefix(40))), path: path)
             }
             if let contentLength, contentLength != length {
@@ -185,6 +175,9 @@ enum HTTPHeadParser {
                 return .failed(.malformedRequest(detail: "Transfer-Encoding lists chunked more than once"), path: path)
             }
             isChunked = true
+        }
+        if requestLine.isHTTP11 && headers["host"] == nil {
+            return .failed(.malformedRequest(detail: "an HTTP/1.1 request must have a Host header (RFC 9112 §3.2)"), path: path)
         }
         let tokens = connectionTokens.split(separator: ",").map(\.trimmingSpaces)
         let keepAlive = requestLine.isHTTP11 ? !tokens.contains("close") : tokens.contains("keep-alive")
@@ -236,7 +229,7 @@ enum HTTPHeadParser {
         let end = lineEnd > start && bytes[lineEnd - 1] == 13 ? lineEnd - 1 : lineEnd
         var methodEnd = start
         while methodEnd < end, isTokenByte(bytes[methodEnd]) { methodEnd += 1 }
-        guard methodEnd > start, methodEnd - start <= 32, methodEnd < end, bytes[methodEnd] == 32 else {
+        guard methodEnd > start, methodEnd - start <= limits.methodBytes, methodEnd < end, bytes[methodEnd] == 32 else {
             return .failure(LineFailure(error: .malformedRequest(detail: "the request line is not METHOD TARGET HTTP/1.1"), path: nil))
         }
         let method = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<methodEnd]), as: UTF8.self)
@@ -310,110 +303,58 @@ enum HTTPHeadParser {
     }
 }
 
-/// A request target (`/path?query`, or `http://host/path?query` as proxies send it) taken apart and
-/// percent-decoded, strictly: a malformed escape, a NUL or another control character, or bytes that
-/// are not UTF-8 are refused with the part named.
-enum RequestTarget {
-    struct Failure: Error {
-        var error: ServiceError
-        var path: String?
+/// A length on the wire (`Content-Length` in decimal, a chunk size in hexadecimal): digits only, and
+/// at most 15 of them, so every accepted value fits an `Int` with room to add (no overflow to check
+/// later) and is far beyond any body limit.
+enum HTTPLength {
+    /// The most digits a length may have.
+    static let maximumDigits = 15
+
+    enum Parse: Equatable {
+        case value(Int)
+        case notDigits
+        case tooLong
     }
 
-    static func parse(_ target: UnsafeRawBufferPointer, limits: HTTPHeadLimits) -> Result<(path: String, query: [(name: String, value: String)]), Failure> {
-        var start = 0
-        for byte in target where byte <= 32 || byte >= 127 {
-            return .failure(Failure(error: .malformedRequest(detail: "the request target holds byte \(byte); percent-encode it"), path: nil))
-        }
-        if target.first != 47 {   // not "/": absolute-form, or nothing a server answers
-            let text = String(decoding: target.prefix(8), as: UTF8.self).lowercased()
-            guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
-                return .failure(Failure(error: .malformedRequest(detail: "the request target must start with / (or http://HOST/)"), path: nil))
+    static func parse<Digits: Collection<UInt8>>(_ digits: Digits, radix: Int) -> Parse {
+        guard !digits.isEmpty else { return .notDigits }
+        var value = 0
+        for byte in digits {
+            let digit: Int
+            switch byte {
+            case 48...57: digit = Int(byte) - 48
+            case 65...70 where radix == 16: digit = Int(byte) - 55
+            case 97...102 where radix == 16: digit = Int(byte) - 87
+            default: return .notDigits
             }
-            var slashes = 0, index = 0
-            while index < target.count, slashes < 3 {
-                if target[index] == 47 { slashes += 1 }
-                index += 1
-            }
-            start = slashes == 3 ? index - 1 : target.count
+            value = value &* radix &+ digit
         }
-        var queryStart = start
-        while queryStart < target.count, target[queryStart] != 63 { queryStart += 1 }
-        let pathBytes = UnsafeRawBufferPointer(rebasing: target[start..<queryStart])
-        guard let path = decode(pathBytes, plusIsSpace: false) else {
-            return .failure(Failure(error: .malformedRequest(detail: "the path has a malformed or forbidden %-escape (a control character, "
-                                                             + "NUL, or bytes that are not UTF-8)"), path: nil))
-        }
-        let decodedPath = path.isEmpty ? "/" : path
-        var query: [(name: String, value: String)] = []
-        var position = queryStart + 1
-        while position < target.count {
-            var end = position
-            while end < target.count, target[end] != 38 { end += 1 }
-            if end > position {
-                if query.count == limits.queryParameters {
-                    return .failure(Failure(error: .requestTargetTooLong(detail: "the query has over \(limits.queryParameters) parameters"),
-                                            path: decodedPath))
-                }
-                var equals = position
-                while equals < end, target[equals] != 61 { equals += 1 }
-                let nameBytes = UnsafeRawBufferPointer(rebasing: target[position..<equals])
-                let valueBytes = UnsafeRawBufferPointer(rebasing: target[min(equals + 1, end)..<end])
-                guard let name = decode(nameBytes, plusIsSpace: true), let value = decode(valueBytes, plusIsSpace: true) else {
-                    let raw = String(decoding: nameBytes.prefix(64), as: UTF8.self)
-                    return .failure(Failure(error: .invalidParameter(parameter: raw, message: "query parameter '\(raw)' has a malformed or "
-                                                                     + "forbidden %-escape (a control character, NUL, or bytes that are not UTF-8)"),
-                                            path: decodedPath))
-                }
-                query.append((name, value))
-            }
-            position = end + 1
-        }
-        return .success((decodedPath, query))
-    }
-
-    /// Percent-decodes `bytes`; nil for a malformed escape, a control character or invalid UTF-8.
-    static func decode(_ bytes: UnsafeRawBufferPointer, plusIsSpace: Bool) -> String? {
-        var needsWork = false
-        for byte in bytes where byte == 37 || (plusIsSpace && byte == 43) {
-            needsWork = true
-            break
-        }
-        if !needsWork { return String(decoding: bytes, as: UTF8.self) }   // visible ASCII: checked by the caller
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 37 {
-                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
-                let value = high << 4 | low
-                if value < 32 || value == 127 { return nil }
-                decoded.append(value)
-                index += 3
-            } else {
-                decoded.append(plusIsSpace && byte == 43 ? 32 : byte)
-                index += 1
-            }
-        }
-        return String(validating: decoded, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 65...70: byte - 55
-        case 97...102: byte - 87
-        default: nil
-        }
+        return digits.count > maximumDigits ? .tooLong : .value(value)
     }
 }
 
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs (HTTP's optional white space).
-    var trimmingSpaces: String {
-        var text = Substring(self)
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return String(text)
+/// Finds where a head ends as its bytes arrive, looking at each byte once however the head is split
+/// into reads (a client sending a byte at a time costs one pass, not one pass per byte).
+struct HTTPHeadScanner {
+    /// Bytes searched so far (they hold no end of head).
+    private(set) var scanned = 0
+    /// Whether the request line has ended (an LF has come).
+    private(set) var requestLineEnded = false
+
+    /// Where the head at the start of `bytes` ends (the index after its empty line), nil when its end
+    /// has not come; `bytes` is what came so far, the bytes already scanned at its start.
+    mutating func headEnd(in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        // An end (LF LF, or LF CR LF) may begin in the last two bytes searched before.
+        var position = max(0, scanned - 2)
+        defer { scanned = bytes.count }
+        while position < bytes.count, let found = memchr(base + position, 10, bytes.count - position) {
+            let index = base.distance(to: UnsafeRawPointer(found))
+            requestLineEnded = true
+            if index + 1 < bytes.count, bytes[index + 1] == 10 { return index + 2 }
+            if index + 2 < bytes.count, bytes[index + 1] == 13, bytes[index + 2] == 10 { return index + 3 }
+            position = index + 1
+        }
+        return nil
     }
 }

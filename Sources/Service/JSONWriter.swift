@@ -12,6 +12,9 @@ struct JSONWriter {
 
     init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
 
+    /// `value` to a tenth: the precision routes carry distances (metres), durations (seconds) and bearings.
+    static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
     mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
     mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
     mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }

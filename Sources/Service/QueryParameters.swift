@@ -6,6 +6,7 @@ import Geodesy
 import Imaging
 import MapSnapshot
 import Reprojection
+import LookAround
 import Storage
 
 /// Typed, validated access to a request's query arguments: every failure is a
@@ -150,17 +151,20 @@ struct QueryParameters {
         }
     }
 
-    /// A library or usage error as the service reports it: option names in the query's snake_case.
+    /// A library or usage error as the service reports it: the parameter at fault from the error's own
+    /// data (a usage error's ``UsageError/option``, a library error's ``InvalidValue``), snake_cased as
+    /// the query names it; option names in the message written as the query's too.
     static func translate(_ error: any Error) -> ServiceError {
         switch error {
         case let error as ServiceError: return error
         case let error as UsageError:
             var message = snakeCased(error.message)
             if let suggestion = error.suggestion { message += "; did you mean '\(snakeCased(suggestion))'?" }
-            return .invalidParameter(parameter: firstOption(in: error.message) ?? "query", message: message)
+            return .invalidParameter(parameter: error.option.map(queryName), message: message)
         case CatalogError.unknownPanorama(let id): return .unknownPanorama(id: id)
         case CatalogError.placeNotFound(let name): return .placeNotFound(name: name)
         case let error as CatalogError where error.category == .unavailable: return .catalogUnavailable(detail: error.description)
+        case let error as RoutingError where error.category == .noImagery: return .noRoute(reason: error.code, detail: error.description)
         case let error as StorageError where error.isUnavailable: return .storageUnavailable(reason: error.publicReason, detail: error.description)
         case ReprojectionError.storageFailed(let error) where error.isUnavailable:
             return .storageUnavailable(reason: error.publicReason, detail: error.description)
@@ -169,8 +173,7 @@ struct QueryParameters {
             // (the library's name, snake_cased); the server's own files, the catalog and bugs are 500s.
             switch error.category {
             case .usage:
-                return .invalidParameter(parameter: error.invalidValue.map { snakeCaseName($0.parameter) } ?? firstOption(in: error.description) ?? "query",
-                                         message: snakeCased(error.description))
+                return .invalidParameter(parameter: error.invalidValue.map { snakeCaseName($0.parameter) }, message: snakeCased(error.description))
             case .unavailable: return .catalogUnavailable(detail: error.description)
             case .noImagery: return .noImagery(detail: error.description)
             case .badData, .missingInput, .cannotCreate, .io, .internalError:
@@ -180,6 +183,9 @@ struct QueryParameters {
             return .internalError(detail: "\(error)")
         }
     }
+
+    /// A command-line option's name as a query parameter: `radius-meters` → `radius_meters`.
+    static func queryName(_ option: String) -> String { option.replacingOccurrences(of: "-", with: "_") }
 
     /// `--heading-degrees` → `heading_degrees` throughout a message.
     static func snakeCased(_ text: String) -> String {
@@ -198,13 +204,6 @@ struct QueryParameters {
             }
         }
         return out
-    }
-
-    /// The first `--option` named in a message, snake_cased.
-    static func firstOption(in text: String) -> String? {
-        guard let range = text.range(of: "--") else { return nil }
-        let name = text[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
-        return name.isEmpty ? nil : name.replacingOccurrences(of: "-", with: "_")
     }
 
     /// `radiusMeters` → `radius_meters`.

@@ -1,14 +1,19 @@
 import Diagnostics
 import Foundation
 
-/// Every error the `Service` module reports, and the one table from error to HTTP status
-/// (``httpStatus``), native error code (``code``) and Street View status (``streetViewStatus``).
+/// Every error the `Service` module reports, and the one table from error to what a client is told:
+/// HTTP status (``httpStatus``: the ``ErrorCategory``'s, refined only where HTTP names the refusal),
+/// native error code (``code``), Street View status (``streetViewStatus``), OSRM code (``osrmCode``),
+/// the parameter at fault (``parameter``, carried as data) and the public text (``publicDescription``
+/// for failures inside, whose ``description`` is for the operator's log only).
 ///
 /// Native routes answer `{"error": {"code", "message", "parameter"}}`; the Street View compatible
-/// routes answer Google's shapes (a `status` field for metadata, a status code and text for images).
+/// routes answer Google's shapes (a `status` field for metadata, a status code and text for images);
+/// OSRM's route answers `{"code", "message"}`. `ErrorAnswers` writes every one of them.
 public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A query parameter is missing, malformed or out of range (`parameter` names it).
-    case invalidParameter(parameter: String, message: String)
+    /// A query parameter is missing, malformed or out of range (`parameter` names it; nil when the
+    /// mistake is not one parameter's).
+    case invalidParameter(parameter: String?, message: String)
     /// No route has this path.
     case notFound(path: String)
     /// The path exists but not for this method.
@@ -19,6 +24,9 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case placeNotFound(name: String)
     /// No imagery, route or result where a library looked (its message says where and why).
     case noImagery(detail: String)
+    /// No route between the places asked for: `reason` is the routing library's code
+    /// (`no_street_near_source`, `no_street_near_destination`, `disconnected`), `detail` says where and why.
+    case noRoute(reason: String, detail: String)
     /// The request has no valid API key (the server was started with `--api-key-file`).
     case forbidden
     /// The body is larger than the limit.
@@ -68,22 +76,26 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A configuration file (API keys) could not be read.
     case badConfiguration(file: String, detail: String)
 
-    /// The HTTP status of each case: the one table.
-    public var httpStatus: Int {
+    /// The HTTP status: the category's (``ErrorCategory/httpStatus``, the one table from a kind of
+    /// failure to a status), or the finer status HTTP itself names for this refusal (``protocolStatus``).
+    public var httpStatus: Int { protocolStatus ?? category.httpStatus }
+
+    /// The status RFC 9110 names for a refusal more exactly than its category's (403 for a missing key,
+    /// 405 for a method, 413/414/431 for sizes, 501/505 for what the server does not implement…); nil
+    /// for every other error, which answers its category's status. Never the category's own status.
+    var protocolStatus: Int? {
         switch self {
-        case .invalidParameter, .batchTooLarge, .imageTooLarge, .malformedRequest: 400
         case .forbidden: 403
-        case .notFound, .unknownPanorama, .placeNotFound, .noImagery: 404
+        case .notFound: 404
         case .methodNotAllowed: 405
         case .requestTimeout: 408
         case .bodyTooLarge, .contentLengthTooLarge, .unexpectedBody: 413
         case .requestTargetTooLong: 414
         case .expectationFailed: 417
         case .headersTooLarge: 431
-        case .unreadableImagery, .catalogFailed, .internalError, .cannotListen, .badConfiguration: 500
         case .unsupportedTransferCoding: 501
-        case .overloaded, .catalogUnavailable, .storageUnavailable, .tooManyConnections: 503
         case .httpVersionNotSupported: 505
+        default: nil
         }
     }
 
@@ -96,6 +108,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownPanorama: "unknown_panorama"
         case .placeNotFound: "place_not_found"
         case .noImagery: "no_imagery"
+        case .noRoute(let reason, _): reason
         case .forbidden: "forbidden"
         case .bodyTooLarge, .contentLengthTooLarge: "body_too_large"
         case .unexpectedBody: "unexpected_body"
@@ -125,12 +138,36 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
              .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody, .unsupportedTransferCoding,
              .expectationFailed, .httpVersionNotSupported, .requestTimeout:
             "INVALID_REQUEST"
-        case .unknownPanorama, .noImagery: "ZERO_RESULTS"
+        case .unknownPanorama, .noImagery, .noRoute: "ZERO_RESULTS"
         case .placeNotFound: "NOT_FOUND"
         case .forbidden: "REQUEST_DENIED"
         case .overloaded, .tooManyConnections, .unreadableImagery, .catalogFailed, .catalogUnavailable, .storageUnavailable, .internalError,
              .cannotListen, .badConfiguration:
             "UNKNOWN_ERROR"
+        }
+    }
+
+    /// OSRM's `code` for the same failure on its route (`/route/v1`): its names for a bad URL, profile,
+    /// coordinate or option, a start or end away from every street, no route; `InternalError` for a
+    /// failure inside (answered with its category's 5xx).
+    public var osrmCode: String {
+        switch self {
+        case .invalidParameter(let parameter, _):
+            switch parameter {
+            case "path": "InvalidUrl"
+            case "profile": "InvalidOptions"
+            case "coordinates": "InvalidValue"
+            default: "InvalidQuery"
+            }
+        case .noRoute(let reason, _): reason.hasPrefix("no_street_near") ? "NoSegment" : "NoRoute"
+        case .noImagery, .unknownPanorama, .placeNotFound: "NoRoute"
+        case .notFound, .methodNotAllowed, .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge,
+             .unexpectedBody, .bodyTooLarge, .batchTooLarge, .imageTooLarge, .unsupportedTransferCoding, .expectationFailed,
+             .httpVersionNotSupported, .requestTimeout, .forbidden:
+            "InvalidUrl"
+        case .overloaded, .tooManyConnections, .catalogUnavailable, .storageUnavailable, .unreadableImagery, .catalogFailed, .internalError,
+             .cannotListen, .badConfiguration:
+            "InternalError"
         }
     }
 
@@ -170,6 +207,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownPanorama(let id): "no panorama with id '\(id)' in the catalog"
         case .placeNotFound(let name): "no place matches '\(name)'; try /v1/search?q=\(name)"
         case .noImagery(let detail): detail
+        case .noRoute(_, let detail): detail
         case .forbidden: "a valid API key is required: pass it once, as key=… or as the X-API-Key header"
         case .bodyTooLarge(let limit): "the request body is over the limit of \(limit) bytes"
         case .contentLengthTooLarge(let value): "Content-Length \(value) is over any limit; bodies are bounded per route (see /v1/openapi.json)"
@@ -198,14 +236,13 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ServiceError: CategorizedError {
-    /// The kind of failure (``httpStatus`` is the finer table the service answers with; the two agree:
-    /// usage 4xx but the two protocol versions' 501 and 505, no imagery 404, unavailable 503, else 500).
+    /// The kind of failure, from which ``httpStatus`` follows (and the exit code, where a command reports one).
     public var category: ErrorCategory {
         switch self {
         case .invalidParameter, .notFound, .methodNotAllowed, .forbidden, .bodyTooLarge, .batchTooLarge, .imageTooLarge,
              .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody,
              .unsupportedTransferCoding, .expectationFailed, .httpVersionNotSupported, .requestTimeout: .usage
-        case .unknownPanorama, .placeNotFound, .noImagery: .noImagery
+        case .unknownPanorama, .placeNotFound, .noImagery, .noRoute: .noImagery
         case .overloaded, .catalogUnavailable, .storageUnavailable, .tooManyConnections, .cannotListen: .unavailable
         case .unreadableImagery: .badData
         case .badConfiguration: .missingInput

@@ -1,9 +1,12 @@
 import CDeflate
 import Foundation
 
-/// The web viewer's files (the map page, `lookaround.js`, styles, Leaflet): `Sources/Service/Resources/web`,
-/// read once into memory with a gzip copy of each text file and an ETag, so a page costs no disk read
-/// and no compression per request.
+/// The web viewer's files (the page, `lookaround.js` and its modules, styles, Leaflet):
+/// `Sources/Service/Resources/web`, read once into memory with a gzip copy of each text file and an ETag,
+/// so a page costs no disk read and no compression per request. Besides the files on disk it serves
+/// the page assembled from its parts (``WebPage``, `/index.html`) and the viewer's shared facts as a
+/// module (``ViewerFacts/module``, `/lookaround/facts.js`); the parts themselves and the type
+/// declarations (`*.d.ts`, for the type checker) are not served.
 ///
 /// Looked for, in order: `$LOOKAROUND_WEB_DIR` (for working on the page: read again on every request,
 /// so an edit shows on reload); the resource bundle SwiftPM copies beside the executable
@@ -18,19 +21,34 @@ final class WebResources: Sendable {
         /// The gzip stream of `bytes` (text files), nil where compressing does not pay.
         var gzipped: [UInt8]?
         var etag: String
+
+        init(contentType: String, bytes: [UInt8]) {
+            self.contentType = contentType
+            self.bytes = bytes
+            gzipped = contentType.hasPrefix("image/png") ? nil : WebResources.gzip(bytes)
+            etag = entityTag(of: bytes)
+        }
+
+        /// An HTML page.
+        init(html: String) { self.init(contentType: WebResources.contentType(ofExtension: "html"), bytes: Array(html.utf8)) }
     }
 
-    /// Files by URL path (`/app.js`, `/leaflet/images/layers.png`).
+    /// Files by URL path (`/app.js`, `/leaflet/images/layers.png`, `/index.html`, `/lookaround/facts.js`).
     let files: [String: File]
     /// Where they were read from.
     let folder: String
-    /// index.html as a deep link's first-view page (``firstViewPage(_:)``), split where its picture goes;
-    /// nil when index.html lacks the marker, the head's end or the body's end.
-    let firstView: (beforePicture: String, afterPicture: String)?
+    /// The page, from its parts.
+    let page: WebPage
 
-    init(folder: String) {
+    /// The folder's parts of the page, under it.
+    static let partsFolder = "/page/"
+
+    /// Reads `folder`.
+    /// - Throws: `ServiceError.internalError` when a part of the page is missing.
+    init(folder: String) throws(ServiceError) {
         self.folder = folder
         var files: [String: File] = [:]
+        var parts: [String: String] = [:]
         let root = URL(fileURLWithPath: folder)
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
@@ -38,32 +56,28 @@ final class WebResources: Sendable {
                   let data = FileManager.default.contents(atPath: url.path) else { continue }
             let relative = url.path.dropFirst(root.path.count)
             let path = relative.hasPrefix("/") ? String(relative) : "/" + relative
-            let type = Self.contentType(ofExtension: url.pathExtension)
-            let bytes = [UInt8](data)
-            let gzipped = type.hasPrefix("image/png") ? nil : Self.gzip(bytes)
-            files[path] = File(contentType: type, bytes: bytes, gzipped: gzipped, etag: entityTag(of: bytes))
+            if path.hasPrefix(Self.partsFolder) {
+                parts[String(path.dropFirst(Self.partsFolder.count))] = String(decoding: data, as: UTF8.self)
+                continue
+            }
+            if path.hasSuffix(".d.ts") { continue }
+            files[path] = File(contentType: Self.contentType(ofExtension: url.pathExtension), bytes: [UInt8](data))
         }
+        page = try WebPage(parts: parts, folder: folder + Self.partsFolder)
+        files["/index.html"] = page.plain
+        files["/lookaround/facts.js"] = File(contentType: Self.contentType(ofExtension: "js"), bytes: ViewerFacts.module)
         self.files = files
-        firstView = files["/index.html"].flatMap { String(bytes: $0.bytes, encoding: .utf8) }.flatMap(Self.firstViewPage)
     }
 
-    /// The marker in index.html's head after which come the page's own style sheets and preloads.
-    static let pageMarker = "<!-- the page:"
-
-    /// index.html as a first-view page, in two parts for the picture to go between: the head up to the
-    /// ``pageMarker`` and the body's start; then everything after the marker (style sheets, preloads)
-    /// and in the body held in a `<template id="la-page">`, which first-view.js unfolds once the picture
-    /// is painted. A fresh browser then paints the picture with nothing else to fetch, style or lay out
-    /// (`Benchmarks web`, a camera's photo, fresh headless Chromium, median of 7: 132 ms, against 188
-    /// with the whole page behind the picture and 104 for a static page of the picture alone). Nil for a
-    /// page without the marker, the head's end or the body's end.
-    static func firstViewPage(_ html: String) -> (beforePicture: String, afterPicture: String)? {
-        guard let marker = html.range(of: pageMarker), let markerEnd = html[marker.upperBound...].range(of: "-->\n"),
-              let head = html.range(of: "</head>\n<body>\n"), markerEnd.upperBound <= head.lowerBound,
-              let bodyEnd = html.range(of: "</body>", options: .backwards), head.upperBound <= bodyEnd.lowerBound else { return nil }
-        let after: [Substring] = ["<template id=\"la-page\">\n", html[markerEnd.upperBound..<head.lowerBound],
-                                  html[head.upperBound..<bodyEnd.lowerBound], "</template>\n", html[bodyEnd.lowerBound...]]
-        return (html[..<marker.lowerBound] + "</head>\n<body>\n", after.joined())
+    /// Whether `path` may name one of the page's files: a script, style sheet or icon at the top, a
+    /// module under `/lookaround/`, anything under `/leaflet/`; never `..` or an empty segment. (Whether
+    /// the file exists is asked of ``files``.)
+    static func isFilePath(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), !path.contains(".."), !path.contains("//") else { return false }
+        if path.hasPrefix("/leaflet/") { return true }
+        let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 1 || (parts.count == 2 && ["lookaround", "app"].contains(parts[0])) else { return false }
+        return [".js", ".css", ".svg"].contains { path.hasSuffix($0) }
     }
 
     static func contentType(ofExtension ext: String) -> String {
@@ -108,12 +122,15 @@ final class WebResources: Sendable {
         return paths
     }
 
+    /// The file every copy of the page's files has.
+    static let marker = partsFolder + WebPage.partNames[0]
+
     private static let loaded: Result<WebResources, ServiceError> = {
         let paths = searchPaths.filter { !$0.live }.map(\.path)
-        guard let folder = paths.first(where: { FileManager.default.fileExists(atPath: $0 + "/index.html") }) else {
+        guard let folder = paths.first(where: { FileManager.default.fileExists(atPath: $0 + marker) }) else {
             return .failure(.internalError(detail: "the web viewer's files are not installed; looked in " + paths.joined(separator: ", ")))
         }
-        return .success(WebResources(folder: folder))
+        return Result { () throws(ServiceError) in try WebResources(folder: folder) }
     }()
 
     /// `$LOOKAROUND_WEB_DIR`, read once (the environment and the search paths are not looked at per request).
@@ -123,10 +140,10 @@ final class WebResources: Sendable {
     /// - Throws: `ServiceError.internalError` when no folder holds them.
     static func current() throws(ServiceError) -> WebResources {
         if let live {
-            guard FileManager.default.fileExists(atPath: live.path + "/index.html") else {
-                throw .internalError(detail: "LOOKAROUND_WEB_DIR=\(live.path) holds no index.html")
+            guard FileManager.default.fileExists(atPath: live.path + marker) else {
+                throw .internalError(detail: "LOOKAROUND_WEB_DIR=\(live.path) holds no \(marker.dropFirst())")
             }
-            return WebResources(folder: live.path)
+            return try WebResources(folder: live.path)
         }
         return try loaded.get()
     }

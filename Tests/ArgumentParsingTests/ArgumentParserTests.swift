@@ -88,11 +88,12 @@ import Testing
     }
 
     @Test func missingRequiredOptionAndValue() {
-        func usage(_ message: String) -> UsageError { UsageError(commandPath: "lookaround snapshot", message: message) }
-        #expect(throws: usage("missing required option --output FILE")) { _ = try run(["snapshot"]) }
-        #expect(throws: usage("--output needs a value (FILE)")) { _ = try run(["snapshot", "-o"]) }
-        #expect(throws: usage("--json is a flag and takes no value")) { _ = try run(["snapshot", "-o", "x", "--json=yes"]) }
-        #expect(throws: usage("--lat was given more than once")) {
+        // Each names its option as data too (what the service answers as the parameter at fault).
+        func usage(_ message: String, _ option: String? = nil) -> UsageError { UsageError(commandPath: "lookaround snapshot", message: message, option: option) }
+        #expect(throws: usage("missing required option --output FILE", "output")) { _ = try run(["snapshot"]) }
+        #expect(throws: usage("--output needs a value (FILE)", "output")) { _ = try run(["snapshot", "-o"]) }
+        #expect(throws: usage("--json is a flag and takes no value", "json")) { _ = try run(["snapshot", "-o", "x", "--json=yes"]) }
+        #expect(throws: usage("--lat was given more than once", "lat")) {
             _ = try run(["snapshot", "-o", "x", "--lat", "1", "--lat", "2"])
         }
         #expect(throws: usage("unexpected argument 'b'")) { _ = try run(["snapshot", "-o", "x", "a", "b"]) }
@@ -119,7 +120,7 @@ import Testing
     @Test func usageErrorFormat() {
         let error = UsageError(commandPath: "lookaround scene", message: "bad", suggestion: "--lat")
         #expect(error.description == "error: bad\n       did you mean '--lat'?\n       see 'lookaround scene --help'")
-        #expect(UsageError.exitCode == 64)
+        #expect(error.category.exitCode == 64)
     }
 
     /// The one number syntax of the command line and the HTTP queries: decimal, finite, nothing else.
@@ -134,7 +135,7 @@ import Testing
         // On the command line: --lat 0x1p4 is an error naming the value, not latitude 16.
         let parsed = try run(["snapshot", "--lat", "0x1p4", "-o", "a.png"])
         #expect(throws: UsageError(commandPath: "lookaround snapshot",
-                                   message: "--lat '0x1p4' is not a finite number; allowed -90…90")) {
+                                   message: "--lat '0x1p4' is not a finite number; allowed -90…90", option: "lat")) {
             try parsed.double("lat", in: -90...90)
         }
     }

@@ -149,11 +149,24 @@ import Testing
         #expect(QueryParameters.translate(GeodesyError.latitudeOutOfRange(91)).parameter == "latitude")
     }
 
-    /// ServiceError's own, finer table agrees with its categories.
-    @Test func serviceErrorsAgreeWithTheirCategories() {
+    /// A command-line usage error names its option as data (UsageError.option), which the service answers
+    /// as the query parameter; a message that merely mentions an option names no parameter (the text is
+    /// never parsed for one).
+    @Test func usageErrorsNameTheirOptionAsData() {
+        let named = QueryParameters.translate(UsageError(commandPath: "lookaround snapshot", message: "--fov-degrees 200 is out of range",
+                                                         option: "fov-degrees"))
+        #expect(named.parameter == "fov_degrees" && named.description == "fov_degrees 200 is out of range", "\(named)")
+        let unnamed = QueryParameters.translate(UsageError(commandPath: "lookaround snapshot", message: "give --lat and --lon"))
+        #expect(unnamed.parameter == nil && unnamed.httpStatus == 400, "\(unnamed)")
+    }
+
+    /// Every ServiceError's status is its category's (ErrorCategory.httpStatus, the one table) except
+    /// where HTTP names the refusal more exactly, and such a refinement never restates the category's.
+    @Test func serviceStatusesFollowTheirCategories() {
         let errors: [ServiceError] = [
-            .invalidParameter(parameter: "lat", message: "x"), .notFound(path: "/x"), .methodNotAllowed(method: "PUT", allowed: ["GET"]),
-            .unknownPanorama(id: "p"), .placeNotFound(name: "n"), .forbidden, .bodyTooLarge(limitBytes: 1), .batchTooLarge(count: 2, limit: 1),
+            .invalidParameter(parameter: "lat", message: "x"), .invalidParameter(parameter: nil, message: "x"), .notFound(path: "/x"),
+            .methodNotAllowed(method: "PUT", allowed: ["GET"]), .unknownPanorama(id: "p"), .placeNotFound(name: "n"), .noImagery(detail: "x"),
+            .noRoute(reason: "disconnected", detail: "x"), .forbidden, .bodyTooLarge(limitBytes: 1), .batchTooLarge(count: 2, limit: 1),
             .imageTooLarge(pixels: 2, limit: 1), .overloaded(retryAfterSeconds: 1), .unreadableImagery(panoramaID: "p", detail: "x"),
             .catalogFailed(detail: "x"), .catalogUnavailable(detail: "x"), .internalError(detail: "x"), .malformedRequest(detail: "x"),
             .requestTargetTooLong(detail: "x"), .headersTooLarge(detail: "x"), .contentLengthTooLarge(value: "9"), .unexpectedBody(path: "/"),
@@ -161,13 +174,19 @@ import Testing
             .requestTimeout(seconds: 1), .tooManyConnections(limit: 1), .cannotListen(address: "a", detail: "x"),
             .badConfiguration(file: "k", detail: "x"),
         ]
+        let refined: [String: Int] = ["forbidden": 403, "not_found": 404, "method_not_allowed": 405, "request_timeout": 408,
+                                      "body_too_large": 413, "unexpected_body": 413, "uri_too_long": 414, "expectation_failed": 417,
+                                      "headers_too_large": 431, "unsupported_transfer_coding": 501, "http_version_not_supported": 505]
         for error in errors {
-            switch error.category {
-            case .usage: #expect((400..<500).contains(error.httpStatus) || [501, 505].contains(error.httpStatus), "\(error)")
-            case .noImagery: #expect(error.httpStatus == 404, "\(error)")
-            case .unavailable: #expect(error.httpStatus == 503 || error == .cannotListen(address: "a", detail: "x"), "\(error)")
-            default: #expect(error.httpStatus == 500, "\(error)")
+            if let status = error.protocolStatus {
+                #expect(status != error.category.httpStatus && refined[error.code] == status, "\(error): \(status) restates or is not HTTP's")
+                #expect(error.httpStatus == status)
+            } else {
+                #expect(error.httpStatus == error.category.httpStatus, "\(error)")
             }
         }
+        // The command line's exit codes come from the same categories: a usage mistake 64, no imagery 1.
+        #expect(ServiceError.invalidParameter(parameter: "lat", message: "x").category.exitCode == 64)
+        #expect(ServiceError.noRoute(reason: "disconnected", detail: "x").category.exitCode == 1)
     }
 }

@@ -23,8 +23,12 @@ import TestSupport
                     gate.wait()
                     return HTTPResponse(contentType: "text/plain", body: Array("done".utf8))
                 })
-            case "/echo":
+            case "/echo", "/upload":
                 return ("echo", .respond(HTTPResponse(contentType: "application/octet-stream", body: request.body)))
+            case "/nocontent":
+                return ("nocontent", .respond(HTTPResponse(status: 204, contentType: "text/plain", body: [])))
+            case "/notmodified":
+                return ("notmodified", .respond(HTTPResponse(status: 304, contentType: "image/jpeg", headers: [("ETag", "\"v1\"")], body: [])))
             case "/prepare":
                 return ("prepare", .respondAndPrepare(HTTPResponse(contentType: "text/plain", body: Array("page".utf8)), prepare: { [prepared] in
                     prepared.signal()
@@ -41,7 +45,7 @@ import TestSupport
 
         func admit(_ head: HTTPRequest) -> HTTPAdmission {
             if head.path == "/refused" { return .refuse(route: "refused", HTTPResponse(status: 403, contentType: "text/plain", body: [])) }
-            return .accept(maximumBodyBytes: head.path == "/echo" ? 1000 : 0)
+            return .accept(maximumBodyBytes: head.path == "/echo" ? 1000 : head.path == "/upload" ? 40_000 : 0)
         }
 
         func protocolError(_ error: ServiceError, path: String?) -> HTTPResponse {

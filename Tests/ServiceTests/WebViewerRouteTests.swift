@@ -87,7 +87,7 @@ import TestSupport
         let heldEnd = try #require(html.range(of: "</template>\n</body>"))
         let before = html[..<picture.lowerBound], inside = html[held.upperBound..<heldEnd.lowerBound]
         #expect(before.contains("href=\"/first-view.css\"") && before.contains("src=\"/first-view.js\"") && picture.upperBound < held.lowerBound)
-        for part in ["href=\"/app.css\"", "href=\"/lookaround.css\"", "rel=\"preload\"", "<header", "id=\"map\"", "id=\"notice\""] {
+        for part in ["href=\"/app.css\"", "href=\"/lookaround.css\"", "rel=\"modulepreload\"", "<header", "id=\"map\"", "id=\"notice\""] {
             #expect(!before.contains(part) && inside.contains(part), "\(part) is held back")
         }
         let source = try #require(html.range(of: "src=\"/v1/snapshot?").map { html[$0.upperBound...].prefix { $0 != "\"" } })

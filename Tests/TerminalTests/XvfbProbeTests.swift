@@ -15,8 +15,26 @@ private var probePath: String {
 @Suite(.serialized) struct XvfbProbeTests {
     /// The displays an X server listens on, as a missing window's report gives them, are read from the
     /// process's own sockets: a process listening on the abstract socket @/tmp/.X11-unix/XN is found
-    /// listening on display N, and not once it closes.
+    /// listening on display N, and not once it closes — also when the machine has so many Unix sockets
+    /// that /proc/net/unix is longer than one page (80 more are opened first, so the display's line comes
+    /// after the first 4 kB that a single read returns).
     @Test func listeningDisplaysAreReadFromTheProcessSockets() throws {
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for index in 0..<80 {
+            let filler = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(filler >= 0)
+            fillers.append(filler)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let name = Array("lookaround-filler-\(getpid())-\(index)".utf8)
+            withUnsafeMutableBytes(of: &address.sun_path) { path in
+                for (i, byte) in name.enumerated() { path[i + 1] = byte }
+            }
+            let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + name.count)
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(filler, $0, length) } }
+            try #require(bound == 0 && listen(filler, 1) == 0, "filler bind/listen: \(String(cString: strerror(errno)))")
+        }
         let number = 50_000 + Int(getpid() % 10_000)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)

@@ -189,7 +189,7 @@ public enum VirtualDisplay {
         }
         var displays = Set<String>()
         // Num RefCount Protocol Flags Type St Inode Path; flags 00010000 is __SO_ACCEPTCON (listening).
-        for line in ((try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? "").split(separator: "\n").dropFirst() {
+        for line in procFile("/proc/net/unix").split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 8, fields[3] == "00010000", inodes.contains(fields[6]),
                   let range = fields[7].range(of: "/tmp/.X11-unix/X") else { continue }
@@ -197,6 +197,24 @@ public enum VirtualDisplay {
             if !number.isEmpty, number.allSatisfy(\.isNumber) { displays.insert(String(number)) }
         }
         return displays
+    }
+
+    /// A file of /proc read to its end. Foundation's `String(contentsOfFile:)` reads a /proc file with one
+    /// `read` (its size says 0), which the kernel answers with one page: /proc/net/unix on a machine with
+    /// more than about 50 Unix sockets (a parallel test run with browsers and X servers) was cut after
+    /// 4 kB, and a listening display beyond that line was not found.
+    static func procFile(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The first line written to `descriptor`, or nil when it closes or nothing comes within `seconds`.

@@ -66,7 +66,7 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let (_, disposition) = service.handle(request)
     let response: HTTPResponse
     switch disposition {
-    case .respond(let answer): response = answer
+    case .respond(let answer), .respondAndPrepare(let answer, _): response = answer
     case .render(let work): response = work()
     }
     precondition((200..<600).contains(response.status), "status \(response.status)")

@@ -9,101 +9,27 @@ import MapSnapshot
 import Reprojection
 import Synchronization
 
-/// A validated render request: its cache key and the work, run on a render worker.
-struct RenderJob: Sendable {
-    /// Route, catalog and canonical query: equal keys give equal bytes.
-    var key: String
-    /// `Cache-Control` of a successful answer.
-    var cacheControl: String
-    /// Whether an error answer takes Google's shape.
-    var streetView: Bool
-    /// Makes the answer.
-    var work: @Sendable () throws -> HTTPResponse
-}
+/// The native picture routes: `/v1/snapshot` (the view `lookaround snapshot` renders), `/v1/map` (the
+/// map `lookaround map` draws) and a panorama's pyramid tiles. Each is a ``RenderJob`` for the
+/// ``RenderPipeline`` (validated on the network thread, cached, rendered by a worker).
+struct ImageRoutes: RouteFamily {
+    let catalog: Catalog
+    let cached: CachedAnswers
+    let panoramas: PanoramaCache
+    let tileStore: PanoramaTileStore
+    let maps: MapResources
+    let limit: ImageLimit
 
-extension SceneService {
     static let snapshotSpec = CommandSpec(name: "snapshot", abstract: "",
                                           options: SceneSelection.sceneOptions + SceneSelection.cameraOptions + SnapshotOptions.options)
     static let mapSpec = CommandSpec(name: "map", abstract: "", options: MapOptions.options)
 
-    /// Images and tiles: validated here on the network thread (errors answer at once), answered from
-    /// the response cache when they can be, otherwise made by a render worker and cached.
-    func rendered(_ route: Route, _ request: HTTPRequest) -> HTTPDisposition {
-        // Before the catalog is asked anything: answers are cached per catalog revision, and one made
-        // while the revision changed is not kept (it may come from the old catalog).
-        let revision = catalog.revision
-        let job: RenderJob
-        // A viewer's frame (`viewer=ID&seq=N`, snapshot and move): neither is part of what is drawn.
-        var frameRequest = request, viewer: (id: String, sequence: Int)?
-        do {
-            if route == .snapshot || route == .move, let id = request.argument("viewer") {
-                let sequence = try QueryParameters(request: request).int("seq", in: 0...Int(Int32.max)) ?? 0
-                guard !id.isEmpty, id.utf8.count <= 64 else {
-                    throw ServiceError.invalidParameter(parameter: "viewer", message: "viewer is an id of 1…64 bytes")
-                }
-                viewer = (id, sequence)
-                frameRequest.query.removeAll { $0.name == "viewer" || $0.name == "seq" }
-                viewers.note(viewer: id, sequence: sequence)
-            }
-            switch route {
-            case .tile: job = try tileJob(request)
-            case .snapshot: job = try snapshotJob(frameRequest)
-            case .move: job = try moveJob(frameRequest)
-            case .map: job = try mapJob(request)
-            case .mapTile: job = try mapTileJob(request)
-            default: job = try streetViewImageJob(request)
-            }
-        } catch {
-            return .respond(self.error(QueryParameters.translate(error), streetView: route == .streetViewImage))
-        }
-        let key = "\(revision)|" + job.key
-        if let cached = responses.response(for: key) {
-            metrics.recordResponseCache(hit: true)
-            return .respond(conditional(cached.response, etag: cached.etag, request: request))
-        }
-        metrics.recordResponseCache(hit: false)
-        let viewers = self.viewers, frameOf = viewer
-        return .render { [self] in
-            if let viewer = frameOf, viewers.isSuperseded(viewer: viewer.id, sequence: viewer.sequence) {
-                metrics.recordSupersededFrame()
-                return HTTPResponse(status: 204, contentType: "text/plain", headers: [("X-Superseded", "true"), ("Cache-Control", "no-store")],
-                                    body: [])
-            }
-            // Made while this waited (a page's first frame, prepared before the browser asked for it).
-            if let cached = responses.response(for: key) { return conditional(cached.response, etag: cached.etag, request: request) }
-            do {
-                var response = try job.work()
-                guard response.status == 200 else { return response }
-                let etag = entityTag(of: response.body)
-                response.headers += [("ETag", etag), ("Cache-Control", job.cacheControl)]
-                if catalog.revision == revision { responses.insert(response, etag: etag, for: key) }
-                return conditional(response, etag: etag, request: request)
-            } catch {
-                return self.error(QueryParameters.translate(error), streetView: job.streetView)
-            }
-        }
-    }
-
-    /// 304 when `If-None-Match` names the answer's ETag (or `*`), else the answer.
-    func conditional(_ response: HTTPResponse, etag: String, request: HTTPRequest) -> HTTPResponse {
-        guard let tags = request.headers["if-none-match"] else { return response }
-        let given = tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard given.contains("*") || given.contains(etag) || given.contains("W/" + etag) else { return response }
-        return HTTPResponse(status: 304, contentType: response.contentType,
-                            headers: response.headers.filter { ["ETag", "Cache-Control"].contains($0.name) }, body: [])
-    }
-
-    /// The cache key of a request: route, catalog and the query sorted (the API key left out).
-    func cacheKey(_ route: String, _ request: HTTPRequest, extra: String = "") -> String {
-        let query = request.query.filter { $0.name != "key" }.sorted { ($0.name, $0.value) < ($1.name, $1.value) }
-            .map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        return "\(route)|\(request.path)|\(query)|\(extra)"
-    }
-
-    func checkPixels(_ pixels: Int) throws(ServiceError) {
-        guard pixels <= configuration.maximumImagePixels else {
-            throw .imageTooLarge(pixels: pixels, limit: configuration.maximumImagePixels)
-        }
+    var routes: [Route] {
+        // Snapshot and map parameters are checked by their option specs (the CLI's own), naming the closest.
+        [Route(.get, PathPattern("/v1/snapshot"), label: "snapshot", parameters: nil, .rendered { try snapshotJob($0) }),
+         Route(.get, PathPattern("/v1/map"), label: "map", parameters: nil, .rendered { try mapJob($0) }),
+         Route(.get, PathPattern("/v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg", accepts: { TilePath($0) != nil }), label: "tile",
+               parameters: [], .rendered { try tileJob($0) })]
     }
 
     // MARK: /v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg
@@ -111,7 +37,7 @@ extension SceneService {
     func tileJob(_ request: HTTPRequest) throws -> RenderJob {
         guard let tile = TilePath(request.path) else { throw ServiceError.notFound(path: request.path) }
         let record = try catalog.panorama(id: tile.panoramaID)
-        let levels = Self.tileLevels(fullWidth: record.fullWidth, fullHeight: record.fullHeight, tileSize: PanoramaTileFile.defaultTileSize)
+        let levels = TilePath.levels(fullWidth: record.fullWidth, fullHeight: record.fullHeight, tileSize: PanoramaTileFile.defaultTileSize)
         guard levels.indices.contains(tile.level) else {
             throw ServiceError.invalidParameter(parameter: "level", message: "level \(tile.level) does not exist; allowed 0…\(levels.count - 1) (0 is the smallest)")
         }
@@ -121,8 +47,7 @@ extension SceneService {
         }
         let crop = try Self.crop(of: record)
         let store = tileStore, fileLevel = levels.count - 1 - tile.level
-        return RenderJob(key: cacheKey("tile", request, extra: "\(record.imagePath)"), cacheControl: "public, max-age=86400",
-                         streetView: false) {
+        return RenderJob(key: RenderPipeline.cacheKey("tile", request, extra: "\(record.imagePath)"), cacheControl: "public, max-age=86400") {
             guard let file = try Self.rendering(record.id, { try store.fileForView(panoramaID: record.id, source: record.imagePath, crop: crop) }) else {
                 throw ServiceError.unreadableImagery(panoramaID: record.id, detail: "its tile file cannot be made from \(record.imagePath)")
             }
@@ -149,16 +74,21 @@ extension SceneService {
 
     // MARK: /v1/snapshot
 
+    /// `/v1/snapshot`, a viewer's frame when it names one (``ViewerFrame``).
     func snapshotJob(_ request: HTTPRequest) throws -> RenderJob {
+        try ViewerFrame.job(request) { try snapshotJob(drawing: $0) }
+    }
+
+    private func snapshotJob(drawing request: HTTPRequest) throws -> RenderJob {
         let parsed = try QueryParameters(request: request).parsed(by: Self.snapshotSpec)
         let options = try SnapshotOptions(parsed)
-        try checkPixels(options.selection.size.width * options.selection.size.height)
+        try limit.check(options.selection.size.width * options.selection.size.height)
         let format = options.format ?? "jpeg"
-        let catalog = self.catalog, cache = panoramas
-        return RenderJob(key: cacheKey("snapshot", request), cacheControl: "public, max-age=3600", streetView: false) { [self] in
-            let resolution = try options.selection.resolve(parsed, catalog: catalog, language: options.language, detailCache: details)
-            guard let scene = resolution.scene else { return noCoverage(resolution) }
-            let snapshotter = labelSources.snapshotter(scene: scene, options: options.snapshotter, cache: cache, catalog: catalog)
+        let catalog = self.catalog, cache = panoramas, cached = self.cached
+        return RenderJob(key: RenderPipeline.cacheKey("snapshot", request), cacheControl: "public, max-age=3600") {
+            let resolution = try options.selection.resolve(parsed, catalog: catalog, language: options.language, detailCache: cached.details)
+            guard let scene = resolution.scene else { return Self.noCoverage(resolution) }
+            let snapshotter = cached.labelSources.snapshotter(scene: scene, options: options.snapshotter, cache: cache, catalog: catalog)
             let snapshot = try Self.rendering(scene.panoramaID) { try snapshotter.render() }
             let bytes = format == "png" ? try PNGCodec.encode(snapshot.image)
                 : try JPEGCodec.encode(snapshot.image, quality: options.quality)
@@ -192,7 +122,7 @@ extension SceneService {
     }
 
     /// 404 with the no-coverage answer of a snapshot that found no scene.
-    func noCoverage(_ resolution: SceneSelection.Resolution) -> HTTPResponse {
+    static func noCoverage(_ resolution: SceneSelection.Resolution) -> HTTPResponse {
         var writer = JSONWriter()
         writer.beginObject()
         writer.field("found", false)
@@ -214,10 +144,10 @@ extension SceneService {
     func mapJob(_ request: HTTPRequest) throws -> RenderJob {
         let parsed = try QueryParameters(request: request).parsed(by: Self.mapSpec)
         let options = try MapOptions(parsed, allowCameraFiles: false)
-        try checkPixels(Int((Double(options.size.width) * options.scale).rounded() * (Double(options.size.height) * options.scale).rounded()))
-        let osmPath = configuration.resolvedOSMPath, maps = self.maps, catalog = self.catalog
-        return RenderJob(key: cacheKey("map", request), cacheControl: "public, max-age=3600", streetView: false) {
-            let resources = try maps.resources(osmPath: osmPath, imagery: options.type.needsOrthophoto)
+        try limit.check(Int((Double(options.size.width) * options.scale).rounded() * (Double(options.size.height) * options.scale).rounded()))
+        let maps = self.maps, catalog = self.catalog
+        return RenderJob(key: RenderPipeline.cacheKey("map", request), cacheControl: "public, max-age=3600") {
+            let resources = try maps.resources(imagery: options.type.needsOrthophoto)
             var framing = options.framing
             if framing == nil, let box = resources.dataset.boundingBox {
                 framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,
@@ -229,6 +159,16 @@ extension SceneService {
             let snapshot = try resources.snapshotter.snapshot(snapshotOptions)
             return HTTPResponse(contentType: "image/png", body: try PNGCodec.encode(snapshot.image))
         }
+    }
+}
+
+/// The largest picture a request may ask for (`--max-image-pixels`), shared by every route that draws.
+struct ImageLimit: Sendable {
+    let maximumPixels: Int
+
+    /// Refuses a picture of more than ``maximumPixels`` pixels.
+    func check(_ pixels: Int) throws(ServiceError) {
+        guard pixels <= maximumPixels else { throw .imageTooLarge(pixels: pixels, limit: maximumPixels) }
     }
 }
 

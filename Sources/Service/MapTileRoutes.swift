@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Geodesy
 import Imaging
@@ -15,7 +16,15 @@ import MapSnapshot
 /// picture, and no label may cross the tile's edges there (`MapSnapshotOptions.labelExclusions`): the
 /// neighbour reserves the same line, so a label is whole in one tile or left out, never cut in two.
 /// The attribution is not painted on tiles: the TileJSON carries it, for the client to show once.
-extension SceneService {
+public struct MapTileRoutes: RouteFamily {
+    let catalog: Catalog
+    let maps: MapResources
+
+    var routes: [Route] {
+        [Route(.get, PathPattern("/v1/tiles/{type}/{z}/{x}/{y}.png"), label: "map_tile", parameters: [], .rendered { try mapTileJob($0) }),
+         Route(.get, PathPattern("/v1/tiles/{type}.json"), label: "tilejson", parameters: [], .answer { try tileJSON($0) })]
+    }
+
     /// Map types served as tiles; `coverage` (nil here) is the street-imagery overlay on transparency.
     static let tileTypes: [String: MapType?] = ["standard": .standard, "muted": .muted, "imagery": .imagery, "hybrid": .hybrid,
                                                 "coverage": nil]
@@ -49,13 +58,13 @@ extension SceneService {
         }
     }
 
-    func mapTileJob(_ request: HTTPRequest) throws -> RenderJob {
+    func mapTileJob(_ request: HTTPRequest) throws(ServiceError) -> RenderJob {
         let (type, tile, scale) = try Self.parseTilePath(request.path)
-        let osmPath = configuration.resolvedOSMPath, maps = self.maps, catalog = self.catalog
+        let maps = self.maps, catalog = self.catalog
         // Coverage changes with the catalog: an hour (the response cache is per catalog revision anyway).
         let maxAge = type == nil ? 3600 : 86400
-        return RenderJob(key: cacheKey("map_tile", request), cacheControl: "public, max-age=\(maxAge)", streetView: false) {
-            let resources = try maps.resources(osmPath: osmPath, imagery: type?.needsOrthophoto ?? false)
+        return RenderJob(key: RenderPipeline.cacheKey("map_tile", request), cacheControl: "public, max-age=\(maxAge)") {
+            let resources = try maps.resources(imagery: type?.needsOrthophoto ?? false)
             let png = try Self.mapTilePNG(tile, scale: scale, type: type, snapshotter: resources.snapshotter,
                                           orthophoto: resources.orthophoto, coverage: type == nil ? CatalogCoverage(catalog: catalog) : nil)
             return HTTPResponse(contentType: "image/png", body: png)
@@ -115,7 +124,7 @@ extension SceneService {
             throw .invalidParameter(parameter: "type", message: "'\(name)' is not a map type; one of "
                                     + Self.tileTypes.keys.sorted().joined(separator: ", "))
         }
-        let dataset = try maps.resources(osmPath: configuration.resolvedOSMPath, imagery: false).dataset
+        let dataset = try maps.resources(imagery: false).dataset
         let host = request.headers["host"] ?? "127.0.0.1"
         let scheme = request.headers["x-forwarded-proto"] == "https" ? "https" : "http"
         var writer = JSONWriter(capacity: 600)

@@ -9,7 +9,21 @@ import Reprojection
 /// Google Street View Static API compatibility: `GET /maps/api/streetview/metadata` and
 /// `GET /maps/api/streetview`, with Google's parameters, defaults, status values and error shapes, so
 /// a client written for Google's API works when its base URL points here.
-extension SceneService {
+struct StreetViewRoutes: RouteFamily {
+    let catalog: Catalog
+    let cached: CachedAnswers
+    let panoramas: PanoramaCache
+    let limit: ImageLimit
+    let errors: ErrorAnswers
+
+    var routes: [Route] {
+        // Google's parameters (and any others, which Google ignores too).
+        [Route(.get, PathPattern("/maps/api/streetview/metadata"), label: "streetview_metadata", errors: .streetViewMetadata,
+               parameters: nil, .answer { streetViewMetadata($0) }),
+         Route(.get, PathPattern("/maps/api/streetview"), label: "streetview_image", errors: .streetViewImage, parameters: nil,
+               .rendered { try streetViewImageJob($0) })]
+    }
+
     /// Google's largest image side, pixels.
     static let streetViewMaximumSide = 640
 
@@ -47,7 +61,7 @@ extension SceneService {
             }
         }
         let answer: SceneAnswer
-        do { answer = try catalog.scene(for: SceneRequest(coordinate: point, radiusMeters: radius), detailCache: details) } catch {
+        do { answer = try catalog.scene(for: SceneRequest(coordinate: point, radiusMeters: radius), detailCache: cached.details) } catch {
             throw QueryParameters.translate(error)
         }
         return StreetViewLookup(scene: answer.scene.map(LookAroundScene.init(match:)), point: point)
@@ -61,9 +75,9 @@ extension SceneService {
         do {
             let revision = catalog.revision
             let lookup = try streetViewLookup(request)
-            guard let scene = lookup.scene else { return streetViewStatus("ZERO_RESULTS", message: nil) }
+            guard let scene = lookup.scene else { return ErrorAnswers.streetViewStatus("ZERO_RESULTS", message: nil) }
             let match = scene.match
-            return .json(fragments.metadata(of: match.panoramaID, revision: revision) {
+            return .json(cached.fragments.metadata(of: match.panoramaID, revision: revision) {
                 var writer = JSONWriter(capacity: 256)
                 writer.beginObject()
                 writer.field("copyright", match.source == .simulated
@@ -80,18 +94,8 @@ extension SceneService {
                 return writer.bytes
             })
         } catch {
-            return streetViewStatus(error.streetViewStatus, message: error.publicDescription == nil ? error.description : publicMessage(error))
+            return errors.response(error, shape: .streetViewMetadata)
         }
-    }
-
-    /// `{"error_message": …, "status": …}` (200, as Google answers metadata requests).
-    func streetViewStatus(_ status: String, message: String?) -> HTTPResponse {
-        var writer = JSONWriter(capacity: 128)
-        writer.beginObject()
-        writer.field("error_message", message)
-        writer.field("status", status)
-        writer.endObject()
-        return .json(writer.bytes)
     }
 
     // MARK: Image
@@ -109,16 +113,16 @@ extension SceneService {
         do { size = try PixelSize(parsing: sizeText, maximumSide: Self.streetViewMaximumSide) } catch {
             throw .invalidParameter(parameter: "size", message: "size '\(sizeText)' is not {width}x{height} with sides 1…640 pixels")
         }
-        try checkPixels(size.width * size.height)
+        try limit.check(size.width * size.height)
         let heading = try query.heading("heading")
         let pitch = try query.double("pitch", in: -90...90, unit: "degrees") ?? 0
         let fov = try query.double("fov", in: 10...120, unit: "degrees") ?? 90
         let returnErrorCode = query.string("return_error_code")?.lowercased() == "true"
         let lookup = try streetViewLookup(request)
-        let key = cacheKey("streetview", request)
+        let key = RenderPipeline.cacheKey("streetview", request)
         guard let scene = lookup.scene else {
             if returnErrorCode { throw .unknownPanorama(id: query.string("pano") ?? query.string("location") ?? "") }
-            return RenderJob(key: key, cacheControl: "public, max-age=600", streetView: true) {
+            return RenderJob(key: key, cacheControl: "public, max-age=600") {
                 HTTPResponse(contentType: "image/jpeg", body: try JPEGCodec.encode(try Self.noImagery(size: size), quality: 85))
             }
         }
@@ -127,8 +131,8 @@ extension SceneService {
                                                     showsRoadLabels: false)
         options.language = nil
         let snapshotter = LookAroundSnapshotter(scene: scene, options: options, cache: panoramas, catalog: catalog)
-        return RenderJob(key: key, cacheControl: "public, max-age=3600", streetView: true) {
-            let snapshot = try Self.rendering(scene.panoramaID) { try snapshotter.render() }
+        return RenderJob(key: key, cacheControl: "public, max-age=3600") {
+            let snapshot = try ImageRoutes.rendering(scene.panoramaID) { try snapshotter.render() }
             return HTTPResponse(contentType: "image/jpeg", headers: [("X-Panorama-Id", snapshot.panoramaID)],
                                 body: try JPEGCodec.encode(snapshot.image, quality: 90))
         }

@@ -6,7 +6,17 @@ import Geodesy
 /// field names and types (strings for `lat`, `lon` and `boundingbox`, `display_name`, `address` parts,
 /// `licence`), so geocoding clients written for Nominatim (geopy, Leaflet Control Geocoder, QGIS) work
 /// unchanged against the extract's addresses.
-extension SceneService {
+struct NominatimRoutes: RouteFamily {
+    let catalog: Catalog
+
+    var routes: [Route] {
+        // Nominatim answers `/search.php` and `/reverse.php` too (its older URLs, which some clients still use).
+        [Route(.get, PathPattern("/search"), label: "nominatim_search", parameters: Self.searchParameters, .answer { try search($0) }),
+         Route(.get, PathPattern("/search.php"), label: "nominatim_search", parameters: Self.searchParameters, .answer { try search($0) }),
+         Route(.get, PathPattern("/reverse"), label: "nominatim_reverse", parameters: Self.reverseParameters, .answer { try reverse($0) }),
+         Route(.get, PathPattern("/reverse.php"), label: "nominatim_reverse", parameters: Self.reverseParameters, .answer { try reverse($0) })]
+    }
+
     /// The licence line Nominatim answers carry.
     static let nominatimLicence = "Data © OpenStreetMap contributors, ODbL 1.0. https://osm.org/copyright"
 
@@ -15,16 +25,16 @@ extension SceneService {
 
     /// The parameters of `/search` and `/reverse` (Nominatim's; the ones that only shape Nominatim's own
     /// output, such as `polygon_geojson`, are taken and have no effect).
-    static let nominatimSearchParameters = ["q", "street", "city", "county", "state", "country", "postalcode", "amenity", "format",
+    static let searchParameters = ["q", "street", "city", "county", "state", "country", "postalcode", "amenity", "format",
                                             "limit", "addressdetails", "accept-language", "viewbox", "bounded", "countrycodes",
                                             "layer", "featuretype", "extratags", "namedetails", "dedupe", "email", "debug",
                                             "polygon_geojson", "polygon_kml", "polygon_svg", "polygon_text", "exclude_place_ids"]
-    static let nominatimReverseParameters = ["lat", "lon", "zoom", "format", "addressdetails", "accept-language", "layer",
+    static let reverseParameters = ["lat", "lon", "zoom", "format", "addressdetails", "accept-language", "layer",
                                              "extratags", "namedetails", "email", "debug", "polygon_geojson", "polygon_kml",
                                              "polygon_svg", "polygon_text"]
 
     /// `GET /search`: forward geocoding.
-    func nominatimSearch(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+    func search(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let query = QueryParameters(request: request)
         let format = try nominatimFormat(query)
         let text = query.string("q")
@@ -63,7 +73,7 @@ extension SceneService {
     }
 
     /// `GET /reverse`: the address at a point.
-    func nominatimReverse(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+    func reverse(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let query = QueryParameters(request: request)
         let format = try nominatimFormat(query)
         guard let point = try query.latitudeLongitude() else {

@@ -3,7 +3,32 @@ import Foundation
 import Geodesy
 import Reprojection
 
-extension SceneService {
+/// The native scene routes (JSON under `/v1/`): scene requests one at a time and in batches, place
+/// search, coverage tiles and panorama records.
+struct SceneRoutes: RouteFamily {
+    let catalog: Catalog
+    let cached: CachedAnswers
+    /// Requests in one batch at most.
+    let maximumBatchCount: Int
+    /// `--public-imagery-url`: where clients fetch the files of imagery in object storage themselves.
+    let publicImagery: PublicImageryURL?
+    /// The panoramas' tile files (their public URLs).
+    let tileStore: PanoramaTileStore
+
+    var routes: [Route] {
+        [Route(.get, PathPattern("/v1/scene"), label: "scene",
+               parameters: ["lat", "lon", "near", "radius_meters", "preference", "source", "after", "before", "language", "id"],
+               .answer { try scene($0) }),
+         // Parsing a body of up to --max-body-bytes and answering each line is work for a render worker,
+         // not for a network thread that other clients' scene requests wait for.
+         Route(.post, PathPattern("/v1/scenes"), label: "scenes", parameters: ["radius_meters", "preference", "source", "after", "before"],
+               .worker { try batch($0) }),
+         Route(.get, PathPattern("/v1/search"), label: "search", parameters: ["q", "near", "category", "language", "limit"],
+               .answer { try search($0) }),
+         Route(.get, PathPattern("/v1/coverage/{z}/{x}/{y}"), label: "coverage", parameters: [], .answer { try coverage($0) }),
+         Route(.get, PathPattern("/v1/panoramas/{id}"), label: "panorama", parameters: [], .answer { try panorama($0) })]
+    }
+
     /// The scene request of a query: `lat`/`lon` or `near`, `radius_meters`, `preference`, `source`,
     /// `after`, `before`; also the request id (the place's name for `near`).
     func sceneRequest(_ query: QueryParameters) throws(ServiceError) -> (request: SceneRequest, requestID: String?) {
@@ -50,11 +75,11 @@ extension SceneService {
         let (sceneRequest, requestID) = try sceneRequest(QueryParameters(request: request))
         let revision = catalog.revision
         let answer: SceneAnswer
-        do { answer = try catalog.scene(for: sceneRequest, requestID: requestID, detailCache: details) } catch {
+        do { answer = try catalog.scene(for: sceneRequest, requestID: requestID, detailCache: cached.details) } catch {
             throw QueryParameters.translate(error)
         }
         var writer = JSONWriter(capacity: 1536)
-        writer.write(answer, fragments: fragments, revision: revision)
+        writer.write(answer, fragments: cached.fragments, revision: revision)
         return .json(writer.bytes, status: answer.found ? 200 : 404)
     }
 
@@ -69,8 +94,8 @@ extension SceneService {
             guard let items = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [Any] else {
                 throw .invalidParameter(parameter: "body", message: "the body starts with '[' but is not a JSON array; send an array of {\"latitude\":…,\"longitude\":…} or JSON Lines")
             }
-            if items.count > configuration.maximumBatchCount {
-                throw .batchTooLarge(count: items.count, limit: configuration.maximumBatchCount)
+            if items.count > maximumBatchCount {
+                throw .batchTooLarge(count: items.count, limit: maximumBatchCount)
             }
             for (i, item) in items.enumerated() {
                 guard item is [String: Any], let data = try? JSONSerialization.data(withJSONObject: item) else {
@@ -97,8 +122,8 @@ extension SceneService {
             } catch {
                 throw .invalidParameter(parameter: "body", message: error.description)
             }
-            if requests.count > configuration.maximumBatchCount {
-                throw .batchTooLarge(count: lines.count, limit: configuration.maximumBatchCount)
+            if requests.count > maximumBatchCount {
+                throw .batchTooLarge(count: lines.count, limit: maximumBatchCount)
             }
         }
         var writer = JSONWriter(capacity: 600 * requests.count + 2)
@@ -107,14 +132,14 @@ extension SceneService {
         for (sceneRequest, id) in requests {
             let revision = catalog.revision
             let answer: SceneAnswer
-            do { answer = try catalog.scene(for: sceneRequest, requestID: id, detailCache: details) } catch {
+            do { answer = try catalog.scene(for: sceneRequest, requestID: id, detailCache: cached.details) } catch {
                 throw QueryParameters.translate(error)
             }
             if isArray {
-                writer.write(answer, fragments: fragments, revision: revision)
+                writer.write(answer, fragments: cached.fragments, revision: revision)
             } else {
                 var line = JSONWriter(capacity: 1536)
-                line.write(answer, fragments: fragments, revision: revision)
+                line.write(answer, fragments: cached.fragments, revision: revision)
                 body += line.bytes
                 body.append(0x0A)
             }
@@ -198,33 +223,16 @@ extension SceneService {
             var imageUrl: String?; var depthUrl: String?; var labelsUrl: String?
         }
         let tileSize = PanoramaTileFile.defaultTileSize
-        let levels = Self.tileLevels(fullWidth: record.fullWidth, fullHeight: record.fullHeight, tileSize: tileSize)
+        let levels = TilePath.levels(fullWidth: record.fullWidth, fullHeight: record.fullHeight, tileSize: tileSize)
         let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? id
         let tiles = Tiles(tileSize: tileSize,
                           levels: levels.enumerated().map { Level(level: $0.offset, width: $0.element.width, height: $0.element.height,
                                                                   columns: $0.element.columns, rows: $0.element.rows) },
                           url: "/v1/panoramas/\(escaped)/tiles/{level}/{x}/{y}.jpg",
-                          fileUrl: configuration.publicImagery?.url(for: tileStore.path(panoramaID: id)))
-        let publicImagery = configuration.publicImagery
+                          fileUrl: publicImagery?.url(for: tileStore.path(panoramaID: id)))
         return .json(JSONWriter.encode(Described(panorama: record, captureTime: Catalog.iso8601String(record.captureTime),
                                                  links: links, tiles: tiles, imageUrl: publicImagery?.url(for: record.imagePath),
                                                  depthUrl: publicImagery?.url(for: record.depthPath),
                                                  labelsUrl: publicImagery?.url(for: record.labelsPath))))
-    }
-
-    /// The pyramid levels a tile file of a `fullWidth`×`fullHeight` panorama holds, smallest first (the
-    /// order of the tile URLs' `level`): halving from the full size down to the first level no taller
-    /// than one tile, as ``PanoramaTileFile`` cuts them.
-    static func tileLevels(fullWidth: Int, fullHeight: Int, tileSize: Int) -> [(width: Int, height: Int, columns: Int, rows: Int)] {
-        var levels: [(width: Int, height: Int, columns: Int, rows: Int)] = []
-        var width = fullWidth, height = fullHeight
-        levels.append((width, height, (width + tileSize - 1) / tileSize, (height + tileSize - 1) / tileSize))
-        // PanoramaImage.halved(): even heights of at least 4 only.
-        while height > tileSize, height % 2 == 0, height >= 4 {
-            width /= 2
-            height /= 2
-            levels.append((width, height, (width + tileSize - 1) / tileSize, (height + tileSize - 1) / tileSize))
-        }
-        return levels.reversed()
     }
 }
