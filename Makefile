@@ -44,6 +44,8 @@ release: deps
 TEST_FLAGS ?=
 # The PostGIS conformance tests need a server: the local cluster is started for the run and stopped
 # after it (whatever the result); when none can start, those tests say they were skipped and why.
+# The object storage tests start their own S3 server (SeaweedFS, installed by install-test-tools.sh) on
+# free ports and stop it when they end.
 # After the suite, the installation is tested as users get it (scripts/test-install.sh): the static
 # release build, make install into a temporary DESTDIR, the installed program run from elsewhere,
 # make uninstall, make deb, the units through systemd-analyze. TEST_INSTALL=0 leaves it out.
@@ -51,10 +53,8 @@ TEST_INSTALL ?= 1
 test: deps
 	@scripts/install-test-tools.sh
 	@url=$$(scripts/postgis.sh up) || { echo "make test: no PostGIS server; its tests will be skipped" >&2; url=; }; \
-	  s3=$$(scripts/seaweedfs.sh up >/dev/null && echo "$${LOOKAROUND_S3_DIR:-$(CURDIR)/.build/seaweedfs}") \
-	    || { echo "make test: no S3 server (SeaweedFS); the object storage tests will be skipped" >&2; s3=; }; \
-	  LOOKAROUND_TEST_POSTGRES="$$url" LOOKAROUND_TEST_S3="$$s3" $(LOCK) $(SWIFT) test $(TEST_FLAGS); status=$$?; \
-	  [ -z "$$url" ] || scripts/postgis.sh down; [ -z "$$s3" ] || scripts/seaweedfs.sh down; exit $$status
+	  LOOKAROUND_TEST_POSTGRES="$$url" $(LOCK) $(SWIFT) test $(TEST_FLAGS); status=$$?; \
+	  [ -z "$$url" ] || scripts/postgis.sh down; exit $$status
 	@[ "$(TEST_INSTALL)" = 0 ] || $(MAKE) --no-print-directory install-build
 	@[ "$(TEST_INSTALL)" = 0 ] || scripts/test-install.sh $(INSTALL_BUILD)/release/lookaround
 

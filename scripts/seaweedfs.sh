@@ -20,7 +20,8 @@
 #
 # Environment: LOOKAROUND_S3_DIR (default .build/seaweedfs in the repository), LOOKAROUND_S3_PORT (the S3
 # port, default 58333; the other nine follow it). When a port is taken by anything but this server,
-# `up` names what holds it and exits 69.
+# `up` names what holds it and exits 69. LOOKAROUND_S3_OWNER_PID: a process whose end stops the server
+# (the tests pass their own, so a test run that crashes leaves no server behind).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -126,6 +127,12 @@ case $command in
         -webdav=false -s3.port.iceberg=0 -s3.port.lance=0 >"$dir/server.log" 2>&1 &
       echo $! >"$pid_file"
       echo "$port" >"$dir/port"
+      if [[ -n ${LOOKAROUND_S3_OWNER_PID:-} ]]; then
+        # A watchdog, detached: stops this server once the owner is gone (and ends when the server does).
+        weed_pid=$!
+        nohup setsid bash -c 'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; kill "$2" 2>/dev/null' \
+          watchdog "$LOOKAROUND_S3_OWNER_PID" "$weed_pid" >/dev/null 2>&1 &
+      fi
       ready=
       for _ in $(seq 1 100); do
         # Credentials are required: an anonymous request answers 403 once S3 is up.

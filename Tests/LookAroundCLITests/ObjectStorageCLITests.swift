@@ -259,6 +259,58 @@ struct ObjectStorageCLITests {
         #expect(snapshot.stdout.contains("\"labels\""), "labels placed with the derived depth map from the bucket")
     }
 
+    static let hasBoto3 = (try? Lookaround.runProcess("/usr/bin/env", ["python3", "-c", "import boto3"]).exitCode) == 0
+
+    /// boto3 (the AWS SDK for Python, from PyPI, run unchanged) as the judge, configured by nothing but
+    /// the same AWS config and credentials files: it lists and reads whole what `storage cp` sent in
+    /// parts (a 20 MiB file: 3 parts of 8 MiB, an ETag of the multipart kind), and lookaround reads what
+    /// boto3 uploaded with its own multipart transfer.
+    @Test(.enabled(if: hasBoto3, "boto3 (PyPI) is not installed: scripts/install-test-tools.sh installs it"))
+    func boto3ReadsWhatLookaroundWroteAndLookaroundReadsWhatBoto3Wrote() throws {
+        let setup = try Self.shared.get()
+        let folder = try Lookaround.temporaryDirectory()
+        func pattern(_ count: Int, seed: UInt64) -> Data {
+            var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+            return Data((0..<count).map { _ in state ^= state << 13; state ^= state >> 7; state ^= state << 17; return UInt8(truncatingIfNeeded: state) })
+        }
+        let ours = pattern(20 << 20, seed: 53), theirs = pattern(13 << 20, seed: 35)
+        let oursPath = folder.appendingPathComponent("ours.bin"), theirsPath = folder.appendingPathComponent("theirs.bin")
+        try ours.write(to: oursPath)
+        try theirs.write(to: theirsPath)
+        let sent = try Lookaround.run(["storage", "cp", oursPath.path, "s3://\(setup.bucket)/judge/ours.bin"], environment: setup.environment)
+        try #require(sent.exitCode == 0, "\(sent.stderr)")
+
+        let script = """
+            import hashlib, json, os, sys
+            for name in [n for n, v in os.environ.items() if n.startswith("AWS_") and v == ""]:
+                del os.environ[name]  # the test empties the variables that would override the files
+            import boto3
+            from boto3.s3.transfer import TransferConfig
+            bucket, upload, original = sys.argv[1], sys.argv[2], sys.argv[3]
+            s3 = boto3.client("s3")
+            head = s3.head_object(Bucket=bucket, Key="judge/ours.bin")
+            body = s3.get_object(Bucket=bucket, Key="judge/ours.bin")["Body"].read()
+            s3.upload_file(upload, bucket, "judge/theirs.bin", Config=TransferConfig(multipart_threshold=5 << 20, multipart_chunksize=5 << 20))
+            listed = [o["Key"] for o in s3.list_objects_v2(Bucket=bucket, Prefix="judge/")["Contents"]]
+            print(json.dumps({"sha256": hashlib.sha256(body).hexdigest(), "original": hashlib.sha256(open(original, "rb").read()).hexdigest(),
+                              "size": head["ContentLength"], "etag": head["ETag"],
+                              "listed": listed, "endpoint": s3.meta.endpoint_url}))
+            """
+        let judged = try Lookaround.runProcess("/usr/bin/env", ["python3", "-c", script, setup.bucket, theirsPath.path, oursPath.path], environment: setup.environment)
+        try #require(judged.exitCode == 0, "\(judged.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(judged.stdout.utf8)) as? [String: Any])
+        #expect(answer["endpoint"] as? String == setup.server.endpoint, "boto3 took the endpoint from the config file: \(answer)")
+        #expect(answer["size"] as? Int == ours.count)
+        #expect(answer["sha256"] as? String == answer["original"] as? String, "boto3 read the bytes lookaround wrote")
+        #expect((answer["etag"] as? String)?.hasSuffix("-3\"") == true, "sent in 3 parts: \(answer)")
+        #expect(answer["listed"] as? [String] == ["judge/ours.bin", "judge/theirs.bin"], "\(answer)")
+
+        let back = folder.appendingPathComponent("back.bin")
+        let fetched = try Lookaround.run(["storage", "cp", "s3://\(setup.bucket)/judge/theirs.bin", back.path], environment: setup.environment)
+        #expect(fetched.exitCode == 0, "\(fetched.stderr)")
+        #expect(try Data(contentsOf: back) == theirs, "lookaround read what boto3 uploaded in parts")
+    }
+
     @Test func aWrongSecretIsNamedWithS3sCode() throws {
         let setup = try Self.shared.get()
         var environment = setup.environment

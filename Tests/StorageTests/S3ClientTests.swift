@@ -158,11 +158,11 @@ import TestSupport
             Issue.record("no error")
         } catch {
             guard case .s3(let failure) = error else { Issue.record("\(error)"); return }
-            #expect(failure.code == "SlowDown" && failure.attempts == 4 && failure.status == 503)
+            #expect(failure.code == "SlowDown" && failure.attempts == 4 && failure.status == 503, "\(error)")
             #expect(error.description.contains("s3://bucket/a/b.jpg") && error.description.contains("after 4 attempts"), "\(error)")
             #expect(error.isUnavailable)
         }
-        #expect(server.requests.count == 4)
+        #expect(server.requests.count == 4, "\(server.requests)")
     }
 
     @Test func anEndpointThatIsGoneFailsFastThenIsTriedAgain() throws {

