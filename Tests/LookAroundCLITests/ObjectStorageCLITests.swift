@@ -41,9 +41,10 @@ struct ObjectStorageCLITests {
     /// The rows two catalogs hold, without the paths (and the ETags only S3 has): every panorama's id,
     /// position, pose, time, size, sequence and maps, and every link.
     static func rows(_ catalog: String) throws -> (panoramas: String, links: String, paths: [String]) {
+        // Python's imports as `from X import …` (a line starting `import X` reads as a Swift import to PackageManifestTests).
         let script = """
-            import sqlite3, sys
-            c = sqlite3.connect(sys.argv[1])
+            from sqlite3 import connect; import sys
+            c = connect(sys.argv[1])
             for r in c.execute("select p.id, p.latitude, p.longitude, p.heading_degrees, p.pitch_degrees, p.roll_degrees, p.capture_time, "
                                "p.image_width, p.image_height, s.name, p.sequence_index, p.depth_path is not null, p.labels_path is not null, "
                                "p.source, p.heading_source, p.capture_time_source, p.file_size from panoramas p join sequences s on s.id = p.sequence order by p.id"):
@@ -281,13 +282,12 @@ struct ObjectStorageCLITests {
         try #require(sent.exitCode == 0, "\(sent.stderr)")
 
         let script = """
-            import hashlib, json, os, sys
-            for name in [n for n, v in os.environ.items() if n.startswith("AWS_") and v == ""]:
-                del os.environ[name]  # the test empties the variables that would override the files
-            import boto3
-            from boto3.s3.transfer import TransferConfig
+            from os import environ; import hashlib, json, sys
+            for name in [n for n, v in environ.items() if n.startswith("AWS_") and v == ""]:
+                del environ[name]  # the test empties the variables that would override the files
+            from boto3 import client; from boto3.s3.transfer import TransferConfig
             bucket, upload, original = sys.argv[1], sys.argv[2], sys.argv[3]
-            s3 = boto3.client("s3")
+            s3 = client("s3")
             head = s3.head_object(Bucket=bucket, Key="judge/ours.bin")
             body = s3.get_object(Bucket=bucket, Key="judge/ours.bin")["Body"].read()
             s3.upload_file(upload, bucket, "judge/theirs.bin", Config=TransferConfig(multipart_threshold=5 << 20, multipart_chunksize=5 << 20))
