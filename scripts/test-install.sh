@@ -43,7 +43,9 @@ for file in share/lookaround/world-basemap.bin share/lookaround/web/page/body.ht
             share/lookaround/web/lookaround/look-around.js \
             share/lookaround/web/leaflet/leaflet.js share/man/man1/lookaround.1.gz share/man/man1/lookaround-serve.1.gz \
             share/bash-completion/completions/lookaround share/zsh/site-functions/_lookaround \
-            share/fish/vendor_completions.d/lookaround.fish share/doc/lookaround/README.md share/doc/lookaround/LICENSE; do
+            share/fish/vendor_completions.d/lookaround.fish share/doc/lookaround/README.md share/doc/lookaround/LICENSE \
+            share/lookaround/models/centerface.onnx share/lookaround/models/centerface.LICENSE.txt \
+            share/lookaround/models/ch_PP-OCRv4_det_infer.onnx share/lookaround/models/ch_PP-OCRv4_det_infer.LICENSE.txt; do
   [ -s "$prefix/$file" ] && pass "$file" || fail "$file is missing or empty"
 done
 # Every file on disk is in the manifest and the other way round.
@@ -72,6 +74,15 @@ case "$info" in *320*240*) pass "the snapshot is a 320x240 image" ;; *) fail "im
 check "map reaching beyond the extract (the world layer from share/lookaround)" \
   "$installed" map --osm "$osm" --center 60.169,24.948 --span-meters 8000 --size 320x240 -o map.png
 [ -s map.png ] && pass "map.png written" || fail "map.png is missing"
+# The privacy models come from share/lookaround/models: SGBlur's fixture (../shared/data/blur) has one face to blur.
+fixture="$repo/../shared/data/blur/flat_urban_with_face_and_sign_small.jpg"
+if [ -f "$fixture" ]; then
+  blurred=$("$installed" blur "$fixture" -o blurred --json 2>&1 || true)
+  case "$blurred" in *'"class" : "face"'*) pass "blur finds the fixture's face with the models from share/lookaround/models" ;;
+    *) fail "blur with the installed models: $(printf '%s' "$blurred" | tail -n 3)" ;; esac
+else
+  skip "blur with the installed models: no $fixture"
+fi
 # The web viewer's page comes from share/lookaround/web (the build folder is moved away).
 if have curl "the web viewer's page" curl; then
   "$installed" serve --catalog "$tmp/elsewhere/catalog.sqlite" --listen 127.0.0.1:0 > serve.out 2> serve.err &

@@ -10,6 +10,8 @@ import MapData
 ///
 /// Everything above storage (no-coverage reasons, distances, place search) is done here, once, for
 /// both. Thread-safe.
+///
+/// `@unchecked Sendable`: `placeIndex`, `geocodingIndex` and `knownRevision` are read and written under `lock` only (`withLock`, `withLockNoThrow`, and `init` before the catalog is shared); the store is `Sendable`; the rest is `let`.
 public final class Catalog: @unchecked Sendable {
     /// The catalog as given: a file path or a `postgres://` URL (never with a password in it).
     public let path: String

@@ -14,7 +14,8 @@ enum CatalogSchema {
     /// The version this code writes and reads.
     static let currentVersion = 6
 
-    /// Migration `i` takes a catalog from version `i` to `i + 1`.
+    /// Migration `i` takes a catalog from version `i` to `i + 1` (the panorama table's columns from
+    /// ``PanoramaTable``).
     static let migrations: [String] = [
         // 0 → 1
         """
@@ -22,21 +23,7 @@ enum CatalogSchema {
             id INTEGER PRIMARY KEY,
             name TEXT NOT NULL UNIQUE,
             panorama_count INTEGER NOT NULL);
-        CREATE TABLE panoramas(
-            row INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            latitude REAL NOT NULL, longitude REAL NOT NULL,
-            ground_elevation_meters REAL, camera_height_meters REAL, altitude_meters REAL,
-            capture_time REAL NOT NULL, capture_time_source TEXT NOT NULL,
-            heading_degrees REAL NOT NULL, heading_source TEXT NOT NULL,
-            pitch_degrees REAL NOT NULL, roll_degrees REAL NOT NULL,
-            image_width INTEGER NOT NULL, image_height INTEGER NOT NULL,
-            full_width INTEGER NOT NULL, full_height INTEGER NOT NULL,
-            cropped_left INTEGER NOT NULL, cropped_top INTEGER NOT NULL,
-            image_path TEXT NOT NULL, depth_path TEXT, labels_path TEXT, sidecar_path TEXT,
-            source TEXT NOT NULL, make TEXT, model TEXT,
-            sequence INTEGER NOT NULL REFERENCES sequences(id), sequence_index INTEGER NOT NULL,
-            file_size INTEGER NOT NULL, file_mtime REAL NOT NULL, warnings TEXT NOT NULL);
+        \(PanoramaTable.sqliteCreate)
         CREATE INDEX panoramas_by_sequence ON panoramas(sequence, sequence_index);
         CREATE VIRTUAL TABLE panorama_rtree USING rtree(row, min_lat, max_lat, min_lon, max_lon);
         CREATE TABLE links(
@@ -82,8 +69,7 @@ enum CatalogSchema {
         """,
         // 3 → 4
         """
-        ALTER TABLE panoramas ADD COLUMN maps_source TEXT;
-        ALTER TABLE panoramas ADD COLUMN alignment TEXT;
+        \(PanoramaTable.sqliteAdditions(inVersion: 4))
         UPDATE panoramas SET maps_source = 'measured' WHERE depth_path IS NOT NULL OR labels_path IS NOT NULL;
         """,
         // 4 → 5
@@ -93,7 +79,7 @@ enum CatalogSchema {
         """,
         // 5 → 6
         """
-        ALTER TABLE panoramas ADD COLUMN file_etag TEXT;
+        \(PanoramaTable.sqliteAdditions(inVersion: 6))
         """,
     ]
 

@@ -11,6 +11,8 @@ import MapData
 /// (``SceneQueryIndex/approximateDistanceSquared(from:latitudeE7:longitudeE7:)``), so both stores pick
 /// the same panorama. Connections come from a bounded ``PostgresPool``; reads are retried with backoff
 /// when a connection breaks; statements time out (5 s by default).
+///
+/// `@unchecked Sendable`: `count` is read and written under `lock` only; the pool guards its own state; the rest is `let`.
 final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
     let location: CatalogLocation
     let pool: PostgresPool

@@ -101,12 +101,7 @@ enum PostGISCatalogWriter {
             buffer.field(counts[name] ?? 0)
             buffer.endRow()
         }
-        let columns = ["row", "id", "latitude", "longitude", "geog", "latitude_e7", "longitude_e7", "capture_minute", "flags",
-                       "ground_elevation_meters", "camera_height_meters", "altitude_meters", "capture_time", "capture_time_source",
-                       "heading_degrees", "heading_source", "pitch_degrees", "roll_degrees", "image_width", "image_height",
-                       "full_width", "full_height", "cropped_left", "cropped_top", "image_path", "depth_path", "labels_path",
-                       "sidecar_path", "source", "make", "model", "sequence", "sequence_index", "file_size", "file_mtime", "warnings",
-                       "maps_source", "alignment", "file_etag"]
+        let columns = PanoramaTable.columns.map(\.name)
         let entries = CatalogWriter.queryIndexEntries(records)
         try copyRows(records.indices, into: "panoramas\(suffix)", columns: columns, connection) { i, buffer in
             let record = records[i], entry = entries[i]

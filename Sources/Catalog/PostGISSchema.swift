@@ -28,22 +28,7 @@ enum PostGISSchema {
         """
         CREATE TABLE sequences\(s)(
             id integer PRIMARY KEY, name text NOT NULL UNIQUE, panorama_count integer NOT NULL);
-        CREATE TABLE panoramas\(s)(
-            row integer PRIMARY KEY, id text NOT NULL UNIQUE,
-            latitude float8 NOT NULL, longitude float8 NOT NULL, geog geography(Point, 4326) NOT NULL,
-            latitude_e7 integer NOT NULL, longitude_e7 integer NOT NULL, capture_minute integer NOT NULL, flags smallint NOT NULL,
-            ground_elevation_meters float8, camera_height_meters float8, altitude_meters float8,
-            capture_time float8 NOT NULL, capture_time_source text NOT NULL,
-            heading_degrees float8 NOT NULL, heading_source text NOT NULL,
-            pitch_degrees float8 NOT NULL, roll_degrees float8 NOT NULL,
-            image_width integer NOT NULL, image_height integer NOT NULL,
-            full_width integer NOT NULL, full_height integer NOT NULL,
-            cropped_left integer NOT NULL, cropped_top integer NOT NULL,
-            image_path text NOT NULL, depth_path text, labels_path text, sidecar_path text,
-            source text NOT NULL, make text, model text,
-            sequence integer NOT NULL, sequence_index integer NOT NULL,
-            file_size bigint NOT NULL, file_mtime float8 NOT NULL, warnings text NOT NULL,
-            maps_source text, alignment text, file_etag text);
+        \(PanoramaTable.postgresCreate(suffix: s))
         CREATE TABLE links\(s)(
             from_row integer NOT NULL, to_row integer NOT NULL,
             heading_degrees float8 NOT NULL, distance_meters float8 NOT NULL, kind text NOT NULL,
@@ -120,7 +105,7 @@ enum PostGISSchema {
         gazetteerTables(suffix: "").replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TABLE IF NOT EXISTS "),
         // 2 → 3 (likewise)
         """
-        ALTER TABLE panoramas ADD COLUMN IF NOT EXISTS maps_source text, ADD COLUMN IF NOT EXISTS alignment text;
+        \(PanoramaTable.postgresAdditions(sqliteVersion: 4))
         UPDATE panoramas SET maps_source = 'measured'
             WHERE maps_source IS NULL AND (depth_path IS NOT NULL OR labels_path IS NOT NULL);
         """,

@@ -8,6 +8,8 @@ import Foundation
 /// ``CatalogError/postgres(location:operation:sqlState:message:)``, or
 /// ``CatalogError/unavailable(location:detail:)`` when the server cannot be reached. Server notices
 /// (`NOTICE: table … does not exist, skipping`) are dropped instead of going to stderr.
+///
+/// `@unchecked Sendable`: a connection is used by one thread at a time (the pool lends it to one caller and takes it back); it moves between threads, it is never shared.
 final class PostgresConnection: @unchecked Sendable {
     let location: CatalogLocation
     private let handle: OpaquePointer

@@ -9,6 +9,8 @@ import Foundation
 /// tries again on a fresh one after 50, 100, 200 ms (± 25 % jitter): a failover of a few hundred
 /// milliseconds is invisible, a server that stays down is an error within about
 /// `3 × connect timeout + 0.4 s`.
+///
+/// `@unchecked Sendable`: `idle`, `open` and `retryCount` are read and written only while `condition` is locked; the rest is `let`.
 final class PostgresPool: @unchecked Sendable {
     let location: CatalogLocation
     private let url: String
@@ -23,7 +25,9 @@ final class PostgresPool: @unchecked Sendable {
     private var idle: [PostgresConnection] = []
     private var open = 0
     /// How many times work was retried after a broken connection (for metrics and tests).
-    private(set) var retries = 0
+    private var retryCount = 0
+    /// How many times work was retried so far.
+    var retries: Int { condition.lock(); defer { condition.unlock() }; return retryCount }
 
     init(location: CatalogLocation, url: String, settings: PostgresConnection.Settings = .init(),
          maximumConnections: Int = 8, acquireTimeoutSeconds: Double = 5) {
@@ -94,7 +98,7 @@ final class PostgresPool: @unchecked Sendable {
                 condition.lock()
                 open -= idle.count
                 idle.removeAll()
-                retries += 1
+                retryCount += 1
                 condition.unlock()
                 let base = 0.05 * Double(1 << attempt)
                 Thread.sleep(forTimeInterval: base * Double.random(in: 0.75...1.25))

@@ -9,6 +9,8 @@ import MapData
 ///
 /// A rebuild that replaces the file does not disturb an open store (it keeps the old file). SQLite
 /// access is serialised by a lock; index queries need none.
+///
+/// `@unchecked Sendable`: the database and its prepared statements are used under `lock` only; the scene index is immutable after `init`; the rest is `let`.
 final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
     let path: String
     let location: CatalogLocation

@@ -5,6 +5,8 @@ import Foundation
 /// allocator every call they are fresh pages from the kernel, and those page faults cost about as
 /// much as the drawing itself (half the painting time of a 935×131 name). Written only while it is
 /// being filled, by its one creator; read-only once shared.
+///
+/// `@unchecked Sendable`: `texels` is written only through `fill`, by the creator, before the buffer is shared, and only read after; the static pool is touched under `lock` only.
 final class TexelBuffer: @unchecked Sendable {
     private(set) var texels: [SIMD4<Float>]
 

@@ -114,6 +114,8 @@ public struct WriteFailure: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Numbers temporary files within a process (two threads writing the same name never collide).
+///
+/// `@unchecked Sendable`: `next` is read and written under `lock` only.
 private final class WriteSequence: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0

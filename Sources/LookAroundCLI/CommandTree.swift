@@ -6,7 +6,7 @@ enum CommandTree {
 
     /// Top-level commands (`lookaround map …`), listed first in help.
     static var commands: [any Command.Type] {
-        [SimulateCommand.self, IndexCommand.self, SceneCommand.self, SearchCommand.self, GeocodeCommand.self, SnapshotCommand.self, InspectCommand.self, ViewCommand.self, MapCommand.self, WalkCommand.self, DirectionsCommand.self, ServeCommand.self]
+        [SimulateCommand.self, IndexCommand.self, BlurCommand.self, SceneCommand.self, SearchCommand.self, GeocodeCommand.self, SnapshotCommand.self, InspectCommand.self, ViewCommand.self, MapCommand.self, WalkCommand.self, DirectionsCommand.self, ServeCommand.self]
     }
 
     /// Commands about the tool itself (completion scripts, manual pages), listed last.

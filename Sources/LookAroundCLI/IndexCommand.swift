@@ -4,6 +4,7 @@ import DerivedMaps
 import Foundation
 import Imaging
 import LookAround
+import Privacy
 import Reprojection
 
 /// `lookaround index [DIR …]`: builds or updates the catalog.
@@ -47,6 +48,12 @@ enum IndexCommand: Command {
             found in the listing, and an object whose size and ETag are unchanged is not read again. The catalog then names \
             s3:// locations, and every command reads them from there. --derived-maps and $LOOKAROUND_TILE_DIR may be \
             s3:// locations too (an s3:// $LOOKAROUND_TILE_DIR holds the tile files of an SQLite catalog as well).
+            With --blur, every real photo not yet blurred is first blurred in place, before it is read: faces and \
+            licence plates, by JPEG blocks, as 'lookaround blur' does (see its help); its XMP then records it, so a \
+            photo is blurred once and 'lookaround serve' serves it. Simulated panoramas are left alone. \
+            --keep-originals DIR keeps each photo as it was, in DIR outside the indexed folders (needed to \
+            remove a wrong blur later with 'lookaround blur --remove ID --originals DIR'); without it the \
+            originals are not kept.
             Default folder: Panoramas. Default OSM files: the .osm.pbf/.osm files in 'sources/' beside the catalog \
             (beside the first folder for a PostGIS catalog). \
             With --catalog postgres://USER@HOST/DATABASE the catalog is written into PostgreSQL + PostGIS instead: one \
@@ -69,6 +76,9 @@ enum IndexCommand: Command {
             .value("derived-maps", valueName: "DIR", help: "Where derived maps go (default: beside the catalog, "
                    + "CATALOG.derived/; for PostGIS $LOOKAROUND_DERIVED_DIR, else Panoramas/catalog.derived)."),
             .flag("tiles", help: "Also make the tile files views read (see above); only missing or stale ones."),
+            .flag("blur", help: "First blur faces and licence plates in every real photo not yet blurred, in place (see above)."),
+            .value("keep-originals", valueName: "DIR", help: "With --blur: keep each photo as it was in DIR (outside the indexed "
+                   + "folders; keep it private: it holds the faces)."),
             .value("memory-mb", valueName: "MIB", help: "With --tiles: the most memory the tile files being made may hold at once, "
                    + "64…1048576 MiB; large panoramas are then made fewer at a time, and one that alone needs more is "
                    + "listed, not decoded (default: half the machine's memory, \(defaultMemoryMegabytes) MiB here)."),
@@ -82,6 +92,8 @@ enum IndexCommand: Command {
             (command: "lookaround index --tiles", comment: "the same, plus Panoramas/catalog.tiles/ for fast first views"),
             (command: "lookaround index ~/theta --catalog photos.sqlite --osm city.osm.pbf", comment: "your own photos"),
             (command: "lookaround index s3://imagery/helsinki --catalog imagery.sqlite", comment: "panoramas in a bucket"),
+            (command: "lookaround index ~/theta --catalog photos.sqlite --blur --keep-originals ~/private/theta",
+             comment: "blur faces and plates first, keeping the originals privately"),
         ])
 
     /// Half the machine's physical memory, MiB (at least 256).
@@ -113,6 +125,12 @@ enum IndexCommand: Command {
             throw arguments.error("--no-derived-maps derives nothing: leave out --derived-maps and --no-align")
         }
         let quiet = arguments.flag("quiet")
+        if arguments.has("keep-originals") && !arguments.flag("blur") { throw arguments.error("--keep-originals needs --blur") }
+        var blurReport: IndexBlur.Report?
+        if arguments.flag("blur") {
+            blurReport = try IndexBlur.run(directories: directories, naming: naming, keepOriginals: arguments.string("keep-originals"),
+                                           quiet: quiet || arguments.flag("json"), arguments: arguments)
+        }
         func progress(_ label: String, _ unit: String) -> (@Sendable (Int, Int) -> Void)? {
             guard !quiet else { return nil }
             let display = ProgressDisplay(label: label, unit: unit, quiet: quiet)
@@ -142,8 +160,9 @@ enum IndexCommand: Command {
                         progress: progress("index --tiles", "tile files"))
         }
         if arguments.flag("json") {
-            try Console.json(Report(index: report, tiles: tiles))
+            try Console.json(Report(index: report, tiles: tiles, blur: blurReport))
         } else {
+            if let blurReport { Console.out(blurReport.line) }
             Console.out("catalog     \(location)")
             let left = report.nearDuplicates.count
             let skipped = left == 0 ? "" : ", \(left) near-duplicate\(left == 1 ? "" : "s") left out"
@@ -177,6 +196,12 @@ enum IndexCommand: Command {
             }
         }
         var failed = false
+        if let blurReport, !blurReport.failures.isEmpty {
+            for failure in blurReport.failures { Console.out("not blurred \(failure.path): \(failure.message)") }
+            Console.error("error: \(blurReport.failures.count) photos could not be blurred (listed above); they are in the catalog "
+                          + "unblurred, and 'lookaround serve' refuses to serve them until they are")
+            failed = true
+        }
         if !report.failures.isEmpty {
             let rest = report.failures.count == report.filesFound ? "the catalog holds no panoramas from these folders"
                 : "the others are in the catalog"
@@ -200,13 +225,15 @@ enum IndexCommand: Command {
     struct Report: Encodable {
         var index: IndexReport
         var tiles: PanoramaTileReport?
+        var blur: IndexBlur.Report?
 
-        enum CodingKeys: String, CodingKey { case tiles }
+        enum CodingKeys: String, CodingKey { case tiles, blur }
 
         func encode(to encoder: any Encoder) throws {
             try index.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(tiles, forKey: .tiles)
+            try container.encodeIfPresent(blur, forKey: .blur)
         }
     }
 }

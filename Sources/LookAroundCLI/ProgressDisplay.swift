@@ -4,6 +4,8 @@ import Foundation
 /// file, a pipe) one plain line every ``plainLineIntervalSeconds`` and one at the end, so a log gets a
 /// few readable lines rather than hundreds of updates joined by `\r`; nothing with `--quiet`.
 /// Safe to update from several threads.
+///
+/// `@unchecked Sendable`: `lastLine` and `finished` are read and written under `lock` only; the rest is `let`.
 final class ProgressDisplay: @unchecked Sendable {
     enum Style { case bar, lines, silent }
 

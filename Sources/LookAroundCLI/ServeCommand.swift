@@ -1,6 +1,8 @@
 import ArgumentParsing
 import Catalog
 import Foundation
+import Parallelism
+import Privacy
 import Service
 
 /// `lookaround serve`: the scene-request service over HTTP.
@@ -25,6 +27,10 @@ enum ServeCommand: Command {
             Cheap requests are answered on the network threads; images go to render workers through a \
             bounded queue (503 with Retry-After when it is full). SIGINT or SIGTERM stop gracefully: new \
             connections are refused at once, requests in flight finish (up to --drain-seconds), exit 0.
+            Real photos must have been blurred (faces and licence plates: 'lookaround index --blur' or 'lookaround \
+            blur'; their XMP says so) before they are served: serve checks every real photo of the catalog at start \
+            and refuses to start (exit 65) while one is not, naming them. --serve-unblurred serves them anyway (your \
+            own photos on your own machine). Simulated panoramas need no blurring.
             """,
         options: [
             .value("listen", valueName: "HOST:PORT", help: "Address to listen on (port 0: any free port; IPv6 as [::1]:8080).",
@@ -64,6 +70,8 @@ enum ServeCommand: Command {
             .value("config", valueName: "FILE",
                    help: "Read options from FILE, one 'name = value' per line ('#' comments; a flag is 'name = true'); "
                        + "options on the command line win. The service unit reads /etc/lookaround/serve.conf."),
+            .flag("serve-unblurred", help: "Serve real photos that were never blurred (faces and plates visible); only for imagery "
+                  + "nobody else sees."),
             .flag("print-config", help: "Print a configuration file with every option, its help and its default, and exit; "
                       + "the options given with it are written set, the others commented out."),
         ],
@@ -132,6 +140,19 @@ enum ServeCommand: Command {
         signal(SIGPIPE, SIG_IGN)
 
         let service = try SceneService(configuration: configuration)
+        if !arguments.flag("serve-unblurred") {
+            let unblurred = try unblurredPhotos(in: service.catalog)
+            if !unblurred.isEmpty {
+                let shown = unblurred.prefix(5).map { "  \($0)" }.joined(separator: "\n")
+                Console.error("error: \(unblurred.count) real photo\(unblurred.count == 1 ? " was" : "s were") never blurred "
+                              + "(faces and licence plates); refusing to serve \(unblurred.count == 1 ? "it" : "them"):\n\(shown)"
+                              + (unblurred.count > 5 ? "\n  … and \(unblurred.count - 5) more" : "")
+                              + "\nblur \(unblurred.count == 1 ? "it" : "them") ('lookaround index --blur' on \(unblurred.count == 1 ? "its folder" : "their folders"), "
+                              + "or 'lookaround blur --in-place'), or start with --serve-unblurred to serve \(unblurred.count == 1 ? "it" : "them") as they are")
+                service.close()
+                return .failed(.badData)
+            }
+        }
         let server: HTTPServer
         do { server = try service.start() } catch {
             Console.error("error: \(error)")
@@ -151,6 +172,20 @@ enum ServeCommand: Command {
         service.close()
         Console.out("lookaround serve: stopped")
         return .ok
+    }
+
+    /// The image paths of the catalog's real photos whose XMP does not say they were blurred (headers
+    /// only, on all cores; simulated panoramas are not looked at).
+    static func unblurredPhotos(in catalog: Catalog) throws -> [String] {
+        let photos = try catalog.imagePaths().filter { (try? catalog.panorama(id: $0.panoramaID).source) == .photo }.map(\.imagePath)
+        var blurred = [Bool](repeating: true, count: photos.count)
+        blurred.withUnsafeMutableBufferPointer { output in
+            nonisolated(unsafe) let output = output
+            Parallel.forEachRowRange(photos.count, minimumRowsPerChunk: 16) { range in
+                for i in range { output[i] = PrivacyMarker.isBlurred(fileAt: photos[i]) }
+            }
+        }
+        return zip(photos, blurred).filter { !$0.1 }.map(\.0)
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (loopback).

@@ -128,6 +128,7 @@ enum SimulateCommand: Command {
             let region = box ?? OSMBoundingBox(minLatitude: view.latitude - 0.002, minLongitude: view.longitude - 0.004,
                                                maxLatitude: view.latitude + 0.002, maxLongitude: view.longitude + 0.004)
             let model = try CityModel(dataset: dataset, region: region)
+            if !arguments.flag("quiet") { warnAboutViewpoint(view, model: model, dataset: dataset) }
             let camera = try PinholeCamera(position: model.position(of: view, heightMeters: cameraHeight), headingDegrees: heading,
                                            pitchDegrees: pitch, fieldOfViewDegrees: fov, width: width, height: height)
             let image = model.render(camera, settings: try RenderSettings(samplesPerPixel: samples, seed: seed,
@@ -175,7 +176,7 @@ enum SimulateCommand: Command {
         // The plan needs streets, squares and footprints only: without plants, furniture and signs
         // unless the whole model is built anyway. Same region, frame and ground as the whole build; with
         // tiles it is released once the plan is made.
-        var captures: [CaptureMetadata] = [], whole: CityModel?
+        var captures: [CaptureMetadata] = [], whole: CityModel?, mappedArea = 0.0
         let frame: LocalTangentFrame, extent: SceneRect, builtUpShare: Double, isBuiltUp: Bool
         do {
             let planning = try CityModel(dataset: dataset, region: box, options: wholeModel ? CityModelOptions()
@@ -187,7 +188,28 @@ enum SimulateCommand: Command {
                 let ne = planning.position(of: try GeoCoordinate(latitude: box.maxLatitude, longitude: box.maxLongitude))
                 planner.region = SceneRect(minEast: sw.east, minNorth: sw.north, maxEast: ne.east, maxNorth: ne.north)
             }
-            captures = try planner.plan(model: planning, streetNames: streetNames)
+            // Captures stay inside the data; without --bbox also away from its edge by a quarter of the
+            // horizon each model sees (a --bbox is where the user asked for them: only told when it comes near).
+            if let data = planning.dataExtent {
+                planner.dataBounds = data
+                let margin = CapturePlanner.edgeMarginMeters(
+                    horizonMeters: wholeModel ? CaptureTiling.defaultHorizonMeters : tiling.horizonMeters, dataBounds: data)
+                if let region = planner.region {
+                    let inner = SceneRect(minEast: data.minEast + margin, minNorth: data.minNorth + margin,
+                                          maxEast: data.maxEast - margin, maxNorth: data.maxNorth - margin)
+                    if !arguments.flag("quiet"), region.minEast < inner.minEast || region.maxEast > inner.maxEast
+                        || region.minNorth < inner.minNorth || region.maxNorth > inner.maxNorth {
+                        Console.error("simulate: note: --bbox reaches within \(Int(margin.rounded())) m of the extract's edge "
+                                      + "(or past it); captures there see unmapped land beyond it")
+                    }
+                } else {
+                    planner.edgeMarginMeters = margin
+                }
+            }
+            let plan = try planner.planWithReport(model: planning, streetNames: streetNames)
+            captures = plan.captures
+            if !arguments.flag("quiet") { reportDropped(plan, margin: planner.edgeMarginMeters, bounds: dataset.declaredBounds != nil) }
+            mappedArea = planning.mappedAreaSquareMeters
             (frame, extent, builtUpShare, isBuiltUp) = (planning.frame, planning.extent, planning.builtUpShare, planning.isBuiltUp)
             whole = wholeModel ? planning : nil
         }
@@ -233,7 +255,8 @@ enum SimulateCommand: Command {
                 : "\(tiles.count) tiles of \(Int(tiling.tileMeters)) m with \(Int(tiling.horizonMeters)) m of horizon"
             let ground = isBuiltUp ? "paved" : "rough grass"
             Console.error("simulate: \(captures.count) captures\(shardNote) in \(sequences) sequences; \(models); buildings cover "
-                          + "\(Int((builtUpShare * 100).rounded())) % of the region: untagged ground \(ground)")
+                          + "\(Int((builtUpShare * 100).rounded())) % of the \(fixed(mappedArea / 1e6, 2)) km² the data maps in the region: "
+                          + "untagged ground \(ground)")
         }
         let progress = ProgressDisplay(label: "simulate", unit: "captures", quiet: quiet)
         var written = 0, skipped = 0, done = 0, largestModel = 0, modelsBuilt = 0
@@ -274,6 +297,56 @@ enum SimulateCommand: Command {
             Console.out("wrote \(written) captures, skipped \(skipped) existing, in \(fixed(Date().timeIntervalSince(start), 1)) s → \(out)")
         }
         return .ok
+    }
+}
+
+extension SimulateCommand {
+    /// Warns on stderr when the --view point is on water, inside a building or outside the data, with
+    /// the nearest street and how far it is.
+    static func warnAboutViewpoint(_ view: GeoCoordinate, model: CityModel, dataset: MapDataset) {
+        let p = model.position(of: view)
+        let problems = model.viewpointProblems(east: p.east, north: p.north)
+        guard !problems.isEmpty else { return }
+        var message = "simulate: warning: --view \(fixed(view.latitude, 6)),\(fixed(view.longitude, 6)) "
+            + problems.map(\.description).joined(separator: " and ")
+        let here = OSMCoordinate(latitude: view.latitude, longitude: view.longitude)
+        if let nearest = dataset.nearestStreet(to: here) {
+            let name = nearest.street.name.map { "\($0) (\(nearest.street.highwayClass))" } ?? "an unnamed \(nearest.street.highwayClass) street"
+            let bearing = Self.compassPoint(from: here, to: nearest.point)
+            message += "; the nearest street is \(name), \(Int(nearest.distanceMeters.rounded())) m \(bearing) at "
+                + "\(fixed(nearest.point.latitude, 6)),\(fixed(nearest.point.longitude, 6))"
+        } else {
+            message += "; no street lies within 5 km"
+        }
+        Console.error(message)
+    }
+
+    /// "north", "south-east"… from `a` towards `b` (8 points).
+    static func compassPoint(from a: OSMCoordinate, to b: OSMCoordinate) -> String {
+        let east = (b.longitude - a.longitude) * cos(a.latitude * .pi / 180), north = b.latitude - a.latitude
+        let degrees = (atan2(east, north) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+        let names = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"]
+        return names[Int((degrees / 45).rounded()) % 8]
+    }
+
+    /// Says on stderr how many streets the plan dropped and why (and how many positions of the kept ones).
+    static func reportDropped(_ plan: CapturePlanner.Plan, margin: Double, bounds declared: Bool) {
+        let kept = plan.streetCount - plan.droppedStreets.count
+        var parts: [String] = []
+        for reason in CapturePlanner.DropReason.allCases {
+            let streets = plan.droppedStreets.filter { $0.reason == reason }.map(\.name)
+            guard !streets.isEmpty else { continue }
+            let shown = streets.prefix(4).joined(separator: ", ") + (streets.count > 4 ? ", …" : "")
+            parts.append("\(streets.count) \(CapturePlanner.describe(reason, margin: margin)) (\(shown))")
+        }
+        let clipped = CapturePlanner.DropReason.allCases.filter { (plan.droppedPositionsOfKeptStreets[$0] ?? 0) > 0 }
+            .map { "\(plan.droppedPositionsOfKeptStreets[$0]!) \(CapturePlanner.describe($0, margin: margin))" }
+        guard !parts.isEmpty || !clipped.isEmpty else { return }
+        var line = "simulate: captures on \(kept) of \(plan.streetCount) streets"
+        if !parts.isEmpty { line += "; dropped \(plan.droppedStreets.count): " + parts.joined(separator: "; ") }
+        if !clipped.isEmpty { line += "; positions dropped along the kept streets: " + clipped.joined(separator: ", ") }
+        if !declared { line += " (the extract declares no bounds: the box round its nodes stands for them)" }
+        Console.error(line)
     }
 }
 

@@ -8,6 +8,10 @@ public struct Building: Sendable, Hashable, Codable {
     /// True for an element tagged both `building` and `building:part` (other than `no`): an outline
     /// for 2D maps that Simple 3D Buildings renderers also draw as a part, never replaced by others.
     public var isAlsoPart: Bool = false
+    /// The `type=building` relation (Simple 3D Buildings) it is an `outline` or `part` member of; nil
+    /// for buildings not in one. The relation's roles decide what is outline and what is part
+    /// (``isPart``), and its parts belong to its outlines whether or not they lie inside them.
+    public var buildingRelation: Int64?
     /// The `building` value ("yes", "apartments", "church"…), or the `building:part` value for parts.
     public var buildingType: String
     /// Footprint: one polygon for a way; one or more (with holes) for a multipolygon.

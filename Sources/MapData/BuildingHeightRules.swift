@@ -8,6 +8,11 @@
 ///
 /// Bottom (`minHeightMeters`): `min_height`, else `building:min_level` × 3.2 m, else 0.
 /// Unparsable values are skipped (and reported as diagnostics by the loader), never guessed at.
+///
+/// Both are counted from the ground: `height` is not reduced by `min_height`, and `building:levels`
+/// includes the `building:min_level` levels skipped below a part. A top at or below the bottom
+/// contradicts that (`min_height=58.6` with `height=8.3` on a statue); it is read as the mapper
+/// evidently meant it, the part's own height above its bottom, and reported (``Resolution/notes``).
 public enum BuildingHeightRules {
     /// The height of one storey, meters. Used for `building:levels`, `roof:levels` and `building:min_level`.
     public static let levelHeightMeters = 3.2
@@ -61,6 +66,8 @@ public enum BuildingHeightRules {
         public var levels: Double?
         /// Keys whose values could not be parsed, as "key=value".
         public var unparsable: [String]
+        /// Contradictions that were read one way (a top below the bottom), in words.
+        public var notes: [String] = []
     }
 
     /// Applies the rules to an element's tags; `type` is the `building` (or `building:part`) value.
@@ -92,7 +99,23 @@ public enum BuildingHeightRules {
             source = .defaultForType
         }
         let bottom = minHeight ?? (minLevel.map { $0 * levelHeightMeters } ?? 0)
-        return Resolution(heightMeters: top, minHeightMeters: bottom, source: source, levels: levels,
-                          unparsable: unparsable)
+        var resolved = top, notes: [String] = []
+        if bottom > 0, top <= bottom, source != .defaultForType {
+            resolved = bottom + top
+            let what = source == .heightTag ? "height=\(tags["height"] ?? "")" : "building:levels=\(tags["building:levels"] ?? "")"
+            let below = minHeight != nil ? "min_height=\(tags["min_height"] ?? "")" : "building:min_level=\(tags["building:min_level"] ?? "")"
+            notes.append("\(what) is not above \(below) (both count from the ground); read as \(format(top)) m above it, "
+                         + "a top at \(format(resolved)) m")
+        } else if bottom > 0, top <= bottom {
+            // An untagged top under a tagged bottom: the type's default height of its own.
+            resolved = bottom + top
+        }
+        return Resolution(heightMeters: resolved, minHeightMeters: bottom, source: source, levels: levels,
+                          unparsable: unparsable, notes: notes)
+    }
+
+    private static func format(_ meters: Double) -> String {
+        let rounded = (meters * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -20,16 +20,48 @@ struct FeatureAssembler {
 
     /// Ways that are outer members of multipolygons tagged `building` (or `building:part`).
     let buildingRelationOuterWays: Set<Int64>
+    /// The `type=building` relation each `outline` and `part` member belongs to, and its role there.
+    let buildingMembership: [OSMElementReference: (relation: Int64, role: BuildingRole)]
 
     init(data: OSMRawData) {
         self.data = data
+        var membership: [OSMElementReference: (relation: Int64, role: BuildingRole)] = [:]
+        for relation in data.buildingRelations {
+            for member in relation.members {
+                guard let role = BuildingRole(rawValue: member.role) else { continue }
+                // An element in two building relations (a shared wall's part) keeps the first.
+                if membership[member.element] == nil { membership[member.element] = (relation.id, role) }
+            }
+        }
+        buildingMembership = membership
         var outers: Set<Int64> = []
-        for relation in data.multipolygons where Self.buildingType(relation.tags) != nil {
+        for relation in data.multipolygons
+        where Self.buildingType(relation.tags) != nil || membership[OSMElementReference(.relation, relation.id)] != nil {
             for member in relation.members where member.role == "outer" || member.role.isEmpty {
                 outers.insert(member.wayID)
             }
         }
         buildingRelationOuterWays = outers
+    }
+
+    /// The building type and whether it is a part for an element's tags and its role in a `type=building`
+    /// relation: the role decides (a `part` member tagged `building=yes` is a part, an untagged one a
+    /// part of type `yes`); without a role, the tags do (``buildingType(_:)``).
+    func building(_ tags: [String: String], _ element: OSMElementReference) -> (type: String, isPart: Bool)? {
+        let tagged = Self.buildingType(tags)
+        guard let role = buildingMembership[element]?.role else { return tagged }
+        switch role {
+        case .part: return (tags["building:part"].flatMap { $0 == "no" ? nil : $0 } ?? tagged?.0 ?? "yes", true)
+        case .outline: return (tags["building"].flatMap { $0 == "no" ? nil : $0 } ?? tagged?.0 ?? Self.untaggedOutlineType(tags), false)
+        }
+    }
+
+    /// The type of a relation's outline that carries no `building` tag (the wiki asks for one): a
+    /// monument for `historic=memorial|monument` or `man_made=obelisk`, else `yes`. Its parts tagged only
+    /// `building:part=yes` take it (plain stone walls, not a block of flats' windows).
+    static func untaggedOutlineType(_ tags: [String: String]) -> String {
+        if ["memorial", "monument"].contains(tags["historic"] ?? "") || tags["man_made"] == "obelisk" { return "monument" }
+        return "yes"
     }
 
     mutating func run() {
@@ -61,7 +93,7 @@ struct FeatureAssembler {
             let species = node.tags["species"] ?? node.tags["genus"] ?? node.tags["species:fi"] ?? node.tags["taxon"]
             trees.append(Tree(source: element, position: node.coordinate,
                               heightMeters: node.tags["height"].flatMap(OSMTagParsing.lengthMeters),
-                              species: species, leafType: node.tags["leaf_type"]))
+                              species: species, leafType: LeafType(tags: node.tags)))
         }
         if let kind = StreetFurnitureKind.classify(node.tags) {
             let tags = node.tags
@@ -114,7 +146,7 @@ struct FeatureAssembler {
 
         // An outer way of a building multipolygon that is tagged as a building itself is drawn by the
         // relation (which has the courtyards); building it twice would overlap.
-        if let (type, isPart) = Self.buildingType(tags), !buildingRelationOuterWays.contains(way.id) {
+        if let (type, isPart) = building(tags, element), !buildingRelationOuterWays.contains(way.id) {
             if let outer = ring(&diagnostics, purpose: "building") {
                 addBuilding(tags: tags, type: type, isPart: isPart, source: element,
                             footprint: [OSMPolygon(outer: outer)])
@@ -158,7 +190,8 @@ struct FeatureAssembler {
         if let kind = AreaKind.classify(tags), tags["highway"] == nil || isHighwayArea {
             if let outer = ring(&diagnostics, purpose: "\(kind.rawValue) area") {
                 areas.append(AreaFeature(source: element, kind: kind, name: tags["name"],
-                                         names: OSMTagParsing.names(from: tags), polygons: [OSMPolygon(outer: outer)]))
+                                         names: OSMTagParsing.names(from: tags), polygons: [OSMPolygon(outer: outer)],
+                                         leafType: LeafType(tags: tags)))
             }
         }
         let isPlace = tags["name"] != nil && PlaceCategory.classify(tags) != nil
@@ -202,7 +235,7 @@ struct FeatureAssembler {
     mutating func addMultipolygon(_ relation: RawRelation) {
         let tags = relation.tags
         let element = OSMElementReference(.relation, relation.id)
-        let building = Self.buildingType(tags)
+        let building = self.building(tags, element)
         let areaKind = AreaKind.classify(tags)
         let isPlace = tags["name"] != nil && PlaceCategory.classify(tags) != nil
         let isAddress = tags["addr:housenumber"] != nil
@@ -218,7 +251,7 @@ struct FeatureAssembler {
         }
         if let areaKind, !polygons.isEmpty {
             areas.append(AreaFeature(source: element, kind: areaKind, name: tags["name"],
-                                     names: OSMTagParsing.names(from: tags), polygons: polygons))
+                                     names: OSMTagParsing.names(from: tags), polygons: polygons, leafType: LeafType(tags: tags)))
         }
         if isPlace || isAddress {
             var position = polygons.combinedCentroid
@@ -238,10 +271,15 @@ struct FeatureAssembler {
 
     mutating func addBuilding(tags: [String: String], type: String, isPart: Bool, source: OSMElementReference,
                               footprint: [OSMPolygon]) {
+        if let reason = Self.undergroundReason(tags) {
+            diagnostics.append(MapDataDiagnostic(.underground, source, "\(reason): below the ground; not drawn"))
+            return
+        }
         let heights = BuildingHeightRules.resolve(tags: tags, type: type)
         for entry in heights.unparsable {
             diagnostics.append(MapDataDiagnostic(.unparsableTag, source, "\(entry) is not a length or level count; ignored"))
         }
+        for note in heights.notes { diagnostics.append(MapDataDiagnostic(.inconsistentTags, source, note)) }
         buildings.append(Building(
             source: source, isPart: isPart, buildingType: type, footprint: footprint,
             heightMeters: heights.heightMeters, minHeightMeters: heights.minHeightMeters,
@@ -257,6 +295,10 @@ struct FeatureAssembler {
             material: tags["building:material"] ?? tags["building:facade:material"] ?? tags["building:cladding"],
             roofMaterial: tags["roof:material"]))
         if !isPart, let part = tags["building:part"], part != "no" { buildings[buildings.count - 1].isAlsoPart = true }
+        if let membership = buildingMembership[source] {
+            buildings[buildings.count - 1].buildingRelation = membership.relation
+            if membership.role == .outline { buildings[buildings.count - 1].isAlsoPart = false }
+        }
     }
 
     mutating func addPlace(tags: [String: String], source: OSMElementReference, position: OSMCoordinate) {
@@ -273,6 +315,24 @@ struct FeatureAssembler {
     static func buildingType(_ tags: [String: String]) -> (String, Bool)? {
         if let value = tags["building"], value != "no" { return (value, false) }
         if let value = tags["building:part"], value != "no" { return (value, true) }
+        return nil
+    }
+
+    /// Why a building or part lies wholly below the ground, or nil: `location=underground` (the wiki's
+    /// tag for underground buildings), or, with no `height`, `min_height`, `building:levels` or
+    /// `building:min_level` to stand it above the ground, a negative `layer` or `level`s all below 0 (the
+    /// halls, corridors and shops of underground stations and malls, mapped as `building:part`s with
+    /// indoor tags: drawn with a default height they would stand on the square above them).
+    static func undergroundReason(_ tags: [String: String]) -> String? {
+        if let location = tags["location"], location.split(separator: ";").first.map({ String($0).trimmingSpaces() }) == "underground" {
+            return "location=\(location)"
+        }
+        guard !["height", "min_height", "building:levels", "building:min_level"].contains(where: { tags[$0] != nil }) else { return nil }
+        if let layer = tags["layer"], let value = Int(layer.trimmingSpaces()), value < 0 { return "layer=\(layer) and no height" }
+        if let level = tags["level"] {
+            let values = level.split(separator: ";").map { Double(String($0).trimmingSpaces()) }
+            if !values.isEmpty, values.allSatisfy({ ($0 ?? 0) < 0 }) { return "level=\(level) and no height" }
+        }
         return nil
     }
 

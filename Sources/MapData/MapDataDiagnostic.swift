@@ -15,11 +15,17 @@ public struct MapDataDiagnostic: Sendable, Hashable, Codable, CustomStringConver
         case orphanInnerRing
         /// A tag value could not be parsed (e.g. `height=tall`); the next rule was used.
         case unparsableTag
+        /// Tags that contradict each other (`height` below `min_height`); the detail says how they
+        /// were read.
+        case inconsistentTags
         /// A multipolygon relation had no usable outer ring; no feature was made from it.
         case emptyMultipolygon
         /// The coastline had a gap, a wrongly directed way, or a chain ending inside the extract; the
         /// detail says what was bridged, reversed or closed along the bounds (see ``WaterModel``).
         case brokenCoastline
+        /// A building or part that lies below the ground (`location=underground`, or a negative `layer`
+        /// or `level` with no height tagged); not drawn.
+        case underground
     }
 
     /// The kind of problem.

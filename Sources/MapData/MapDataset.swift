@@ -12,6 +12,14 @@ public struct MapDataset: Sendable, Hashable, Codable {
     public var sourcePath: String
     /// The box around all nodes in the file (nil for a file without nodes).
     public var boundingBox: OSMBoundingBox?
+    /// The box the file says it covers (`<bounds>` in OSM XML, the header's `bbox` in PBF), when it
+    /// says one. An extract cut with complete ways or whole relations holds nodes far outside it (a
+    /// long street, a park's outline), but its buildings, land use and furniture stop at it.
+    public var declaredBounds: OSMBoundingBox?
+
+    /// Where the data is complete: ``declaredBounds`` when the file declares them, else the box
+    /// around its nodes (``boundingBox``).
+    public var dataBounds: OSMBoundingBox? { declaredBounds ?? boundingBox }
     /// Raw counts of elements and tags, as libreadosm delivered them.
     public var counts: OSMElementCounts
     /// Buildings and building parts with footprints and heights.
@@ -91,6 +99,7 @@ public struct MapDataset: Sendable, Hashable, Codable {
                   coastlines: assembler.coastlines, places: assembler.places, diagnostics: assembler.diagnostics,
                   furniture: assembler.furniture, hedges: assembler.hedges, addresses: assembler.addresses,
                   localities: assembler.localities)
+        declaredBounds = data.declaredBounds
         diagnostics += water.diagnostics
     }
 }

@@ -25,6 +25,14 @@ struct RawRelation {
     var tags: [String: String]
 }
 
+/// A `type=building` relation (Simple 3D Buildings): its way and relation members with their roles
+/// (`outline`, `part`), and its tags.
+struct RawBuildingRelation {
+    var id: Int64
+    var members: [(element: OSMElementReference, role: String)]
+    var tags: [String: String]
+}
+
 /// What the libreadosm callbacks collect: one mutable object, passed to them as `user_data`, used
 /// from one thread only.
 final class OSMRawData {
@@ -36,9 +44,13 @@ final class OSMRawData {
     var ways: [RawWay] = []
     var wayIndex: [Int64: Int] = [:]
     var multipolygons: [RawRelation] = []
+    /// `type=building` relations.
+    var buildingRelations: [RawBuildingRelation] = []
     /// Named `boundary=administrative` relations, tags only (their names are localities).
     var boundaries: [RawRelation] = []
     var boundingBox: OSMBoundingBox?
+    /// The box the file declares (`<bounds>`, the PBF header's bbox), when it declares one.
+    var declaredBounds: OSMBoundingBox?
 
     func way(_ id: Int64) -> RawWay? { wayIndex[id].map { ways[$0] } }
 }

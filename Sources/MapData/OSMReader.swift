@@ -28,6 +28,7 @@ enum OSMReader {
         if format == .pbf, data.counts.nodes == 0, data.counts.ways > 0 {
             throw MapDataError.pbfWithoutDenseNodes(path: path, wayCount: data.counts.ways)
         }
+        data.declaredBounds = DeclaredBounds.read(path: path, format: format)
         return data
     }
 
@@ -151,6 +152,22 @@ private let onRelation: readosm_relation_callback = { userData, relationPointer 
     let tags = CTagList(relation.tags, relation.tag_count)
     if tags.value("type", is: "boundary"), tags.value("boundary", is: "administrative"), tags.has("name") {
         data.boundaries.append(RawRelation(id: relation.id, members: [], tags: tags.dictionary()))
+    }
+    if tags.value("type", is: "building") {
+        var members: [(element: OSMElementReference, role: String)] = []
+        if let raw = relation.members, relation.member_count > 0 {
+            for i in 0..<Int(relation.member_count) {
+                let kind: OSMElementKind
+                switch raw[i].member_type {
+                case READOSM_MEMBER_WAY: kind = .way
+                case READOSM_MEMBER_RELATION: kind = .relation
+                default: continue
+                }
+                members.append((OSMElementReference(kind, raw[i].id), raw[i].role.map { String(cString: $0) } ?? ""))
+            }
+        }
+        data.buildingRelations.append(RawBuildingRelation(id: relation.id, members: members, tags: tags.dictionary()))
+        return READOSM_OK
     }
     guard tags.value("type", is: "multipolygon") else { return READOSM_OK }
     data.counts.multipolygonRelations += 1

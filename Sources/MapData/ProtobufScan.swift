@@ -44,3 +44,30 @@ enum ProtobufScan {
         return nil
     }
 }
+
+extension ProtobufScan {
+    /// The bytes of the first length-delimited field `number` at the top level of a message, or nil.
+    static func bytesField(_ number: UInt64, in bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        var i = 0
+        while i < bytes.count {
+            guard let key = varint(bytes, &i) else { return nil }
+            switch key & 7 {
+            case 0: guard varint(bytes, &i) != nil else { return nil }
+            case 1: guard bytes.count - i >= 8 else { return nil }; i += 8
+            case 5: guard bytes.count - i >= 4 else { return nil }; i += 4
+            case 2:
+                guard let n = varint(bytes, &i), n <= UInt64(bytes.count - i) else { return nil }
+                if key >> 3 == number { return bytes[i..<(i + Int(n))] }
+                i += Int(n)
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// A zigzag-encoded `sint64` varint field at the top level of a message.
+    static func signedField(_ number: UInt64, in bytes: [UInt8]) -> Int64? {
+        guard let raw = varintField(number, in: bytes) else { return nil }
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+}

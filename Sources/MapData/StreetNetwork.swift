@@ -3,7 +3,7 @@ import Foundation
 
 /// The street network of an OSM extract as routing needs it: every `highway=*` way with its node ids
 /// and tags (lines and pedestrian areas alike), the coordinates of those nodes, and the turn
-/// restrictions (`type=restriction` relations with a via node).
+/// restrictions (`type=restriction` relations over a via node or via ways).
 ///
 /// ``MapDataset`` keeps streets as drawn lines without node ids; a router needs the topology (which
 /// ways share which node) and the relations, so this is a second, lean read of the same file.
@@ -32,39 +32,80 @@ public struct StreetNetwork: Sendable {
         }
     }
 
-    /// A `type=restriction` relation: a turn from one way over a node onto another.
+    /// A `type=restriction` relation as OSRM and GraphHopper read it: from way(s), over a via node or a
+    /// chain of via ways, onto to way(s), with its value for each kind of vehicle.
     public struct TurnRestriction: Sendable, Hashable {
-        /// The OSM relation id.
-        public var id: Int64
-        /// The `restriction` value, e.g. "no_left_turn", "only_straight_on" (or the value of
-        /// `restriction:motorcar` / `restriction:bicycle` when only that is tagged).
-        public var value: String
-        /// The modes it is tagged for: empty for plain `restriction=*` (every vehicle), else the
-        /// suffixes of `restriction:MODE` keys ("motorcar", "bicycle", …).
-        public var modes: Set<String>
-        /// `except=*`, split at `;` (e.g. "bicycle", "psv").
-        public var exceptions: Set<String>
-        /// The `from` way.
-        public var fromWayID: Int64
-        /// The `via` node.
-        public var viaNodeID: Int64
-        /// The `to` way.
-        public var toWayID: Int64
-
-        /// A restriction from its parts.
-        public init(id: Int64, value: String, modes: Set<String> = [], exceptions: Set<String> = [], fromWayID: Int64,
-                    viaNodeID: Int64, toWayID: Int64) {
-            self.id = id
-            self.value = value
-            self.modes = modes
-            self.exceptions = exceptions
-            self.fromWayID = fromWayID
-            self.viaNodeID = viaNodeID
-            self.toWayID = toWayID
+        /// Where the turn is made: at a node, or along one or more ways (a median gap, a short link).
+        public enum Via: Sendable, Hashable {
+            /// A via node.
+            case node(Int64)
+            /// Via ways, in member order (they form a chain between the from and the to way).
+            case ways([Int64])
         }
 
-        /// `only_*`: from the from-way over the via node, the to-way is the only way on.
-        public var isMandatory: Bool { value.hasPrefix("only_") }
+        /// The OSM relation id.
+        public var id: Int64
+        /// The restriction's values by key: `restriction` and each `restriction:MODE` (`restriction:motorcar`,
+        /// `restriction:bicycle`…), only the values routers know (``knownValues``); conditional ones left out.
+        public var values: [String: String]
+        /// `except=*`, split at `;` (e.g. "bicycle", "psv").
+        public var exceptions: Set<String>
+        /// The `from` ways: one, or several for `no_entry`.
+        public var fromWayIDs: [Int64]
+        /// The via node or ways.
+        public var via: Via
+        /// The `to` ways: one, or several for `no_exit`.
+        public var toWayIDs: [Int64]
+
+        /// A restriction from its parts.
+        public init(id: Int64, values: [String: String], exceptions: Set<String> = [], fromWayIDs: [Int64], via: Via, toWayIDs: [Int64]) {
+            self.id = id
+            self.values = values
+            self.exceptions = exceptions
+            self.fromWayIDs = fromWayIDs
+            self.via = via
+            self.toWayIDs = toWayIDs
+        }
+
+        /// A plain `restriction=VALUE` over a via node, from one way to one way.
+        public init(id: Int64, value: String, exceptions: Set<String> = [], fromWayID: Int64, viaNodeID: Int64, toWayID: Int64) {
+            self.init(id: id, values: ["restriction": value], exceptions: exceptions, fromWayIDs: [fromWayID], via: .node(viaNodeID),
+                      toWayIDs: [toWayID])
+        }
+
+        /// The value under the first of `keys` that is tagged (a mode's keys, most specific first), or nil.
+        public func value(forKeys keys: [String]) -> String? {
+            for key in keys { if let value = values[key] { return value } }
+            return nil
+        }
+
+        /// The via node, for a via-node restriction.
+        public var viaNodeID: Int64? { if case .node(let id) = via { id } else { nil } }
+
+        /// The values routers read: `no_*` bans the turn from the from way onto the to way, `only_*` bans every
+        /// other turn from the from way. `no_right_turn_on_red`, `give_way` and the like are not turn bans.
+        public static let knownValues: Set<String> = [
+            "no_left_turn", "no_right_turn", "no_straight_on", "no_u_turn", "no_entry", "no_exit",
+            "only_left_turn", "only_right_turn", "only_straight_on", "only_u_turn",
+        ]
+    }
+
+    /// A restriction relation left out, and why (a member missing or malformed, an unknown value, a
+    /// way not split at its via node): what `lookaround directions` reports and tests check.
+    public struct SkippedRestriction: Sendable, Hashable, CustomStringConvertible {
+        /// The OSM relation id.
+        public var id: Int64
+        /// Why, in words.
+        public var reason: String
+
+        /// A skipped restriction from its parts.
+        public init(id: Int64, reason: String) {
+            self.id = id
+            self.reason = reason
+        }
+
+        /// `relation/123: reason`.
+        public var description: String { "relation/\(id): \(reason)" }
     }
 
     /// Where the data came from.
@@ -73,11 +114,13 @@ public struct StreetNetwork: Sendable {
     public var ways: [Way]
     /// Coordinates of every node the ways use.
     public var coordinates: [Int64: OSMCoordinate]
-    /// Turn restrictions whose via member is a node (via-way restrictions are counted in
-    /// ``skippedRestrictionCount`` and not used).
+    /// Turn restrictions, over via nodes and via ways, in file order.
     public var restrictions: [TurnRestriction]
-    /// Restriction relations left out: a via way, missing members, or an unknown value.
-    public var skippedRestrictionCount: Int
+    /// Restriction relations left out while reading, with the reason (malformed members, no value a
+    /// router reads); those whose ways do not meet as the relation says are left out by the routing graph.
+    public var skippedRestrictions: [SkippedRestriction]
+    /// How many restriction relations were left out while reading.
+    public var skippedRestrictionCount: Int { skippedRestrictions.count }
     /// Nodes the ways name that the file does not hold (ways clipped at the extract's edge).
     public var missingNodeCount: Int
     /// The bounding box of the file's nodes.
@@ -85,12 +128,12 @@ public struct StreetNetwork: Sendable {
 
     /// A network from its parts (tests build small ones by hand).
     public init(sourcePath: String = "", ways: [Way], coordinates: [Int64: OSMCoordinate], restrictions: [TurnRestriction] = [],
-                skippedRestrictionCount: Int = 0, missingNodeCount: Int = 0, boundingBox: OSMBoundingBox? = nil) {
+                skippedRestrictions: [SkippedRestriction] = [], missingNodeCount: Int = 0, boundingBox: OSMBoundingBox? = nil) {
         self.sourcePath = sourcePath
         self.ways = ways
         self.coordinates = coordinates
         self.restrictions = restrictions
-        self.skippedRestrictionCount = skippedRestrictionCount
+        self.skippedRestrictions = skippedRestrictions
         self.missingNodeCount = missingNodeCount
         self.boundingBox = boundingBox
     }
@@ -117,7 +160,7 @@ public struct StreetNetwork: Sendable {
             if kept.count >= 2 { ways.append(Way(id: way.id, nodeIDs: kept, tags: way.tags)) }
         }
         self.init(sourcePath: path, ways: ways, coordinates: coordinates, restrictions: collector.restrictions,
-                  skippedRestrictionCount: collector.skippedRestrictions, missingNodeCount: missing,
+                  skippedRestrictions: collector.skippedRestrictions, missingNodeCount: missing,
                   boundingBox: collector.boundingBox)
     }
 }
@@ -130,7 +173,7 @@ enum StreetNetworkReader {
         var coordinates = NodeCoordinateTable()
         var ways: [StreetNetwork.Way] = []
         var restrictions: [StreetNetwork.TurnRestriction] = []
-        var skippedRestrictions = 0
+        var skippedRestrictions: [StreetNetwork.SkippedRestriction] = []
         var boundingBox: OSMBoundingBox?
     }
 
@@ -188,38 +231,70 @@ private let networkRelation: readosm_relation_callback = { userData, relationPoi
     guard let data = networkCollector(userData), let relation = relationPointer?.pointee else { return READOSM_ABORT }
     let tags = CTagList(relation.tags, relation.tag_count)
     guard tags.value("type", is: "restriction") else { return READOSM_OK }
-    let dictionary = tags.dictionary()
-    var value = dictionary["restriction"]
-    var modes: Set<String> = []
-    if value == nil {
-        for (key, tagged) in dictionary where key.hasPrefix("restriction:") {
-            modes.insert(String(key.dropFirst("restriction:".count)))
-            value = tagged
+    var members: [(kind: Int32, id: Int64, role: String)] = []
+    if let raw = relation.members, relation.member_count > 0 {
+        for i in 0..<Int(relation.member_count) {
+            members.append((raw[i].member_type, raw[i].id, raw[i].role.map { String(cString: $0) } ?? ""))
         }
     }
-    guard let value, value.hasPrefix("no_") || value.hasPrefix("only_") else {
-        data.skippedRestrictions += 1
-        return READOSM_OK
+    switch StreetNetworkReader.restriction(id: relation.id, tags: tags.dictionary(), members: members) {
+    case .kept(let restriction): data.restrictions.append(restriction)
+    case .skipped(let skipped): data.skippedRestrictions.append(skipped)
     }
-    var from: Int64?, via: Int64?, to: Int64?, viaIsWay = false
-    if let members = relation.members, relation.member_count > 0 {
-        for i in 0..<Int(relation.member_count) {
-            let role = members[i].role.map { String(cString: $0) } ?? ""
-            switch (role, members[i].member_type) {
-            case ("from", READOSM_MEMBER_WAY): from = members[i].id
-            case ("to", READOSM_MEMBER_WAY): to = members[i].id
-            case ("via", READOSM_MEMBER_NODE): via = members[i].id
-            case ("via", READOSM_MEMBER_WAY): viaIsWay = true
-            default: break
+    return READOSM_OK
+}
+
+extension StreetNetworkReader {
+    /// A restriction relation read: kept, or skipped with the reason.
+    enum ReadRestriction {
+        case kept(StreetNetwork.TurnRestriction)
+        case skipped(StreetNetwork.SkippedRestriction)
+    }
+
+    /// A restriction relation's members and tags checked as GraphHopper's reader checks them: from and to
+    /// members are ways; via is one node or one or more ways, not both; several from members only on a
+    /// `no_entry`, several to members only on a `no_exit`, never both; at least one value routers know.
+    static func restriction(id: Int64, tags: [String: String], members: [(kind: Int32, id: Int64, role: String)])
+        -> ReadRestriction {
+        func skip(_ reason: String) -> ReadRestriction { .skipped(StreetNetwork.SkippedRestriction(id: id, reason: reason)) }
+        var values: [String: String] = [:], unknown: [String] = []
+        for (key, value) in tags where key == "restriction" || (key.hasPrefix("restriction:") && !key.hasSuffix("conditional")) {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            if StreetNetwork.TurnRestriction.knownValues.contains(trimmed) { values[key] = trimmed } else { unknown.append("\(key)=\(value)") }
+        }
+        guard !values.isEmpty else {
+            return skip(unknown.isEmpty ? "no restriction or restriction:MODE tag" : "no value a router reads (\(unknown.sorted().joined(separator: ", ")))")
+        }
+        var from: [Int64] = [], to: [Int64] = [], viaNodes: [Int64] = [], viaWays: [Int64] = []
+        for member in members {
+            switch member.role {
+            case "from":
+                guard member.kind == READOSM_MEMBER_WAY else { return skip("a from member that is not a way") }
+                from.append(member.id)
+            case "to":
+                guard member.kind == READOSM_MEMBER_WAY else { return skip("a to member that is not a way") }
+                to.append(member.id)
+            case "via":
+                if member.kind == READOSM_MEMBER_NODE { viaNodes.append(member.id) }
+                else if member.kind == READOSM_MEMBER_WAY { viaWays.append(member.id) }
+                else { return skip("a via member that is neither a node nor a way") }
+            default: continue   // location_hint and the like
             }
         }
+        guard !from.isEmpty, !to.isEmpty else { return skip(from.isEmpty ? "no from member" : "no to member") }
+        guard from.count == 1 || to.count == 1 else { return skip("several from and several to members") }
+        let kinds = Set(values.values)
+        if from.count > 1, !kinds.contains("no_entry") { return skip("\(from.count) from members on a restriction that is not no_entry") }
+        if to.count > 1, !kinds.contains("no_exit") { return skip("\(to.count) to members on a restriction that is not no_exit") }
+        let via: StreetNetwork.TurnRestriction.Via
+        switch (viaNodes.count, viaWays.count) {
+        case (1, 0): via = .node(viaNodes[0])
+        case (0, 1...): via = .ways(viaWays)
+        case (0, 0): return skip("no via member")
+        case (_, 0): return skip("\(viaNodes.count) via nodes")
+        default: return skip("via members of both kinds, node and way")
+        }
+        let exceptions = Set((tags["except"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        return .kept(StreetNetwork.TurnRestriction(id: id, values: values, exceptions: exceptions, fromWayIDs: from, via: via, toWayIDs: to))
     }
-    guard let from, let via, let to, !viaIsWay else {
-        data.skippedRestrictions += 1
-        return READOSM_OK
-    }
-    let exceptions = Set((dictionary["except"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) })
-    data.restrictions.append(StreetNetwork.TurnRestriction(id: relation.id, value: value, modes: modes, exceptions: exceptions,
-                                                           fromWayID: from, viaNodeID: via, toWayID: to))
-    return READOSM_OK
 }

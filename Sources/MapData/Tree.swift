@@ -8,12 +8,13 @@ public struct Tree: Sendable, Hashable, Codable {
     public var heightMeters: Double?
     /// `species` or `genus` (or `species:fi`…), when tagged.
     public var species: String?
-    /// `leaf_type` ("broadleaved", "needleleaved"), when tagged.
-    public var leafType: String?
+    /// The leaf type its tags state or imply (`leaf_type`, `genus`, `species`; see ``LeafType``), nil
+    /// when they say nothing.
+    public var leafType: LeafType?
 
     /// A tree from its parts.
     public init(source: OSMElementReference, position: OSMCoordinate, heightMeters: Double? = nil,
-                species: String? = nil, leafType: String? = nil) {
+                species: String? = nil, leafType: LeafType? = nil) {
         self.source = source
         self.position = position
         self.heightMeters = heightMeters

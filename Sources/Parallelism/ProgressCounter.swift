@@ -2,6 +2,8 @@ import Foundation
 
 /// Counts finished items across threads and reports progress about every 1 % (progress bars of
 /// `lookaround index` and `index --tiles`). Reports are made under the lock, so a bar never steps back.
+///
+/// `@unchecked Sendable`: `done` and `lastReported` are read and written under `lock` only (reports too); the rest is `let`.
 public final class ProgressCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var done = 0

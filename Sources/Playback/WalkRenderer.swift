@@ -30,7 +30,7 @@ public struct WalkFrame: Sendable {
 /// Frames are rendered in order; one transition (both panoramas resampled into the move's grid) is
 /// kept per move, so a walk costs one set-up per move plus one warp per frame. Not thread-safe: one
 /// renderer per walk.
-// @unchecked Sendable so that a renderer can be handed to the thread that renders (`walk --play`'s render
+// @unchecked Sendable: so that a renderer can be handed to the thread that renders (`walk --play`'s render
 // thread): ownership moves with it, and it is never used from two threads at once (its caches are not
 // locked). Each call renders on the calling thread, which may itself fan work out (`SideWork`).
 public final class WalkRenderer: @unchecked Sendable {
@@ -87,6 +87,7 @@ public final class WalkRenderer: @unchecked Sendable {
 
     /// The frames in order, as an async sequence (rendered on demand, one ahead at most).
     public func frames() -> AsyncThrowingStream<WalkFrame, any Error> {
+        // @unchecked Sendable: used only by the one stream's unfolding closure, which the stream calls for one element at a time (the next call waits for the previous element).
         final class Cursor: @unchecked Sendable { var index = 0 }
         let cursor = Cursor()
         return AsyncThrowingStream(unfolding: { [self] in
@@ -140,6 +141,8 @@ public final class WalkRenderer: @unchecked Sendable {
     }
 
     /// A transition being set up on another thread; ``wait()`` returns it (or its error).
+    ///
+    /// `@unchecked Sendable`: `result` is written once, by the work item in `group`, and read only after `group.wait()`, which orders that write before the read.
     final class TransitionSetUp: @unchecked Sendable {
         private let group = DispatchGroup()
         private var result: Result<PanoramaTransition, any Error>?
@@ -232,6 +235,8 @@ public final class WalkRenderer: @unchecked Sendable {
     }
 
     /// A frame's layers, worked out beside its view.
+    ///
+    /// `@unchecked Sendable`: written only by the one side work item in its `DispatchGroup` and read by the frame's thread only after `group.wait()`, which orders the writes before the reads.
     final class SideWork: @unchecked Sendable {
         var layers: [Layer] = []
         /// The label layer, placed afresh or kept from the frame before (nil: none in view).

@@ -178,6 +178,8 @@ extension PanoramaTileStore {
     }
 
     /// Bytes reserved by the tile files in progress, under a limit.
+    ///
+    /// `@unchecked Sendable`: `inUse` is read and written only while `condition` is locked; `limitBytes` is `let`.
     final class MemoryBudget: @unchecked Sendable {
         let limitBytes: Int
         private let condition = NSCondition()
@@ -217,6 +219,8 @@ extension PanoramaTileStore {
     }
 
     /// Results written by worker threads, each to its own slot.
+    ///
+    /// `@unchecked Sendable`: `values` is read and written under `lock` only.
     private final class Outcomes: @unchecked Sendable {
         private let lock = NSLock()
         private var values: [Result<Int, ReprojectionError>?]

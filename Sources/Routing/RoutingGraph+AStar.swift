@@ -6,8 +6,7 @@ extension RoutingGraph {
     func search(from source: SnappedPoint, to target: SnappedPoint, mode: TransportType,
                 penalty: [Double]?) -> [(directed: Int, start: Double, end: Double)]? {
         let t = tables
-        let directedCount = 2 * t.edgeCount
-        return t.withWorkspace(stateCount: directedCount + 1, vertexCount: t.vertexCount) { w in
+        return t.withWorkspace(stateCount: t.stateCount, vertexCount: t.vertexCount) { w in
             search(from: source, to: target, mode: mode, penalty: penalty, tables: t, workspace: w)
         }
     }
@@ -24,6 +23,10 @@ extension RoutingGraph {
         let targetPoint = grid.xy(latitude: target.coordinate.latitude, longitude: target.coordinate.longitude)
         let head = t.directedHead, access = t.edgeAccess, adjacency = t.adjacency, adjacencyStart = t.adjacencyStart
         let vertexX = t.vertexX, vertexY = t.vertexY, restricted = t.restrictedVertex
+        let shadowBase = t.shadowBase, branching = t.branching
+        let shadowOffset = directedCount + 1
+        /// The directed edge a state stands for.
+        @inline(__always) func baseEdge(_ state: Int) -> Int { state < shadowOffset ? state : Int(shadowBase[state - shadowOffset]) }
         let hasPenalty = penalty != nil, penalties = penalty ?? []
         // The workspace's memory as locals: a class's stored properties would be checked for exclusive
         // access at every use.
@@ -78,19 +81,32 @@ extension RoutingGraph {
             if states[state].stamp == settled { continue }
             let here = states[state].seconds
             states[state].stamp = settled
-            let v = Int(head[state])
+            let base = baseEdge(state)
+            let v = Int(head[base])
             let begin = Int(adjacencyStart[v]), finish = Int(adjacencyStart[v + 1])
-            // U-turns only where nothing else goes on (a dead end for this mode): the ways open out of v
-            // but the one back. The way back is listed at v unless the edge is a loop travelled forward.
-            let back = state ^ 1
-            let backListed = back & 1 == 0 || head[back] != head[state]
-            let others = Int(allowedOut[v]) - (backListed && allows(back) ? 1 : 0)
-            let checksTurns = restricted[v]
+            // U-turns only where nothing else goes on: a dead end for this mode, or a node where every
+            // onward turn is forbidden. The way back is listed at v unless the edge is a loop travelled forward.
+            let back = base ^ 1
+            // Restrictions apply at restricted vertices, from the extra states of via-way chains, and from
+            // the edges that lead into them.
+            let checksTurns = restricted[v] || state >= shadowOffset || branching[state]
+            var others: Int
+            if checksTurns {
+                others = 0
+                for i in begin..<finish {
+                    let n = Int(adjacency[i])
+                    if n != back, allows(n), step(from: state, base: base, to: n, at: v, modeBit: modeBit) >= 0 { others += 1 }
+                }
+            } else {
+                let backListed = back & 1 == 0 || head[back] != head[base]
+                others = Int(allowedOut[v]) - (backListed && allows(back) ? 1 : 0)
+            }
             for i in begin..<finish {
                 let next = Int(adjacency[i])
                 guard allows(next) else { continue }
                 if next == back, others > 0 { continue }
-                if checksTurns, !turnAllowed(from: state, to: next, at: v, modeBit: modeBit) { continue }
+                let nextState = checksTurns ? step(from: state, base: base, to: next, at: v, modeBit: modeBit) : next
+                if nextState < 0 { continue }
                 let e = next >> 1
                 if e == et {
                     let partial = next & 1 == 0 ? target.offsetMeters : targetLength - target.offsetMeters
@@ -102,9 +118,9 @@ extension RoutingGraph {
                     }
                 }
                 let reached = here + seconds[e] * factor(e)
-                if reached < best(next) {
-                    reach(next, reached, Int32(state))
-                    heap.push(reached + heuristic(Int(head[next])), Int32(next))
+                if reached < best(nextState) {
+                    reach(nextState, reached, Int32(state))
+                    heap.push(reached + heuristic(Int(head[next])), Int32(nextState))
                 }
             }
         }
@@ -124,7 +140,8 @@ extension RoutingGraph {
         chain.reverse()
         var pieces: [(directed: Int, start: Double, end: Double)] = []
         pieces.reserveCapacity(chain.count + 1)
-        for (k, d) in chain.enumerated() {
+        for (k, state) in chain.enumerated() {
+            let d = baseEdge(state)
             let e = d >> 1, total = length(edge: e)
             let forward = d & 1 == 0
             let start = k == 0 ? source.offsetMeters : (forward ? 0 : total)

@@ -133,23 +133,6 @@ extension RoutingGraph {
         return found
     }
 
-    /// Whether turning from directed edge `incoming` onto `outgoing` at vertex `v` is allowed for the mode bit.
-    @inline(__always)
-    func turnAllowed(from incoming: Int, to outgoing: Int, at v: Int, modeBit: UInt8) -> Bool {
-        guard restrictedVertex[v], let list = restrictions[Int32(v)] else { return true }
-        let fromWay = edgeWay[incoming >> 1], toWay = edgeWay[outgoing >> 1]
-        for restriction in list where restriction.modes & modeBit != 0 && restriction.fromWay == fromWay {
-            if restriction.mandatory {
-                if toWay != restriction.toWay { return false }
-            } else if toWay == restriction.toWay {
-                // A no_u_turn from a way onto itself forbids going back, not going on along it.
-                if restriction.fromWay == restriction.toWay, (outgoing >> 1) != (incoming >> 1) { continue }
-                return false
-            }
-        }
-        return true
-    }
-
     /// A* over directed edges, the plain version over the graph's arrays: what ``search(from:to:mode:penalty:)``
     /// (the same steps over ``SearchTables``) is tested against. Returns the pieces as (directed edge,
     /// start offset, end offset).
@@ -157,9 +140,13 @@ extension RoutingGraph {
                 penalty: [Double]?) -> [(directed: Int, start: Double, end: Double)]? {
         let directedCount = 2 * edgeSource.count
         let targetState = directedCount
-        var distance = [Double](repeating: .infinity, count: directedCount + 1)
-        var parent = [Int32](repeating: -1, count: directedCount + 1)
-        var settled = [Bool](repeating: false, count: directedCount + 1)
+        // States: the directed edges, the target, then the extra states of via-way restrictions.
+        let shadowOffset = directedCount + 1, stateCount = shadowOffset + shadowBase.count
+        func baseEdge(_ state: Int) -> Int { state < shadowOffset ? state : Int(shadowBase[state - shadowOffset]) }
+        let branching = Set(shadowChildren.keys.map { Int($0 >> 32) })
+        var distance = [Double](repeating: .infinity, count: stateCount)
+        var parent = [Int32](repeating: -1, count: stateCount)
+        var settled = [Bool](repeating: false, count: stateCount)
         var heap = StateHeap()
         let seconds = edgeSeconds[mode.index]
         let modeBit: UInt8 = 1 << mode.index
@@ -203,20 +190,24 @@ extension RoutingGraph {
             if state == targetState { break }
             if settled[state] { continue }
             settled[state] = true
-            let v = head(state)
+            let base = baseEdge(state)
+            let v = head(base)
             let here = distance[state]
             let begin = Int(adjacencyStart[v]), finish = Int(adjacencyStart[v + 1])
-            // U-turns only where nothing else goes on (a dead end for this mode).
+            let checksTurns = restrictedVertex[v] || state >= shadowOffset || branching.contains(state)
+            func turn(_ next: Int) -> Int { checksTurns ? step(from: state, base: base, to: next, at: v, modeBit: modeBit) : next }
+            // U-turns only where nothing else goes on: a dead end for this mode, or every onward turn forbidden.
             var others = 0
             for i in begin..<finish {
                 let d = Int(adjacency[i])
-                if d != (state ^ 1), allows(directed: d, mode: mode) { others += 1 }
+                if d != (base ^ 1), allows(directed: d, mode: mode), turn(d) >= 0 { others += 1 }
             }
             for i in begin..<finish {
                 let next = Int(adjacency[i])
                 guard allows(directed: next, mode: mode) else { continue }
-                if next == (state ^ 1), others > 0 { continue }
-                guard turnAllowed(from: state, to: next, at: v, modeBit: modeBit) else { continue }
+                if next == (base ^ 1), others > 0 { continue }
+                let nextState = turn(next)
+                guard nextState >= 0 else { continue }
                 let e = next >> 1
                 if e == et {
                     let partial = next & 1 == 0 ? target.offsetMeters : targetLength - target.offsetMeters
@@ -229,10 +220,10 @@ extension RoutingGraph {
                     }
                 }
                 let reached = here + seconds[e] * factor(e)
-                if reached < distance[next] {
-                    distance[next] = reached
-                    parent[next] = Int32(state)
-                    heap.push(reached + heuristic(head(next)), Int32(next))
+                if reached < distance[nextState] {
+                    distance[nextState] = reached
+                    parent[nextState] = Int32(state)
+                    heap.push(reached + heuristic(head(next)), Int32(nextState))
                 }
             }
         }
@@ -251,7 +242,8 @@ extension RoutingGraph {
         }
         chain.reverse()
         var pieces: [(directed: Int, start: Double, end: Double)] = []
-        for (k, d) in chain.enumerated() {
+        for (k, state) in chain.enumerated() {
+            let d = baseEdge(state)
             let e = d >> 1, total = length(edge: e)
             let forward = d & 1 == 0
             let start = k == 0 ? source.offsetMeters : (forward ? 0 : total)

@@ -1,4 +1,5 @@
 import Foundation
+import MapData
 
 /// The graph as bytes, so `lookaround index` builds it once and stores it in the catalog (which keeps
 /// it as an opaque blob with ``RoutingGraph/serializationFormatVersion``: Catalog sits beside Routing,
@@ -10,8 +11,9 @@ import Foundation
 /// few milliseconds, against about 100 ms to build it from the extract.
 extension RoutingGraph {
     /// The version of ``serialized()``'s layout; a stored graph of another version is rebuilt by
-    /// `lookaround index` and refused by ``init(serialized:sourceDescription:)``.
-    public static let serializationFormatVersion = 1
+    /// `lookaround index` and refused by ``init(serialized:sourceDescription:)``. Version 2: turn
+    /// restrictions by directed edge, via-way restrictions' extra states, the relations left out.
+    public static let serializationFormatVersion = 2
 
     private static let magic: [UInt8] = Array("LKRG".utf8)
 
@@ -22,7 +24,11 @@ extension RoutingGraph {
         writer.scalar(UInt32(Self.serializationFormatVersion))
         writer.string(sourceDescription)
         writer.scalar(Int64(restrictionCount))
-        writer.scalar(Int64(unresolvedRestrictionCount))
+        writer.scalar(Int64(unresolvedRestrictions.count))
+        for skipped in unresolvedRestrictions {
+            writer.scalar(skipped.id)
+            writer.string(skipped.reason)
+        }
         writer.scalar(Int64(areaCrossingCount))
         writer.array(vertexLatitude)
         writer.array(vertexLongitude)
@@ -52,17 +58,28 @@ extension RoutingGraph {
             writer.string(way.highway)
             writer.scalar(UInt8((way.isRoundabout ? 1 : 0) | (way.isArea ? 2 : 0) | (way.isUnderground ? 4 : 0)))
         }
-        writer.scalar(Int64(restrictions.count))
-        for via in restrictions.keys.sorted() {
-            let list = restrictions[via]!
-            writer.scalar(via)
+        func write(_ list: [Restriction]) {
             writer.scalar(Int64(list.count))
             for restriction in list {
-                writer.scalar(restriction.fromWay)
-                writer.scalar(restriction.toWay)
+                writer.scalar(restriction.fromDirected)
+                writer.scalar(restriction.toDirected)
                 writer.scalar(UInt8(restriction.mandatory ? 1 : 0))
                 writer.scalar(restriction.modes)
             }
+        }
+        writer.scalar(Int64(restrictions.count))
+        for via in restrictions.keys.sorted() {
+            writer.scalar(via)
+            write(restrictions[via]!)
+        }
+        writer.array(shadowBase)
+        let childKeys = shadowChildren.keys.sorted()
+        writer.array(childKeys)
+        writer.array(childKeys.map { shadowChildren[$0]! })
+        writer.scalar(Int64(shadowRules.count))
+        for k in shadowRules.keys.sorted() {
+            writer.scalar(k)
+            write(shadowRules[k]!)
         }
         writer.array(maximumSpeed)
         for component in edgeComponent { writer.array(component) }
@@ -98,7 +115,10 @@ extension RoutingGraph {
         var p = Parts()
         p.sourceDescription = try reader.string()
         p.restrictionCount = Int(try reader.scalar(Int64.self))
-        p.unresolvedRestrictionCount = Int(try reader.scalar(Int64.self))
+        for _ in 0..<(try reader.count()) {
+            let id = try reader.scalar(Int64.self)
+            p.unresolvedRestrictions.append(StreetNetwork.SkippedRestriction(id: id, reason: try reader.string()))
+        }
         p.areaCrossingCount = Int(try reader.scalar(Int64.self))
         p.vertexLatitude = try reader.array()
         p.vertexLongitude = try reader.array()
@@ -131,15 +151,26 @@ extension RoutingGraph {
             p.ways.append(WayInfo(osmID: osmID, name: name, names: names, ref: ref, highway: highway, isRoundabout: flags & 1 != 0,
                                   isArea: flags & 2 != 0, isUnderground: flags & 4 != 0))
         }
-        for _ in 0..<(try reader.count()) {
-            let via = try reader.scalar(Int32.self)
+        func readList(_ reader: inout GraphByteReader) throws(RoutingError) -> [Restriction] {
             var list: [Restriction] = []
             for _ in 0..<(try reader.count()) {
                 let from = try reader.scalar(Int32.self), to = try reader.scalar(Int32.self)
                 let mandatory = try reader.scalar(UInt8.self) != 0
-                list.append(Restriction(fromWay: from, toWay: to, mandatory: mandatory, modes: try reader.scalar(UInt8.self)))
+                list.append(Restriction(fromDirected: from, toDirected: to, mandatory: mandatory, modes: try reader.scalar(UInt8.self)))
             }
-            p.restrictions[via] = list
+            return list
+        }
+        for _ in 0..<(try reader.count()) {
+            let via = try reader.scalar(Int32.self)
+            p.restrictions[via] = try readList(&reader)
+        }
+        p.shadowBase = try reader.array()
+        let childKeys: [Int64] = try reader.array(), childValues: [Int32] = try reader.array()
+        guard childKeys.count == childValues.count else { throw .corruptGraph(detail: "via-way restriction tables of different lengths") }
+        for (key, value) in zip(childKeys, childValues) { p.shadowChildren[key] = value }
+        for _ in 0..<(try reader.count()) {
+            let k = try reader.scalar(Int32.self)
+            p.shadowRules[k] = try readList(&reader)
         }
         p.maximumSpeed = try reader.array()
         p.edgeComponent = [try reader.array(), try reader.array(), try reader.array()]
@@ -165,10 +196,17 @@ extension RoutingGraph {
             && p.edgeGeometryStart.allSatisfy { $0 >= 0 && Int($0) <= points }
             && p.adjacency.allSatisfy { $0 >= 0 && Int($0) < 2 * edges }
             && p.restrictions.keys.allSatisfy { $0 >= 0 && Int($0) < vertices }
+            && p.restrictions.values.allSatisfy { $0.allSatisfy { $0.fromDirected >= 0 && Int($0.fromDirected) < 2 * edges
+                                                                    && $0.toDirected >= 0 && Int($0.toDirected) < 2 * edges } }
+            && p.shadowBase.allSatisfy { $0 >= 0 && Int($0) < 2 * edges }
+            && p.shadowChildren.allSatisfy { Int($0.key >> 32) < 2 * edges + 1 + p.shadowBase.count && $0.key >> 32 >= 0
+                                              && Int($0.key & 0xFFFF_FFFF) < 2 * edges && $0.value >= 0 && Int($0.value) < p.shadowBase.count }
+            && p.shadowRules.allSatisfy { $0.key >= 0 && Int($0.key) < p.shadowBase.count
+                                          && $0.value.allSatisfy { $0.toDirected >= 0 && Int($0.toDirected) < 2 * edges } }
             && segmentEdge.count == points && columns >= 1 && rows >= 1 && cellStart.count == columns * rows + 1
             && cellSegments.count == Int(cellStart.last ?? -1) && cellSegments.allSatisfy { $0 >= 0 && Int($0) + 1 < max(points, 1) }
         guard consistent else { throw .corruptGraph(detail: "arrays of inconsistent sizes or indexes out of range") }
-        p.grid = SegmentGrid(originLatitude: originLatitude, originLongitude: originLongitude,
+        p.grid = SnappingGrid(originLatitude: originLatitude, originLongitude: originLongitude,
                              metersPerDegreeLongitude: metersPerDegreeLongitude, minX: minX, minY: minY, columns: columns, rows: rows,
                              cellStart: cellStart, cellSegments: cellSegments, segmentEdge: segmentEdge)
         return p

@@ -12,8 +12,9 @@ import MapData
 /// stays inside the area: a square is walked across, not around.
 ///
 /// A route is searched over *directed edges* (``RoutingGraph/route(from:to:mode:)``), so turn
-/// restrictions (from a way over a node onto a way) and the ban on U-turns except at dead ends are
-/// part of the search, not a filter after it.
+/// restrictions (edge-based, over via nodes and via ways: see `RoutingGraph+Restrictions.swift`) and
+/// the ban on U-turns except at dead ends and where every onward turn is forbidden are part of the
+/// search, not a filter after it.
 ///
 /// Immutable after building and `Sendable`: one graph serves every thread.
 public final class RoutingGraph: Sendable {
@@ -43,10 +44,11 @@ public final class RoutingGraph: Sendable {
         }
     }
 
-    /// A resolved turn restriction at a vertex.
+    /// A resolved turn restriction at a vertex: from a directed edge arriving there onto a directed edge
+    /// leaving it, banned (`no_*`) or the only one allowed (`only_*`).
     struct Restriction: Sendable, Hashable {
-        var fromWay: Int32
-        var toWay: Int32
+        var fromDirected: Int32
+        var toDirected: Int32
         var mandatory: Bool
         /// Bit `mode.index` set when it binds that mode.
         var modes: UInt8
@@ -77,6 +79,13 @@ public final class RoutingGraph: Sendable {
     public let ways: [WayInfo]
     /// Turn restrictions by via vertex.
     let restrictions: [Int32: [Restriction]]
+    /// Via-way restrictions: the directed edge each extra search state stands for (state
+    /// `2 · edgeCount + 1 + k`), the turns into them, and the rules at each chain's end.
+    let shadowBase: [Int32]
+    let shadowChildren: [Int64: Int32]
+    let shadowRules: [Int32: [Restriction]]
+    /// Restriction relations left out, and why (while reading and while resolving onto the graph).
+    public let unresolvedRestrictions: [StreetNetwork.SkippedRestriction]
     /// Whether a vertex has turn restrictions (the search's fast check before the dictionary).
     let restrictedVertex: [Bool]
     /// The fastest speed per mode, metres per second (the A* heuristic's divisor).
@@ -85,14 +94,15 @@ public final class RoutingGraph: Sendable {
     let edgeComponent: [[Int32]]
     let componentEdgeCount: [[Int32]]
     /// The grid of segments for snapping.
-    let grid: SegmentGrid
+    let grid: SnappingGrid
     /// The search's copies of the arrays it reads, and its scratch memory.
     let tables: SearchTables
     /// What the graph was built from.
     public let sourceDescription: String
-    /// Turn restrictions resolved onto the graph, and those left out (ways or node not in it).
+    /// Turn restriction relations resolved onto the graph.
     public let restrictionCount: Int
-    public let unresolvedRestrictionCount: Int
+    /// Restriction relations left out (``unresolvedRestrictions`` says why).
+    public var unresolvedRestrictionCount: Int { unresolvedRestrictions.count }
     /// Walking edges added across pedestrian areas and squares.
     public let areaCrossingCount: Int
 
@@ -154,7 +164,11 @@ public final class RoutingGraph: Sendable {
             isVertex.insert(entry.way.nodeIDs.last!)
         }
         for (id, count) in usage where count >= 2 { isVertex.insert(id) }
-        if honoursRestrictions { for restriction in network.restrictions where usage[restriction.viaNodeID] != nil { isVertex.insert(restriction.viaNodeID) } }
+        if honoursRestrictions {
+            for restriction in network.restrictions {
+                if let via = restriction.viaNodeID, usage[via] != nil { isVertex.insert(via) }
+            }
+        }
 
         var vertexIndex: [Int64: Int32] = [:]
         var vertexLatitude: [Double] = [], vertexLongitude: [Double] = [], vertexNode: [Int64] = []
@@ -256,24 +270,14 @@ public final class RoutingGraph: Sendable {
             if t != s { adjacency[Int(fill[t])] = Int32(2 * e + 1); fill[t] += 1 }
         }
 
-        // Turn restrictions onto vertices and way indexes.
-        var restrictions: [Int32: [Restriction]] = [:]
-        var resolved = 0, unresolved = 0
+        // Turn restrictions onto directed edges.
+        var tables = RestrictionTables()
         if honoursRestrictions {
-            for restriction in network.restrictions {
-                guard let via = vertexIndex[restriction.viaNodeID], let from = wayIndexByOSMID[restriction.fromWayID],
-                      let to = wayIndexByOSMID[restriction.toWayID] else { unresolved += 1; continue }
-                var modes: UInt8 = 0
-                for mode in TransportType.allCases
-                where RoutingProfile.restrictionApplies(modes: restriction.modes, exceptions: restriction.exceptions, to: mode) {
-                    modes |= 1 << mode.index
-                }
-                guard modes != 0 else { continue }
-                restrictions[via, default: []].append(Restriction(fromWay: from, toWay: to, mandatory: restriction.isMandatory, modes: modes))
-                resolved += 1
-            }
+            tables = Self.resolve(network.restrictions, vertexIndex: vertexIndex, wayIndexByOSMID: wayIndexByOSMID,
+                                  edgeSource: edgeSource, edgeTarget: edgeTarget, edgeWay: edgeWay)
+            tables.unresolved = network.skippedRestrictions + tables.unresolved
         } else {
-            unresolved = network.restrictions.count
+            tables.unresolved = network.restrictions.map { StreetNetwork.SkippedRestriction(id: $0.id, reason: "restrictions not honoured") }
         }
 
         var maximumSpeed = [RoutingProfile.walkingSpeedMetersPerSecond, RoutingProfile.cyclingSpeedMetersPerSecond, 1.0]
@@ -330,14 +334,17 @@ public final class RoutingGraph: Sendable {
         p.adjacencyStart = adjacencyStart
         p.adjacency = adjacency
         p.ways = ways
-        p.restrictions = restrictions
+        p.restrictions = tables.byVertex
+        p.shadowBase = tables.shadowBase
+        p.shadowChildren = tables.shadowChildren
+        p.shadowRules = tables.shadowRules
+        p.unresolvedRestrictions = tables.unresolved
         p.maximumSpeed = maximumSpeed
         p.edgeComponent = edgeComponent
         p.componentEdgeCount = componentEdgeCount
-        p.restrictionCount = resolved
-        p.unresolvedRestrictionCount = unresolved
+        p.restrictionCount = tables.resolved
         p.areaCrossingCount = crossings
-        p.grid = SegmentGrid(pointLatitude: pointLatitude, pointLongitude: pointLongitude, edgeGeometryStart: edgeGeometryStart,
+        p.grid = SnappingGrid(pointLatitude: pointLatitude, pointLongitude: pointLongitude, edgeGeometryStart: edgeGeometryStart,
                              boundingBox: network.boundingBox)
         self.init(parts: p, sourceDescription: nil)
     }
@@ -353,10 +360,12 @@ public final class RoutingGraph: Sendable {
         var adjacencyStart: [Int32] = [0], adjacency: [Int32] = []
         var ways: [WayInfo] = []
         var restrictions: [Int32: [Restriction]] = [:]
+        var shadowBase: [Int32] = [], shadowChildren: [Int64: Int32] = [:], shadowRules: [Int32: [Restriction]] = [:]
+        var unresolvedRestrictions: [StreetNetwork.SkippedRestriction] = []
         var maximumSpeed: [Double] = [1, 1, 1]
         var edgeComponent: [[Int32]] = [[], [], []], componentEdgeCount: [[Int32]] = [[], [], []]
-        var restrictionCount = 0, unresolvedRestrictionCount = 0, areaCrossingCount = 0
-        var grid = SegmentGrid(pointLatitude: [], pointLongitude: [], edgeGeometryStart: [0], boundingBox: nil)
+        var restrictionCount = 0, areaCrossingCount = 0
+        var grid = SnappingGrid(pointLatitude: [], pointLongitude: [], edgeGeometryStart: [0], boundingBox: nil)
     }
 
     init(parts p: Parts, sourceDescription: String?) {
@@ -378,6 +387,10 @@ public final class RoutingGraph: Sendable {
         self.adjacency = p.adjacency
         self.ways = p.ways
         self.restrictions = p.restrictions
+        self.shadowBase = p.shadowBase
+        self.shadowChildren = p.shadowChildren
+        self.shadowRules = p.shadowRules
+        self.unresolvedRestrictions = p.unresolvedRestrictions
         var restrictedVertex = [Bool](repeating: false, count: p.vertexNode.count)
         for v in p.restrictions.keys { restrictedVertex[Int(v)] = true }
         self.restrictedVertex = restrictedVertex
@@ -385,13 +398,13 @@ public final class RoutingGraph: Sendable {
         self.edgeComponent = p.edgeComponent
         self.componentEdgeCount = p.componentEdgeCount
         self.restrictionCount = p.restrictionCount
-        self.unresolvedRestrictionCount = p.unresolvedRestrictionCount
         self.areaCrossingCount = p.areaCrossingCount
         self.grid = p.grid
         self.tables = SearchTables(edgeSource: p.edgeSource, edgeTarget: p.edgeTarget, adjacencyStart: p.adjacencyStart,
                                    adjacency: p.adjacency, edgeAccess: p.edgeAccess, edgeSeconds: p.edgeSeconds,
                                    vertexLatitude: p.vertexLatitude, vertexLongitude: p.vertexLongitude,
-                                   restrictedVertex: restrictedVertex, grid: p.grid)
+                                   restrictedVertex: restrictedVertex, grid: p.grid, shadowBase: p.shadowBase,
+                                   shadowParents: p.shadowChildren.keys.map { Int($0 >> 32) })
     }
 
     // MARK: Edge helpers

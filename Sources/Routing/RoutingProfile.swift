@@ -95,6 +95,15 @@ public enum RoutingProfile {
     }
 
     /// Travel directions along the way's node order for `mode`: (forward, backward).
+    ///
+    /// - Walking: `oneway:foot`, else `oneway` on footways, paths, pedestrian streets and steps only.
+    /// - Cycling: `oneway:bicycle` decides when tagged; else a one-way street is open both ways to
+    ///   bicycles where it has a contraflow lane or track: `cycleway`, `cycleway:both`, `cycleway:left`
+    ///   or `cycleway:right` = `opposite*` (OSRM's reading, with `:both` added), or any of their
+    ///   `:oneway` subkeys = `no` or `-1` (today's tagging of a contraflow lane). `cycleway:both=lane`
+    ///   alone says nothing about direction.
+    /// - Driving: `oneway` (`yes`/`true`/`1`, `-1`/`reverse`, `no`, `reversible`/`alternating` closed),
+    ///   implied by `junction=roundabout|circular` and `highway=motorway`.
     public static func directions(_ mode: TransportType, tags: [String: String]) -> (forward: Bool, backward: Bool) {
         guard allows(mode, tags: tags) else { return (false, false) }
         let highway = tags["highway"] ?? ""
@@ -106,8 +115,7 @@ public enum RoutingProfile {
         case .cycling:
             if let bicycle = tags["oneway:bicycle"] {
                 oneway = bicycle
-            } else if let cycleway = tags["cycleway"] ?? tags["cycleway:left"] ?? tags["cycleway:right"],
-                      cycleway.hasPrefix("opposite") {
+            } else if hasContraflowCycleway(tags) {
                 oneway = "no"
             }
         case .driving: break
@@ -120,6 +128,16 @@ public enum RoutingProfile {
         case .both: return (true, true)
         case .reversible: return mode == .walking ? (true, true) : (false, false)
         }
+    }
+
+    /// Whether a way's cycleway tags give bicycles a way against its one-way direction (see
+    /// ``directions(_:tags:)``).
+    static func hasContraflowCycleway(_ tags: [String: String]) -> Bool {
+        for key in ["cycleway", "cycleway:both", "cycleway:left", "cycleway:right"] {
+            if let value = tags[key], value.hasPrefix("opposite") { return true }
+            if let direction = tags[key + ":oneway"], direction == "no" || direction == "-1" { return true }
+        }
+        return false
     }
 
     /// Speed on the way for `mode`, metres per second.
@@ -153,16 +171,29 @@ public enum RoutingProfile {
         return nil
     }
 
-    /// Whether a turn restriction binds `mode`: walking never; a `restriction:MODE` only its modes;
-    /// `except=bicycle` (or `motorcar`) frees that mode.
-    public static func restrictionApplies(modes: Set<String>, exceptions: Set<String>, to mode: TransportType) -> Bool {
-        let names: Set<String>
+    /// The restriction keys that bind `mode`, most specific first: a `restriction:MODE` value wins over
+    /// the less specific ones whatever the order of the tags (motorcar over motor_vehicle over vehicle
+    /// over plain `restriction` for cars; bicycle over vehicle over `restriction` for bicycles); on foot
+    /// only `restriction:foot`.
+    public static func restrictionKeys(_ mode: TransportType) -> [String] {
         switch mode {
-        case .walking: return false
-        case .cycling: names = ["bicycle", "vehicle"]
-        case .driving: names = ["motorcar", "motor_vehicle", "vehicle"]
+        case .walking: ["restriction:foot"]
+        case .cycling: ["restriction:bicycle", "restriction:vehicle", "restriction"]
+        case .driving: ["restriction:motorcar", "restriction:motor_vehicle", "restriction:vehicle", "restriction"]
         }
-        if !modes.isEmpty, modes.isDisjoint(with: names) { return false }
-        return exceptions.isDisjoint(with: names.subtracting(["vehicle"]))
+    }
+
+    /// What a turn restriction says to `mode`: its value under the mode's most specific key
+    /// (``restrictionKeys(_:)``), or nil when none binds it or `except=*` frees it (`bicycle` frees
+    /// bicycles; `motorcar` or `motor_vehicle` frees cars).
+    public static func restrictionValue(_ restriction: StreetNetwork.TurnRestriction, for mode: TransportType) -> String? {
+        guard let value = restriction.value(forKeys: restrictionKeys(mode)) else { return nil }
+        let freed: Set<String>
+        switch mode {
+        case .walking: freed = ["foot"]
+        case .cycling: freed = ["bicycle"]
+        case .driving: freed = ["motorcar", "motor_vehicle"]
+        }
+        return restriction.exceptions.isDisjoint(with: freed) ? value : nil
     }
 }

@@ -7,6 +7,8 @@ import Synchronization
 /// is bounds-checked and a `[[Double]]` row a retain; over buffers the loop is plain loads. The buffers
 /// are immutable after `init` and freed with the graph. ``RoutingGraph/referenceSearch(from:to:mode:penalty:)``
 /// is the plain version over the arrays, which the tests hold this one to.
+///
+/// `@unchecked Sendable`: the buffers are written in `init` only and read after; the pool of workspaces is a `Mutex`, and a workspace is lent to one search at a time.
 final class SearchTables: @unchecked Sendable {
     /// Head vertex of each directed edge (`2 · edge` forward, `2 · edge + 1` backward).
     let directedHead: UnsafeMutableBufferPointer<Int32>
@@ -25,14 +27,22 @@ final class SearchTables: @unchecked Sendable {
     /// Per mode, per vertex: directed edges out of it open to the mode (`allowedOut[mode · vertexCount + v]`),
     /// so the search knows a dead end without a second pass over the adjacency.
     let allowedOut: UnsafeMutableBufferPointer<Int32>
+    /// The directed edge each extra state of a via-way restriction stands for (state `2 · edgeCount + 1 + k`).
+    let shadowBase: UnsafeMutableBufferPointer<Int32>
+    /// Per state (directed edges, the target, the extra states): whether a turn from it leads into a
+    /// via-way restriction's extra states (the search then asks ``RoutingGraph/step(from:base:to:at:modeBit:)``).
+    let branching: UnsafeMutableBufferPointer<Bool>
     let edgeCount: Int
     let vertexCount: Int
+    /// States a search needs: the directed edges, the target, the extra states.
+    var stateCount: Int { 2 * edgeCount + 1 + shadowBase.count }
 
     /// Scratch memory of searches not running now.
     private let idle = Mutex<[SearchWorkspace]>([])
 
     init(edgeSource: [Int32], edgeTarget: [Int32], adjacencyStart: [Int32], adjacency: [Int32], edgeAccess: [UInt8],
-         edgeSeconds: [[Double]], vertexLatitude: [Double], vertexLongitude: [Double], restrictedVertex: [Bool], grid: SegmentGrid) {
+         edgeSeconds: [[Double]], vertexLatitude: [Double], vertexLongitude: [Double], restrictedVertex: [Bool], grid: SnappingGrid,
+         shadowBase: [Int32] = [], shadowParents: [Int] = []) {
         func copy<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(values.count, 1))
             _ = buffer.initialize(from: values)
@@ -64,10 +74,15 @@ final class SearchTables: @unchecked Sendable {
         vertexX = copy(points.map(\.x))
         vertexY = copy(points.map(\.y))
         self.restrictedVertex = copy(restrictedVertex)
+        self.shadowBase = copy(shadowBase)
+        var branching = [Bool](repeating: false, count: 2 * edgeSource.count + 1 + shadowBase.count)
+        for parent in shadowParents where parent >= 0 && parent < branching.count { branching[parent] = true }
+        self.branching = copy(branching)
     }
 
     deinit {
-        for buffer in [directedHead, adjacencyStart, adjacency, allowedOut] { buffer.deallocate() }
+        for buffer in [directedHead, adjacencyStart, adjacency, allowedOut, shadowBase] { buffer.deallocate() }
+        branching.deallocate()
         edgeAccess.deallocate()
         edgeSeconds.deallocate()
         vertexX.deallocate()
@@ -77,8 +92,8 @@ final class SearchTables: @unchecked Sendable {
 
     /// Bytes of the buffers (the graph's ``RoutingGraph/memoryBytes`` counts them).
     var memoryBytes: Int {
-        (directedHead.count + adjacencyStart.count + adjacency.count + allowedOut.count) * 4 + edgeAccess.count + edgeSeconds.count * 8
-            + (vertexX.count + vertexY.count) * 8 + restrictedVertex.count
+        (directedHead.count + adjacencyStart.count + adjacency.count + allowedOut.count + shadowBase.count) * 4 + edgeAccess.count
+            + edgeSeconds.count * 8 + (vertexX.count + vertexY.count) * 8 + restrictedVertex.count + branching.count
     }
 
     /// Runs `body` with scratch memory for `stateCount` states and `vertexCount` vertices that no other
@@ -95,6 +110,8 @@ final class SearchTables: @unchecked Sendable {
 /// stamp (``generation`` open, ``generation`` + 1 settled, older: not reached in this search), so
 /// starting a search clears nothing; per vertex the heuristic's estimate once computed (stamped the
 /// same way); and the heap's storage.
+///
+/// `@unchecked Sendable`: lent to one search, on one thread, at a time: ``SearchTables/withWorkspace(stateCount:vertexCount:_:)`` takes it out of the `Mutex`-guarded pool and puts it back when the search is over.
 final class SearchWorkspace: @unchecked Sendable {
     struct State {
         var seconds: Double

@@ -12,9 +12,9 @@ import Glibc
 ///
 /// Everything but ``post(_:_:)``, ``requestStop()`` and ``stopAccepting()`` runs on the loop's own
 /// thread; those three only touch the mailbox, the eventfd and epoll, which are safe across threads.
+// @unchecked Sendable: the connections, buffers and clocks are confined to the loop's thread (see above);
+// the mailbox is a Mutex, the flags atomics.
 final class EventLoop: @unchecked Sendable {
-    // @unchecked: the connections, buffers and clocks are confined to the loop's thread (see above);
-    // the mailbox is a Mutex, the flags atomics.
 
     /// Strong: a running loop keeps its server alive (it is let go when ``HTTPServer/stop(drainingForSeconds:)`` ends the loop).
     let server: HTTPServer

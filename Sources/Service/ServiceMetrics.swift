@@ -9,6 +9,8 @@ public final class ServiceMetrics: Sendable {
                                                          0.05, 0.1, 0.25, 0.5, 1, 2.5, 10]
 
     /// One route's counts, mutated in place under the lock (no copy of the buckets per request).
+    ///
+    /// `@unchecked Sendable`: reached only through `state`, a `Mutex`: every read and write happens while it is held.
     private final class RouteStatistics: @unchecked Sendable {
         var statuses: [Int: Int] = [:]
         var buckets: [Int]

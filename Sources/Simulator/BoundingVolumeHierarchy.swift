@@ -5,6 +5,8 @@ import Foundation
 /// Triangles are stored in leaf order as `v0, edge1, edge2` (9 floats each), ready for the
 /// Möller–Trumbore test. `triangleIDs[i]` maps the i-th stored triangle back to its input index.
 /// Storage is allocated once and read through raw pointers while tracing: no allocation per ray.
+///
+/// `@unchecked Sendable`: the buffers are written while building, in `init`, and only read after; they are freed in `deinit`, when no trace can hold them.
 final class BoundingVolumeHierarchy: @unchecked Sendable {
     /// Flattened nodes, root at index 0.
     let nodes: UnsafeMutableBufferPointer<BVHNode>
@@ -180,6 +182,8 @@ final class BoundingVolumeHierarchy: @unchecked Sendable {
 }
 
 /// The BVH's storage as raw pointers, valid while its ``BoundingVolumeHierarchy`` lives.
+///
+/// `@unchecked Sendable`: read-only pointers into a hierarchy that no longer changes; valid while the hierarchy lives (callers hold it, `withExtendedLifetime`).
 struct BVHView: @unchecked Sendable {
     let nodes: UnsafePointer<BVHNode>
     let triangles: UnsafePointer<Float>
@@ -190,25 +194,62 @@ struct BVHView: @unchecked Sendable {
     @inline(__always)
     func closestHit(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float,
                     stack: UnsafeMutablePointer<UInt32>) -> (index: Int, t: Float, u: Float, v: Float)? {
-        if isEmpty { return nil }
-        let inv = RayIntersection.safeReciprocal(direction)
-        let nodes = self.nodes, tris = self.triangles
-        var best = tMax, bestIndex = -1, bestU: Float = 0, bestV: Float = 0
+        let tris = triangles
+        var bestIndex = -1, bestT: Float = 0, bestU: Float = 0, bestV: Float = 0
+        visitNearest(origin: origin, inverseDirection: RayIntersection.safeReciprocal(direction), tMin: tMin, tMax: tMax,
+                     stack: stack) { k, best in
+            let p = tris + 9 * k
+            guard let hit = RayIntersection.triangle(origin: origin, direction: direction,
+                                                     v0: Vec3(p[0], p[1], p[2]), edge1: Vec3(p[3], p[4], p[5]),
+                                                     edge2: Vec3(p[6], p[7], p[8]), tMin: tMin, tMax: best) else { return nil }
+            bestIndex = k; bestT = hit.t; bestU = hit.u; bestV = hit.v
+            return hit.t
+        }
+        return bestIndex < 0 ? nil : (bestIndex, bestT, bestU, bestV)
+    }
+
+    /// Whether anything blocks the ray in (`tMin`, `tMax`): any-hit, stops at the first blocker.
+    @inline(__always)
+    func isOccluded(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float,
+                    stack: UnsafeMutablePointer<UInt32>) -> Bool {
+        isOccluded(origin: origin, direction: direction, inverseDirection: RayIntersection.safeReciprocal(direction),
+                   tMin: tMin, tMax: tMax, stack: stack)
+    }
+
+    /// ``isOccluded(origin:direction:tMin:tMax:stack:)`` with the reciprocal direction given: shadow
+    /// rays towards the sun share one direction, so it is computed once per render, not per ray.
+    @inline(__always)
+    func isOccluded(origin: Vec3, direction: Vec3, inverseDirection inv: Vec3, tMin: Float, tMax: Float,
+                    stack: UnsafeMutablePointer<UInt32>) -> Bool {
+        let tris = triangles
+        return visitUntilBlocked(origin: origin, inverseDirection: inv, tMin: tMin, tMax: tMax, stack: stack) { k in
+            let p = tris + 9 * k
+            return RayIntersection.triangle(origin: origin, direction: direction,
+                                            v0: Vec3(p[0], p[1], p[2]), edge1: Vec3(p[3], p[4], p[5]),
+                                            edge2: Vec3(p[6], p[7], p[8]), tMin: tMin, tMax: tMax) != nil
+        }
+    }
+
+    /// The closest-hit traversal, for what the leaves hold (this hierarchy's triangles, or an
+    /// ``InstanceLevel``'s copies): the nodes whose box the ray enters before the best hit so far, nearer
+    /// child first. `leaf(k, best)` tests the k-th stored item and returns its distance when it is nearer
+    /// than `best`, nil otherwise.
+    @inline(__always)
+    func visitNearest(origin: Vec3, inverseDirection inv: Vec3, tMin: Float, tMax: Float,
+                      stack: UnsafeMutablePointer<UInt32>, leaf: (Int, Float) -> Float?) {
+        if isEmpty { return }
+        let nodes = self.nodes
+        var best = tMax
         var top = 0
         var current: UInt32 = 0
         if RayIntersection.box(origin: origin, inverseDirection: inv, minimum: nodes[0].minimum,
-                               maximum: nodes[0].maximum, tMin: tMin, tMax: best) == .infinity { return nil }
+                               maximum: nodes[0].maximum, tMin: tMin, tMax: best) == .infinity { return }
         while true {
             let node = nodes[Int(current)]
             if node.count > 0 {
                 let first = Int(node.firstOrLeft)
                 for k in first..<(first + Int(node.count)) {
-                    let p = tris + 9 * k
-                    if let hit = RayIntersection.triangle(origin: origin, direction: direction,
-                                                          v0: Vec3(p[0], p[1], p[2]), edge1: Vec3(p[3], p[4], p[5]),
-                                                          edge2: Vec3(p[6], p[7], p[8]), tMin: tMin, tMax: best) {
-                        best = hit.t; bestIndex = k; bestU = hit.u; bestV = hit.v
-                    }
+                    if let t = leaf(k, best) { best = t }
                 }
             } else {
                 let left = node.firstOrLeft, right = left + 1
@@ -228,24 +269,16 @@ struct BVHView: @unchecked Sendable {
             top -= 1
             current = stack[top]
         }
-        return bestIndex < 0 ? nil : (bestIndex, best, bestU, bestV)
     }
 
-    /// Whether anything blocks the ray in (`tMin`, `tMax`): any-hit, stops at the first blocker.
+    /// The any-hit traversal, for what the leaves hold: `blocks(k)` tests the k-th stored item; the walk
+    /// stops at the first that blocks (true) or when no box is left (false). Children are tested before
+    /// they are pushed: fewer stack round trips.
     @inline(__always)
-    func isOccluded(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float,
-                    stack: UnsafeMutablePointer<UInt32>) -> Bool {
-        isOccluded(origin: origin, direction: direction, inverseDirection: RayIntersection.safeReciprocal(direction),
-                   tMin: tMin, tMax: tMax, stack: stack)
-    }
-
-    /// ``isOccluded(origin:direction:tMin:tMax:stack:)`` with the reciprocal direction given: shadow
-    /// rays towards the sun share one direction, so it is computed once per render, not per ray.
-    @inline(__always)
-    func isOccluded(origin: Vec3, direction: Vec3, inverseDirection inv: Vec3, tMin: Float, tMax: Float,
-                    stack: UnsafeMutablePointer<UInt32>) -> Bool {
+    func visitUntilBlocked(origin: Vec3, inverseDirection inv: Vec3, tMin: Float, tMax: Float,
+                           stack: UnsafeMutablePointer<UInt32>, blocks: (Int) -> Bool) -> Bool {
         if isEmpty { return false }
-        let nodes = self.nodes, tris = self.triangles
+        let nodes = self.nodes
         if RayIntersection.box(origin: origin, inverseDirection: inv, minimum: nodes[0].minimum,
                                maximum: nodes[0].maximum, tMin: tMin, tMax: tMax) == .infinity { return false }
         var top = 0
@@ -254,16 +287,8 @@ struct BVHView: @unchecked Sendable {
             let node = nodes[Int(current)]
             if node.count > 0 {
                 let first = Int(node.firstOrLeft)
-                for k in first..<(first + Int(node.count)) {
-                    let p = tris + 9 * k
-                    if RayIntersection.triangle(origin: origin, direction: direction,
-                                                v0: Vec3(p[0], p[1], p[2]), edge1: Vec3(p[3], p[4], p[5]),
-                                                edge2: Vec3(p[6], p[7], p[8]), tMin: tMin, tMax: tMax) != nil {
-                        return true
-                    }
-                }
+                for k in first..<(first + Int(node.count)) where blocks(k) { return true }
             } else {
-                // Children are tested before they are pushed: fewer stack round trips.
                 let left = node.firstOrLeft, right = left + 1
                 let a = nodes[Int(left)], b = nodes[Int(right)]
                 let hitLeft = RayIntersection.box(origin: origin, inverseDirection: inv, minimum: a.minimum,

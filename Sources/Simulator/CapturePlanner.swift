@@ -7,6 +7,11 @@ import MapData
 /// heading along the direction of travel, times increasing along each sequence, never inside or
 /// within 2 m of a building. On roads the camera keeps to the right-hand lane (a quarter of the road
 /// width right of the way's centre line, at most 3 m), off the lane markings. Named squares are crossed along their longest axis.
+///
+/// Captures stay where the data is: inside ``dataBounds`` (the extract's declared bounds) by
+/// ``edgeMarginMeters``, so that what a camera sees around it is mapped, not the empty land past the
+/// edge of an extract whose long streets were kept whole. ``planWithReport(model:streetNames:)`` says
+/// which streets lost every position, and why.
 public struct CapturePlanner: Sendable {
     /// Distance between captures, metres (1…1,000).
     public var spacingMeters: Double
@@ -24,6 +29,53 @@ public struct CapturePlanner: Sendable {
     public var imageWidth: Int, depthWidth: Int
     /// Only positions inside this scene rectangle are used; nil = all.
     public var region: SceneRect?
+    /// Where the data is complete (the extract's declared bounds, else the box round its nodes), scene
+    /// metres; nil: no limit.
+    public var dataBounds: SceneRect?
+    /// How far inside ``dataBounds`` captures keep, metres (see ``edgeMarginMeters(horizonMeters:dataBounds:)``).
+    public var edgeMarginMeters: Double = 0
+
+    /// The margin captures keep from the data's edge: a quarter of the horizon a capture's model is
+    /// built with (150 m at the default 600 m), so the near half of what it sees is mapped; at most a
+    /// quarter of the data's narrower side, so a small extract keeps its middle.
+    public static func edgeMarginMeters(horizonMeters: Double, dataBounds: SceneRect) -> Double {
+        let side = min(dataBounds.maxEast - dataBounds.minEast, dataBounds.maxNorth - dataBounds.minNorth)
+        return max(0, min(horizonMeters / 4, side / 4))
+    }
+
+    /// Why a street got no capture, or a position was not used.
+    public enum DropReason: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Outside the extract's bounds: the street runs through land the data does not show.
+        case outsideData = "outside_data"
+        /// Inside the bounds but within ``edgeMarginMeters`` of their edge.
+        case nearDataEdge = "near_data_edge"
+        /// Outside the region asked for (`--bbox`).
+        case outsideRegion = "outside_region"
+        /// Inside a building or within 2 m of its walls (a street through a passage, a mapping error).
+        case insideBuildings = "inside_buildings"
+    }
+
+    /// A street the plan left out: every position along it was dropped, mostly for `reason`.
+    public struct DroppedStreet: Sendable, Hashable {
+        /// The street's (or square's) name.
+        public var name: String
+        /// Why most of its positions were dropped.
+        public var reason: DropReason
+        /// Positions along it dropped, by reason.
+        public var positionsByReason: [DropReason: Int]
+    }
+
+    /// A plan: the captures, and what was left out.
+    public struct Plan: Sendable {
+        /// The captures, in plan order.
+        public var captures: [CaptureMetadata]
+        /// Streets asked for (or all) that got no capture.
+        public var droppedStreets: [DroppedStreet]
+        /// Positions dropped along the streets that kept some captures, by reason.
+        public var droppedPositionsOfKeptStreets: [DropReason: Int]
+        /// The streets planned (asked for, or every capturable one).
+        public var streetCount: Int
+    }
 
     /// A planner; parameters out of range throw `SimulatorError.invalidParameter`.
     public init(spacingMeters: Double = 10, cameraHeightMeters: Double = 2.5, startTime: Date, imageWidth: Int,
@@ -64,6 +116,14 @@ public struct CapturePlanner: Sendable {
     /// Plans the captures for `streetNames` (matched case-insensitively; all capturable streets when empty).
     /// - Throws: `.unknownStreets` when a name matches nothing; `.noCaptures` when no position is usable.
     public func plan(model: CityModel, streetNames requested: [String]) throws(SimulatorError) -> [CaptureMetadata] {
+        try planWithReport(model: model, streetNames: requested).captures
+    }
+
+    /// Plans the captures for `streetNames` as ``plan(model:streetNames:)`` does, and says which streets
+    /// got none and why.
+    /// - Throws: `.unknownStreets` when a name matches nothing; `.noCaptures` (naming the reasons) when
+    ///   no position is usable.
+    public func planWithReport(model: CityModel, streetNames requested: [String]) throws(SimulatorError) -> Plan {
         let available = Self.streetNames(in: model)
         let names: [String]
         if requested.isEmpty {
@@ -79,8 +139,16 @@ public struct CapturePlanner: Sendable {
             names = resolved
         }
         var captures: [CaptureMetadata] = []
+        var dropped: [DroppedStreet] = [], droppedOfKept: [DropReason: Int] = [:]
         for (sequenceIndex, name) in names.enumerated() {
-            let points = positions(for: name, model: model)
+            let (points, rejected) = positionsWithRejections(for: name, model: model)
+            if points.isEmpty {
+                if let reason = DropReason.allCases.max(by: { (rejected[$0] ?? 0) < (rejected[$1] ?? 0) }), (rejected[reason] ?? 0) > 0 {
+                    dropped.append(DroppedStreet(name: name, reason: reason, positionsByReason: rejected))
+                }
+                continue
+            }
+            for (reason, count) in rejected { droppedOfKept[reason, default: 0] += count }
             let sequenceID = Self.slug(name)
             for (order, p) in points.enumerated() {
                 let coordinate = model.coordinate(of: EastNorthUp(east: p.x, north: p.y, up: 0))
@@ -95,18 +163,51 @@ public struct CapturePlanner: Sendable {
             }
         }
         if captures.isEmpty {
-            throw .noCaptures(detail: "\(names.joined(separator: ", ")) has no position outside buildings inside the region")
+            var reasons: [DropReason: Int] = [:]
+            for street in dropped { for (reason, count) in street.positionsByReason { reasons[reason, default: 0] += count } }
+            let why = DropReason.allCases.filter { (reasons[$0] ?? 0) > 0 }
+                .map { "\(reasons[$0]!) \(Self.describe($0, margin: edgeMarginMeters))" }.joined(separator: ", ")
+            let edgeHint = (reasons[.nearDataEdge] ?? 0) > 0
+                ? " (captures keep a quarter of --horizon-meters from the extract's edge; a smaller horizon, or a --bbox, lets them nearer)"
+                : ""
+            throw .noCaptures(detail: "\(names.joined(separator: ", ")) has no usable position"
+                              + (why.isEmpty ? " outside buildings inside the region" : ": of the positions along it, \(why)") + edgeHint)
         }
-        return captures
+        return Plan(captures: captures, droppedStreets: dropped, droppedPositionsOfKeptStreets: droppedOfKept, streetCount: names.count)
     }
 
-    func usable(_ p: (x: Double, y: Double), model: CityModel) -> Bool {
-        if let r = region, p.x < r.minEast || p.x > r.maxEast || p.y < r.minNorth || p.y > r.maxNorth { return false }
-        return !model.isInsideBuilding(east: p.x, north: p.y, clearanceMeters: 2)
+    /// A reason in words, for counts of positions ("12 outside the extract's bounds").
+    public static func describe(_ reason: DropReason, margin: Double) -> String {
+        switch reason {
+        case .outsideData: "outside the extract's bounds"
+        case .nearDataEdge: "within \(Int(margin.rounded())) m of the extract's edge"
+        case .outsideRegion: "outside --bbox"
+        case .insideBuildings: "inside or against buildings"
+        }
     }
+
+    /// Why a position cannot be used, or nil when it can.
+    func rejection(_ p: (x: Double, y: Double), model: CityModel) -> DropReason? {
+        if let d = dataBounds {
+            if p.x < d.minEast || p.x > d.maxEast || p.y < d.minNorth || p.y > d.maxNorth { return .outsideData }
+            let m = edgeMarginMeters
+            if p.x < d.minEast + m || p.x > d.maxEast - m || p.y < d.minNorth + m || p.y > d.maxNorth - m { return .nearDataEdge }
+        }
+        if let r = region, p.x < r.minEast || p.x > r.maxEast || p.y < r.minNorth || p.y > r.maxNorth { return .outsideRegion }
+        return model.isInsideBuilding(east: p.x, north: p.y, clearanceMeters: 2) ? .insideBuildings : nil
+    }
+
+    func usable(_ p: (x: Double, y: Double), model: CityModel) -> Bool { rejection(p, model: model) == nil }
 
     /// Positions along one street (or across one square), ordered, with headings.
     func positions(for name: String, model: CityModel) -> [(x: Double, y: Double, heading: Double)] {
+        positionsWithRejections(for: name, model: model).positions
+    }
+
+    /// Positions along one street (or across one square), ordered, with headings; and how many sample
+    /// positions along it were not usable, by reason.
+    func positionsWithRejections(for name: String, model: CityModel)
+        -> (positions: [(x: Double, y: Double, heading: Double)], rejected: [DropReason: Int]) {
         var samples: [(x: Double, y: Double, tx: Double, ty: Double)] = []
         // Dual carriageways: follow only the one-way ways that run along the street's main axis
         // (eastwards or northwards), so the sequence does not zigzag between the two.
@@ -157,21 +258,26 @@ public struct CapturePlanner: Sendable {
                 s += spacingMeters / 2
             }
         }
-        guard !samples.isEmpty else { return [] }
+        guard !samples.isEmpty else { return ([], [:]) }
         let axis = Self.principalAxis(samples.map { ($0.x, $0.y) })
         let sorted = samples.enumerated().sorted { a, b in
             let pa = a.element.x * axis.x + a.element.y * axis.y, pb = b.element.x * axis.x + b.element.y * axis.y
             return pa != pb ? pa < pb : a.offset < b.offset
         }.map(\.element)
         var accepted: [(x: Double, y: Double, tx: Double, ty: Double)] = []
-        for s in sorted where usable((s.x, s.y), model: model) {
+        var rejected: [DropReason: Int] = [:]
+        for s in sorted {
+            if let reason = rejection((s.x, s.y), model: model) {
+                rejected[reason, default: 0] += 1
+                continue
+            }
             if accepted.contains(where: { hypot($0.x - s.x, $0.y - s.y) < spacingMeters * 0.75 }) { continue }
             // Parallel ways a few metres apart: one capture per spacing along the street, not one per way.
             if let last = accepted.last, (s.x - last.x) * axis.x + (s.y - last.y) * axis.y < spacingMeters * 0.9,
                hypot(s.x - last.x, s.y - last.y) < spacingMeters * 2 { continue }
             accepted.append(s)
         }
-        return accepted.enumerated().map { k, s in
+        let positions = accepted.enumerated().map { k, s -> (x: Double, y: Double, heading: Double) in
             // Direction of travel: from the previous capture to the next (central difference), which
             // smooths the small sideways steps between carriageways; the way's own direction at the ends.
             var tx = s.tx, ty = s.ty
@@ -183,6 +289,8 @@ public struct CapturePlanner: Sendable {
             }
             return (s.x, s.y, Angle.normalizedHeadingDegrees(atan2(tx, ty) * 180 / .pi))
         }
+        // Samples come every half spacing: count positions, not samples.
+        return (positions, rejected.mapValues { ($0 + 1) / 2 })
     }
 
     /// A polyline moved sideways to the right of its direction by `distance` metres (vertex normals

@@ -8,7 +8,8 @@ import MapData
 ///
 /// Scene coordinates are metres east, north and up of ``frame``'s origin; the ground is the plane
 /// up = 0 (the data has no terrain). Immutable after construction and safe to share across threads.
-public final class CityModel: @unchecked Sendable {  // immutable after init; records are only read
+// @unchecked Sendable: immutable after init (the BVH, the records and the engine are built there and only read after).
+public final class CityModel: @unchecked Sendable {
     /// The local frame: scene (east, north, up) ↔ WGS84.
     public let frame: LocalTangentFrame
     /// Every shop sign and street plate: its text and the world position of its face's centre.
@@ -29,9 +30,19 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
     public var instanceCount: Int { instanceLevel?.instances.count ?? 0 }
     /// Entries of the traversal stack a query needs (our BVH, then the copies' two levels).
     var stackCapacity: Int { max(bvh.stackCapacity, instanceLevel?.stackCapacity ?? 0) }
-    /// The share of the region that building footprints cover; above ``isBuiltUp``'s threshold its
-    /// untagged ground is paved, else rough grass.
+    /// The share of the region that building footprints cover, each square metre counted once and
+    /// only where the data is (``mappedExtent``); above ``isBuiltUp``'s threshold its untagged ground
+    /// is paved, else rough grass. A tile of a larger build carries the larger build's share.
     public let builtUpShare: Double
+    /// The model's extent clipped to where the data is complete (the extract's declared bounds, else
+    /// the box round its nodes): the rectangle ``builtUpShare`` is a share of.
+    public let mappedExtent: SceneRect
+    /// ``mappedExtent``'s area, square metres.
+    public var mappedAreaSquareMeters: Double {
+        max(0, mappedExtent.maxEast - mappedExtent.minEast) * max(0, mappedExtent.maxNorth - mappedExtent.minNorth)
+    }
+    /// Where the data is complete, scene metres (nil when the dataset has no box).
+    public let dataExtent: SceneRect?
     /// Whether the region counts as built up (its untagged ground paved).
     public var isBuiltUp: Bool { builtUpShare > CityModelBuilder.builtUpCoverage }
 
@@ -52,13 +63,15 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
     let squares: [(name: String, ring: [(x: Double, y: Double)])]
     /// The ground plane up = 0, when present.
     let ground: SurfaceRecord?
+    /// Water surfaces as built: outer ring, holes, bounding box (west, south, east, north).
+    let waterRings: [(outer: [(x: Double, y: Double)], holes: [[(x: Double, y: Double)]], box: (Double, Double, Double, Double))]
 
     /// Builds the city of `dataset` inside `region` (the whole extract when nil) plus
     /// `options.marginMeters`, in a frame anchored at the region's centre on the ground.
     /// - Throws: `SimulatorError.emptyScene` when nothing falls inside the region; text errors from
     ///   the fonts when signs are on and the fonts are missing.
     public convenience init(dataset: MapDataset, region: OSMBoundingBox? = nil, options: CityModelOptions = CityModelOptions()) throws {
-        guard let box = region ?? dataset.boundingBox else {
+        guard let box = region ?? dataset.dataBounds else {
             throw SimulatorError.emptyScene(detail: "the data set \(dataset.sourcePath) has no bounding box (no nodes)")
         }
         guard (0...5_000).contains(options.marginMeters) else {
@@ -90,6 +103,7 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
                             options: CityModelOptions = CityModelOptions()) throws {
         var builder = CityModelBuilder(frame: frame, minX: extent.minEast, minY: extent.minNorth, maxX: extent.maxEast, maxY: extent.maxNorth)
         builder.builtUpShareOverride = builtUpShare
+        builder.dataExtent = dataset.dataBounds.flatMap { Self.sceneRect(of: $0, in: frame) }
         builder.scene.instancing = options.instancing
         builder.addAreas(dataset.areas)
         builder.addWater(dataset.water)
@@ -99,6 +113,7 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         builder.addStreets(dataset.streets)
         builder.addTramTracks(dataset.railways)
         if options.includeTrees {
+            if options.includeFurniture { builder.reserveFurniture(dataset.furniture) }
             builder.addTrees(dataset.trees, rows: dataset.treeRows)
             builder.addGreenery(dataset.areas)
             builder.addHedges(dataset.hedges)
@@ -133,6 +148,9 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
         squares = builder.squares
         ground = builder.ground
         builtUpShare = builder.builtUpShareOverride ?? builder.builtUpShare
+        mappedExtent = builder.mappedExtent
+        dataExtent = builder.dataExtent
+        waterRings = builder.waterRings
     }
 
     deinit { records.deallocate() }
@@ -157,24 +175,38 @@ public final class CityModel: @unchecked Sendable {  // immutable after init; re
 }
 
 extension CityModel {
-    /// The share of `box` plus `marginMeters` that `dataset`'s building outlines cover (what a model of
-    /// that region reports as ``builtUpShare``, from the data alone, without building it): the ground
-    /// colour that tiles and partial models of the region share.
+    /// The rectangle of scene metres (in `frame`) round a latitude/longitude box; nil when a corner
+    /// cannot be projected.
+    public static func sceneRect(of box: OSMBoundingBox, in frame: LocalTangentFrame) -> SceneRect? {
+        var rect: SceneRect?
+        for (lat, lon) in [(box.minLatitude, box.minLongitude), (box.minLatitude, box.maxLongitude),
+                           (box.maxLatitude, box.minLongitude), (box.maxLatitude, box.maxLongitude)] {
+            guard let g = try? GeoCoordinate(latitude: lat, normalizingLongitude: lon), let p = try? frame.enu(from: g) else { return nil }
+            rect = rect.map { SceneRect(minEast: min($0.minEast, p.east), minNorth: min($0.minNorth, p.north),
+                                        maxEast: max($0.maxEast, p.east), maxNorth: max($0.maxNorth, p.north)) }
+                ?? SceneRect(minEast: p.east, minNorth: p.north, maxEast: p.east, maxNorth: p.north)
+        }
+        return rect
+    }
+
+    /// The share of `box` plus `marginMeters` that `dataset`'s buildings cover (what a model of that
+    /// region reports as ``builtUpShare``, from the data alone, without building it): every outline
+    /// and every part standing on the ground, each square metre once, over the part of the box the
+    /// data covers. The ground colour that tiles and partial models of the region share.
     public static func builtUpShare(of dataset: MapDataset, within box: OSMBoundingBox, marginMeters: Double) -> Double {
         guard let frame = try? LocalTangentFrame(origin: GeoCoordinate(latitude: box.center.latitude, normalizingLongitude: box.center.longitude)),
-              let sw = try? frame.enu(from: GeoCoordinate(latitude: box.minLatitude, normalizingLongitude: box.minLongitude)),
-              let ne = try? frame.enu(from: GeoCoordinate(latitude: box.maxLatitude, normalizingLongitude: box.maxLongitude)) else { return 0 }
-        let area = (abs(ne.east - sw.east) + 2 * marginMeters) * (abs(ne.north - sw.north) + 2 * marginMeters)
-        guard area > 0 else { return 0 }
-        var covered = 0.0
-        for building in dataset.buildings where !building.isPart {
+              let rect = sceneRect(of: box, in: frame) else { return 0 }
+        var region = rect.expanded(by: marginMeters)
+        if let data = dataset.dataBounds.flatMap({ sceneRect(of: $0, in: frame) }) { region = region.clamped(to: data) }
+        var raster = CoverageRaster(rect: region)
+        func xy(_ c: OSMCoordinate) -> (x: Double, y: Double)? {
+            (try? frame.enu(from: GeoCoordinate(latitude: c.latitude, normalizingLongitude: c.longitude))).map { (x: $0.east, y: $0.north) }
+        }
+        for building in dataset.buildings where !building.isPart || building.minHeightMeters < 0.5 {
             for polygon in building.footprint {
-                let ring = polygon.outer.compactMap { c in
-                    (try? frame.enu(from: GeoCoordinate(latitude: c.latitude, normalizingLongitude: c.longitude))).map { (x: $0.east, y: $0.north) }
-                }
-                covered += abs(PolygonTriangulator.signedArea(ring))
+                raster.fill(outer: polygon.outer.compactMap(xy), holes: polygon.inners.map { $0.compactMap(xy) })
             }
         }
-        return min(1, covered / area)
+        return raster.share
     }
 }

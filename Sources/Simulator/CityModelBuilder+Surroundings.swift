@@ -68,6 +68,12 @@ extension CityModelBuilder {
     /// orchards (none on fields, sand, yards or car parks), on a jittered
     /// grid seeded by the area's OSM id: none on streets and paths, in buildings, in water, or within
     /// 9 m of a mapped tree (where trees are mapped one by one, the mapper's trees stand alone).
+    ///
+    /// Which trees are conifers (``coniferShare(of:)``): as the area's tags say (`leaf_type`, `wood`,
+    /// `genus`, `species`: ``LeafType``); else, in a wood (`natural=wood`, `landuse=forest`), the share
+    /// the latitude's forests most likely have (``LeafType/likelyConiferShare(latitude:)``: 0.8 at
+    /// 60° N); in parks, gardens, grass, meadows and yards, whose trees are mostly planted broadleaves,
+    /// a quarter of that; orchards none.
     mutating func addGreenery(_ areas: [AreaFeature]) {
         for area in areas {
             // (grid spacing m, share of cells with a tree, share with a shrub)
@@ -83,6 +89,7 @@ extension CityModelBuilder {
             case .square, .pavedArea, .water, .farmland, .sand, .industrial, .parking: continue
             }
             let seed = Self.seed(area.source)
+            let conifers = coniferShare(of: area)
             for polygon in area.polygons {
                 let outer = ring(polygon.outer)
                 guard outer.count >= 3, overlapsExtent(outer) else { continue }
@@ -103,15 +110,37 @@ extension CityModelBuilder {
                         guard inside(p), ringContains(outer, p), !holes.contains(where: { ringContains($0, p) }) else { continue }
                         let clearance = isTree ? 2.5 : 1.2
                         if footprints.isInside(p, clearance: clearance) || roadSegments.covers(p, clearanceMeters: clearance)
-                            || isWater(p) || mappedTrees.nearest(to: p, radiusMeters: 9) != nil { continue }
+                            || isWater(p) || mappedTrees.nearest(to: p, radiusMeters: 9) != nil
+                            || mappedFurniture.nearest(to: p, radiusMeters: isTree ? 1.5 : 2.5) != nil { continue }
                         if isTree {
-                            addTree(at: p, heightMeters: nil, seed: h)
+                            addTree(at: p, heightMeters: nil, seed: h, conifer: Self.isConifer(seed: h, coniferShare: conifers))
                         } else {
                             addShrub(at: p, radius: 0.7 + 0.8 * Double((h >> 4) & 15) / 15, seed: h)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Marks where mapped street furniture stands, so that no plant scattered over a park grows through
+    /// a bench or a lamp post. Call before ``addGreenery(_:)``.
+    mutating func reserveFurniture(_ furniture: [StreetFurniture]) {
+        for item in furniture {
+            let p = project(item.position)
+            guard inside(p) else { continue }
+            mappedFurniture.add([p, (p.x + 1e-3, p.y)], halfWidthMeters: 0, carriesTraffic: false)
+        }
+    }
+
+    /// The share of conifers among the trees scattered over `area` (see ``addGreenery(_:)``).
+    func coniferShare(of area: AreaFeature) -> Double {
+        if let tagged = Self.coniferShare(area.leafType) { return tagged }
+        let forest = LeafType.likelyConiferShare(latitude: frame.origin.coordinate.latitude)
+        switch area.kind {
+        case .wood: return forest
+        case .orchard: return 0
+        default: return forest / 4
         }
     }
 

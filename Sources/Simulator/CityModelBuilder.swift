@@ -23,13 +23,16 @@ struct CityModelBuilder {
     /// The ground plane's surface, when the scene has one.
     var ground: SurfaceRecord?
     /// Every street strip drawn (for keeping greenery off paths and turning furniture to the street).
-    var roadSegments = SegmentGrid()
+    var roadSegments = StreetStripGrid()
     /// Tram tracks above ground.
-    var tramSegments = SegmentGrid()
+    var tramSegments = StreetStripGrid()
     /// Water surfaces: outer ring, holes, bounding box (west, south, east, north).
     var waterRings: [(outer: [Point], holes: [[Point]], box: (Double, Double, Double, Double))] = []
     /// Mapped single trees and tree-row trees, for keeping scattered ones away from them.
-    var mappedTrees = SegmentGrid()
+    var mappedTrees = StreetStripGrid()
+    /// Street furniture mapped as nodes (benches, lamps…), for keeping scattered plants off them
+    /// (``reserveFurniture(_:)``).
+    var mappedFurniture = StreetStripGrid()
     /// Street furniture as placed.
     var furniture: [FurniturePlacement] = []
     /// Places that put a shop front on their building (see ``addShopPlaces(_:)``), by grid cell.
@@ -124,13 +127,23 @@ struct CityModelBuilder {
     /// Munich centre: 0.3–0.5; suburbs of detached houses: under 0.15; countryside: a few hundredths).
     static let builtUpCoverage = 0.2
 
-    /// The share of the region's area that building footprints cover (0 before ``addBuildings(_:)``).
+    /// Where the data is complete (the extract's declared bounds, else the box round its nodes), scene
+    /// metres; nil: everywhere. Land outside it is not unbuilt land but land the data does not show, so
+    /// ``builtUpShare`` leaves it out.
+    var dataExtent: SceneRect?
+
+    /// The part of the region that the data covers: the extent, clipped to ``dataExtent``.
+    var mappedExtent: SceneRect {
+        let whole = SceneRect(minEast: minX, minNorth: minY, maxEast: maxX, maxNorth: maxY)
+        return dataExtent.map { whole.clamped(to: $0) } ?? whole
+    }
+
+    /// The share of ``mappedExtent`` that building footprints cover, each square metre once however
+    /// many outlines and parts stand on it (0 before ``addBuildings(_:)``): what `simulate` reports.
     var builtUpShare: Double {
-        let area = (maxX - minX) * (maxY - minY)
-        guard area > 0 else { return 0 }
-        var covered = 0.0
-        for footprint in footprints.footprints { covered += abs(PolygonTriangulator.signedArea(footprint.outer)) }
-        return min(1, covered / area)
+        var raster = CoverageRaster(rect: mappedExtent)
+        for footprint in footprints.footprints { raster.fill(outer: footprint.outer, holes: footprint.holes) }
+        return raster.share
     }
 
     /// Each land cover's surface: material, height above the ground (overlapping areas: a park over
@@ -169,29 +182,55 @@ struct CityModelBuilder {
 
     // MARK: Buildings
 
-    /// Buildings by OSM's Simple 3D Buildings rules: an outline with `building:part`s inside is drawn
-    /// by its parts (when every part starts above the ground, the outline fills the gap below them);
-    /// parts tagged only `building:part=yes` take the outline's type, colours and materials.
+    /// Buildings by OSM's Simple 3D Buildings rules (wiki "Simple 3D Buildings", "Relation:building"):
+    ///
+    /// - A `building:part` belongs to an outline: in a `type=building` relation, to the relation's
+    ///   `outline` member (the one under the part, else the first: a relation's parts may hang over the
+    ///   footprint); otherwise to the smallest `building` outline its centre lies in that is not smaller
+    ///   than the part (so a statue mapped as `building=yes` on a column is not the column's outline).
+    /// - A relation's roles decide, not the tags: a `part` member tagged `building=yes` (the
+    ///   Siegessäule's plinth) is a part, with its own `min_height` and `height`.
+    /// - An outline with parts is not drawn: its parts are (its footprint still keeps captures out).
+    ///   When every part starts above the outline's own bottom, the outline fills the gap below them
+    ///   (a plinth or ground floor under a floating tower), up to the lowest part, with a flat top.
+    /// - Parts tagged only `building:part=yes` take the outline's type, and parts take its colours and
+    ///   materials where they have none of their own.
+    /// - Elements tagged both `building` and `building:part` (a cathedral's dome) are drawn as parts.
     mutating func addBuildings(_ buildings: [Building]) {
-        // Elements tagged both `building` and `building:part` (the cathedral's dome) are drawn as parts.
         let outlines = buildings.indices.filter { !buildings[$0].isPart && !buildings[$0].isAlsoPart }
-        var outlineRings: [Int: [Point]] = [:]
-        for i in outlines { if let f = buildings[i].footprint.first { outlineRings[i] = ring(f.outer) } }
-        func containing(_ c: Point) -> Int? {
-            for i in outlines {
-                guard let r = outlineRings[i], r.count >= 3 else { continue }
-                var lx = Double.infinity, hx = -Double.infinity, ly = Double.infinity, hy = -Double.infinity
-                for p in r { lx = min(lx, p.x); hx = max(hx, p.x); ly = min(ly, p.y); hy = max(hy, p.y) }
-                if c.x >= lx && c.x <= hx && c.y >= ly && c.y <= hy && FootprintIndex.ringContains(r, c) { return i }
+        var outlineRings: [Int: [Point]] = [:], outlineAreas: [Int: Double] = [:]
+        var boxes: [Int: (Double, Double, Double, Double)] = [:]
+        var relationOutlines: [Int64: [Int]] = [:]
+        for i in outlines {
+            guard let f = buildings[i].footprint.first else { continue }
+            let r = ring(f.outer)
+            outlineRings[i] = r
+            outlineAreas[i] = buildings[i].footprint.reduce(0) { $0 + abs(PolygonTriangulator.signedArea(ring($1.outer))) }
+            boxes[i] = Self.box(r)
+            if let relation = buildings[i].buildingRelation { relationOutlines[relation, default: []].append(i) }
+        }
+        func contains(_ i: Int, _ c: Point) -> Bool {
+            guard let r = outlineRings[i], r.count >= 3, let b = boxes[i] else { return false }
+            return c.x >= b.0 && c.x <= b.2 && c.y >= b.1 && c.y <= b.3 && FootprintIndex.ringContains(r, c)
+        }
+        func outline(of part: Building) -> Int? {
+            guard let first = part.footprint.first else { return nil }
+            let centre = project(first.centroid)
+            if let relation = part.buildingRelation, let members = relationOutlines[relation], !members.isEmpty {
+                return members.first { contains($0, centre) } ?? members[0]
             }
-            return nil
+            let area = part.footprint.reduce(0) { $0 + abs(PolygonTriangulator.signedArea(ring($1.outer))) }
+            var best: Int?
+            for i in outlines where (outlineAreas[i] ?? 0) >= 0.95 * area && contains(i, centre) {
+                if best.map({ outlineAreas[i]! < outlineAreas[$0]! }) ?? true { best = i }
+            }
+            return best
         }
         var lowestPart: [Int: Double] = [:]
         var drawn: [Building] = []
         for building in buildings where building.isPart || building.isAlsoPart {
-            guard let first = building.footprint.first else { continue }
             var part = building
-            if let o = containing(project(first.centroid)) {
+            if let o = outline(of: part) {
                 let outline = buildings[o]
                 lowestPart[o] = min(lowestPart[o] ?? .infinity, part.minHeightMeters)
                 if part.buildingType == "yes" { part.buildingType = outline.buildingType }
@@ -207,7 +246,7 @@ struct CityModelBuilder {
             guard let first = building.footprint.first, let outer0 = outlineRings[i], outer0.count >= 3, anyInside(outer0) else { continue }
             if let lowest = lowestPart[i] {
                 // The outline still counts for planning (nobody stands inside it).
-                if lowest > 0.5 {
+                if lowest > building.minHeightMeters + 0.5 {
                     var base = building
                     base.heightMeters = lowest
                     base.roofShape = nil
@@ -231,7 +270,7 @@ struct CityModelBuilder {
     static let plainWallTypes: Set<String> = [
         "church", "cathedral", "chapel", "mosque", "temple", "synagogue", "shrine", "religious", "bell_tower",
         "garage", "garages", "shed", "hut", "kiosk", "roof", "carport", "bunker", "industrial", "warehouse",
-        "storage_tank", "silo", "transformer_tower", "service", "greenhouse", "glasshouse", "toilets", "ruins",
+        "storage_tank", "silo", "transformer_tower", "service", "greenhouse", "glasshouse", "toilets", "ruins", "monument",
     ]
     /// `building` values with windows on every floor but no shop fronts.
     static let noShopFrontTypes: Set<String> = [
@@ -532,10 +571,14 @@ struct CityModelBuilder {
     // MARK: Trees
 
     mutating func addTrees(_ trees: [Tree], rows: [TreeRow]) {
-        var positions: [(Point, Double?, UInt32)] = trees.map { (project($0.position), $0.heightMeters, Self.seed($0.source)) }
+        // A mapped tree is drawn as its tags say (``LeafType``); untagged street and park trees are the
+        // planted broadleaves they usually are, whatever the latitude.
+        var positions: [(Point, Double?, UInt32, LeafType?)] = trees.map {
+            (project($0.position), $0.heightMeters, Self.seed($0.source), $0.leafType)
+        }
         for row in rows {
             let line = row.points.map(project)
-            for (k, p) in line.enumerated() { positions.append((p, nil, Self.seed(row.source) &+ UInt32(k))) }
+            for (k, p) in line.enumerated() { positions.append((p, nil, Self.seed(row.source) &+ UInt32(k), nil)) }
             // Rows are often mapped by their end points only: fill in a tree every 8 m.
             for i in 0..<max(0, line.count - 1) {
                 let p = line[i], q = line[i + 1]
@@ -544,16 +587,71 @@ struct CityModelBuilder {
                 if n >= 2 {
                     for j in 1..<n {
                         let t = Double(j) / Double(n)
-                        positions.append(((p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)), nil, Self.seed(row.source) &+ UInt32(1000 + 97 * i + j)))
+                        positions.append(((p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)), nil,
+                                          Self.seed(row.source) &+ UInt32(1000 + 97 * i + j), nil))
                     }
                 }
             }
         }
-        for (p, tagged, seed) in positions where inside(p) {
+        for (p, tagged, seed, leafType) in positions where inside(p) {
             if footprints.isInside(p) { continue }
             mappedTrees.add([p, (p.x + 1e-3, p.y)], halfWidthMeters: 0, carriesTraffic: false)
-            addTree(at: p, heightMeters: tagged, seed: seed)
+            addTree(at: p, heightMeters: tagged, seed: seed, conifer: Self.isConifer(seed: seed, coniferShare: Self.coniferShare(leafType) ?? 0))
         }
+    }
+
+    /// The share of conifers a tag's leaf type means: 1 needleleaved, 0.5 mixed, 0 broadleaved and
+    /// leafless; nil when there is no tag.
+    static func coniferShare(_ leafType: LeafType?) -> Double? {
+        switch leafType {
+        case .needleleaved: 1
+        case .mixed: 0.5
+        case .broadleaved, .leafless: 0
+        case nil: nil
+        }
+    }
+
+    /// Whether the tree of `seed` is a conifer, for a share of conifers (0…1): decided by bits of the
+    /// seed the tree's size and colour do not use, so a mixed wood's trees keep their kind from build to build.
+    static func isConifer(seed: UInt32, coniferShare: Double) -> Bool {
+        coniferShare > 0 && Double(PatternNoise.hash(Int32(bitPattern: seed), 0x51, 0xC0_41F3) % 1000) < coniferShare * 1000
+    }
+
+    /// A conifer's crown (a spruce's or a pine's narrow cone, as mapped at 60° N) or a broadleaf's round one.
+    mutating func addTree(at p: Point, heightMeters tagged: Double?, seed: UInt32, conifer: Bool) {
+        if conifer { addConifer(at: p, heightMeters: tagged, seed: seed) } else { addTree(at: p, heightMeters: tagged, seed: seed) }
+    }
+
+    /// A conifer: a trunk and a cone-shaped crown from a fifth of its height to the top, `heightMeters`
+    /// tall (12–20 m from the seed when untagged): copies of the unit trunk and of one unit cone.
+    mutating func addConifer(at p: Point, heightMeters tagged: Double?, seed: UInt32) {
+        let variation = Double(seed % 1000) / 1000
+        let h = min(max(tagged ?? (12 + 8 * variation), 4), 35)
+        addTrunk(at: p, radius: 0.16 + 0.08 * variation, heightMeters: h * 0.3)
+        let cone = scene.prototype("conifer-crown") { scene in
+            // A cone from z = 0 (radius 1) to the apex at z = 1, its base closed: 12 sides.
+            let record = SurfaceRecord(normal: .zero, material: .foliage, albedo: .zero)
+            let apex = Vec3(0, 0, 1), sides = 12
+            for k in 0..<sides {
+                let a0 = Float(k) / Float(sides) * 2 * .pi, a1 = Float(k + 1) / Float(sides) * 2 * .pi
+                let p0 = Vec3(cos(a0), sin(a0), 0), p1 = Vec3(cos(a1), sin(a1), 0)
+                scene.addTriangle(p0, p1, apex, record)
+                scene.addTriangle(p1, p0, Vec3(0, 0, 0), record)
+            }
+        }
+        let green = ColorPalette.linear(34 + Int(seed >> 10 & 15), 62 + Int(seed >> 14 & 15), 40 + Int(seed >> 18 & 7))
+        let rx = h * (0.17 + 0.05 * variation)
+        scene.addInstance(of: cone, InstanceTransform(scaleX: rx, scaleY: rx, scaleZ: h * 0.82, translation: (p.x, p.y, h * 0.18)),
+                          tint: (green, seed))
+    }
+
+    /// A copy of the unit trunk (a 7-sided cylinder of bark) standing at `p`.
+    mutating func addTrunk(at p: Point, radius: Double, heightMeters: Double) {
+        let trunk = scene.prototype("trunk") { scene in
+            let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
+            scene.addCylinder(center: (0, 0), radius: 1, bottom: 0, top: 1, sides: 7, bark)
+        }
+        scene.addInstance(of: trunk, InstanceTransform(scaleX: radius, scaleY: radius, scaleZ: heightMeters, translation: (p.x, p.y, 0)))
     }
 
     /// A tree: a trunk and an ellipsoid crown, `heightMeters` tall (9–14 m from the seed when untagged):
@@ -562,12 +660,7 @@ struct CityModelBuilder {
     mutating func addTree(at p: Point, heightMeters tagged: Double?, seed: UInt32) {
         let variation = Double(seed % 1000) / 1000
         let h = min(max(tagged ?? (9 + 5 * variation), 4), 25)
-        let trunk = scene.prototype("trunk") { scene in
-            let bark = SurfaceRecord(normal: .zero, material: .bark, albedo: ColorPalette.linear(86, 66, 50))
-            scene.addCylinder(center: (0, 0), radius: 1, bottom: 0, top: 1, sides: 7, bark)
-        }
-        let radius = 0.18 + 0.1 * variation
-        scene.addInstance(of: trunk, InstanceTransform(scaleX: radius, scaleY: radius, scaleZ: h * 0.45, translation: (p.x, p.y, 0)))
+        addTrunk(at: p, radius: 0.18 + 0.1 * variation, heightMeters: h * 0.45)
         let crown = scene.prototype("crown") { scene in
             scene.addEllipsoid(center: .zero, radiusX: 1, radiusY: 1, radiusZ: 1, rings: 6, segments: 10,
                                SurfaceRecord(normal: .zero, material: .foliage, albedo: .zero))

@@ -6,6 +6,8 @@ import Foundation
 /// Embree's `primID` indexes the same surface records. The device has `threads=1` (the scene builds on
 /// the calling thread; no TBB worker stays behind) and MEDIUM build quality (HIGH was never faster in
 /// the measurements of ../shared/notes/embree-and-s3db.md). Immutable after init.
+///
+/// `@unchecked Sendable`: the device and scenes are committed in `init` and never changed after; Embree traces a committed scene from any number of threads at once.
 final class EmbreeEngine: @unchecked Sendable {
     /// `RTC_INVALID_GEOMETRY_ID` (the C macro is not imported).
     static let invalidGeometryID = UInt32.max
@@ -97,6 +99,8 @@ final class EmbreeEngine: @unchecked Sendable {
 }
 
 /// The Embree scene as a plain value for the tracing loops, valid while its ``EmbreeEngine`` lives.
+///
+/// `@unchecked Sendable`: a committed Embree scene is immutable and Embree allows `rtcIntersect1`/`rtcOccluded1` on it from any number of threads at once; the engine outlives every trace.
 struct EmbreeView: @unchecked Sendable {
     let scene: OpaquePointer
 

@@ -6,6 +6,8 @@ import Foundation
 /// taken there by the copy's inverse transform), as Embree traces its instances; both answer a copy's
 /// hit with the copy (`instID` = copy index + 1) and the prototype's triangle (`primID`, the
 /// prototype BVH's leaf order). Immutable after init.
+///
+/// `@unchecked Sendable`: every buffer is written in `init` only and read after; freed in `deinit`.
 final class InstanceLevel: @unchecked Sendable {
     /// Each prototype's BVH and its records in that BVH's leaf order.
     let prototypes: [(bvh: BoundingVolumeHierarchy, records: UnsafeMutableBufferPointer<SurfaceRecord>)]
@@ -82,6 +84,8 @@ final class InstanceLevel: @unchecked Sendable {
 }
 
 /// A prototype as plain pointers: its BVH and its records in leaf order.
+///
+/// `@unchecked Sendable`: read-only pointers into an ``InstanceLevel``, which no longer changes after `init`.
 struct PrototypeView: @unchecked Sendable {
     let bvh: BVHView
     let records: UnsafePointer<SurfaceRecord>
@@ -135,6 +139,8 @@ struct InstanceRecord: Sendable {
 }
 
 /// The instance level as plain pointers, valid while its ``InstanceLevel`` lives.
+///
+/// `@unchecked Sendable`: read-only pointers into an ``InstanceLevel``, which no longer changes after `init`; valid while it lives.
 struct InstanceLevelView: @unchecked Sendable {
     let boxes: BVHView
     /// Leaf slot → copy index.
@@ -148,86 +154,31 @@ struct InstanceLevelView: @unchecked Sendable {
     @inline(__always)
     func closestHit(origin: Vec3, direction: Vec3, tMin: Float, tMax: Float,
                     stack: UnsafeMutablePointer<UInt32>) -> (instance: Int, index: Int, t: Float)? {
-        if boxes.isEmpty { return nil }
-        let inv = RayIntersection.safeReciprocal(direction)
-        let nodes = boxes.nodes
         let inner = stack + topStackCapacity
-        var best = tMax, bestInstance = -1, bestIndex = -1
-        var top = 0
-        var current: UInt32 = 0
-        if RayIntersection.box(origin: origin, inverseDirection: inv, minimum: nodes[0].minimum,
-                               maximum: nodes[0].maximum, tMin: tMin, tMax: best) == .infinity { return nil }
-        while true {
-            let node = nodes[Int(current)]
-            if node.count > 0 {
-                let first = Int(node.firstOrLeft)
-                for k in first..<(first + Int(node.count)) {
-                    let i = Int(slots[k])
-                    let instance = instances[i]
-                    let prototype = prototypes[Int(instance.prototype)]
-                    if let hit = prototype.bvh.closestHit(origin: instance.toObject(origin), direction: instance.toObjectDirection(direction),
-                                                          tMin: tMin, tMax: best, stack: inner) {
-                        best = hit.t; bestInstance = i; bestIndex = hit.index
-                    }
-                }
-            } else {
-                let left = node.firstOrLeft, right = left + 1
-                let a = nodes[Int(left)], b = nodes[Int(right)]
-                let tl = RayIntersection.box(origin: origin, inverseDirection: inv, minimum: a.minimum,
-                                             maximum: a.maximum, tMin: tMin, tMax: best)
-                let tr = RayIntersection.box(origin: origin, inverseDirection: inv, minimum: b.minimum,
-                                             maximum: b.maximum, tMin: tMin, tMax: best)
-                if tl != .infinity && tr != .infinity {
-                    if tl <= tr { current = left; stack[top] = right } else { current = right; stack[top] = left }
-                    top += 1
-                    continue
-                } else if tl != .infinity { current = left; continue }
-                else if tr != .infinity { current = right; continue }
-            }
-            if top == 0 { break }
-            top -= 1
-            current = stack[top]
+        var bestInstance = -1, bestIndex = -1, bestT: Float = 0
+        boxes.visitNearest(origin: origin, inverseDirection: RayIntersection.safeReciprocal(direction), tMin: tMin, tMax: tMax,
+                           stack: stack) { k, best in
+            let i = Int(slots[k])
+            let instance = instances[i]
+            guard let hit = prototypes[Int(instance.prototype)].bvh.closestHit(
+                origin: instance.toObject(origin), direction: instance.toObjectDirection(direction),
+                tMin: tMin, tMax: best, stack: inner) else { return nil }
+            bestInstance = i; bestIndex = hit.index; bestT = hit.t
+            return hit.t
         }
-        return bestInstance < 0 ? nil : (bestInstance, bestIndex, best)
+        return bestInstance < 0 ? nil : (bestInstance, bestIndex, bestT)
     }
 
     /// Whether any copy blocks the ray in (`tMin`, `tMax`).
     @inline(__always)
     func isOccluded(origin: Vec3, direction: Vec3, inverseDirection inv: Vec3, tMin: Float, tMax: Float,
                     stack: UnsafeMutablePointer<UInt32>) -> Bool {
-        if boxes.isEmpty { return false }
-        let nodes = boxes.nodes
         let inner = stack + topStackCapacity
-        if RayIntersection.box(origin: origin, inverseDirection: inv, minimum: nodes[0].minimum,
-                               maximum: nodes[0].maximum, tMin: tMin, tMax: tMax) == .infinity { return false }
-        var top = 0
-        var current: UInt32 = 0
-        while true {
-            let node = nodes[Int(current)]
-            if node.count > 0 {
-                let first = Int(node.firstOrLeft)
-                for k in first..<(first + Int(node.count)) {
-                    let instance = instances[Int(slots[k])]
-                    if prototypes[Int(instance.prototype)].bvh.isOccluded(origin: instance.toObject(origin),
-                                                                          direction: instance.toObjectDirection(direction),
-                                                                          tMin: tMin, tMax: tMax, stack: inner) {
-                        return true
-                    }
-                }
-            } else {
-                let left = node.firstOrLeft, right = left + 1
-                let a = nodes[Int(left)], b = nodes[Int(right)]
-                let hitLeft = RayIntersection.box(origin: origin, inverseDirection: inv, minimum: a.minimum,
-                                                  maximum: a.maximum, tMin: tMin, tMax: tMax) != .infinity
-                let hitRight = RayIntersection.box(origin: origin, inverseDirection: inv, minimum: b.minimum,
-                                                   maximum: b.maximum, tMin: tMin, tMax: tMax) != .infinity
-                if hitLeft && hitRight { current = left; stack[top] = right; top += 1; continue }
-                if hitLeft { current = left; continue }
-                if hitRight { current = right; continue }
-            }
-            if top == 0 { return false }
-            top -= 1
-            current = stack[top]
+        return boxes.visitUntilBlocked(origin: origin, inverseDirection: inv, tMin: tMin, tMax: tMax, stack: stack) { k in
+            let instance = instances[Int(slots[k])]
+            return prototypes[Int(instance.prototype)].bvh.isOccluded(origin: instance.toObject(origin),
+                                                                      direction: instance.toObjectDirection(direction),
+                                                                      tMin: tMin, tMax: tMax, stack: inner)
         }
     }
 

@@ -123,7 +123,7 @@ struct RoofFrame: Sendable {
 /// | pyramidal | H min(1 − \|v\|/W, 1 − \|u\|/L) |
 /// | gambrel | min(1.2 H (1 − \|v\|/W), H (1 − 0.8 \|v\|/W)) |
 /// | mansard | gambrel's two pitches on all four sides |
-/// | crosspitched | max(gabled, H (1 − \|u\|/L)) |
+/// | crosspitched | max(gabled, H (1 − \|u\|/L)): two gables crossing (each the lower of its two planes) |
 /// | butterfly | H \|v\|/W |
 /// | round | H √(1 − (v/W)²) |
 /// | dome | H √(1 − (r/R)²), r from the centre, R the circle through the farthest vertex |
@@ -171,8 +171,9 @@ struct RoofGeometry: Sendable {
         }
     }
 
-    /// True for the shapes that are the upper envelope of their planes (valleys, crossing gables).
-    var isUpperEnvelope: Bool { shape == .crosspitched || shape == .butterfly }
+    /// True for the shapes that are the upper envelope of their planes (a butterfly's valley). The
+    /// crossing gables of `crosspitched` are the upper envelope of two lower envelopes (see ``height(x:y:)``).
+    var isUpperEnvelope: Bool { shape == .butterfly }
 
     /// The onion's profile, 0…1 at t = r/R in 0…1: a bulb that rises steeply from the base circle,
     /// swells, then narrows to a spire at the centre.
@@ -196,6 +197,12 @@ struct RoofGeometry: Sendable {
             case .onion: return h * Self.onionProfile(t)
             default: return h * (1 - t)
             }
+        case .crosspitched:
+            // The higher of two gables: the one along u (planes 0, 1) and the one along v (planes 2, 3).
+            let ps = planes
+            let along = min(ps[0].a * u + ps[0].b * v + ps[0].c, ps[1].a * u + ps[1].b * v + ps[1].c)
+            let across = min(ps[2].a * u + ps[2].b * v + ps[2].c, ps[3].a * u + ps[3].b * v + ps[3].c)
+            return min(max(max(along, across), 0), h)
         default:
             let ps = planes
             var best = isUpperEnvelope ? -Double.infinity : Double.infinity
@@ -242,6 +249,22 @@ struct RoofGeometry: Sendable {
                     var facet: [(u: Double, v: Double)] = [(r0 * cos(a0), r0 * sin(a0)), (r0 * cos(a1), r0 * sin(a1))]
                     if r1 > 0 { facet += [(r1 * cos(a1), r1 * sin(a1)), (r1 * cos(a0), r1 * sin(a0))] } else { facet.append((0, 0)) }
                     out.append(facet)
+                }
+            }
+            return out
+        case .crosspitched:
+            // Plane p is the roof where it is the lower of its gable's two planes and not below the other
+            // gable, that is not below the other gable's lower plane t: for each t a convex piece.
+            let ps = planes
+            var out: [[(u: Double, v: Double)]] = []
+            for i in 0..<4 {
+                let p = ps[i], q = ps[i ^ 1]
+                for j in (i < 2 ? [2, 3] : [0, 1]) {
+                    let t = ps[j], t2 = ps[j ^ 1]
+                    var poly = Self.clip(rectangle, a: p.a - q.a, b: p.b - q.b, c: p.c - q.c)     // p ≤ q
+                    poly = Self.clip(poly, a: t.a - t2.a, b: t.b - t2.b, c: t.c - t2.c)          // t ≤ t2
+                    poly = Self.clip(poly, a: t.a - p.a, b: t.b - p.b, c: t.c - p.c)             // t ≤ p
+                    if poly.count >= 3 { out.append(poly) }
                 }
             }
             return out

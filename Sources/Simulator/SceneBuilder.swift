@@ -38,6 +38,9 @@ struct SceneBuilder {
         return prototypes.count - 1
     }
 
+    /// The index of the prototype known as `key`, nil when none was built (tests count copies by kind).
+    func prototypeIndex(_ key: String) -> Int? { prototypeIndex[key] }
+
     /// A copy of `prototype` placed by `transform`; with `tint`, every record of the copy takes its
     /// albedo and style. Without ``instancing`` the copy's triangles go into the scene instead, each
     /// vertex transformed in `Double` and its normal recomputed from them.

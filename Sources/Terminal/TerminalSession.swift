@@ -66,6 +66,8 @@ public enum SessionEvent: Hashable, Sendable {
 /// `try session.write(presenter.bytes(for: frame))`; after `.resized` or `.resumed` call
 /// `presenter.invalidate()`. `readEvents` from one thread at a time (an input thread); `write` may be
 /// called from another (a render thread): each frame is one `write` loop on the file descriptor.
+///
+/// `@unchecked Sendable`: `parser` is used only by the one thread that reads events; `restored` is read and written under `lock` only; `write` touches nothing but the descriptor; `input` and `output` are `let`.
 public final class TerminalSession: @unchecked Sendable {
     public let input: Int32
     public let output: Int32

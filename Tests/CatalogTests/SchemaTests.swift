@@ -79,6 +79,33 @@ import TestSupport
 
     /// An index run over a version 4 catalog (no routing graph) writes a version 5 one with the graph;
     /// readers refuse the version 4 file with the remedy.
+    /// The panorama table is written once (``PanoramaTable``): a catalog migrated from nothing has its
+    /// SQLite columns in order, with their types, NOT NULL and primary key, and the PostGIS table and its
+    /// COPY name every column, the PostGIS-only ones included, in the same order.
+    @Test func thePanoramaTableIsMadeFromItsOneDescription() throws {
+        let path = try Lookaround.temporaryDirectory().appendingPathComponent("new.sqlite").path
+        let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        try CatalogSchema.migrate(database)
+        let info = try database.prepare("PRAGMA table_info(panoramas)")
+        var found: [String] = []
+        while try info.step() { found.append("\(info.string(1)) \(info.string(2)) \(info.int(3)) \(info.int(5))") }
+        #expect(found.first == "row INTEGER 0 1" && found.contains("id TEXT 1 0") && found.contains("maps_source TEXT 0 0"))
+        #expect(found.contains("sequence INTEGER 1 0") && found.contains("depth_path TEXT 0 0") && found.count == 33, "\(found)")
+        let expected = PanoramaTable.columns.filter { $0.sqliteVersion != nil }.map {
+            "\($0.name) \($0.kind.sqlite) \($0.isNullable || $0.constraint == .primaryKey ? 0 : 1) \($0.constraint == .primaryKey ? 1 : 0)"
+        }
+        #expect(found == expected)
+        let postgres = PostGISSchema.dataTables(suffix: "_next")
+        #expect(postgres.contains("CREATE TABLE panoramas_next(\n    row integer PRIMARY KEY,\n    id text NOT NULL UNIQUE,"))
+        #expect(postgres.contains("geog geography(Point, 4326) NOT NULL,\n    latitude_e7 integer NOT NULL,"))
+        #expect(postgres.contains("flags smallint NOT NULL,") && postgres.contains("file_size bigint NOT NULL,"))
+        #expect(postgres.contains("sequence integer NOT NULL,") && !postgres.contains("REFERENCES"))
+        #expect(postgres.contains("maps_source text,\n    alignment text);"))
+        #expect(PostGISSchema.migrations[2].contains(
+            "ALTER TABLE panoramas ADD COLUMN IF NOT EXISTS maps_source text, ADD COLUMN IF NOT EXISTS alignment text;"))
+        #expect(CatalogSchema.migrations[3].contains("ALTER TABLE panoramas ADD COLUMN maps_source TEXT;\nALTER TABLE panoramas ADD COLUMN alignment TEXT;"))
+    }
+
     @Test func indexingOverAVersion4CatalogStoresTheGraph() throws {
         let set = try Fixtures.standardSet()
         let path = set.root.appendingPathComponent("catalog.sqlite").path

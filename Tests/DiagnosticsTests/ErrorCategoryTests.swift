@@ -7,6 +7,7 @@ import Imaging
 import MapData
 import MapSnapshot
 import Playback
+import Privacy
 import Reprojection
 @testable import Service
 import Simulator
@@ -112,6 +113,15 @@ import Testing
         (TerminalError.unknownProtocol("ascii"), .usage), (TerminalError.notATerminal(fileDescriptor: 1), .unavailable),
         (TerminalError.systemCall("tcsetattr", errno: EIO), .io), (TerminalError.sixel(status: -1, message: "oom"), .internalError),
         (TerminalError.imageTooLarge(width: 99_999, height: 9, limit: "16384 px"), .usage),
+        // Privacy.
+        (PrivacyError.modelNotInstalled(model: "centerface.onnx", purpose: "face detector", searched: ["/m"]), .unavailable),
+        (PrivacyError.modelFailed(model: "centerface.onnx", detail: "parse error"), .unavailable),
+        (PrivacyError.unsupportedJPEG(file: "a.jpg", detail: "CMYK"), .badData), (PrivacyError.unreadableImage(file: "a.jpg", detail: "cut"), .badData),
+        (PrivacyError.invalidParameter(name: "--add box", value: "9,9,0,0", allowed: "W, H ≥ 1"), .usage),
+        (PrivacyError.unknownRegion(file: "a.jpg", id: "x1", known: ["f1"]), .usage),
+        (PrivacyError.originalMismatch(file: "a.jpg", original: "b.jpg", detail: "size"), .badData),
+        (PrivacyError.originalNotFound(file: "a.jpg", looked: ["o/a.jpg"]), .missingInput),
+        (PrivacyError.cannotWrite(full), .io), (PrivacyError.cannotWrite(denied), .cannotCreate),
         // The command line.
         (UsageError(commandPath: "lookaround snapshot", message: "--lat 91 is outside -90…90"), .usage),
     ]
@@ -123,7 +133,7 @@ import Testing
         // The types with cases listed: each module's error type.
         let types = Set(Self.cases.map { String(describing: type(of: $0.error)) })
         #expect(types == ["GeodesyError", "ImagingError", "WriteFailure", "MapDataError", "CatalogError", "ReprojectionError", "SimulatorError",
-                          "MapSnapshotError", "PlaybackError", "TerminalError", "UsageError"])
+                          "MapSnapshotError", "PlaybackError", "TerminalError", "PrivacyError", "UsageError"])
     }
 
     /// A refused value names its parameter, the value and the allowed range.

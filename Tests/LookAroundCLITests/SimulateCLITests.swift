@@ -56,4 +56,82 @@ import TestSupport
         let samples = try Lookaround.run(["simulate", "--osm", Self.osm, "--out", "/tmp/x", "--samples", "0"])
         #expect(samples.exitCode == 64)
     }
+
+    // MARK: Cities never seen (issue 54)
+
+    static let grosserStern = root.appendingPathComponent("Tests/Fixtures/osm/grosser-stern/grosser-stern.osm").path
+    static let harbour = root.appendingPathComponent("Tests/Fixtures/osm/harbour/harbour.osm").path
+
+    /// The `<bounds>` of an OSM XML fixture: south, west, north, east.
+    static func bounds(_ path: String) throws -> (Double, Double, Double, Double) {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        func value(_ name: String) throws -> Double {
+            let start = try #require(text.range(of: "\(name)=\""))
+            return try #require(Double(text[start.upperBound...].prefix { $0 != "\"" }))
+        }
+        return (try value("minlat"), try value("minlon"), try value("maxlat"), try value("maxlon"))
+    }
+
+    /// The Berlin case: the extract's longest street (Altonaer Straße, first by name) runs far outside its
+    /// bounds. Every capture planned lies inside the bounds and 125 m (a quarter of the 500 m side; the
+    /// default horizon would allow 150 m) from their edge, and the plan says what it dropped and why.
+    @Test func capturesStayInsideTheDataAndAwayFromItsEdge() throws {
+        let result = try Lookaround.run(["simulate", "--osm", Self.grosserStern, "--out", "/tmp/unused", "--dry-run", "--json", "--limit", "6"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let captures = try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["captures"] as? [[String: Any]])
+        #expect(captures.count == 6)
+        #expect(captures.first?["street_name"] as? String == "Altonaer Straße", "\(captures.map { $0["street_name"] ?? "" })")
+        let (south, west, north, east) = try Self.bounds(Self.grosserStern)
+        let metersPerDegreeLatitude = 111_260.0, metersPerDegreeLongitude = 111_320.0 * cos(52.5145 * .pi / 180)
+        for capture in captures {
+            let latitude = try #require(capture["latitude"] as? Double), longitude = try #require(capture["longitude"] as? Double)
+            let inside = min((latitude - south) * metersPerDegreeLatitude, (north - latitude) * metersPerDegreeLatitude,
+                             (longitude - west) * metersPerDegreeLongitude, (east - longitude) * metersPerDegreeLongitude)
+            #expect(inside >= 124, "capture \(capture["id"] ?? "") at \(latitude),\(longitude) is \(inside) m inside the bounds")
+        }
+        #expect(result.stderr.contains("outside the extract's bounds"), "\(result.stderr)")
+        #expect(result.stderr.contains("within 125 m of the extract's edge"), "\(result.stderr)")
+        #expect(result.stderr.contains("captures on "), "\(result.stderr)")
+        // A wider horizon keeps captures farther in, up to a quarter of the data's narrower side.
+        let narrow = try Lookaround.run(["simulate", "--osm", Self.grosserStern, "--out", "/tmp/unused", "--dry-run", "--horizon-meters", "200"])
+        #expect(narrow.exitCode == 0 && narrow.stderr.contains("within 50 m of the extract's edge"), "\(narrow.stderr)")
+    }
+
+    /// "buildings cover N % of the region" computes what it says: the harbour's 16 blocks (77,000 m²) on
+    /// its 800 × 600 m of data are 16 %.
+    @Test func theCoverageLineIsTheBuildingsShareOfTheMappedRegion() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-coverage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Lookaround.run(["simulate", "--osm", Self.harbour, "--out", folder.path, "--streets", "Quai Albert 1er",
+                                         "--size", "32x16", "--samples", "1", "--limit", "1"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("buildings cover 16 % of the 0.48 km² the data maps in the region"), "\(result.stderr)")
+    }
+
+    /// `--view` on water, inside a building or outside the data warns with the nearest street and how far it is
+    /// (and still renders: the user may mean it).
+    @Test func viewpointsOffTheStreetsAreWarnedAbout() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-viewpoint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("view.png").path
+        // Metres of the harbour fixture's frame (origin 43.7350 N, 7.4230 E) in degrees.
+        func view(_ east: Double, _ north: Double) -> String {
+            String(format: "%.6f,%.6f", 43.7350 + north / 111_132.0, 7.4230 + east / (111_412.0 * cos(43.7350 * .pi / 180)))
+        }
+        let table: [(point: String, says: [String])] = [
+            (view(20, -40), ["is on water", "the nearest street is Quai Albert 1er (tertiary), 95 m south"]),
+            (view(-250, -240), ["is inside a building", "the nearest street is Boulevard Albert 1er (primary), 65 m north"]),
+            (view(600, 0), ["lies 200 m outside the extract's bounds", "Boulevard Albert 1er (primary), 347 m south-west"]),
+        ]
+        for row in table {
+            let result = try Lookaround.run(["simulate", "--osm", Self.harbour, "--view", row.point, "--size", "32x24", "--samples", "1",
+                                             "-o", output])
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            for phrase in row.says { #expect(result.stderr.contains(phrase), "\(row.point): \(result.stderr)") }
+        }
+        // On a street: no warning.
+        let quay = try Lookaround.run(["simulate", "--osm", Self.harbour, "--view", view(0, -135), "--size", "32x24", "--samples", "1", "-o", output])
+        #expect(quay.exitCode == 0 && !quay.stderr.contains("warning"), "\(quay.stderr)")
+    }
 }

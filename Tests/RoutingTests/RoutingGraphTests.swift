@@ -62,13 +62,13 @@ import TestSupport
         var provenCases = 0
         for (network, graph) in zip(try Self.networks.get(), try Self.graphs.get()) {
             let free = RoutingGraph(network: network, honoursRestrictions: false)
-            for restriction in network.restrictions where restriction.value.hasPrefix("no_") && restriction.fromWayID != restriction.toWayID
-                && RoutingProfile.restrictionApplies(modes: restriction.modes, exceptions: restriction.exceptions, to: .driving) {
-                guard let via = network.coordinates[restriction.viaNodeID],
-                      let from = network.ways.first(where: { $0.id == restriction.fromWayID }),
-                      let to = network.ways.first(where: { $0.id == restriction.toWayID }),
-                      let fromIndex = from.nodeIDs.firstIndex(of: restriction.viaNodeID),
-                      let toIndex = to.nodeIDs.firstIndex(of: restriction.viaNodeID) else { continue }
+            for restriction in network.restrictions where RoutingProfile.restrictionValue(restriction, for: .driving)?.hasPrefix("no_") == true
+                && restriction.fromWayIDs.count == 1 && restriction.toWayIDs.count == 1 && restriction.fromWayIDs != restriction.toWayIDs {
+                guard let viaNodeID = restriction.viaNodeID, let via = network.coordinates[viaNodeID],
+                      let from = network.ways.first(where: { $0.id == restriction.fromWayIDs[0] }),
+                      let to = network.ways.first(where: { $0.id == restriction.toWayIDs[0] }),
+                      let fromIndex = from.nodeIDs.firstIndex(of: viaNodeID),
+                      let toIndex = to.nodeIDs.firstIndex(of: viaNodeID) else { continue }
                 // A point on the from-way one node before the via node, and one on the to-way one node after it.
                 let before = from.nodeIDs[fromIndex == 0 ? 1 : fromIndex - 1]
                 let after = to.nodeIDs[toIndex == to.nodeIDs.count - 1 ? toIndex - 1 : toIndex + 1]
@@ -77,8 +77,8 @@ import TestSupport
                 let end = try GeoCoordinate(latitude: q.latitude * 0.7 + via.latitude * 0.3, longitude: q.longitude * 0.7 + via.longitude * 0.3)
                 func takesTheTurn(_ path: RoutePath, _ graph: RoutingGraph) -> Bool {
                     let ways = path.wayIDs(graph: graph)
-                    for k in 1..<max(ways.count, 1) where ways[k - 1] == restriction.fromWayID && ways[k] == restriction.toWayID {
-                        if path.nodeIDs[path.pieces[k].coordinateRange.lowerBound] == restriction.viaNodeID { return true }
+                    for k in 1..<max(ways.count, 1) where ways[k - 1] == from.id && ways[k] == to.id {
+                        if path.nodeIDs[path.pieces[k].coordinateRange.lowerBound] == viaNodeID { return true }
                     }
                     return false
                 }

@@ -5,7 +5,7 @@ import MapData
 /// A uniform grid over the graph's geometry segments (cells of ``cellMeters``), in a local
 /// equirectangular frame around the network's centre: what snapping a coordinate onto the nearest
 /// street looks through.
-struct SegmentGrid: Sendable {
+struct SnappingGrid: Sendable {
     /// Cell side, metres.
     static let cellMeters = 50.0
 

@@ -1,6 +1,6 @@
 /// Line segments with a half-width (street strips, tram tracks) in a uniform grid, for "how far is the
 /// nearest street, and which way does it run?" while placing greenery and street furniture.
-struct SegmentGrid: Sendable {
+struct StreetStripGrid: Sendable {
     typealias Point = (x: Double, y: Double)
     struct Segment: Sendable {
         var a: Point, b: Point
