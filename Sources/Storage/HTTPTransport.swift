@@ -8,6 +8,8 @@ import Foundation
 ///
 /// Blocking: a request runs on the calling thread. Timeouts: 3 s to connect, and a transfer that moves
 /// no byte for 15 s is abandoned; a request may set an overall limit.
+// @unchecked Sendable: the pool of idle handles is read and written under `lock` only; a handle taken from
+// it is used by one thread at a time, and the rest is immutable after init (the counters lock themselves).
 final class HTTPTransport: @unchecked Sendable {
     /// A request.
     struct Request {
