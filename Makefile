@@ -6,7 +6,7 @@ RELEASE    := .build/release
 OUT        ?= out
 SECTIONS   ?=
 
-.PHONY: all deps build release test demo bench fuzz panoramas clean help postgis-up postgis-down install uninstall deb install-build
+.PHONY: all deps build release test demo bench fuzz panoramas clean help postgis-up postgis-down s3-up s3-down install uninstall deb install-build
 
 all: build
 
@@ -18,6 +18,8 @@ help:
 	@echo "make fuzz   - build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)"
 	@echo "make postgis-up - install what is missing, start a local PostgreSQL + PostGIS, print its catalog URL (last line)"
 	@echo "make postgis-down - stop it"
+	@echo "make s3-up  - install what is missing, start a local S3 server (SeaweedFS) with credentials, print its endpoint (last line)"
+	@echo "make s3-down - stop it"
 	@echo "make panoramas - regenerate the shipped simulated imagery in Panoramas/helsinki (minutes, 2 cores)"
 	@echo "make man    - manual pages into .build/man/man1 (MANPATH=.build/man: man lookaround-snapshot)"
 	@echo "make docs   - DocC archives into .build/docs/<Module>.doccarchive (when the toolchain has docc)"
@@ -43,6 +45,8 @@ release: deps
 TEST_FLAGS ?=
 # The PostGIS conformance tests need a server: the local cluster is started for the run and stopped
 # after it (whatever the result); when none can start, those tests say they were skipped and why.
+# The object storage tests start their own S3 server (SeaweedFS, installed by install-test-tools.sh) on
+# free ports and stop it when they end.
 # After the suite, the installation is tested as users get it (scripts/test-install.sh): the static
 # release build, make install into a temporary DESTDIR, the installed program run from elsewhere,
 # make uninstall, make deb, the units through systemd-analyze. TEST_INSTALL=0 leaves it out.
@@ -61,6 +65,15 @@ postgis-up:
 
 postgis-down:
 	@scripts/postgis.sh down
+
+# A local S3 server (SeaweedFS `weed mini`, .build/seaweedfs, 127.0.0.1:58333 and the nine ports after it) with
+# credentials in AWS-style files: the last line is the endpoint; `eval "$$(scripts/seaweedfs.sh env)"` points
+# the AWS variables (and so lookaround, aws and boto3) at it.
+s3-up:
+	@scripts/seaweedfs.sh up
+
+s3-down:
+	@scripts/seaweedfs.sh down
 
 demo: release
 	@scripts/demo.sh $(RELEASE)/lookaround $(OUT)

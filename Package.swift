@@ -53,6 +53,10 @@ let package = Package(
         // FFmpeg's demuxers and decoders (HEVC, H.264) and pixel-format converter: 360° video in.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        // Object storage: libcurl carries the S3 requests (our own SigV4 signer signs them, with libcrypto's
+        // SHA-256 and HMAC).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libpng's and libjpeg's low-level APIs report errors by longjmp, which Swift cannot catch:
         // this tiny C target keeps every setjmp inside one C frame.
         .target(name: "CImagingShims", dependencies: ["CPNG"],
@@ -75,6 +79,9 @@ let package = Package(
         .target(name: "Geodesy", dependencies: ["Diagnostics"]),
         .target(name: "Imaging",
                 dependencies: ["Parallelism", "Diagnostics", "CTurboJPEG", "CPNG", "CDeflate", "CFreeType", "CImagingShims", "CGIF", "CWebP"]),
+        // Where imagery bytes live: a local folder or S3-compatible object storage (SigV4, ranged reads,
+        // block caches in memory and on disk, multipart writes). Bytes and keys, not panoramas.
+        .target(name: "Storage", dependencies: ["Diagnostics", "Imaging", "CCurl", "CCrypto"]),
         // The world basemap (Natural Earth, simplified by scripts/make-world-basemap.py) ships as a resource.
         .target(name: "MapData", dependencies: ["Diagnostics", "CReadOSM", "CDeflate", "Geodesy"], resources: [.copy("Resources/world-basemap.bin")]),
         // Directions over the OSM street network: the routing graph (walking, cycling, driving; oneway,
@@ -83,11 +90,14 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
         .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
         .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "CViewKernels"]),
+        .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3", "Storage"]),
+        .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData", "Storage"]),
+        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "Storage"]),
+
         // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
-        // rebuild, frames sampled along the track into geotagged JPEGs.
-        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "CFFmpeg"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing"]),
+        .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing",
+                                                  "Storage"]),
         // The simulated aerial imagery of the `imagery` and `hybrid` maps: the simulator's city seen from
         // above, as MapSnapshot's OrthophotoProvider. Above both, so that MapSnapshot and LookAround (and
         // every client of LookAround) do not link the ray tracer and Embree; used by the CLI and the service.
@@ -95,7 +105,7 @@ let package = Package(
         // Depth and label maps for photos, derived from OpenStreetMap by rendering the simulator's city at
         // each photo's (aligned) pose: Catalog's PanoramaMapDeriving, used by `lookaround index`. Above
         // Catalog and Simulator for the same reason as Orthophoto.
-        .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator"]),
+        .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator", "Storage"]),
         // Face and licence-plate detection on the CPU (OpenCV DNN behind COpenCVDNN) on photos and 360°
         // panoramas, blurring by JPEG blocks that keeps every other block's coefficients, corrections.
         .target(name: "Privacy", dependencies: ["Diagnostics", "Geodesy", "Imaging", "Reprojection", "CTurboJPEG", "COpenCVDNN"]),
@@ -117,7 +127,7 @@ let package = Package(
         // The web viewer's page, script and Leaflet ship as resources (found like the world basemap).
         .target(name: "Service",
                 dependencies: ["Diagnostics", "CLinuxEvents", "CDeflate", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData",
-                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Playback", "Orthophoto"],
+                               "Catalog", "Reprojection", "MapSnapshot", "LookAround", "Playback", "Orthophoto", "Storage"],
                 resources: [.copy("Resources/web")]),
 
         // MARK: Executables
@@ -126,11 +136,11 @@ let package = Package(
         .executableTarget(name: "LookAroundCLI",
                           dependencies: ["Diagnostics", "ArgumentParsing", "CommandOptions", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal",
-                                         "Playback", "Viewer", "Video", "Privacy", "Parallelism"]),
+                                         "Playback", "Viewer", "Video", "Privacy", "Parallelism", "Storage"]),
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Video", "VideoTestSupport", "Privacy"],
+                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Video", "VideoTestSupport", "Privacy", "Storage"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),
@@ -167,6 +177,9 @@ let package = Package(
         // A client's view: depends on and imports only LookAround (it re-exports what its API uses).
         .testTarget(name: "LookAroundClientTests", dependencies: ["LookAround"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        // The AWS SigV4 test suite (Apache-2.0, from botocore's source distribution) is in Fixtures.
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Diagnostics", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ArgumentParsing", "Catalog", "Geodesy", "Imaging", "MapData",
                                                             "MapSnapshot", "Playback", "Reprojection", "Service", "Simulator", "Terminal", "Privacy"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),

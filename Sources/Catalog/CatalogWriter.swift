@@ -395,8 +395,10 @@ enum CatalogWriter {
         guard FileManager.default.fileExists(atPath: path),
               let database = try? SQLiteDatabase(path: path, mode: .readOnly),
               let version = try? database.userVersion, version >= 1, version <= CatalogSchema.currentVersion,
+              // Catalogs before version 6 have no ETags (their records are compared by size and time only).
               let statement = try? database.prepare(
-                "SELECT \(PanoramaRecord.selectColumns) FROM panoramas p JOIN sequences s ON s.id = p.sequence")
+                "SELECT \(version < 6 ? PanoramaRecord.selectColumns.replacingOccurrences(of: "p.file_etag", with: "NULL") : PanoramaRecord.selectColumns) "
+                    + "FROM panoramas p JOIN sequences s ON s.id = p.sequence")
         else { return [:] }
         var records: [String: PanoramaRecord] = [:]
         while (try? statement.step()) == true {

@@ -1,6 +1,8 @@
 import Foundation
 import Geodesy
 import Imaging
+import Storage
+import Synchronization
 
 /// Reads one panorama's metadata (JPEG headers, the sidecar, the names of its depth and label maps)
 /// into a ``PanoramaRecord``, applying the fallbacks real cameras need. The image data is checked too
@@ -27,6 +29,9 @@ enum PanoramaIngest {
     enum Outcome: Sendable {
         case panorama(PanoramaRecord, explicitSequenceIndex: Int?, cameraSerial: String?)
         case failure(String)
+        /// The object store could not be used (down, refusing the credentials): not this file's fault,
+        /// so the index run stops rather than leave the file out of the catalog.
+        case storageUnavailable(StorageError)
     }
 
     /// The size and modification time of a file (the incremental-update signature).
@@ -41,14 +46,66 @@ enum PanoramaIngest {
         return (Int64(info.st_size), modified)
     }
 
-    /// Whether a file exists (for depth and label maps).
+    /// Whether a file or object exists (for depth and label maps; an object costs a HEAD).
     static func exists(_ path: String) -> Bool {
+        if StorageLocation.isObjectStorage(path) { return (try? ObjectStorage.shared.exists(path)) ?? false }
         var info = stat()
         return stat(path, &info) == 0
     }
 
-    /// Reads `path`; `id` is the path-derived id, `folder` the folder name used for sequences.
-    static func read(path: String, id: String, folder: String, naming: CatalogNamingConvention) -> Outcome {
+    /// The headers of a JPEG file or object (for a record whose file is not read again).
+    static func metadata(of path: String) -> ImageMetadataReadResult? {
+        guard StorageLocation.isObjectStorage(path) else { return try? ImageMetadata.read(fromJPEGFile: path) }
+        guard let head = try? ObjectStorage.shared.read(path, range: 0..<(256 << 10), caching: false) else { return nil }
+        return try? ImageMetadata.read(fromJPEG: head, file: path)
+    }
+
+    /// The `sequence_index` of each sidecar (nil where it has none or cannot be read), read concurrently.
+    static func sequenceIndexes(ofSidecars paths: [String]) -> [Int?] {
+        let found = Mutex([Int?](repeating: nil, count: paths.count))
+        ConcurrentRequests.forEach(paths.count) { k in
+            let path = paths[k]
+            let index: Int?
+            if StorageLocation.isObjectStorage(path) {
+                index = (try? ObjectStorage.shared.read(path, caching: false)).flatMap { try? PanoramaSidecar.parse($0, path: path).sequenceIndex }
+            } else {
+                index = try? PanoramaSidecar.read(path).sequenceIndex
+            }
+            found.withLock { $0[k] = index }
+        }
+        return found.withLock { $0 }
+    }
+
+    /// What a listing of object storage says of the files of an index run: each object's stamp (size,
+    /// ETag, Last-Modified) by location. Existence is answered from it (no request per file), and the
+    /// incremental check compares sizes and ETags.
+    struct ObjectListing: Sendable {
+        var stamps: [String: ObjectStamp]
+
+        func exists(_ location: String) -> Bool { stamps[location] != nil }
+
+        /// What an incremental index compares besides the size: the image's ETag, and its sidecar's after
+        /// `;sidecar=` when it has one (a changed sidecar changes the record, as its newer modification
+        /// time does for a local file).
+        func signature(of location: String, naming: CatalogNamingConvention) -> String? {
+            guard let image = stamps[location] else { return nil }
+            let sidecar = stamps[naming.stem(ofImage: location) + naming.sidecarSuffix]
+            return image.version + (sidecar.map { ";sidecar=\($0.version)" } ?? "")
+        }
+
+        /// The later of the image's and its sidecar's Last-Modified, seconds since 1970 (0 when unknown).
+        func modified(of location: String, naming: CatalogNamingConvention) -> Double {
+            let times = [stamps[location], stamps[naming.stem(ofImage: location) + naming.sidecarSuffix]]
+                .compactMap { $0?.modified?.timeIntervalSince1970 }
+            return times.max() ?? 0
+        }
+    }
+
+    /// Reads `path`; `id` is the path-derived id, `folder` the folder name used for sequences. With a
+    /// `listing`, `path` is an object in S3 (``readObject(_:id:folder:naming:listing:)``).
+    static func read(path: String, id: String, folder: String, naming: CatalogNamingConvention,
+                     listing: ObjectListing? = nil) -> Outcome {
+        if let listing { return readObject(path, id: id, folder: folder, naming: naming, listing: listing) }
         guard let signature = signature(path, naming: naming) else { return .failure("cannot be read (no such file?)") }
         let result: ImageMetadataReadResult
         do {
@@ -56,7 +113,6 @@ enum PanoramaIngest {
         } catch {
             return .failure("not a readable JPEG: \(error)")
         }
-        let metadata = result.metadata
         let stem = naming.stem(ofImage: path)
         let sidecarPath = stem + naming.sidecarSuffix
         var sidecar: PanoramaSidecar?
@@ -65,6 +121,78 @@ enum PanoramaIngest {
                 return .failure(problem.message)
             } catch { return .failure("sidecar \(sidecarPath): \(error)") }
         }
+        let depthPath = stem + naming.depthSuffix, labelsPath = stem + naming.labelsSuffix
+        return record(path: path, id: id, folder: folder, naming: naming, result: result, sidecar: sidecar, sidecarPath: sidecarPath,
+                      size: signature.size, modified: signature.modified, etag: nil,
+                      depthPath: exists(depthPath) ? depthPath : nil, labelsPath: exists(labelsPath) ? labelsPath : nil,
+                      checkImage: {
+                          // Headers alone do not show damage further in: the scan is decoded (at 1/8 scale, strict), so a
+                          // truncated or corrupt file is reported now, not rendered later as a grey view.
+                          do {
+                              _ = try JPEGCodec.decodeRGB(try ImageFile.read(path), file: nil,
+                                                          options: JPEGDecodeOptions(scale: .eighth, strict: true))
+                              return nil
+                          } catch {
+                              return "damaged image data: \(error)"
+                          }
+                      },
+                      checkMap: { map in
+                          do { try PNGCodec.verifyChunks(try ImageFile.read(map)); return nil } catch { return "\(error)" }
+                      })
+    }
+
+    /// How many bytes of an object are read first for its headers (EXIF, GPano XMP, the frame header);
+    /// four times more each time the headers run past them.
+    static let objectHeaderBytes = 64 << 10
+
+    /// Reads an object in S3: only its headers, by ranged `GET`s (``objectHeaderBytes``, more while the
+    /// metadata runs longer), and its sidecar when the listing has one. Depth and label maps are found
+    /// in the listing, not read. The image data past the headers is not read either: damage there shows
+    /// at its first view (or `index --tiles`, which reads the whole object).
+    static func readObject(_ location: String, id: String, folder: String, naming: CatalogNamingConvention,
+                           listing: ObjectListing) -> Outcome {
+        guard let stamp = listing.stamps[location] else { return .failure("not in the listing of its folder") }
+        let storage = ObjectStorage.shared
+        var result: ImageMetadataReadResult
+        var length = min(stamp.size, objectHeaderBytes)
+        do {
+            while true {
+                let head = try storage.read(location, range: 0..<length, caching: false)
+                result = try ImageMetadata.read(fromJPEG: head, file: location)
+                let endedEarly = result.warnings.contains { $0.contains("past the end") || $0.contains("before the first scan") }
+                    || (result.pixelSize == nil && result.warnings.contains { $0.contains("no scan") })
+                guard endedEarly, head.count < stamp.size else { break }
+                length = min(stamp.size, length * 4)
+            }
+        } catch let error as StorageError {
+            return error.isUnavailable ? .storageUnavailable(error) : .failure("cannot be read: \(error)")
+        } catch {
+            return .failure("not a readable JPEG: \(error)")
+        }
+        let stem = naming.stem(ofImage: location)
+        let sidecarPath = stem + naming.sidecarSuffix
+        var sidecar: PanoramaSidecar?
+        if listing.exists(sidecarPath) {
+            do { sidecar = try PanoramaSidecar.parse(try storage.read(sidecarPath, caching: false), path: sidecarPath) }
+            catch let error as StorageError where error.isUnavailable { return .storageUnavailable(error) }
+            catch let problem as PanoramaSidecar.Problem { return .failure(problem.message) }
+            catch { return .failure("sidecar \(sidecarPath): \(error)") }
+        }
+        let depthPath = stem + naming.depthSuffix, labelsPath = stem + naming.labelsSuffix
+        return record(path: location, id: id, folder: folder, naming: naming, result: result, sidecar: sidecar, sidecarPath: sidecarPath,
+                      size: Int64(stamp.size), modified: listing.modified(of: location, naming: naming),
+                      etag: listing.signature(of: location, naming: naming),
+                      depthPath: listing.exists(depthPath) ? depthPath : nil, labelsPath: listing.exists(labelsPath) ? labelsPath : nil,
+                      checkImage: { nil }, checkMap: { _ in nil })
+    }
+
+    /// The record of an image from its headers and sidecar, with the fallbacks real cameras need.
+    /// `checkImage` reports damaged image data (nil when it decodes), `checkMap` a damaged depth or label map.
+    private static func record(path: String, id: String, folder: String, naming: CatalogNamingConvention,
+                               result: ImageMetadataReadResult, sidecar: PanoramaSidecar?, sidecarPath: String,
+                               size fileSize: Int64, modified: Double, etag: String?, depthPath: String?, labelsPath: String?,
+                               checkImage: () -> String?, checkMap: (String) -> String?) -> Outcome {
+        let metadata = result.metadata
         var warnings = result.warnings
 
         guard let size = result.pixelSize else {
@@ -76,14 +204,7 @@ enum PanoramaIngest {
             return .failure("image is \(size.width)×\(size.height) = \(size.width * size.height) pixels, over the budget of "
                             + "\(defaultPixelBudget) pixels (256 Mpx)")
         }
-        // Headers alone do not show damage further in: the scan is decoded (at 1/8 scale, strict), so a
-        // truncated or corrupt file is reported now, not rendered later as a grey view.
-        do {
-            _ = try JPEGCodec.decodeRGB(try ImageFile.read(path), file: nil,
-                                        options: JPEGDecodeOptions(scale: .eighth, strict: true))
-        } catch {
-            return .failure("damaged image data: \(error)")
-        }
+        if let damage = checkImage() { return .failure(damage) }
         guard let latitude = metadata.latitudeDegrees ?? sidecar?.latitude,
               let longitude = metadata.longitudeDegrees ?? sidecar?.longitude else {
             return .failure("no position: no EXIF GPS and no sidecar \(FilePath.name(of: sidecarPath)) "
@@ -173,7 +294,7 @@ enum PanoramaIngest {
         } else if let date = sidecar?.parsedCaptureTime {
             (captureTime, timeSource) = (date, "sidecar")
         } else {
-            (captureTime, timeSource) = (Date(timeIntervalSince1970: signature.modified), "file time")
+            (captureTime, timeSource) = (Date(timeIntervalSince1970: modified), "file time")
             warnings.append("no capture time (EXIF DateTimeOriginal, GPS time or sidecar): used the file's modification time")
         }
         if sidecar?.captureTime != nil && sidecar?.parsedCaptureTime == nil {
@@ -184,11 +305,8 @@ enum PanoramaIngest {
         let source = sidecar?.source
             ?? (software.lowercased().hasPrefix("lookaround") || (metadata.make ?? "").lowercased().hasPrefix("lookaround")
                 ? .simulated : .photo)
-        let depthPath = stem + naming.depthSuffix, labelsPath = stem + naming.labelsSuffix
-        for (kind, map) in [("depth map", depthPath), ("label map", labelsPath)] where exists(map) {
-            do { try PNGCodec.verifyChunks(try ImageFile.read(map)) } catch {
-                return .failure("\(kind) \(map) is damaged: \(error)")
-            }
+        for (kind, map) in [("depth map", depthPath), ("label map", labelsPath)] {
+            if let map, let damage = checkMap(map) { return .failure("\(kind) \(map) is damaged: \(damage)") }
         }
         let record = PanoramaRecord(
             id: sidecar?.id ?? id, coordinate: coordinate, captureTime: captureTime, headingDegrees: heading,
@@ -199,10 +317,10 @@ enum PanoramaIngest {
             pitchDegrees: pano?.posePitchDegrees ?? sidecar?.pitchDegrees ?? 0,
             rollDegrees: pano?.poseRollDegrees ?? sidecar?.rollDegrees ?? 0,
             fullWidth: fullWidth, fullHeight: fullHeight, croppedLeft: croppedLeft, croppedTop: croppedTop,
-            depthPath: exists(depthPath) ? depthPath : nil, labelsPath: exists(labelsPath) ? labelsPath : nil,
+            depthPath: depthPath, labelsPath: labelsPath,
             sidecarPath: sidecar == nil ? nil : sidecarPath, source: source, make: metadata.make, model: metadata.model,
             sequenceName: sidecar?.sequenceId ?? AutomaticSequenceName.base(folder: folder, make: metadata.make, model: metadata.model),
-            sequenceIndex: 0, fileSize: signature.size, fileModificationTime: signature.modified, warnings: warnings)
+            sequenceIndex: 0, fileSize: fileSize, fileModificationTime: modified, fileEntityTag: etag, warnings: warnings)
         return .panorama(record, explicitSequenceIndex: sidecar?.sequenceIndex, cameraSerial: metadata.bodySerialNumber)
     }
 }

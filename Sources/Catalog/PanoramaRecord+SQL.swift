@@ -8,7 +8,7 @@ extension PanoramaRecord {
         p.capture_time, p.capture_time_source, p.heading_degrees, p.heading_source, p.pitch_degrees, p.roll_degrees, \
         p.image_width, p.image_height, p.full_width, p.full_height, p.cropped_left, p.cropped_top, \
         p.image_path, p.depth_path, p.labels_path, p.sidecar_path, p.source, p.make, p.model, \
-        s.name, p.sequence_index, p.file_size, p.file_mtime, p.warnings, p.row, p.maps_source, p.alignment
+        s.name, p.sequence_index, p.file_size, p.file_mtime, p.warnings, p.row, p.maps_source, p.alignment, p.file_etag
         """
 
     /// The INSERT matching `bind(to:row:sequence:)`.
@@ -17,9 +17,9 @@ extension PanoramaRecord {
             capture_time, capture_time_source, heading_degrees, heading_source, pitch_degrees, roll_degrees,
             image_width, image_height, full_width, full_height, cropped_left, cropped_top,
             image_path, depth_path, labels_path, sidecar_path, source, make, model,
-            sequence, sequence_index, file_size, file_mtime, warnings, maps_source, alignment)
+            sequence, sequence_index, file_size, file_mtime, warnings, maps_source, alignment, file_etag)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)
+                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)
         """
 
     /// Reads a row selected with `selectColumns`.
@@ -42,7 +42,7 @@ extension PanoramaRecord {
                   alignment: PanoramaAlignment(jsonText: s.optionalString(32)),
                   source: PanoramaSource(rawValue: s.string(22)) ?? .photo, make: s.optionalString(23),
                   model: s.optionalString(24), sequenceName: s.string(25), sequenceIndex: s.int(26),
-                  fileSize: s.int64(27), fileModificationTime: s.double(28),
+                  fileSize: s.int64(27), fileModificationTime: s.double(28), fileEntityTag: s.optionalString(33),
                   warnings: warningsText.isEmpty ? [] : warningsText.components(separatedBy: "\n"))
     }
 
@@ -81,5 +81,6 @@ extension PanoramaRecord {
         try s.bind(31, warnings.joined(separator: "\n"))
         try s.bind(32, mapsSource?.rawValue)
         try s.bind(33, alignment?.jsonText)
+        try s.bind(34, fileEntityTag)
     }
 }

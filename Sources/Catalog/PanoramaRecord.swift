@@ -63,8 +63,12 @@ public struct PanoramaRecord: Sendable, Hashable, Codable {
     public var sequenceIndex: Int
     /// File size in bytes when indexed (for incremental updates).
     public var fileSize: Int64
-    /// File modification time when indexed (seconds since 1970, for incremental updates).
+    /// File modification time when indexed (seconds since 1970, for incremental updates); an object's
+    /// Last-Modified for imagery in object storage.
     public var fileModificationTime: Double
+    /// The object's ETag when the image was indexed from object storage (`s3://…`): with ``fileSize``
+    /// what an incremental index compares (nil for a local file).
+    public var fileEntityTag: String?
     /// What ingest had to guess or could not read.
     public var warnings: [String]
 
@@ -79,7 +83,7 @@ public struct PanoramaRecord: Sendable, Hashable, Codable {
                 sidecarPath: String? = nil, mapsSource: PanoramaMapsSource? = nil, alignment: PanoramaAlignment? = nil,
                 source: PanoramaSource = .photo, make: String? = nil, model: String? = nil,
                 sequenceName: String? = nil, sequenceIndex: Int = 0, fileSize: Int64 = 0,
-                fileModificationTime: Double = 0, warnings: [String] = []) {
+                fileModificationTime: Double = 0, fileEntityTag: String? = nil, warnings: [String] = []) {
         self.id = id
         self.coordinate = coordinate
         self.groundElevationMeters = groundElevationMeters
@@ -110,6 +114,7 @@ public struct PanoramaRecord: Sendable, Hashable, Codable {
         self.sequenceIndex = sequenceIndex
         self.fileSize = fileSize
         self.fileModificationTime = fileModificationTime
+        self.fileEntityTag = fileEntityTag
         self.warnings = warnings
     }
 

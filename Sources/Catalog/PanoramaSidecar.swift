@@ -66,6 +66,13 @@ public struct PanoramaSidecar: Sendable, Hashable, Codable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(message: "sidecar \(path) cannot be read")
         }
+        return try parse([UInt8](data), path: path)
+    }
+
+    /// Parses a sidecar's bytes (`path` names it in messages).
+    /// - Throws: as ``read(_:)``.
+    static func parse(_ bytes: [UInt8], path: String) throws -> PanoramaSidecar {
+        let data = Data(bytes)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {

@@ -97,6 +97,7 @@ enum PanoramaTable {
         Column(name: "file_size", kind: .bigInteger), Column(name: "file_mtime", kind: .real), Column(name: "warnings", kind: .text),
         Column(name: "maps_source", kind: .text, isNullable: true, sqliteVersion: 4),
         Column(name: "alignment", kind: .text, isNullable: true, sqliteVersion: 4),
+        Column(name: "file_etag", kind: .text, isNullable: true, sqliteVersion: 6),
     ]
 
     /// SQLite's `CREATE TABLE panoramas(…)` as migration 0 → 1 made it.

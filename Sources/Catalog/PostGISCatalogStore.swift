@@ -431,7 +431,7 @@ extension PanoramaRecord {
                   alignment: PanoramaAlignment(jsonText: s.optionalString(r, 32)),
                   source: PanoramaSource(rawValue: s.string(r, 22)) ?? .photo, make: s.optionalString(r, 23),
                   model: s.optionalString(r, 24), sequenceName: s.string(r, 25), sequenceIndex: s.int(r, 26),
-                  fileSize: s.int64(r, 27), fileModificationTime: s.double(r, 28),
+                  fileSize: s.int64(r, 27), fileModificationTime: s.double(r, 28), fileEntityTag: s.optionalString(r, 33),
                   warnings: warningsText.isEmpty ? [] : warningsText.components(separatedBy: "\n"))
     }
 }

@@ -143,6 +143,7 @@ enum PostGISCatalogWriter {
             buffer.field(record.warnings.joined(separator: "\n"))
             buffer.field(record.mapsSource?.rawValue)
             buffer.field(record.alignment?.jsonText)
+            buffer.field(record.fileEntityTag)
             buffer.endRow()
         }
         return names.count

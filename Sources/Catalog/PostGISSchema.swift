@@ -9,13 +9,14 @@
 /// `localities` with `locality_names`. Version 3: the panoramas' `maps_source` (measured or derived
 /// from OpenStreetMap) and `alignment` (JSON). Version 4: `street_graph`, the routing graph of the OSM
 /// files (one row: opaque bytes, their format version and the signature of the files, see
-/// ``CatalogStreetGraph``), swapped in with the other data tables.
+/// ``CatalogStreetGraph``), swapped in with the other data tables. Version 5: the panoramas' `file_etag`
+/// (the ETag of an image indexed from object storage).
 ///
 /// An index run writes the data tables anew under a `_next` suffix inside one transaction and swaps
 /// them in at its end (``dataTables(suffix:)``), so readers see the old or the new catalog, never half.
 enum PostGISSchema {
     /// The version this code writes and reads.
-    static let currentVersion = 4
+    static let currentVersion = 5
 
     /// The data tables, in the order they are created (and swapped).
     static let dataTableNames = ["sequences", "panoramas", "links", "places", "place_names", "streets", "street_names", "addresses",
@@ -110,6 +111,8 @@ enum PostGISSchema {
         """,
         // 3 → 4 (likewise)
         streetGraphTable(suffix: "").replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TABLE IF NOT EXISTS "),
+        // 4 → 5 (likewise)
+        "ALTER TABLE panoramas ADD COLUMN IF NOT EXISTS file_etag text;",
     ]
 
     /// Brings the database to ``currentVersion`` (on `connection`, inside the caller's transaction):

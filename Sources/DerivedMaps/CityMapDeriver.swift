@@ -4,6 +4,7 @@ import Geodesy
 import Imaging
 import MapData
 import Simulator
+import Storage
 
 /// Depth and label maps for photos, derived from OpenStreetMap: the simulator's city model rendered at
 /// each photo's pose (``Catalog/PanoramaMapDeriving``, used by `lookaround index` with an OSM extract).
@@ -135,12 +136,12 @@ public struct CityMapDeriver: PanoramaMapDeriving {
         } catch {
             return .failed("no depth and labels: \(error)")
         }
-        let stem = FilePath.joining(directory, record.id)
+        // A folder or s3://BUCKET/PREFIX: each map written whole (a temporary file renamed, or one PUT).
+        let stem = StorageLocation.joining(directory, record.id)
         let depthPath = stem + ".depth.png", labelsPath = stem + ".labels.png"
         do {
-            try FileManager.default.createDirectory(atPath: FilePath.directory(of: depthPath), withIntermediateDirectories: true)
-            try ImageFile.write(try PNGCodec.encode(maps.depth), to: depthPath)
-            try ImageFile.write(try PNGCodec.encode(maps.labels), to: labelsPath)
+            try ObjectStorage.shared.write(try PNGCodec.encode(maps.depth), to: depthPath, contentType: "image/png")
+            try ObjectStorage.shared.write(try PNGCodec.encode(maps.labels), to: labelsPath, contentType: "image/png")
         } catch {
             return .failed("no depth and labels: \(error)")
         }
@@ -159,7 +160,7 @@ public struct CityMapDeriver: PanoramaMapDeriving {
     /// The photo as the aligner reads it: decoded at the smallest scale that keeps the full panorama at
     /// least ``alignmentImageWidth`` wide, its crop and pose from the record.
     static func photo(_ record: PanoramaRecord) throws -> PhotoPanorama {
-        let bytes = try ImageFile.read(record.imagePath)
+        let bytes = try ObjectStorage.shared.read(record.imagePath, caching: false)
         let wanted = Double(alignmentImageWidth) / Double(max(1, record.fullWidth))
         let scale = JPEGScale.supported.filter { Double($0.numerator) / Double($0.denominator) >= min(1, wanted) }
             .min { Double($0.numerator) / Double($0.denominator) < Double($1.numerator) / Double($1.denominator) } ?? .full

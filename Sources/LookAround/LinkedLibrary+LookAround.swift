@@ -3,6 +3,7 @@ import Diagnostics
 import Foundation
 import Imaging
 import MapData
+import Storage
 
 extension LinkedLibrary {
     /// Every C library the `LookAround` stack links (directly, and zlib and Expat through libreadosm),
@@ -14,6 +15,6 @@ extension LinkedLibrary {
                           isRunTimeVersion: true, source: "readosm_expat_version"),
             LinkedLibrary(name: "zlib", version: ReadOSMLibrary.zlibVersion, isRunTimeVersion: true, source: "readosm_zlib_version"),
             sqlite,
-        ]
+        ] + storage
     }
 }

@@ -5,6 +5,7 @@ import Imaging
 import MapData
 import MapSnapshot
 import Reprojection
+import Storage
 import Synchronization
 
 /// A place label placed in a snapshot: which place, where its anchor lands in the view, how far it is.
@@ -111,11 +112,11 @@ public struct LookAroundLabelPlacer: Sendable {
     /// A placer over the depth PNG at `depthPath`, reused while the file is unchanged.
     /// - Throws: `ImagingError` when the file cannot be read or decoded.
     public static func cached(depthPath: String, pose: PanoramaPose, cameraHeightMeters: Double) throws -> LookAroundLabelPlacer {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: depthPath)
-        let stamp = "\((attributes?[.size] as? Int) ?? -1)/\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1)"
+        let known = try ImageryFile.stamp(depthPath)
+        let stamp = "\(known?.size ?? -1)/\(known?.version ?? "-1")"
         let key = "\(depthPath)|\(stamp)|\(pose.headingDegrees)|\(pose.pitchDegrees)|\(pose.rollDegrees)|\(cameraHeightMeters)"
         if let placer = placers.withLock({ $0[key] }) { return placer }
-        let depth = try PNGCodec.decodeGray16(try ImageFile.read(depthPath), file: depthPath)
+        let depth = try PNGCodec.decodeGray16(try ImageryFile.read(depthPath), file: depthPath)
         let placer = LookAroundLabelPlacer(depth: depth, pose: pose, cameraHeightMeters: cameraHeightMeters)
         placers.withLock { cache in
             if cache.count >= cachedPlacerLimit { cache.removeAll() }

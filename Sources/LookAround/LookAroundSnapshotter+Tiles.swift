@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Imaging
 import Reprojection
+import Storage
 
 extension LookAroundSnapshotter {
     /// The tile file of panorama `panoramaID` of the catalog at `catalogPath`
@@ -24,7 +25,7 @@ extension LookAroundSnapshotter {
         let crop = try panoramaCrop(catalog: catalog)
         if let catalog {
             let store = PanoramaTileStore(directory: catalog.location.tileDirectory)
-            if let tiles = store.currentFile(panoramaID: match.panoramaID, source: match.imagePath) {
+            if let tiles = try store.currentFileOrUnavailable(panoramaID: match.panoramaID, source: match.imagePath) {
                 let level = tiles.level(for: camera)
                 let needed = tiles.tiles(for: camera, pose: pose, level: level)
                 // The source's stamp in the key: tiles of a remade file never join an older file's level.
@@ -40,7 +41,10 @@ extension LookAroundSnapshotter {
         let width = crop?.fullWidth ?? match.imageWidth
         let level = PanoramaDecoder.level(for: camera, panoramaWidth: width)
         let path = match.imagePath
-        let key = PanoramaCache.Key(identifier: path, level: level)
+        // An object's ETag in the key: a replaced object is decoded again, never served from the old one.
+        var identifier = path
+        if StorageLocation.isObjectStorage(path), let stamp = try ImageryFile.stamp(path) { identifier += "@" + stamp.version }
+        let key = PanoramaCache.Key(identifier: identifier, level: level)
         if crop == nil {
             let levelWidth = width >> level, levelHeight = (crop?.fullHeight ?? match.imageHeight) >> level
             let needed = PanoramaRegion.needed(for: camera, pose: pose, width: levelWidth, height: levelHeight)
@@ -50,14 +54,14 @@ extension LookAroundSnapshotter {
                 let region = PanoramaRegion.needed(for: camera, pose: pose, width: levelWidth, height: levelHeight,
                                                    slackFraction: Self.regionSlackFraction)
                 if region.fraction < Self.wholeLevelFraction {
-                    let image = try PanoramaDecoder.decodeRegion(try ImageFile.read(path), file: path, level: level, region: region)
+                    let image = try PanoramaDecoder.decodeRegion(try ImageryFile.read(path), file: path, level: level, region: region)
                     cache.insert(image, region: region, for: key)
                     return (image, level)
                 }
             }
         }
         let image = try cache.image(for: key) { () throws -> PanoramaImage in
-            try PanoramaDecoder.decode(try ImageFile.read(path), file: path, level: level, crop: crop)
+            try PanoramaDecoder.decode(try ImageryFile.read(path), file: path, level: level, crop: crop)
         }
         return (image, level)
     }

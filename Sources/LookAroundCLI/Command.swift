@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Diagnostics
 import Foundation
+import Storage
 
 /// One `lookaround` subcommand: its spec (from which `--help` is generated) and what it runs.
 protocol Command {
@@ -55,6 +56,40 @@ enum CommonOptions {
             + "?passfile=, $PGPASSFILE, ~/.pgpass or $PGPASSWORD, never in the URL). Default $LOOKAROUND_CATALOG, "
             + "else Panoramas/catalog.sqlite.")
     static let quiet = OptionSpec.flag("quiet", short: "q", help: "No progress bar or status lines; data and errors still print.")
+    /// `--cache-dir`, `--cache-bytes`: the disk cache of imagery fetched from object storage (main.swift applies them).
+    static let cacheDirectory = OptionSpec.value(
+        "cache-dir", valueName: "DIR",
+        help: "Keep imagery fetched from object storage (s3://…) in DIR, shared safely by any number of processes "
+            + "(default $LOOKAROUND_CACHE_DIR; none: memory only).")
+    static let cacheBytes = OptionSpec.value(
+        "cache-bytes", valueName: "SIZE",
+        help: "Bound of --cache-dir, least recently used out first: bytes or with K, M, G (default $LOOKAROUND_CACHE_BYTES, else 1G).")
+}
+
+/// Applies `--cache-dir` and `--cache-bytes` to the process's object storage before a command reads
+/// imagery (commands that do not declare them have none).
+func applyStorageOptions(_ arguments: ParsedArguments) throws {
+    let directory = arguments.string("cache-dir")
+    let bytesText = arguments.string("cache-bytes")
+    guard directory != nil || bytesText != nil else {
+        // The same settings from the environment: a bad value is an error now, not a silent fallback.
+        let environment = ProcessInfo.processInfo.environment
+        if ["LOOKAROUND_CACHE_DIR", "LOOKAROUND_CACHE_BYTES", "LOOKAROUND_S3_REVALIDATE_SECONDS"].contains(where: { !(environment[$0] ?? "").isEmpty }) {
+            try ObjectStorage.configureShared(cacheDirectory: nil, cacheBytes: nil)
+        }
+        return
+    }
+    var bytes: Int?
+    if let bytesText {
+        guard let value = ObjectStorage.parseByteCount(bytesText), value >= 1 << 20 else {
+            throw arguments.error("--cache-bytes '\(bytesText)' is not a size of at least 1M; write bytes or a number with K, M or G, e.g. 2G")
+        }
+        guard directory != nil || !(ProcessInfo.processInfo.environment["LOOKAROUND_CACHE_DIR"] ?? "").isEmpty else {
+            throw arguments.error("--cache-bytes bounds --cache-dir: give --cache-dir DIR too")
+        }
+        bytes = value
+    }
+    try ObjectStorage.configureShared(cacheDirectory: directory, cacheBytes: bytes)
 }
 
 /// Writing to the standard streams.

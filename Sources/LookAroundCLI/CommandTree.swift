@@ -13,7 +13,7 @@ enum CommandTree {
     static var toolCommands: [any Command.Type] { [CompletionsCommand.self, HelpCommand.self] }
 
     /// Groups of related commands (`lookaround geo distance …`).
-    static var groups: [any CommandGroup.Type] { [GeoCommands.self, ImageCommands.self, VideoCommands.self] }
+    static var groups: [any CommandGroup.Type] { [GeoCommands.self, ImageCommands.self, VideoCommands.self, StorageCommands.self] }
 
     static let root = CommandSpec(
         name: "lookaround",

@@ -59,6 +59,12 @@ enum IndexCommand: Command {
             A video unchanged since the last run is not decoded again. A GoPro MAX .360 is rebuilt from its two cubemap streams; \
             an Insta360 .insv needs its equirectangular export from Insta360 Studio beside it (NAME.mp4; the .insv gives its GPS); \
             a flat video is listed as a warning and left out. See 'lookaround video info' for what a video holds.
+            A folder may be in object storage, s3://BUCKET/PREFIX (see README, 'Imagery on object storage'): it is \
+            listed once (continuation tokens followed), each JPEG's headers are read by ranged GETs several at a time (never \
+            the whole object; damage past the headers shows at the first view or with --tiles), sidecars are read, maps are \
+            found in the listing, and an object whose size and ETag are unchanged is not read again. The catalog then names \
+            s3:// locations, and every command reads them from there. --derived-maps and $LOOKAROUND_TILE_DIR may be \
+            s3:// locations too (an s3:// $LOOKAROUND_TILE_DIR holds the tile files of an SQLite catalog as well).
             With --blur, every real photo not yet blurred is first blurred in place, before it is read: faces and \
             licence plates, by JPEG blocks, as 'lookaround blur' does (see its help); its XMP then records it, so a \
             photo is blurred once and 'lookaround serve' serves it. Simulated panoramas are left alone. \
@@ -107,11 +113,13 @@ enum IndexCommand: Command {
             CommonOptions.quiet,
             .flag("json", help: "Print the report as JSON; see README, 'JSON output'."),
         ],
-        positionals: [PositionalSpec("DIR", help: "Folders searched recursively for panoramas.", optional: true, variadic: true)],
+        positionals: [PositionalSpec("DIR", help: "Folders (or s3://BUCKET/PREFIX) searched recursively for panoramas.", optional: true,
+                                     variadic: true)],
         examples: [
             (command: "lookaround index", comment: "index Panoramas/ into Panoramas/catalog.sqlite"),
             (command: "lookaround index --tiles", comment: "the same, plus Panoramas/catalog.tiles/ for fast first views"),
             (command: "lookaround index ~/theta --catalog photos.sqlite --osm city.osm.pbf", comment: "your own photos"),
+            (command: "lookaround index s3://imagery/helsinki --catalog imagery.sqlite", comment: "panoramas in a bucket"),
             (command: "lookaround index ~/theta --catalog photos.sqlite --blur --keep-originals ~/private/theta",
              comment: "blur faces and plates first, keeping the originals privately"),
         ])

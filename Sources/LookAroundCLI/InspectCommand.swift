@@ -28,6 +28,8 @@ enum InspectCommand: Command {
             .value("language", valueName: "CODE", help: "Name language (OSM code such as sv); default the local name."),
             .flag("json", help: "Print JSON (snake_case keys) instead of text."),
             CommonOptions.catalog,
+            CommonOptions.cacheDirectory,
+            CommonOptions.cacheBytes,
         ],
         examples: [
             (command: "lookaround inspect --lat 60.1699 --lon 24.9523 --x 640.5 --y 500.5",

@@ -37,6 +37,8 @@ enum ServeCommand: Command {
             .value("listen", valueName: "HOST:PORT", help: "Address to listen on (port 0: any free port; IPv6 as [::1]:8080).",
                    defaultValue: "127.0.0.1:8080"),
             CommonOptions.catalog,
+            CommonOptions.cacheDirectory,
+            CommonOptions.cacheBytes,
             .value("osm", valueName: "FILE", help: "OSM extract for the maps and place names (default: sources/*.osm.pbf beside the "
                    + "catalog; with none, the maps are the Natural Earth world layer under the coverage)."),
             .value("api-key-file", valueName: "FILE", help: "Require one of the keys in FILE (one per line) as key=… or X-API-Key."),
@@ -58,6 +60,10 @@ enum ServeCommand: Command {
                    defaultValue: "10"),
             .value("cache-mb", valueName: "N", help: "Memory for decoded tiles and cached answers, 16…65536 MiB.", defaultValue: "256"),
             .value("access-log", valueName: "FILE|-", help: "Write one line per request to FILE ('-' = stdout)."),
+            .value("public-imagery-url", valueName: "URL",
+                   help: "Where clients fetch originals, maps and tile files of imagery in object storage directly (a CDN, or the "
+                       + "bucket's own URL): s3://BUCKET/KEY is URL/KEY ({bucket} in URL is replaced by the bucket). /v1/panoramas/{id} "
+                       + "and /v1/scene then return image_url, depth_url, labels_url and tiles.file_url."),
             .value("catalog-connections", valueName: "N", help: "PostGIS catalog: connections this process keeps at most, 1…256.",
                    defaultValue: "8"),
             .value("catalog-poll-seconds", valueName: "S",
@@ -113,6 +119,13 @@ enum ServeCommand: Command {
         configuration.catalogPollSeconds = try arguments.double("catalog-poll-seconds", in: 0...3600) ?? 2
         configuration.osmPath = arguments.string("osm")
         configuration.accessLogPath = arguments.string("access-log")
+        if let url = arguments.string("public-imagery-url") {
+            guard let base = PublicImageryURL(url) else {
+                throw arguments.error("--public-imagery-url '\(url)' is not an http:// or https:// URL, e.g. https://cdn.example.com/imagery "
+                                      + "or http://127.0.0.1:8333/{bucket}")
+            }
+            configuration.publicImagery = base
+        }
         if let file = arguments.string("api-key-file") {
             do { configuration.apiKeys = try ServiceConfiguration.apiKeys(fromFile: file) } catch {
                 Console.error("error: \(error)")

@@ -6,6 +6,7 @@ import Geodesy
 import Imaging
 import MapData
 import Simulator
+import Storage
 
 /// `lookaround simulate`: ray-traced street panoramas (or one pinhole view) from an OSM extract.
 enum SimulateCommand: Command {
@@ -33,7 +34,8 @@ enum SimulateCommand: Command {
             """,
         options: [
             .value("osm", valueName: "FILE", help: "OpenStreetMap extract (.osm.pbf or .osm).", required: true),
-            .value("out", valueName: "DIR", help: "Output folder for captures (created if missing)."),
+            .value("out", valueName: "DIR", help: "Output folder for captures (created if missing), or s3://BUCKET/PREFIX "
+                   + "(see README, 'Imagery on object storage')."),
             .value("streets", valueName: "NAMES", help: "Comma-separated street or square names (default: every named street in the area).",
                    repeatable: true),
             .value("bbox", valueName: "S,W,N,E", help: "Only this area: south,west,north,east in decimal degrees."),
@@ -132,7 +134,11 @@ enum SimulateCommand: Command {
             let image = model.render(camera, settings: try RenderSettings(samplesPerPixel: samples, seed: seed,
                                                                            sun: SolarPosition(date: time, coordinate: view)))
             let bytes = output.lowercased().hasSuffix(".png") ? try PNGCodec.encode(image) : try JPEGCodec.encode(image, quality: 90)
-            try ImageFile.write(bytes, to: output)
+            if StorageLocation.isObjectStorage(output) {
+                try ObjectStorage.shared.write(bytes, to: output, contentType: output.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+            } else {
+                try ImageFile.write(bytes, to: output)
+            }
             if arguments.flag("json") {
                 struct View: Encodable { var output: String; var width, height, samplesPerPixel: Int }
                 try Console.json(View(output: output, width: width, height: height, samplesPerPixel: samples))
@@ -223,11 +229,22 @@ enum SimulateCommand: Command {
             }
             return .ok
         }
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EACCES
-            throw SimulatorError.cannotWrite(WriteFailure(path: out, code: code))
+        // In object storage the captures already there are listed once (a resumed run skips them), not
+        // asked for one by one.
+        var existingObjects: Set<String>?
+        if StorageLocation.isObjectStorage(out) {
+            existingObjects = Set(try ObjectStorage.shared.list(out).map(\.location))
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            } catch {
+                let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EACCES
+                throw SimulatorError.cannotWrite(WriteFailure(path: out, code: code))
+            }
+        }
+        func exists(_ capture: CaptureMetadata) -> Bool {
+            guard let existingObjects else { return CaptureWriter.exists(capture, in: out) }
+            return CaptureWriter.paths(for: capture, in: out).allSatisfy { existingObjects.contains($0) }
         }
         let force = arguments.flag("force")
         let tiles = wholeModel ? [CaptureTiling.Tile(extent: extent, captures: captures)] : tiling.tiles(for: captures, within: extent)
@@ -250,14 +267,14 @@ enum SimulateCommand: Command {
         for tile in tiles {
             // A tile whose captures all exist is not built; the previous tile's model is gone by now.
             var writer: CaptureWriter?
-            if force || !tile.captures.allSatisfy({ CaptureWriter.exists($0, in: out) }) {
+            if force || !tile.captures.allSatisfy({ exists($0) }) {
                 let model = try whole ?? CityModel(dataset: dataset, frame: frame, extent: tile.extent, builtUpShare: builtUpShare)
                 largestModel = max(largestModel, model.triangleCount)
                 modelsBuilt += 1
                 writer = try CaptureWriter(model: model, directory: out, samplesPerPixel: samples, seed: seed, jpegQuality: quality)
             }
             for capture in tile.captures {
-                if let writer, force || !writer.exists(capture) {
+                if let writer, force || !exists(capture) {
                     if setupSeconds == nil { setupSeconds = Date().timeIntervalSince(start) }
                     try writer.write(capture)
                     written += 1
@@ -346,7 +363,7 @@ struct CapturesReport: Encodable {
         var imagePath, depthPath, labelsPath, sidecarPath: String
 
         init(_ capture: CaptureMetadata, directory: String, status: String) {
-            func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+            func path(_ name: String) -> String { StorageLocation.joining(directory, name) }
             id = capture.id
             self.status = status
             latitude = capture.latitude

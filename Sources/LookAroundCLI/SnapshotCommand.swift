@@ -28,6 +28,8 @@ enum SnapshotCommand: Command {
             """,
         options: SceneSelection.sceneOptions + SceneSelection.cameraOptions + SnapshotOptions.options + [
             CommonOptions.catalog,
+            CommonOptions.cacheDirectory,
+            CommonOptions.cacheBytes,
             .value("output", short: "o", valueName: "FILE", help: "Output image ('-' = stdout).", required: true),
             .flag("json", help: "Print the report as JSON (on stderr with -o -); see README, 'JSON output'."),
             CommonOptions.quiet,

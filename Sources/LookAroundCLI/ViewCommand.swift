@@ -40,6 +40,8 @@ enum ViewCommand: Command {
                    allowedValues: OutputProtocolChoice.allCases.map(\.rawValue)),
             .flag("diagnose", help: "Print what the terminal supports and which protocol would be used, and exit."),
             CommonOptions.catalog,
+            CommonOptions.cacheDirectory,
+            CommonOptions.cacheBytes,
             .value("osm", valueName: "FILE", help: "OSM extract the map inset (m) draws.", defaultValue: MapCommand.defaultData),
             .value("spin-seconds", valueName: "SECONDS", help: "Turn by itself for this long (0.5…600), then exit: a demo."),
         ],

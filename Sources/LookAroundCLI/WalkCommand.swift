@@ -29,6 +29,8 @@ enum WalkCommand: Command {
             """,
         options: [
             CommonOptions.catalog,
+            CommonOptions.cacheDirectory,
+            CommonOptions.cacheBytes,
             .value("from", valueName: "PLACE|LAT,LON", help: "Start: a place, an address or a coordinate."),
             .value("to", valueName: "PLACE|LAT,LON", help: "End: a place, an address or a coordinate."),
             .value("waypoints", valueName: "FILE", help: "A GeoJSON LineString/MultiPoint or a GPX track/route to follow."),

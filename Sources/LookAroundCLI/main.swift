@@ -20,6 +20,7 @@ func main() -> Int32 {
                 Console.out(ArgumentParser.help(for: parsed.commandPath))
                 return ErrorCategory.usage.exitCode
             }
+            try applyStorageOptions(parsed)
             return try command.run(parsed).exitCode
         }
     } catch let error as UsageError {

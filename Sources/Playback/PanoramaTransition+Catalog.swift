@@ -20,9 +20,9 @@ extension PanoramaTransition.Endpoint {
     /// - Throws: `ImagingError` / `ReprojectionError` when the panorama cannot be read. An unreadable
     ///   depth map is not an error: the end has none.
     public init(record: PanoramaRecord, frame: LocalTangentFrame, level: Int) throws {
-        let image = try PanoramaDecoder.decode(try ImageFile.read(record.imagePath), file: record.imagePath, level: level)
+        let image = try PanoramaDecoder.decode(try ImageryFile.read(record.imagePath), file: record.imagePath, level: level)
         var depth: PanoramaDepthMap?
-        if let path = record.depthPath, let bytes = try? ImageFile.read(path), let gray = try? PNGCodec.decodeGray16(bytes, file: path) {
+        if let path = record.depthPath, let bytes = try? ImageryFile.read(path), let gray = try? PNGCodec.decodeGray16(bytes, file: path) {
             depth = try? PanoramaDepthMap(gray, nearestSurfaceMeters: max(1, record.cameraHeightMeters ?? PanoramaRecord.assumedCameraHeightMeters))
         }
         let local = try frame.enu(from: record.coordinate)

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Parallelism
+import Storage
 
 /// A panorama cut into JPEG tiles at every pyramid level, in one file: what lets a view decode only
 /// the tiles of the level it needs (a 640×480 view of an 8192×4096 panorama reads about six 256-pixel
@@ -17,7 +18,11 @@ import Parallelism
 /// the tiles: baseline JPEG, RGB
 /// ```
 /// The source's size and modification time are recorded so a stale file is noticed
-/// (``isCurrent(forSource:)``). Files are written whole to a temporary name and renamed.
+/// (``isCurrent(forSource:)``); for a source in object storage the "modification time" is 63 bits of
+/// the SHA-256 of its ETag (``ObjectStamp/versionNumber``). Local files are written whole to a
+/// temporary name and renamed; a file in object storage (`s3://…`, ``ObjectStorage``) is one `PUT` or a
+/// multipart upload that appears complete or not at all, and is read by ranges: its header and index
+/// (one block), then only the tiles a view needs.
 public struct PanoramaTileFile: Sendable {
     /// One level's geometry.
     public struct Level: Sendable, Hashable {
@@ -47,15 +52,19 @@ public struct PanoramaTileFile: Sendable {
 
     // MARK: Reading
 
-    /// Opens a tile file, reading only its header and index.
-    /// - Throws: `ReprojectionError.unreadablePanorama` when the file is missing, truncated or not a tile file.
+    /// Opens a tile file (a path or `s3://…`), reading only its header and index.
+    /// - Throws: `ReprojectionError.unreadablePanorama` when the file is missing, truncated or not a tile
+    ///   file; `.storageFailed` when its store cannot be read (unreachable, refused).
     public init(path: String) throws(ReprojectionError) {
         func bad(_ reason: String) -> ReprojectionError { .unreadablePanorama(file: path, reason: reason) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw bad("no such tile file") }
-        defer { try? handle.close() }
-        let fixed = (try? handle.read(upToCount: 32)) ?? Data()
-        guard fixed.count == 32, Array(fixed.prefix(8)) == Self.magic else { throw bad("not a tile file (bad magic)") }
-        let bytes = [UInt8](fixed)
+        let storage = ObjectStorage.shared
+        func read(_ range: Range<Int>) throws(ReprojectionError) -> [UInt8] {
+            do { return try storage.read(path, range: range) } catch .notFound { throw bad("no such tile file") } catch {
+                throw .storageFailed(error)
+            }
+        }
+        let bytes = try read(0..<32)
+        guard bytes.count == 32, Array(bytes.prefix(8)) == Self.magic else { throw bad("not a tile file (bad magic)") }
         tileSize = Int(Self.uint32(bytes, 8))
         let levelCount = Int(Self.uint32(bytes, 12))
         // Values a damaged file may hold past Int.max are errors, never traps.
@@ -65,7 +74,7 @@ public struct PanoramaTileFile: Sendable {
         guard (16...4096).contains(tileSize), (1...16).contains(levelCount) else {
             throw bad("tile size \(tileSize) or level count \(levelCount) out of range")
         }
-        let sizes = [UInt8]((try? handle.read(upToCount: 8 * levelCount)) ?? Data())
+        let sizes = try read(32..<(32 + 8 * levelCount))
         guard sizes.count == 8 * levelCount else { throw bad("truncated level table") }
         var levels: [Level] = []
         var tileCount = 0
@@ -77,10 +86,11 @@ public struct PanoramaTileFile: Sendable {
             tileCount += level.columns * level.rows
             levels.append(level)
         }
-        let index = [UInt8]((try? handle.read(upToCount: 12 * tileCount)) ?? Data())
+        let index = try read((32 + 8 * levelCount)..<(32 + 8 * levelCount + 12 * tileCount))
         guard index.count == 12 * tileCount else { throw bad("truncated tile index") }
         let dataStart = 32 + 8 * levelCount + 12 * tileCount
-        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let fileSize: Int
+        do { fileSize = try storage.stamp(path).size } catch .notFound { throw bad("no such tile file") } catch { throw .storageFailed(error) }
         var entries: [(offset: Int, count: Int)] = []
         entries.reserveCapacity(tileCount)
         for t in 0..<tileCount {
@@ -95,11 +105,17 @@ public struct PanoramaTileFile: Sendable {
     }
 
     /// Whether the file was made from the image at `sourcePath` as it is now (same size and
-    /// modification time).
+    /// modification time, or ETag for an object).
     public func isCurrent(forSource sourcePath: String) -> Bool {
         guard let stamp = Self.stamp(ofSource: sourcePath) else { return false }
         return stamp.byteCount == sourceByteCount && stamp.modifiedNanoseconds == sourceModifiedNanoseconds
     }
+
+    /// Whether the file is in object storage (read by ranges over the network).
+    public var isInObjectStorage: Bool { StorageLocation.isObjectStorage(path) }
+
+    /// Tiles whose bytes lie at most this far apart are fetched in one ranged read from object storage.
+    static let coalescingGapBytes = 16 << 10
 
     /// The level a view needs (``PanoramaPyramid/levelIndex(for:panoramaWidth:levelCount:)``).
     public func level(for camera: ViewCamera) -> Int {
@@ -128,6 +144,7 @@ public struct PanoramaTileFile: Sendable {
             throw .outputSizeMismatch(expectedWidth: l.width, expectedHeight: l.height, actualWidth: image.width, actualHeight: image.height)
         }
         guard !tiles.isEmpty else { return }
+        if isInObjectStorage { return try decodeObjectTiles(tiles, level: level, into: &image) }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw .unreadablePanorama(file: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -157,6 +174,52 @@ public struct PanoramaTileFile: Sendable {
         }
     }
 
+    /// ``decodeTiles(_:level:into:)`` for a file in object storage: the tiles' byte ranges sorted and
+    /// joined where they (nearly) touch — a view's tiles sit in a few runs of consecutive tiles of a row
+    /// — and each run fetched in one ranged read (through the storage's block caches), then decoded.
+    private func decodeObjectTiles(_ tiles: [Int], level: Int, into image: inout PanoramaImage) throws(ReprojectionError) {
+        let l = levels[level]
+        for tile in tiles where !(0..<(l.columns * l.rows)).contains(tile) {
+            throw .invalidParameter(name: "tile index", value: "\(tile)", allowed: "0…\(l.columns * l.rows - 1) at level \(level)")
+        }
+        let ordered = tiles.sorted { entries[l.firstEntry + $0].offset < entries[l.firstEntry + $1].offset }
+        var runs: [(range: Range<Int>, tiles: [Int])] = []
+        for tile in ordered {
+            let entry = entries[l.firstEntry + tile]
+            if let last = runs.last, entry.offset >= last.range.upperBound, entry.offset - last.range.upperBound <= Self.coalescingGapBytes {
+                runs[runs.count - 1] = (last.range.lowerBound..<(entry.offset + entry.count), last.tiles + [tile])
+            } else {
+                runs.append((entry.offset..<(entry.offset + entry.count), [tile]))
+            }
+        }
+        let storage = ObjectStorage.shared
+        for run in runs {
+            let bytes: [UInt8]
+            do { bytes = try storage.read(path, range: run.range) } catch { throw .storageFailed(error) }
+            guard bytes.count == run.range.count else {
+                throw .unreadablePanorama(file: path, reason: "short read of \(run.tiles.count) tiles at level \(level)")
+            }
+            let width = l.width
+            for tile in run.tiles {
+                let entry = entries[l.firstEntry + tile]
+                let x0 = (tile % l.columns) * tileSize, y0 = (tile / l.columns) * tileSize
+                let w = min(tileSize, l.width - x0), h = min(tileSize, l.height - y0)
+                let start = entry.offset - run.range.lowerBound
+                do {
+                    try bytes.withUnsafeBytes { jpeg in
+                        try image.pixels.withUnsafeMutableBufferPointer { pixels in
+                            try JPEGCodec.decodeRGBX(UnsafeRawBufferPointer(rebasing: jpeg[start..<(start + entry.count)]), file: path,
+                                                     into: UnsafeMutableRawPointer(pixels.baseAddress! + y0 * width + x0),
+                                                     rowBytes: width * 4, width: w, height: h)
+                        }
+                    }
+                } catch {
+                    throw .unreadablePanorama(file: path, reason: "tile \(tile) at level \(level): \(error)")
+                }
+            }
+        }
+    }
+
     /// The JPEG bytes of one tile as stored (column `column`, row `row` of `level`, level 0 the
     /// largest): what a browser panorama viewer asks for, sent without decoding.
     /// - Throws: `ReprojectionError.invalidParameter` for a level or tile outside the file,
@@ -170,6 +233,14 @@ public struct PanoramaTileFile: Sendable {
             throw .invalidParameter(name: "tile", value: "\(column)/\(row)", allowed: "x 0…\(l.columns - 1), y 0…\(l.rows - 1) at this level")
         }
         let entry = entries[l.firstEntry + row * l.columns + column]
+        if isInObjectStorage {
+            let bytes: [UInt8]
+            do { bytes = try ObjectStorage.shared.read(path, range: entry.offset..<(entry.offset + entry.count)) } catch {
+                throw .storageFailed(error)
+            }
+            guard bytes.count == entry.count else { throw .unreadablePanorama(file: path, reason: "short read of tile \(column)/\(row) at level \(level)") }
+            return bytes
+        }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw .unreadablePanorama(file: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -330,6 +401,16 @@ public struct PanoramaTileFile: Sendable {
         for size in sizes { append32(&header, size.width); append32(&header, size.height) }
         var offset = header.count + 12 * tiles.count
         for tile in tiles { append64(&header, UInt64(offset)); append32(&header, tile.count); offset += tile.count }
+        if StorageLocation.isObjectStorage(path) {
+            var bytes = header
+            bytes.reserveCapacity(offset)
+            for tile in tiles { bytes += tile }
+            tiles = []
+            do { try ObjectStorage.shared.write(bytes, to: path, contentType: "application/octet-stream") } catch {
+                throw .storageFailed(error)
+            }
+            return try PanoramaTileFile(path: path)
+        }
         var data = Data(header)
         data.reserveCapacity(offset)
         for tile in tiles { data.append(contentsOf: tile) }
@@ -347,10 +428,15 @@ public struct PanoramaTileFile: Sendable {
 
     // MARK: Helpers
 
+    /// A source's size and modification time in nanoseconds (for an object, the number of its ETag).
     static func stamp(ofSource path: String) -> (byteCount: Int, modifiedNanoseconds: Int64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        guard StorageLocation.isObjectStorage(path) else {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        }
+        guard let stamp = try? ObjectStorage.shared.stamp(path) else { return nil }
+        return (stamp.size, stamp.versionNumber)
     }
 
     private static func uint32(_ b: [UInt8], _ i: Int) -> UInt32 {

@@ -66,7 +66,7 @@ public final class PanoramaTileMaker: Sendable {
             }
             guard let job = next else { return }
             let made = job.store.currentFile(panoramaID: job.panoramaID, source: job.source) == nil
-                && job.store.fileForView(panoramaID: job.panoramaID, source: job.source, crop: job.crop, maximumThreads: 1) != nil
+                && ((try? job.store.fileForView(panoramaID: job.panoramaID, source: job.source, crop: job.crop, maximumThreads: 1)) ?? nil) != nil
             state.withLock { state in
                 state.queued.remove(job.store.path(panoramaID: job.panoramaID))
                 if made { state.made += 1 }

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Imaging
 import Parallelism
+import Storage
+import Synchronization
 
 /// What ``PanoramaTileStore/update(_:progress:)`` did.
 public struct PanoramaTileReport: Sendable, Hashable, Codable {
@@ -63,14 +65,19 @@ extension PanoramaTileStore {
         let start = DispatchTime.now()
         let total = panoramas.count
         let counter = ProgressCounter(total: total, report: progress)
-        let stale = panoramas.indices.filter { index in
+        // Checking a file costs a header read and a stat each, or requests to object storage: those
+        // run several at once.
+        let current = Mutex([Bool](repeating: false, count: panoramas.count))
+        let remote = StorageLocation.isObjectStorage(directory) || panoramas.contains { StorageLocation.isObjectStorage($0.imagePath) }
+        ConcurrentRequests.forEach(panoramas.count, concurrency: remote ? ConcurrentRequests.defaultConcurrency : 1) { index in
             let panorama = panoramas[index]
-            guard currentFile(panoramaID: panorama.panoramaID, source: panorama.imagePath) == nil else {
+            if currentFile(panoramaID: panorama.panoramaID, source: panorama.imagePath) != nil {
+                current.withLock { $0[index] = true }
                 counter.advance()
-                return false
             }
-            return true
         }
+        let isCurrent = current.withLock { $0 }
+        let stale = panoramas.indices.filter { !isCurrent[$0] }
         let outcomes = Outcomes(count: stale.count)
         let budget = memoryBudgetBytes.map(MemoryBudget.init(limitBytes:))
         DispatchQueue.concurrentPerform(iterations: stale.count) { k in
@@ -84,7 +91,7 @@ extension PanoramaTileStore {
                 outcome = .success(Self.byteCount(made.file.path))
             } catch {
                 // A stale file would never be read again: do not keep it.
-                unlink(path(panoramaID: panorama.panoramaID))
+                try? ObjectStorage.shared.delete(path(panoramaID: panorama.panoramaID))
                 outcome = .failure(error)
             }
             outcomes.set(k, outcome)
@@ -121,6 +128,7 @@ extension PanoramaTileStore {
     @discardableResult
     public func removeFiles(keeping panoramaIDs: [String]) -> Int {
         let keep = Set(panoramaIDs.map(Self.fileName(panoramaID:)))
+        if StorageLocation.isObjectStorage(directory) { return removeObjects(keeping: keep) }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
         var removed = 0
         let now = Date().timeIntervalSince1970
@@ -140,9 +148,33 @@ extension PanoramaTileStore {
         return removed
     }
 
+    /// In object storage: deletes the tile files of other panoramas, and aborts the incomplete uploads
+    /// of tile files started over ``abandonedTemporaryFileAgeSeconds`` ago (a killed writer's parts, which
+    /// no reader ever sees but the bucket keeps until aborted).
+    private func removeObjects(keeping keep: Set<String>) -> Int {
+        let storage = ObjectStorage.shared
+        guard let objects = try? storage.list(directory) else { return 0 }
+        var removed = 0
+        for object in objects where !object.relativePath.contains("/") && object.relativePath.hasSuffix("." + Self.fileExtension)
+            && !keep.contains(object.relativePath) {
+            if (try? storage.delete(object.location)) != nil { removed += 1 }
+        }
+        if case .s3(let bucket, let key)? = try? StorageLocation(parsing: directory), let client = try? storage.client(),
+           let uploads = try? client.incompleteUploads(bucket: bucket, prefix: key.isEmpty ? "" : key + "/",
+                                                        olderThan: Date().addingTimeInterval(-Self.abandonedTemporaryFileAgeSeconds)) {
+            for upload in uploads where upload.key.hasSuffix("." + Self.fileExtension) {
+                try? client.abortUpload(bucket: bucket, key: upload.key, uploadID: upload.uploadID)
+            }
+        }
+        return removed
+    }
+
     static func byteCount(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+        guard StorageLocation.isObjectStorage(path) else {
+            var info = stat()
+            return stat(path, &info) == 0 ? Int(info.st_size) : 0
+        }
+        return (try? ObjectStorage.shared.stamp(path).size) ?? 0
     }
 
     /// Bytes reserved by the tile files in progress, under a limit.
@@ -160,9 +192,10 @@ extension PanoramaTileStore {
         /// decode then fails and reports why).
         /// - Throws: `ReprojectionError.exceedsMemoryBudget` when it alone needs more than the limit.
         func reserve(for imagePath: String) throws(ReprojectionError) -> Int {
-            // The headers are in the first MiB unless the metadata is unusually large.
-            guard let header = (try? JPEGCodec.readHeader(try ImageFile.readPrefix(imagePath, maximumBytes: 1 << 20)))
-                    ?? (try? JPEGCodec.readHeader(try ImageFile.read(imagePath))) else { return 0 }
+            // The headers are in the first 256 KiB unless the metadata is unusually large.
+            let storage = ObjectStorage.shared
+            guard let header = (try? JPEGCodec.readHeader(try storage.read(imagePath, range: 0..<(256 << 10), caching: false)))
+                    ?? (try? JPEGCodec.readHeader(try storage.read(imagePath, caching: false))) else { return 0 }
             let fileBytes = PanoramaTileStore.byteCount(imagePath)
             let need = PanoramaTileStore.estimatedPeakBytes(width: header.width, height: header.height, fileBytes: fileBytes,
                                                             subsampling: header.subsampling)

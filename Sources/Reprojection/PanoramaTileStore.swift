@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Imaging
+import Storage
 import Synchronization
 
 /// The tile files (``PanoramaTileFile``) of one catalog's panoramas: where they are, whether one is
@@ -55,9 +56,25 @@ public struct PanoramaTileStore: Sendable {
     /// Panorama `panoramaID`'s tile file when it exists, reads and was made from `sourcePath` as it is
     /// now; nil when missing, unreadable or stale.
     public func currentFile(panoramaID: String, source sourcePath: String) -> PanoramaTileFile? {
-        guard let file = try? PanoramaTileFile(path: path(panoramaID: panoramaID)),
-              file.isCurrent(forSource: sourcePath) else { return nil }
-        return file
+        (try? currentFileOrUnavailable(panoramaID: panoramaID, source: sourcePath)) ?? nil
+    }
+
+    /// ``currentFile(panoramaID:source:)``, except that a store that cannot be used now (object
+    /// storage unreachable, refusing the credentials) is an error, not "no file".
+    /// - Throws: `ReprojectionError.storageFailed` with an unavailable store only.
+    public func currentFileOrUnavailable(panoramaID: String, source sourcePath: String) throws(ReprojectionError) -> PanoramaTileFile? {
+        let file: PanoramaTileFile
+        do { file = try PanoramaTileFile(path: path(panoramaID: panoramaID)) } catch .storageFailed(let error) where error.isUnavailable {
+            throw .storageFailed(error)
+        } catch {
+            return nil
+        }
+        if StorageLocation.isObjectStorage(sourcePath) {
+            do { _ = try ObjectStorage.shared.stamp(sourcePath) } catch where error.isUnavailable { throw .storageFailed(error) } catch {
+                return nil
+            }
+        }
+        return file.isCurrent(forSource: sourcePath) ? file : nil
     }
 
     /// Panorama `panoramaID`'s current tile file, made from `sourcePath` when missing or stale: level 0 cut
@@ -77,7 +94,12 @@ public struct PanoramaTileStore: Sendable {
         let bytes: [UInt8]
         let header: JPEGHeader
         do {
-            bytes = try ImageFile.read(sourcePath)
+            // Read once to be cut into tiles: not kept in the storage's caches.
+            bytes = try ObjectStorage.shared.read(sourcePath, caching: false)
+        } catch {
+            throw StorageLocation.isObjectStorage(sourcePath) ? .storageFailed(error) : .unreadablePanorama(file: sourcePath, reason: "\(error)")
+        }
+        do {
             header = try JPEGCodec.readHeader(bytes)
         } catch {
             throw .unreadablePanorama(file: sourcePath, reason: "\(error)")
@@ -156,13 +178,18 @@ public struct PanoramaTileStore: Sendable {
     /// For a view: the current tile file, made now when missing or stale unless making it has already
     /// failed in this process for the source as it is; nil when there is none (the caller then decodes
     /// the JPEG directly at the level it needs).
+    /// - Throws: `ReprojectionError.storageFailed` when the store of the file or its source cannot be
+    ///   used now (unreachable object storage): the view cannot be made, and nothing is remembered, so
+    ///   views work again as soon as the store is back.
     public func fileForView(panoramaID: String, source sourcePath: String, crop: PanoramaCrop? = nil,
-                            maximumThreads: Int? = nil) -> PanoramaTileFile? {
-        if let file = currentFile(panoramaID: panoramaID, source: sourcePath) { return file }
+                            maximumThreads: Int? = nil) throws(ReprojectionError) -> PanoramaTileFile? {
+        if let file = try currentFileOrUnavailable(panoramaID: panoramaID, source: sourcePath) { return file }
         let key = failureKey(panoramaID: panoramaID, source: sourcePath)
         if Self.failedMakes.withLock({ $0.contains(key) }) { return nil }
         do {
             return try file(panoramaID: panoramaID, source: sourcePath, crop: crop, maximumThreads: maximumThreads).file
+        } catch .storageFailed(let error) where error.isUnavailable {
+            throw .storageFailed(error)
         } catch {
             Self.failedMakes.withLock { _ = $0.insert(key) }
             return nil

@@ -1,5 +1,6 @@
 import Diagnostics
 import Imaging
+import Storage
 
 /// Every error the Reprojection module throws. Each case names the bad value, the allowed range and
 /// what to do about it.
@@ -19,6 +20,9 @@ public enum ReprojectionError: Error, Sendable, Equatable, CustomStringConvertib
     case exceedsMemoryBudget(file: String, width: Int, height: Int, neededBytes: Int, limitBytes: Int)
     /// A tile file could not be written (the disk full, no permission); the old file, if any, is unchanged.
     case cannotWrite(WriteFailure)
+    /// The store holding a panorama or tile file failed: object storage unreachable, refusing the
+    /// credentials, an object missing (``StorageError`` says which, with the bucket, key and S3's code).
+    case storageFailed(StorageError)
 
     /// A message naming the value, the allowed range and a remedy.
     public var description: String {
@@ -37,6 +41,8 @@ public enum ReprojectionError: Error, Sendable, Equatable, CustomStringConvertib
             return "output image is \(aw)x\(ah) but the camera renders \(ew)x\(eh); allocate the output with the camera's size"
         case .cannotWrite(let failure):
             return failure.description
+        case .storageFailed(let error):
+            return error.description
         case .exceedsMemoryBudget(let file, let width, let height, let needed, let limit):
             return "\(file) (\(width)x\(height)) needs about \(needed >> 20) MiB to cut into tiles, over the memory limit of "
                 + "\(limit >> 20) MiB; raise --memory-mb to at least \((needed >> 20) + 1)"
@@ -51,6 +57,7 @@ extension ReprojectionError: CategorizedError {
         case .notEquirectangular, .unreadablePanorama: .badData
         case .outputSizeMismatch: .internalError
         case .cannotWrite(let failure): failure.category
+        case .storageFailed(let error): error.category
         }
     }
 

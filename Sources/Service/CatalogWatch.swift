@@ -7,11 +7,15 @@ import Synchronization
 /// rendered responses and label sources. Dropped together when the catalog's revision changes.
 final class CachedAnswers: Sendable {
     let details = SceneDetailCache()
-    let fragments = SceneFragments()
+    let fragments: SceneFragments
     let responses: ResponseCache
     let labelSources = LabelSourceCache()
 
-    init(responseBytes: Int) { responses = ResponseCache(capacityBytes: responseBytes) }
+    /// `publicImagery`: `--public-imagery-url` (scenes of imagery in object storage then carry `image_url`).
+    init(responseBytes: Int, publicImagery: PublicImageryURL? = nil) {
+        responses = ResponseCache(capacityBytes: responseBytes)
+        fragments = SceneFragments(publicImagery: publicImagery)
+    }
 
     /// Forgets every answer made from the catalog.
     func removeAll() {

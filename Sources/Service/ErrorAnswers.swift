@@ -93,7 +93,10 @@ struct ErrorAnswers: Sendable {
             writer.endObject()
             response = .json(writer.bytes, status: error.httpStatus)
         }
-        if case .catalogUnavailable = error { response.headers.append(("Retry-After", "2")) }
+        switch error {
+        case .catalogUnavailable, .storageUnavailable: response.headers.append(("Retry-After", "2"))
+        default: break
+        }
         return response
     }
 

@@ -48,7 +48,7 @@ struct ImageRoutes: RouteFamily {
         let crop = try Self.crop(of: record)
         let store = tileStore, fileLevel = levels.count - 1 - tile.level
         return RenderJob(key: RenderPipeline.cacheKey("tile", request, extra: "\(record.imagePath)"), cacheControl: "public, max-age=86400") {
-            guard let file = store.fileForView(panoramaID: record.id, source: record.imagePath, crop: crop) else {
+            guard let file = try Self.rendering(record.id, { try store.fileForView(panoramaID: record.id, source: record.imagePath, crop: crop) }) else {
                 throw ServiceError.unreadableImagery(panoramaID: record.id, detail: "its tile file cannot be made from \(record.imagePath)")
             }
             guard file.levels.count == levels.count else {
@@ -56,6 +56,8 @@ struct ImageRoutes: RouteFamily {
             }
             do {
                 return HTTPResponse(contentType: "image/jpeg", body: try file.tileBytes(level: fileLevel, column: tile.x, row: tile.y))
+            } catch ReprojectionError.storageFailed(let error) where error.isUnavailable {
+                throw ServiceError.storageUnavailable(reason: error.publicReason, detail: error.description)
             } catch {
                 throw ServiceError.unreadableImagery(panoramaID: record.id, detail: "\(error)")
             }
@@ -99,13 +101,16 @@ struct ImageRoutes: RouteFamily {
 
     /// Runs a render of panorama `panoramaID`, reporting damaged or missing imagery (the JPEG, its
     /// depth or label map) as `ServiceError.unreadableImagery` (500 for this panorama; others are
-    /// served as before).
+    /// served as before), and an object store that cannot be used now as `.storageUnavailable` (503).
     static func rendering<T>(_ panoramaID: String, _ work: () throws -> T) throws -> T {
         do {
             return try work()
         } catch let error as ReprojectionError {
             switch error {
-            case .unreadablePanorama, .notEquirectangular: throw ServiceError.unreadableImagery(panoramaID: panoramaID, detail: error.description)
+            case .storageFailed(let failure) where failure.isUnavailable:
+                throw ServiceError.storageUnavailable(reason: failure.publicReason, detail: failure.description)
+            case .unreadablePanorama, .notEquirectangular, .storageFailed:
+                throw ServiceError.unreadableImagery(panoramaID: panoramaID, detail: error.description)
             default: throw error
             }
         } catch let error as ImagingError {

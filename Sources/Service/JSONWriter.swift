@@ -186,8 +186,11 @@ final class SceneFragments: Sendable {
 
     private let scenes: PanoramaValueCache<Fragments>
     private let metadata: PanoramaValueCache<[UInt8]>
+    /// `--public-imagery-url`: scenes of imagery in object storage then carry `image_url`.
+    let publicImagery: PublicImageryURL?
 
-    init(capacity: Int = 65_536) {
+    init(capacity: Int = 65_536, publicImagery: PublicImageryURL? = nil) {
+        self.publicImagery = publicImagery
         scenes = PanoramaValueCache(capacity: capacity)
         metadata = PanoramaValueCache(capacity: capacity)
     }
@@ -195,11 +198,11 @@ final class SceneFragments: Sendable {
     /// The fragments of `scene`'s panorama (made from it on a miss); `revision`: the catalog's, read
     /// before the query that found `scene`.
     func fragments(of scene: SceneMatch, revision: Int64) -> Fragments {
-        scenes.value(for: scene.panoramaID, revision: revision) { Self.make(scene) }
+        scenes.value(for: scene.panoramaID, revision: revision) { Self.make(scene, publicImagery: publicImagery) }
     }
 
     /// The constant parts of `scene`'s JSON: every field but the bearing and the distance.
-    static func make(_ scene: SceneMatch) -> Fragments {
+    static func make(_ scene: SceneMatch, publicImagery: PublicImageryURL? = nil) -> Fragments {
         var head = JSONWriter()
         head.field("capture_time", scene.captureTime)
         head.field("depth_path", scene.depthPath)
@@ -210,6 +213,7 @@ final class SceneFragments: Sendable {
         tail.field("horizontal_coverage_degrees", scene.horizontalCoverageDegrees)
         tail.field("image_height", scene.imageHeight)
         tail.field("image_path", scene.imagePath)
+        tail.field("image_url", publicImagery?.url(for: scene.imagePath))
         tail.field("image_width", scene.imageWidth)
         tail.field("labels_path", scene.labelsPath)
         tail.field("latitude", scene.latitude)

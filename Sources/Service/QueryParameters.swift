@@ -7,6 +7,7 @@ import Imaging
 import MapSnapshot
 import Reprojection
 import LookAround
+import Storage
 
 /// Typed, validated access to a request's query arguments: every failure is a
 /// `ServiceError.invalidParameter` naming the parameter, the value and what is allowed.
@@ -164,6 +165,9 @@ struct QueryParameters {
         case CatalogError.placeNotFound(let name): return .placeNotFound(name: name)
         case let error as CatalogError where error.category == .unavailable: return .catalogUnavailable(detail: error.description)
         case let error as RoutingError where error.category == .noImagery: return .noRoute(reason: error.code, detail: error.description)
+        case let error as StorageError where error.isUnavailable: return .storageUnavailable(reason: error.publicReason, detail: error.description)
+        case ReprojectionError.storageFailed(let error) where error.isUnavailable:
+            return .storageUnavailable(reason: error.publicReason, detail: error.description)
         case let error as any CategorizedError:
             // The one classification (ErrorCategory): the client's values are 400s naming the parameter
             // (the library's name, snake_cased); the server's own files, the catalog and bugs are 500s.

@@ -10,6 +10,10 @@ struct SceneRoutes: RouteFamily {
     let cached: CachedAnswers
     /// Requests in one batch at most.
     let maximumBatchCount: Int
+    /// `--public-imagery-url`: where clients fetch the files of imagery in object storage themselves.
+    let publicImagery: PublicImageryURL?
+    /// The panoramas' tile files (their public URLs).
+    let tileStore: PanoramaTileStore
 
     var routes: [Route] {
         [Route(.get, PathPattern("/v1/scene"), label: "scene",
@@ -231,9 +235,11 @@ struct SceneRoutes: RouteFamily {
             links = try catalog.links(ofPanoramaID: id)
         } catch { throw QueryParameters.translate(error) }
         struct Level: Encodable { var level: Int; var width: Int; var height: Int; var columns: Int; var rows: Int }
-        struct Tiles: Encodable { var tileSize: Int; var levels: [Level]; var url: String }
+        struct Tiles: Encodable { var tileSize: Int; var levels: [Level]; var url: String; var fileUrl: String? }
         struct Described: Encodable {
             var panorama: PanoramaRecord; var captureTime: String; var links: [PanoramaLink]; var tiles: Tiles
+            // With --public-imagery-url, where a client fetches the files of imagery in object storage itself.
+            var imageUrl: String?; var depthUrl: String?; var labelsUrl: String?
         }
         let tileSize = PanoramaTileFile.defaultTileSize
         let levels = TilePath.levels(fullWidth: record.fullWidth, fullHeight: record.fullHeight, tileSize: tileSize)
@@ -241,8 +247,11 @@ struct SceneRoutes: RouteFamily {
         let tiles = Tiles(tileSize: tileSize,
                           levels: levels.enumerated().map { Level(level: $0.offset, width: $0.element.width, height: $0.element.height,
                                                                   columns: $0.element.columns, rows: $0.element.rows) },
-                          url: "/v1/panoramas/\(escaped)/tiles/{level}/{x}/{y}.jpg")
+                          url: "/v1/panoramas/\(escaped)/tiles/{level}/{x}/{y}.jpg",
+                          fileUrl: publicImagery?.url(for: tileStore.path(panoramaID: id)))
         return .json(JSONWriter.encode(Described(panorama: record, captureTime: Catalog.iso8601String(record.captureTime),
-                                                 links: links, tiles: tiles)))
+                                                 links: links, tiles: tiles, imageUrl: publicImagery?.url(for: record.imagePath),
+                                                 depthUrl: publicImagery?.url(for: record.depthPath),
+                                                 labelsUrl: publicImagery?.url(for: record.labelsPath))))
     }
 }

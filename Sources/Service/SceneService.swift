@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Reprojection
+import Storage
 
 /// The scene-request service: availability, panorama metadata, rendered views, maps, tiles, geocoding,
 /// directions and the web viewer over HTTP — native JSON under `/v1/`, and Google Street View's,
@@ -38,7 +39,7 @@ public final class SceneService: HTTPHandler {
         accessLog = try configuration.accessLogPath.map { path throws(ServiceError) in try AccessLog(path: path) }
         // A quarter of the cache for answers, the rest for decoded panorama tiles.
         let cacheBytes = max(16, configuration.cacheMegabytes) << 20
-        let cached = CachedAnswers(responseBytes: cacheBytes / 4)
+        let cached = CachedAnswers(responseBytes: cacheBytes / 4, publicImagery: configuration.publicImagery)
         // A first view decodes its region of the JPEG; the tile file the next views read is made in the background.
         let panoramas = PanoramaCache(capacityBytes: cacheBytes - cacheBytes / 4, tileMaker: PanoramaTileMaker())
         let osmPath = configuration.resolvedOSMPath
@@ -46,13 +47,19 @@ public final class SceneService: HTTPHandler {
         let limit = ImageLimit(maximumPixels: configuration.maximumImagePixels)
         let places = PlaceLookup(catalog: catalog)
         let graph = RoutingGraphSource(catalog: catalog, osmPath: configuration.osmPath, resolvedOSMPath: osmPath)
-        let images = ImageRoutes(catalog: catalog, cached: cached, panoramas: panoramas,
-                                 tileStore: PanoramaTileStore(directory: catalog.location.tileDirectory), maps: maps, limit: limit)
+        let tileStore = PanoramaTileStore(directory: catalog.location.tileDirectory)
+        let images = ImageRoutes(catalog: catalog, cached: cached, panoramas: panoramas, tileStore: tileStore, maps: maps, limit: limit)
+        // The object stores /v1/health checks: the tile folder's, and the bucket of the imagery (the
+        // first record's; others are added as requests use them).
+        for location in [catalog.location.tileDirectory, (try? catalog.firstPanorama())??.imagePath].compactMap({ $0 }) {
+            if case .s3(let bucket, _)? = try? StorageLocation(parsing: location) { ObjectStorage.shared.noteBucket(bucket) }
+        }
         pipeline = RenderPipeline(catalog: catalog, responses: cached.responses, metrics: metrics, errors: errors)
         watch = CatalogWatch(catalog: catalog, cached: cached, pollSeconds: configuration.catalogPollSeconds)
         routes = RouteTable([
             SystemRoutes(catalog: catalog, watch: watch, cached: cached, metrics: metrics, server: server),
-            SceneRoutes(catalog: catalog, cached: cached, maximumBatchCount: configuration.maximumBatchCount),
+            SceneRoutes(catalog: catalog, cached: cached, maximumBatchCount: configuration.maximumBatchCount,
+                        publicImagery: configuration.publicImagery, tileStore: tileStore),
             images,
             StreetViewRoutes(catalog: catalog, cached: cached, panoramas: panoramas, limit: limit, errors: errors),
             NominatimRoutes(catalog: catalog),

@@ -26,6 +26,8 @@ public struct ServiceConfiguration: Sendable {
     public var http = HTTPServerConfiguration()
     /// The access log (a file, "-" for stdout), or nil for none.
     public var accessLogPath: String?
+    /// Where clients fetch imagery in object storage directly (`--public-imagery-url`), nil for nowhere.
+    public var publicImagery: PublicImageryURL?
 
     /// The defaults.
     public init() {}

@@ -46,6 +46,10 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The catalog's database cannot be reached (down, failing over, every connection busy): 503 with
     /// `Retry-After`, so a load balancer sends the request to another process or the client retries.
     case catalogUnavailable(detail: String)
+    /// The object store holding the imagery cannot be used now (unreachable, throttling, refusing the
+    /// credentials): 503 with `Retry-After`; `reason` names no endpoint or key (``StorageError/publicReason``),
+    /// `detail` is for the operator's log. Requests that need no imagery are answered as usual.
+    case storageUnavailable(reason: String, detail: String)
     /// Anything else that went wrong inside.
     case internalError(detail: String)
     /// The request breaks HTTP/1.1's framing or syntax (a bare CR, a folded header, two different
@@ -125,6 +129,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadableImagery: "unreadable_imagery"
         case .catalogFailed: "catalog_failed"
         case .catalogUnavailable: "catalog_unavailable"
+        case .storageUnavailable: "storage_unavailable"
         case .internalError, .cannotListen, .badConfiguration: "internal_error"
         }
     }
@@ -139,7 +144,8 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownPanorama, .noImagery, .noRoute, .unknownResource: "ZERO_RESULTS"
         case .placeNotFound: "NOT_FOUND"
         case .forbidden: "REQUEST_DENIED"
-        case .overloaded, .tooManyConnections, .unreadableImagery, .catalogFailed, .catalogUnavailable, .internalError, .cannotListen, .badConfiguration:
+        case .overloaded, .tooManyConnections, .unreadableImagery, .catalogFailed, .catalogUnavailable, .storageUnavailable, .internalError,
+             .cannotListen, .badConfiguration:
             "UNKNOWN_ERROR"
         }
     }
@@ -162,8 +168,8 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
              .unexpectedBody, .bodyTooLarge, .batchTooLarge, .imageTooLarge, .unsupportedTransferCoding, .expectationFailed,
              .httpVersionNotSupported, .requestTimeout, .forbidden:
             "InvalidUrl"
-        case .overloaded, .tooManyConnections, .catalogUnavailable, .unreadableImagery, .catalogFailed, .internalError, .cannotListen,
-             .badConfiguration:
+        case .overloaded, .tooManyConnections, .catalogUnavailable, .storageUnavailable, .unreadableImagery, .catalogFailed, .internalError,
+             .cannotListen, .badConfiguration:
             "InternalError"
         }
     }
@@ -189,6 +195,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadableImagery(let id, _): "the imagery of panorama '\(id)' cannot be read"
         case .catalogFailed: "the catalog failed"
         case .catalogUnavailable: "the catalog's database cannot be reached now; retry shortly"
+        case .storageUnavailable(let reason, _): "the imagery cannot be read now: \(reason); retry shortly"
         case .internalError, .cannotListen, .badConfiguration: "internal error"
         default: nil
         }
@@ -224,6 +231,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadableImagery(let id, let detail): "the imagery of panorama '\(id)' cannot be read: \(detail)"
         case .catalogFailed(let detail): "the catalog failed: \(detail)"
         case .catalogUnavailable(let detail): "\(detail)"
+        case .storageUnavailable(_, let detail): "the imagery cannot be read now: \(detail)"
         case .internalError(let detail): "internal error: \(detail)"
         case .cannotListen(let address, let detail): "cannot listen on \(address): \(detail)"
         case .badConfiguration(let file, let detail): "\(file): \(detail)"
@@ -239,7 +247,7 @@ extension ServiceError: CategorizedError {
              .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody,
              .unsupportedTransferCoding, .expectationFailed, .httpVersionNotSupported, .requestTimeout: .usage
         case .unknownPanorama, .placeNotFound, .noImagery, .noRoute, .unknownResource: .noImagery
-        case .overloaded, .catalogUnavailable, .tooManyConnections, .cannotListen: .unavailable
+        case .overloaded, .catalogUnavailable, .storageUnavailable, .tooManyConnections, .cannotListen: .unavailable
         case .unreadableImagery: .badData
         case .badConfiguration: .missingInput
         case .catalogFailed, .internalError: .internalError

@@ -1,4 +1,5 @@
 import Catalog
+import Storage
 import Synchronization
 
 /// The server, held weakly by the service (the server holds the service as its handler): what
@@ -30,8 +31,11 @@ struct SystemRoutes: RouteFamily {
          Route(.get, PathPattern("/v1/openapi.json"), label: "openapi", access: .open, parameters: [], .answer { _ in .json(OpenAPIDocument.bytes) })]
     }
 
-    /// `{"catalog", "panoramas", "revision", "status"}`; for a PostGIS catalog it asks the database, and
-    /// answers 503 with `"status": "catalog_unavailable"` when that fails.
+    /// `{"catalog", "panoramas", "revision", "status", "storage"}`; for a PostGIS catalog it asks the
+    /// database, and answers 503 with `"status": "catalog_unavailable"` when that fails. `storage` lists
+    /// the object store buckets the imagery is in, each asked now (`HEAD`, 2 s at most):
+    /// `"status": "unavailable"` and the reason for one that does not answer, and the whole answer is 503
+    /// with `"status": "storage_unavailable"`.
     func health() -> HTTPResponse {
         var status = "ok", code = 200
         if catalog.location.isPostgres {
@@ -40,6 +44,12 @@ struct SystemRoutes: RouteFamily {
                 code = 503
             }
         }
+        let storage = ObjectStorage.shared
+        let stores = storage.bucketsInUse.map { bucket in (bucket: bucket, problem: storage.problem(withBucket: bucket)) }
+        if code == 200, stores.contains(where: { $0.problem != nil }) {
+            status = "storage_unavailable"
+            code = 503
+        }
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         // The kind of store only: no file path or database URL for whoever asks (health needs no key).
@@ -47,6 +57,19 @@ struct SystemRoutes: RouteFamily {
         writer.field("panoramas", catalog.panoramaCount)
         writer.field("revision", Int(catalog.revision))
         writer.field("status", status)
+        if !stores.isEmpty {
+            writer.key("storage")
+            writer.beginArray()
+            for store in stores {
+                writer.beginObject()
+                writer.field("kind", "s3")
+                writer.field("reason", store.problem?.publicReason)
+                writer.field("status", store.problem == nil ? "ok" : "unavailable")
+                writer.field("store", "s3://\(store.bucket)")
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         writer.endObject()
         var response = HTTPResponse.json(writer.bytes, status: code)
         response.headers.append(("Cache-Control", "no-store"))

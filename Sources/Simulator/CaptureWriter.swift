@@ -1,13 +1,14 @@
 import Foundation
 import Geodesy
 import Imaging
+import Storage
 
 /// Renders captures and writes their files atomically: the panorama JPEG with EXIF GPS and GPano XMP
 /// (as a 360° camera writes them), the 16-bit depth PNG, the 8-bit label PNG and the JSON sidecar.
 public struct CaptureWriter: Sendable {
     /// The city to photograph.
     public let model: CityModel
-    /// Output folder (must exist).
+    /// Output folder (must exist), or `s3://BUCKET/PREFIX`.
     public var directory: String
     /// Samples per pixel, seed and exposure; the sun is set per capture from its time and place.
     public var samplesPerPixel: Int
@@ -45,13 +46,16 @@ public struct CaptureWriter: Sendable {
     /// The four files of `capture` in `directory`: JPEG, depth map, label map, sidecar.
     public static func paths(for capture: CaptureMetadata, in directory: String) -> [String] {
         [capture.imageFileName, capture.depthFileName, capture.labelFileName, capture.sidecarFileName]
-            .map { FilePath.joining(directory, $0) }
+            .map { StorageLocation.joining(directory, $0) }
     }
 
     /// Whether all four files of `capture` exist in `directory` (no model needed: a run that resumes
     /// skips a tile whose captures are all there without building it).
     public static func exists(_ capture: CaptureMetadata, in directory: String) -> Bool {
-        paths(for: capture, in: directory).allSatisfy { FileManager.default.fileExists(atPath: $0) }
+        guard StorageLocation.isObjectStorage(directory) else {
+            return paths(for: capture, in: directory).allSatisfy { FileManager.default.fileExists(atPath: $0) }
+        }
+        return paths(for: capture, in: directory).allSatisfy { (try? ObjectStorage.shared.exists($0)) ?? false }
     }
 
     /// The EXIF/XMP metadata of a capture's JPEG.
@@ -75,7 +79,8 @@ public struct CaptureWriter: Sendable {
         try EquirectangularCamera(position: capture.scenePosition, headingDegrees: capture.headingDegrees, width: width)
     }
 
-    /// Renders and writes one capture (every file atomically: a reader never sees half a file).
+    /// Renders and writes one capture (every file atomically: a reader never sees half a file; in object
+    /// storage each is one `PUT`, which appears whole or not at all). The JPEG is written last.
     public func write(_ capture: CaptureMetadata) throws {
         guard let coordinate = capture.coordinate else {
             throw SimulatorError.invalidParameter(name: "capture coordinate", value: "\(capture.latitude),\(capture.longitude)",
@@ -99,8 +104,13 @@ public struct CaptureWriter: Sendable {
             (capture.imageFileName, jpeg),  // last: its presence marks a finished capture
         ]
         for (name, bytes) in files {
-            let path = (directory as NSString).appendingPathComponent(name)
-            do { try ImageFile.write(bytes, to: path) } catch { throw SimulatorError.cannotWrite(error) }
+            let path = StorageLocation.joining(directory, name)
+            guard StorageLocation.isObjectStorage(path) else {
+                do { try ImageFile.write(bytes, to: path) } catch { throw SimulatorError.cannotWrite(error) }
+                continue
+            }
+            try ObjectStorage.shared.write(bytes, to: path, contentType: name.hasSuffix(".jpg") ? "image/jpeg"
+                                           : name.hasSuffix(".png") ? "image/png" : "application/json")
         }
     }
 }

@@ -362,7 +362,7 @@ struct CatalogConformanceTests {
         #expect(reader.revision == revision + 1 && reader.panoramaCount == 6)
         let origin = try GeoCoordinate(latitude: Fixtures.senaatintori.latitude, longitude: Fixtures.senaatintori.longitude)
         #expect(try reader.scene(for: SceneRequest(coordinate: origin)).scene?.panoramaID == "helsinki/sim_0003")
-        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "4")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "5")
         #expect(try PostGISTestServer.psql(url, "SELECT count(*) FROM pg_indexes WHERE schemaname = 'public' AND indexdef LIKE '%USING gist%'") == "4")
     }
 
@@ -379,10 +379,10 @@ struct CatalogConformanceTests {
             try Catalog(path: url)
         } throws: { error in
             guard case CatalogError.notACatalog(_, let detail) = error else { return false }
-            return detail == "schema version 1, written by an older lookaround; this one reads 4"
+            return detail == "schema version 1, written by an older lookaround; this one reads 5"
         }
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
-        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "4")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "5")
         #expect(try PostGISTestServer.psql(url, "SELECT count(*) FROM panoramas WHERE maps_source = 'measured'")
                 == PostGISTestServer.psql(url, "SELECT count(*) FROM panoramas WHERE depth_path IS NOT NULL OR labels_path IS NOT NULL"))
         #expect(try Catalog(path: url).geocode(GeocodeQuery(text: "Senaatintori")).isEmpty == false)
@@ -433,13 +433,13 @@ struct CatalogConformanceTests {
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
         _ = try PostGISTestServer.psql(url, "DROP TABLE street_graph; UPDATE lookaround_schema SET version = 3")
         #expect(throws: CatalogError.notACatalog(path: CatalogLocation.postgres(url: url).description,
-                                                 detail: "schema version 3, written by an older lookaround; this one reads 4")) {
+                                                 detail: "schema version 3, written by an older lookaround; this one reads 5")) {
             try Catalog(path: url)
         }
         var options = CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm])
         options.streetGraphBuilder = StreetGraphBuilder()
         #expect(try CatalogBuilder.build(options).streetGraph?.reused == false)
-        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "4")
+        #expect(try PostGISTestServer.psql(url, "SELECT version FROM lookaround_schema") == "5")
         let stored = try #require(try Catalog(path: url).streetGraph())
         #expect(try RoutingGraph(serialized: stored.data).edgeCount == RoutingGraph(contentsOfFile: set.osm).edgeCount)
     }

@@ -47,7 +47,9 @@ import TestSupport
             try database.setUserVersion(4)
             #expect(try !database.hasTable("street_graph"))
             try CatalogSchema.migrate(database)
-            #expect(try database.userVersion == 5 && database.hasTable("street_graph"))
+            #expect(try database.userVersion == CatalogSchema.currentVersion && database.hasTable("street_graph"))
+            // Version 6: the ETag of images indexed from object storage.
+            #expect(try database.prepare("SELECT file_etag FROM panoramas").step() == false)
             #expect(try SQLiteCatalogStore.streetGraph(in: database) == nil)
         }
         // A v1 catalog without a stored index is reported, with the remedy.
@@ -88,7 +90,7 @@ import TestSupport
         var found: [String] = []
         while try info.step() { found.append("\(info.string(1)) \(info.string(2)) \(info.int(3)) \(info.int(5))") }
         #expect(found.first == "row INTEGER 0 1" && found.contains("id TEXT 1 0") && found.contains("maps_source TEXT 0 0"))
-        #expect(found.contains("sequence INTEGER 1 0") && found.contains("depth_path TEXT 0 0") && found.count == 33, "\(found)")
+        #expect(found.contains("sequence INTEGER 1 0") && found.contains("depth_path TEXT 0 0") && found.count == 34, "\(found)")
         let expected = PanoramaTable.columns.filter { $0.sqliteVersion != nil }.map {
             "\($0.name) \($0.kind.sqlite) \($0.isNullable || $0.constraint == .primaryKey ? 0 : 1) \($0.constraint == .primaryKey ? 1 : 0)"
         }
@@ -98,7 +100,7 @@ import TestSupport
         #expect(postgres.contains("geog geography(Point, 4326) NOT NULL,\n    latitude_e7 integer NOT NULL,"))
         #expect(postgres.contains("flags smallint NOT NULL,") && postgres.contains("file_size bigint NOT NULL,"))
         #expect(postgres.contains("sequence integer NOT NULL,") && !postgres.contains("REFERENCES"))
-        #expect(postgres.contains("maps_source text,\n    alignment text);"))
+        #expect(postgres.contains("maps_source text,\n    alignment text,\n    file_etag text);"))
         #expect(PostGISSchema.migrations[2].contains(
             "ALTER TABLE panoramas ADD COLUMN IF NOT EXISTS maps_source text, ADD COLUMN IF NOT EXISTS alignment text;"))
         #expect(CatalogSchema.migrations[3].contains("ALTER TABLE panoramas ADD COLUMN maps_source TEXT;\nALTER TABLE panoramas ADD COLUMN alignment TEXT;"))
@@ -113,7 +115,7 @@ import TestSupport
             try database.execute("DROP TABLE street_graph")
             try database.setUserVersion(4)
         }
-        #expect(throws: CatalogError.notACatalog(path: path, detail: "schema version 4, written by an older lookaround; this one reads 5")) {
+        #expect(throws: CatalogError.notACatalog(path: path, detail: "schema version 4, written by an older lookaround; this one reads \(CatalogSchema.currentVersion)")) {
             try Catalog(path: path)
         }
         var options = CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [set.osm])

@@ -29,7 +29,8 @@ import TestSupport
     /// shared library come from one source package, so the run-time version equals pkg-config's.
     @Test(arguments: [("libpng", "libpng"), ("FreeType", nil), ("SQLite", "sqlite3"), ("libdeflate", "libdeflate"),
                       ("libjpeg-turbo", "libturbojpeg"), ("libreadosm", "readosm"), ("zlib", "zlib"), ("Expat", "expat"),
-                      ("libavformat", "libavformat"), ("libavcodec", "libavcodec"), ("libswscale", "libswscale"), ("libavutil", "libavutil")])
+                      ("libavformat", "libavformat"), ("libavcodec", "libavcodec"), ("libswscale", "libswscale"), ("libavutil", "libavutil"),
+                      ("libcurl", "libcurl"), ("libcrypto", "libcrypto")])
     func versionListsEveryLinkedLibraryWithItsVersion(library: String, pkgConfigName: String?) throws {
         let result = try Lookaround.run(["--version"])
         let line = result.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(library + " ") }

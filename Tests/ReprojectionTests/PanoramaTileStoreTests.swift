@@ -103,15 +103,15 @@ struct PanoramaTileStoreTests {
         #expect(names == ["a.lktiles"], "no temporary file left: \(names)")
 
         #expect(!store.makingFailed(panoramaID: "a", source: sources[0]))
-        #expect(store.fileForView(panoramaID: "a", source: sources[0]) == nil)
+        #expect(try store.fileForView(panoramaID: "a", source: sources[0]) == nil)
         #expect(store.makingFailed(panoramaID: "a", source: sources[0]), "remembered: the next view decodes directly")
-        #expect(store.fileForView(panoramaID: "a", source: sources[0]) == nil)
+        #expect(try store.fileForView(panoramaID: "a", source: sources[0]) == nil)
         // Another panorama of the same store is not affected, and a changed JPEG is tried again.
-        #expect(store.fileForView(panoramaID: "b", source: sources[1]) != nil)
+        #expect(try store.fileForView(panoramaID: "b", source: sources[1]) != nil)
         try FileManager.default.removeItem(atPath: store.path(panoramaID: "a"))
         try Self.touch(sources[0])
         #expect(!store.makingFailed(panoramaID: "a", source: sources[0]))
-        #expect(store.fileForView(panoramaID: "a", source: sources[0]) != nil)
+        #expect(try store.fileForView(panoramaID: "a", source: sources[0]) != nil)
     }
 
     /// The last (done, total) a progress callback saw.
