@@ -87,14 +87,12 @@ let package = Package(
         // Directions over the OSM street network: the routing graph (walking, cycling, driving; oneway,
         // access, turn restrictions, pedestrian areas), A* over directed edges, steps, encoded polylines.
         .target(name: "Routing", dependencies: ["Diagnostics", "Geodesy", "MapData"]),
-        .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3"]),
-        .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData"]),
-        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "CViewKernels"]),
         .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3", "Storage"]),
         .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData", "Storage"]),
-        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "Storage"]),
-
+        .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "CViewKernels", "Storage"]),
         // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
+        // rebuild, frames sampled along the track into geotagged JPEGs.
+        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "CFFmpeg"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing",
                                                   "Storage"]),

@@ -295,7 +295,7 @@ func runWebBenchmarks() throws {
         index.waitUntilExit()
         let photos = try Catalog(location: CatalogLocation(parsing: folder + "/photos.sqlite"))
         let photo = try photos.panorama(id: "R0014760")
-        let photoServer = try ServedProcess(catalog: folder + "/photos.sqlite")
+        let photoServer = try ServedProcess(catalog: folder + "/photos.sqlite", extra: ["--serve-unblurred"])
         let photoBase = "http://127.0.0.1:\(photoServer.port)"
         let fileBytes = (try? FileManager.default.attributesOfItem(atPath: camera)[.size] as? Int) ?? 0
         if let view = runHelper(python, [webScript("bench_web.py"), "firstview", photoBase, photo.id, "\(heading)",

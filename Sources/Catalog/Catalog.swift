@@ -181,9 +181,6 @@ public final class Catalog: @unchecked Sendable {
 
     private func row(ofPanoramaID id: String) throws(CatalogError) -> Int { try store.row(ofPanoramaID: id) }
 
-    /// The catalog's first panorama (nil when it has none): one record, for what every record shares
-    /// (the service reads it at start to learn which object store holds the imagery).
-    public func firstPanorama() throws(CatalogError) -> PanoramaRecord? { panoramaCount > 0 ? try panorama(row: 1) : nil }
 
     /// The panorama with this id.
     /// - Throws: `CatalogError.unknownPanorama`.

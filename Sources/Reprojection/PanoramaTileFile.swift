@@ -405,7 +405,6 @@ public struct PanoramaTileFile: Sendable {
             var bytes = header
             bytes.reserveCapacity(offset)
             for tile in tiles { bytes += tile }
-            tiles = []
             do { try ObjectStorage.shared.write(bytes, to: path, contentType: "application/octet-stream") } catch {
                 throw .storageFailed(error)
             }

@@ -3,6 +3,9 @@ import Foundation
 
 /// One decoded picture: 8-bit 4:2:0 planes as FFmpeg's frame holds them (or as libswscale converted
 /// them from another format), valid while this object lives.
+///
+/// `@unchecked Sendable`: the frame pointers are set in `init` and freed in `deinit`; in between the
+/// frames are only read.
 final class DecodedPicture: @unchecked Sendable {
     /// The frame (owned: freed with this object).
     private var frame: UnsafeMutablePointer<AVFrame>?

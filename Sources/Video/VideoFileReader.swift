@@ -2,6 +2,9 @@ import Foundation
 
 /// Random access to a (possibly multi-gigabyte) file with `pread`: the container's boxes and the
 /// telemetry samples are read where they lie, never the whole file.
+///
+/// `@unchecked Sendable`: its state is `let`; `pread` takes its offset with each call, so reads from
+/// several threads do not disturb each other.
 final class VideoFileReader: @unchecked Sendable {
     let path: String
     /// The file's size in bytes.

@@ -155,7 +155,7 @@ import TestSupport
         let cliAlignment = try #require(scene["pose_alignment"] as? [String: Any], "\(cli.stdout)")
         #expect(cliAlignment["applied"] as? Bool == true && cliAlignment["metadata_heading_source"] as? String == "sidecar")
 
-        let server = try ServeCLITests.Server(["--catalog", catalog])
+        let server = try ServeCLITests.Server(["--catalog", catalog, "--serve-unblurred"])
         defer { _ = server.terminate() }
         let response = try RawHTTPClient(port: server.port).get("/v1/scene?lat=\(truth.latitude)&lon=\(truth.longitude)")
         #expect(response.status == 200, "\(response.text)")
