@@ -94,7 +94,8 @@ struct ErrorAnswers: Sendable {
             response = .json(writer.bytes, status: error.httpStatus)
         }
         switch error {
-        case .catalogUnavailable, .storageUnavailable: response.headers.append(("Retry-After", "2"))
+        case .catalogUnavailable, .storageUnavailable:
+            response.headers.append(("Retry-After", "\(ServiceError.unreachableStoreRetryAfterSeconds)"))
         default: break
         }
         return response

@@ -11,6 +11,11 @@ import Foundation
 /// routes answer Google's shapes (a `status` field for metadata, a status code and text for images);
 /// OSRM's route answers `{"code", "message"}`. `ErrorAnswers` writes every one of them.
 public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `Retry-After` on the 503 of a catalog database or an imagery store that cannot be reached, seconds:
+    /// longer than the engine's answer to overload (``HTTPServerConfiguration/retryAfterSeconds``), since a
+    /// store comes back more slowly than a queue drains.
+    public static let unreachableStoreRetryAfterSeconds = 2
+
     /// A query parameter is missing, malformed or out of range (`parameter` names it; nil when the
     /// mistake is not one parameter's).
     case invalidParameter(parameter: String?, message: String)
