@@ -18,12 +18,15 @@ enum IndexBlur {
         var faces: Int, plates: Int
         var keptOriginalsIn: String?
         var failures: [Failure]
+        /// Video frames blurred as the index wrote them (counted in ``blurred`` too).
+        var videoFrames = 0
 
         struct Failure: Encodable { var path: String; var message: String }
         var seconds: Double
 
         var line: String {
-            "blurred     \(blurred) photos (\(faces) faces, \(plates) plates); \(alreadyBlurred) already blurred, "
+            "blurred     \(blurred) photos (" + (videoFrames > 0 ? "\(videoFrames) of them video frames; " : "")
+                + "\(faces) faces, \(plates) plates); \(alreadyBlurred) already blurred, "
                 + "\(simulated) simulated, \(failures.count) failed, \(String(format: "%.2f", seconds)) s"
                 + (keptOriginalsIn.map { "; originals kept in \($0)" } ?? "")
         }
@@ -97,5 +100,50 @@ enum IndexBlur {
         guard let metadata = try? ImageMetadata.read(fromJPEGFile: path).metadata else { return false }
         return (metadata.panorama?.captureSoftware ?? "").lowercased().hasPrefix("lookaround")
             || (metadata.make ?? "").lowercased().hasPrefix("lookaround")
+    }
+}
+
+/// `index --blur` for the frames of videos: each frame a recording gives that is not yet blurred is blurred in
+/// place as soon as its recording's frames are written, before the index reads it. No original is kept: the
+/// video is the original, and its frames are made again from it whenever they are missing.
+///
+/// `@unchecked Sendable`: used by the one thread that samples the videos (``VideoIndexing`` reads the
+/// recordings one after another); the counts are read after the index run, on that thread.
+final class FrameBlurring: @unchecked Sendable {
+    private var detector: PrivacyDetector?
+    private(set) var blurred = 0, alreadyBlurred = 0, faces = 0, plates = 0
+    private(set) var failures: [IndexBlur.Report.Failure] = []
+    private(set) var seconds = 0.0
+
+    /// Blurs the frames at `paths` that are not yet blurred (those of an unchanged video were blurred before).
+    func blur(_ paths: [String]) {
+        let start = Date()
+        defer { seconds += Date().timeIntervalSince(start) }
+        for path in paths {
+            if PrivacyMarker.isBlurred(fileAt: path) { alreadyBlurred += 1; continue }
+            do {
+                if detector == nil { detector = try PrivacyDetector() }
+                let request = BlurRequest(detector: detector, software: "lookaround \(CommandTree.version)")
+                let result = try BlurCommand.blurFile(path, to: path, request: request, dryRun: false, keepOriginal: nil)
+                blurred += 1
+                faces += result.regions.filter { $0.kind == .face && $0.state == .blurred }.count
+                plates += result.regions.filter { $0.kind == .plate && $0.state == .blurred }.count
+            } catch {
+                failures.append(IndexBlur.Report.Failure(path: path, message: describe(error).1))
+            }
+        }
+    }
+
+    /// `report` with this run's frames added.
+    func adding(to report: IndexBlur.Report) -> IndexBlur.Report {
+        var report = report
+        report.blurred += blurred
+        report.videoFrames += blurred
+        report.alreadyBlurred += alreadyBlurred
+        report.faces += faces
+        report.plates += plates
+        report.failures += failures
+        report.seconds += seconds
+        return report
     }
 }

@@ -67,7 +67,8 @@ enum IndexCommand: Command {
             s3:// locations too (an s3:// $LOOKAROUND_TILE_DIR holds the tile files of an SQLite catalog as well).
             With --blur, every real photo not yet blurred is first blurred in place, before it is read: faces and \
             licence plates, by JPEG blocks, as 'lookaround blur' does (see its help); its XMP then records it, so a \
-            photo is blurred once and 'lookaround serve' serves it. Simulated panoramas are left alone. \
+            photo is blurred once and 'lookaround serve' serves it. Simulated panoramas are left alone; the frames \
+            of videos are blurred as they are written (the video is their original). \
             --keep-originals DIR keeps each photo as it was, in DIR outside the indexed folders (needed to \
             remove a wrong blur later with 'lookaround blur --remove ID --originals DIR'); without it the \
             originals are not kept.
@@ -176,15 +177,18 @@ enum IndexCommand: Command {
             options.derivationProgress = progress("index: depth and labels from OSM", "photos")
         }
         options.streetGraphBuilder = StreetGraphBuilder()
+        let frameBlurring = blurReport == nil ? nil : FrameBlurring()
         if !arguments.flag("no-videos") {
             options.videoSampler = VideoIndexing(settings: VideoFrameStore.Settings(
                 everyMeters: try arguments.double("video-every-meters", in: 0.5...1000) ?? 3,
-                timeOffsetSeconds: try arguments.double("video-time-offset-seconds", in: -86_400...86_400) ?? 0))
+                timeOffsetSeconds: try arguments.double("video-time-offset-seconds", in: -86_400...86_400) ?? 0),
+                blurring: frameBlurring)
             options.videoProgress = progress("index: videos", "video frames")
         } else if arguments.has("video-every-meters") || arguments.has("video-time-offset-seconds") {
             throw arguments.error("--no-videos reads no videos: leave out --video-every-meters and --video-time-offset-seconds")
         }
         let report = try CatalogBuilder.build(options, progress: progress("index", "files"))
+        if let frameBlurring, let before = blurReport { blurReport = frameBlurring.adding(to: before) }
         var tiles: PanoramaTileReport?
         if arguments.flag("tiles") {
             let catalog = try Catalog(path: report.catalogPath)

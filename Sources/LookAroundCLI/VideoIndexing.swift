@@ -8,6 +8,8 @@ import Video
 /// then reads them like photos.
 struct VideoIndexing: VideoFrameSampling {
     var settings: VideoFrameStore.Settings
+    /// With `index --blur`: blurs each recording's frames as soon as they are written (nil: left as decoded).
+    var blurring: FrameBlurring?
 
     func isVideo(_ fileName: String) -> Bool {
         guard let dot = fileName.lastIndex(of: "."), !fileName.hasPrefix(".") else { return false }
@@ -31,7 +33,9 @@ struct VideoIndexing: VideoFrameSampling {
             let before = done
             let outcome = store.frames(recording: path, key: Self.key(video)) { p in progress?(min(total, before + p.decoded), total) }
             switch outcome {
-            case .frames(let paths, let notes, _): outcomes.append(.frames(video, paths: paths, warnings: notes))
+            case .frames(let paths, let notes, _):
+                blurring?.blur(paths)
+                outcomes.append(.frames(video, paths: paths, warnings: notes))
             case .skipped(let reason): outcomes.append(.skipped(video, reason: reason))
             case .failed(let reason): outcomes.append(.failed(video, reason: reason))
             }

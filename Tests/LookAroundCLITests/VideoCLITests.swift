@@ -149,6 +149,41 @@ import VideoTestSupport
         #expect(again.exitCode == 0 && again.stdout.contains("(6 files: 0 read, 6 unchanged"), "\(again.stdout)")
     }
 
+    /// `index --blur` blurs the frames it writes before it reads them (the XMP marker on each frame, the count
+    /// in the report line), and a second run finds them blurred; `serve` then starts without --serve-unblurred.
+    @Test func indexBlurBlursTheFramesItWrites() throws {
+        try Self.requireFFmpeg()
+        let root = try Lookaround.temporaryDirectory()
+        let videos = root.appendingPathComponent("videos")
+        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
+        let ids = Array(Self.ids.prefix(3))
+        let truths = try ids.map(Self.truth)
+        let panoramas = try ids.map { try JPEGCodec.decodeRGB(try ImageFile.read(Self.shipped.appendingPathComponent("\($0).jpg").path)).image }
+        let start = Date(timeIntervalSince1970: 1_781_514_930)
+        try TestRecordings.equirectangularMP4(panoramas: panoramas, path: videos.appendingPathComponent("walk.mp4").path, fps: 1,
+                                              creationTime: ISO8601DateFormatter().string(from: start))
+        let fixes = truths.enumerated().map { k, t in
+            TestFix(latitude: t.latitude, longitude: t.longitude, altitudeMeters: 2.5, speedMetersPerSecond: 12, utc: start.addingTimeInterval(Double(k)))
+        }
+        try TestRecordings.gpx(fixes).write(toFile: videos.appendingPathComponent("walk.gpx").path, atomically: true, encoding: .utf8)
+        let catalog = root.appendingPathComponent("walk.sqlite").path
+        let arguments = ["index", videos.path, "--catalog", catalog, "--no-osm", "--video-every-meters", "12", "--blur"]
+        let index = try Lookaround.run(arguments)
+        #expect(index.exitCode == 0, "\(index.stdout)\(index.stderr)")
+        #expect(index.stdout.contains("blurred     3 photos (3 of them video frames; 0 faces, 0 plates)"), "\(index.stdout)")
+        let frames = root.appendingPathComponent("walk.frames/videos/walk.mp4")
+        for k in 0..<3 {
+            let bytes = try Data(contentsOf: frames.appendingPathComponent(String(format: "%06d.jpg", k)))
+            #expect(bytes.range(of: Data("urn:x-lookaround:privacy:1.0/".utf8)) != nil, "frame \(k) has no blur marker")
+        }
+        let again = try Lookaround.run(arguments)
+        #expect(again.exitCode == 0 && again.stdout.contains("blurred     0 photos (0 faces, 0 plates); 3 already blurred"), "\(again.stdout)")
+        let server = try ServeCLITests.Server(["--catalog", catalog])
+        defer { _ = server.terminate() }
+        let health = try RawHTTPClient(port: server.port).get("/v1/health")
+        #expect(health.status == 200, "\(health.text)")
+    }
+
     /// A folder as a camera's card leaves it: a GoPro MAX recording in two chapters, a flat GoPro video and an
     /// Insta360 original without its export. One sequence from the chapters, the flat video a warning, the
     /// .insv a failure naming the export it needs.
