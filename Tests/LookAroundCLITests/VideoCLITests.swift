@@ -95,6 +95,21 @@ import VideoTestSupport
 
     // MARK: index
 
+    /// `walk.mp4`, an equirectangular video of the shipped panoramas `ids` (one a second), and `walk.gpx`, their
+    /// positions at 12 m/s, written into `videos`; the panoramas' truths in order.
+    static func walkVideo(_ ids: [String], in videos: URL) throws -> [Truth] {
+        let truths = try ids.map(Self.truth)
+        let panoramas = try ids.map { try JPEGCodec.decodeRGB(try ImageFile.read(Self.shipped.appendingPathComponent("\($0).jpg").path)).image }
+        let start = Date(timeIntervalSince1970: 1_781_514_930)
+        try TestRecordings.equirectangularMP4(panoramas: panoramas, path: videos.appendingPathComponent("walk.mp4").path, fps: 1,
+                                              creationTime: ISO8601DateFormatter().string(from: start))
+        let fixes = truths.enumerated().map { k, t in
+            TestFix(latitude: t.latitude, longitude: t.longitude, altitudeMeters: 2.5, speedMetersPerSecond: 12, utc: start.addingTimeInterval(Double(k)))
+        }
+        try TestRecordings.gpx(fixes).write(toFile: videos.appendingPathComponent("walk.gpx").path, atomically: true, encoding: .utf8)
+        return truths
+    }
+
     /// An equirectangular MP4 made from six shipped panoramas (one per second) with a GPX log of their
     /// positions beside it: one sequence whose frames lie within 1 m of the track, derived depth from the
     /// extract, and a walk along it that moves through the depth maps.
@@ -103,15 +118,7 @@ import VideoTestSupport
         let root = try Lookaround.temporaryDirectory()
         let videos = root.appendingPathComponent("videos")
         try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
-        let truths = try Self.ids.map(Self.truth)
-        let panoramas = try Self.ids.map { try JPEGCodec.decodeRGB(try ImageFile.read(Self.shipped.appendingPathComponent("\($0).jpg").path)).image }
-        let start = Date(timeIntervalSince1970: 1_781_514_930)
-        try TestRecordings.equirectangularMP4(panoramas: panoramas, path: videos.appendingPathComponent("walk.mp4").path, fps: 1,
-                                              creationTime: ISO8601DateFormatter().string(from: start))
-        let fixes = truths.enumerated().map { k, t in
-            TestFix(latitude: t.latitude, longitude: t.longitude, altitudeMeters: 2.5, speedMetersPerSecond: 12, utc: start.addingTimeInterval(Double(k)))
-        }
-        try TestRecordings.gpx(fixes).write(toFile: videos.appendingPathComponent("walk.gpx").path, atomically: true, encoding: .utf8)
+        let truths = try Self.walkVideo(Self.ids, in: videos)
         let catalog = root.appendingPathComponent("walk.sqlite").path
         let index = try Lookaround.run(["index", videos.path, "--catalog", catalog, "--osm", Self.osm, "--video-every-meters", "12"])
         #expect(index.exitCode == 0, "\(index.stdout)\(index.stderr)")
@@ -156,16 +163,7 @@ import VideoTestSupport
         let root = try Lookaround.temporaryDirectory()
         let videos = root.appendingPathComponent("videos")
         try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
-        let ids = Array(Self.ids.prefix(3))
-        let truths = try ids.map(Self.truth)
-        let panoramas = try ids.map { try JPEGCodec.decodeRGB(try ImageFile.read(Self.shipped.appendingPathComponent("\($0).jpg").path)).image }
-        let start = Date(timeIntervalSince1970: 1_781_514_930)
-        try TestRecordings.equirectangularMP4(panoramas: panoramas, path: videos.appendingPathComponent("walk.mp4").path, fps: 1,
-                                              creationTime: ISO8601DateFormatter().string(from: start))
-        let fixes = truths.enumerated().map { k, t in
-            TestFix(latitude: t.latitude, longitude: t.longitude, altitudeMeters: 2.5, speedMetersPerSecond: 12, utc: start.addingTimeInterval(Double(k)))
-        }
-        try TestRecordings.gpx(fixes).write(toFile: videos.appendingPathComponent("walk.gpx").path, atomically: true, encoding: .utf8)
+        _ = try Self.walkVideo(Array(Self.ids.prefix(3)), in: videos)
         let catalog = root.appendingPathComponent("walk.sqlite").path
         let arguments = ["index", videos.path, "--catalog", catalog, "--no-osm", "--video-every-meters", "12", "--blur"]
         let index = try Lookaround.run(arguments)
