@@ -16,8 +16,8 @@ private var probePath: String {
     /// The displays an X server listens on, as a missing window's report gives them, are read from the
     /// process's own sockets: a process listening on the abstract socket @/tmp/.X11-unix/XN is found
     /// listening on display N, and not once it closes — also when the machine has so many Unix sockets
-    /// that /proc/net/unix is longer than one page (80 more are opened first, so the display's line comes
-    /// after the first 4 kB that a single read returns).
+    /// that /proc/net/unix is longer than one page: 80 more are opened first, and every one of them must be
+    /// in the table as read (a single `read` returns its first 4 kB only, about 40 lines).
     @Test func listeningDisplaysAreReadFromTheProcessSockets() throws {
         var fillers: [Int32] = []
         defer { fillers.forEach { close($0) } }
@@ -35,6 +35,9 @@ private var probePath: String {
             let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(filler, $0, length) } }
             try #require(bound == 0 && listen(filler, 1) == 0, "filler bind/listen: \(String(cString: strerror(errno)))")
         }
+        let table = VirtualDisplay.procFile("/proc/net/unix")
+        let missing = (0..<80).filter { !table.contains("@lookaround-filler-\(getpid())-\($0)\n") }
+        #expect(table.utf8.count > 4_096 && missing.isEmpty, "/proc/net/unix read as \(table.utf8.count) bytes; fillers missing: \(missing)")
         let number = 50_000 + Int(getpid() % 10_000)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)

@@ -203,7 +203,7 @@ public enum VirtualDisplay {
     /// `read` (its size says 0), which the kernel answers with one page: /proc/net/unix on a machine with
     /// more than about 50 Unix sockets (a parallel test run with browsers and X servers) was cut after
     /// 4 kB, and a listening display beyond that line was not found.
-    static func procFile(_ path: String) -> String {
+    public static func procFile(_ path: String) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return "" }
         defer { close(descriptor) }
