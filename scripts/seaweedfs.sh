@@ -133,8 +133,10 @@ case $command in
         nohup setsid bash -c 'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; kill "$2" 2>/dev/null' \
           watchdog "$LOOKAROUND_S3_OWNER_PID" "$weed_pid" >/dev/null 2>&1 &
       fi
+      # Up to 60 s: alone it is ready in 1.5 s, but several starting at once on a loaded 2-core machine (the
+      # suite's storage tests in parallel) took over 10 s, the wait this loop had before.
       ready=
-      for _ in $(seq 1 100); do
+      for _ in $(seq 1 600); do
         # Credentials are required: an anonymous request answers 403 once S3 is up.
         code=$(curl -s -o /dev/null -w '%{http_code}' "$(url)/" || true)
         if [[ $code == 403 || $code == 200 ]]; then ready=1; break; fi

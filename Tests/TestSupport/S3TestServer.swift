@@ -102,11 +102,19 @@ public final class S3TestServer: Sendable {
         throw SetupFailure(reason: lastFailure)
     }
 
-    /// A port P the system picked with P…P+9 free at the moment.
+    /// A port P with P…P+9 free at the moment, below the kernel's range of ephemeral ports
+    /// (/proc/sys/net/ipv4/ip_local_port_range): SeaweedFS binds its ten ports one after another over a second
+    /// or two, and a port of that range can be taken meanwhile as the source port of any outgoing connection
+    /// (a parallel run opens thousands), which left the server half started ("did not start"). Outside the
+    /// range only an explicit bind can take it.
     public static func freePortBlock() -> Int {
-        for _ in 0..<50 {
-            guard let first = freePort(0), first + 9 < 65536 else { continue }
-            if (1...9).allSatisfy({ freePort(first + $0) != nil }) { return first }
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) } ?? []
+        let ephemeralStart = range.first ?? 32_768
+        let upper = max(10_010, ephemeralStart - 10)
+        for _ in 0..<200 {
+            let first = Int.random(in: 10_000..<upper)
+            if (0...9).allSatisfy({ freePort(first + $0) != nil }) { return first }
         }
         return 0
     }
