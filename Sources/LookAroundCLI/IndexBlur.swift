@@ -73,12 +73,11 @@ enum IndexBlur {
             let display = quiet ? nil : ProgressDisplay(label: "index --blur", unit: "photos", quiet: quiet)
             for (k, photo) in photos.enumerated() {
                 do {
-                    let request = BlurRequest(detector: detector, software: "lookaround \(CommandTree.version)")
-                    let result = try BlurCommand.blurFile(photo.path, to: photo.path, request: request, dryRun: false,
-                                                          keepOriginal: keepOriginals.map { FilePath.joining($0, photo.relative) })
+                    let found = try blurInPlace(photo.path, detector: detector,
+                                                keepOriginal: keepOriginals.map { FilePath.joining($0, photo.relative) })
                     report.blurred += 1
-                    report.faces += result.regions.filter { $0.kind == .face && $0.state == .blurred }.count
-                    report.plates += result.regions.filter { $0.kind == .plate && $0.state == .blurred }.count
+                    report.faces += found.faces
+                    report.plates += found.plates
                 } catch {
                     report.failures.append(Report.Failure(path: photo.path, message: describe(error).1))
                 }
@@ -87,6 +86,15 @@ enum IndexBlur {
         }
         report.seconds = Date().timeIntervalSince(start)
         return report
+    }
+
+    /// Blurs the photo at `path` in place (keeping the original at `keepOriginal` when given); the faces and
+    /// plates blurred.
+    static func blurInPlace(_ path: String, detector: PrivacyDetector?, keepOriginal: String?) throws -> (faces: Int, plates: Int) {
+        let request = BlurRequest(detector: detector, software: "lookaround \(CommandTree.version)")
+        let result = try BlurCommand.blurFile(path, to: path, request: request, dryRun: false, keepOriginal: keepOriginal)
+        return (result.regions.filter { $0.kind == .face && $0.state == .blurred }.count,
+                result.regions.filter { $0.kind == .plate && $0.state == .blurred }.count)
     }
 
     /// Whether a panorama is the simulator's (as `lookaround index` decides: a sidecar's `"source": "simulated"`,
@@ -123,11 +131,10 @@ final class FrameBlurring: @unchecked Sendable {
             if PrivacyMarker.isBlurred(fileAt: path) { alreadyBlurred += 1; continue }
             do {
                 if detector == nil { detector = try PrivacyDetector() }
-                let request = BlurRequest(detector: detector, software: "lookaround \(CommandTree.version)")
-                let result = try BlurCommand.blurFile(path, to: path, request: request, dryRun: false, keepOriginal: nil)
+                let found = try IndexBlur.blurInPlace(path, detector: detector, keepOriginal: nil)
                 blurred += 1
-                faces += result.regions.filter { $0.kind == .face && $0.state == .blurred }.count
-                plates += result.regions.filter { $0.kind == .plate && $0.state == .blurred }.count
+                faces += found.faces
+                plates += found.plates
             } catch {
                 failures.append(IndexBlur.Report.Failure(path: path, message: describe(error).1))
             }
