@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",
                                                          "Imaging", "Geodesy", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Terminal", "LookAround", "Catalog", "Imaging", "TestSupport"]),
-        .testTarget(name: "LookAroundCLITests", dependencies: ["TestSupport", "Imaging", "Terminal", "Video", "VideoTestSupport"],
+        .testTarget(name: "LookAroundCLITests", dependencies: ["TestSupport", "Imaging", "Reprojection", "Terminal", "Video", "VideoTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

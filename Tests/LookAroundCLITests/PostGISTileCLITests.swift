@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Reprojection
 import Testing
 import TestSupport
 
@@ -47,11 +48,27 @@ struct PostGISTileCLITests {
         #expect(try FileManager.default.attributesOfItem(atPath: tileFile)[.modificationDate] as? Date == made, "the tile file was remade")
         #expect(!FileManager.default.fileExists(atPath: defaultFolder), "snapshot made tiles in Panoramas/catalog.tiles")
 
-        // Another tile directory: snapshot looks there (and makes the file there, once), not in the first.
+        // Another tile directory: snapshot reads the file it finds there, and makes none where it finds none
+        // (`index --tiles` and a server's background maker do). The file put there is current for the JPEG but
+        // holds a plain red picture, so a red view proves it was read from there and not from the first folder.
         let other = root.appendingPathComponent("other-tiles")
+        let bare = try Lookaround.run(["snapshot", "--catalog", url, "--scene", "shared-000", "--size", "160x90", "-o", output],
+                                      in: root, environment: ["LOOKAROUND_TILE_DIR": other.path])
+        #expect(bare.exitCode == 0, "\(bare.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("shared-000.lktiles").path),
+                "a one-off snapshot made a tile file")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let red = RGB8Image(width: width, height: height,
+                            components: (0..<width * height).flatMap { _ in [UInt8(220), 20, 20] })
+        _ = try PanoramaTileFile.write(jpeg: try JPEGCodec.encode(red, quality: 90),
+                                       source: folder.appendingPathComponent("shared-000.jpg").path,
+                                       to: other.appendingPathComponent("shared-000.lktiles").path)
         let elsewhere = try Lookaround.run(["snapshot", "--catalog", url, "--scene", "shared-000", "--size", "160x90", "-o", output],
                                            in: root, environment: ["LOOKAROUND_TILE_DIR": other.path])
         #expect(elsewhere.exitCode == 0, "\(elsewhere.stderr)")
-        #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("shared-000.lktiles").path))
+        let view = try PNGCodec.decodeRGB([UInt8](try Data(contentsOf: URL(fileURLWithPath: output))))
+        let centre = 3 * (view.width * view.height / 2 + view.width / 2)
+        #expect(view.components[centre] > 180 && view.components[centre + 1] < 60,
+                "the view's centre is \(view.components[centre...].prefix(3)), not the red of the file in $LOOKAROUND_TILE_DIR")
     }
 }
