@@ -88,7 +88,8 @@ def viewer_state(driver):
     return driver.execute_script("""const v = window.lookaroundViewer; if (!v) return null;
         return {state: v.readyState, id: v.scene && v.scene.id, heading: v.camera.heading, pitch: v.camera.pitch, fov: v.camera.fov,
                 painted: v.stats.painted, paintedHeading: v.frames.painted ? v.frames.painted.camera.heading : null,
-                width: v.canvas.width, height: v.canvas.height, href: location.href}""")
+                width: v.canvas.width, height: v.canvas.height, href: location.href,
+                attribution: (v.element.querySelector('.la-attribution') || {}).textContent}""")
 
 
 def wait_settled(driver, what):

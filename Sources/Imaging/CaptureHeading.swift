@@ -39,7 +39,9 @@ public struct CaptureHeading: Sendable, Hashable {
             } else if Self.placeholderPoseCameras.contains(where: { make.caseInsensitiveCompare($0.make) == .orderedSame
                                                                    && model.lowercased().hasPrefix($0.model.lowercased()) }) {
                 poseIsPlaceholder = true
-                notes.append("GPano PoseHeadingDegrees 0 is the placeholder \(make) \(model) writes in every file")
+                // The model often repeats the make ("GoPro", "GoPro Max"): named once.
+                let camera = model.lowercased().hasPrefix(make.lowercased()) ? model : "\(make) \(model)"
+                notes.append("GPano PoseHeadingDegrees 0 is the placeholder the \(camera) writes in every file")
             } else if let direction, Self.difference(direction, 0) > 1 {
                 poseIsPlaceholder = true
                 notes.append("GPano PoseHeadingDegrees 0 contradicts GPSImgDirection \(Self.format(direction))°: read as a placeholder")

@@ -16,7 +16,7 @@ import Testing
              degrees: 123.5, source: "GPSImgDirection", note: nil),
         Case(name: "both agree", pose: 90, direction: 90.4, make: "Insta360", model: "X3", degrees: 90, source: "PoseHeadingDegrees", note: nil),
         Case(name: "GoPro Max placeholder 0 with a compass", pose: 0, direction: 349.06, make: "GoPro", model: "GoPro Max",
-             degrees: 349.06, source: "GPSImgDirection", note: "placeholder GoPro GoPro Max writes in every file"),
+             degrees: 349.06, source: "GPSImgDirection", note: "placeholder the GoPro Max writes in every file"),
         Case(name: "GoPro Max 0 its compass confirms (a frame of a recording heading north)", pose: 0, direction: 0.4, make: "GoPro",
              model: "GoPro Max", degrees: 0, source: "PoseHeadingDegrees", note: nil),
         Case(name: "GoPro Max placeholder without a compass", pose: 0, direction: nil, make: "GoPro", model: "GoPro Max",

@@ -122,6 +122,8 @@ import TestSupport
         #expect(preview["caption"] as? String == "July 2021" && (preview["spread"] as? Double ?? 0) > 10, "\(preview)")
         let viewer = try #require(page["viewer"] as? [String: Any])
         #expect((viewer["id"] as? String)?.hasPrefix("gopro-max-sequence/") == true && (viewer["spread"] as? Double ?? 0) > 10, "\(viewer)")
+        // A photo without an extract shows nothing of OpenStreetMap: the view credits nothing it does not show.
+        #expect(viewer["attribution"] as? String == "", "\(viewer)")
         // Keys after a click on a control: the focus is on the button, the arrow still turns the view.
         let keys = try #require(page["keys_after_controls"] as? [String: [String: Any]])
         #expect(keys.count == 2 && keys.values.allSatisfy { abs(($0["turned"] as? Double ?? 0) - ($0["expected"] as? Double ?? 99)) < 0.01 }, "\(keys)")

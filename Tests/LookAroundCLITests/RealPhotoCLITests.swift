@@ -89,7 +89,7 @@ import TestSupport
         let catalog = try Lookaround.temporaryDirectory().appendingPathComponent("gopro.sqlite").path
         let index = try Lookaround.run(["index", folder.path, "--catalog", catalog])
         #expect(index.exitCode == 0, "\(index.stderr)")
-        #expect(index.stdout.contains("1.jpg: GPano PoseHeadingDegrees 0 is the placeholder GoPro GoPro Max writes in every file"))
+        #expect(index.stdout.contains("1.jpg: GPano PoseHeadingDegrees 0 is the placeholder the GoPro Max writes in every file"))
         // EXIF GPSImgDirection of the five files: 349.06°, 11.19°, 1.47°, 350.44°, 356.46°.
         for (k, expected) in [349.06, 11.19, 1.47, 350.44, 356.46].enumerated() {
             let scene = try #require(try JSONSerialization.jsonObject(with: Data(try Lookaround.run(

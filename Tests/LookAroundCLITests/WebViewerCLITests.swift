@@ -64,6 +64,9 @@ import TestSupport
         #expect(arrow["move"] as? String == "depth-warp" && arrow["from"] as? String != arrow["to"] as? String, "\(arrow)")
         #expect(desktop["back"] as? String == arrow["from"] as? String, "Back returns to the previous panorama")
         #expect((desktop["console_errors"] as? [String])?.isEmpty == true, "\(desktop["console_errors"] ?? "")")
+        // A simulated city is OpenStreetMap's data drawn: the view credits it.
+        #expect((desktop["viewer_opened"] as? [String: Any])?["attribution"] as? String == "© OpenStreetMap contributors",
+                "\(desktop["viewer_opened"] ?? "")")
         try Self.checkDeepLinkPicture(desktop["desktop-deeplink-canvas"], flow: "desktop")
         let query = try #require((desktop["desktop-deeplink-canvas"] as? [String: Any])?["query_form"] as? [String: Any])
         #expect(query["id"] as? String == "aleksanterinkatu-012" && query["heading"] as? Double == 200 && query["pitch"] as? Double == -3

@@ -14,8 +14,6 @@ import { Minimap } from "./minimap.js";
 import { move, playWalk } from "./playback.js";
 import { LookAroundError, resolveLocation, sceneFrom, service } from "./service.js";
 
-const ATTRIBUTION = "© OpenStreetMap contributors";
-
 /** The options and their defaults (MapKit JS's names; the last six this project's own). */
 export const defaults = {
   isNavigationEnabled: true,
@@ -227,7 +225,7 @@ export class LookAround extends EventTarget {
     this.current = scene;
     this.info.textContent = "";
     this.info.append(el("span", "la-date", {}, [scene.captureTime ? "Captured " + formatDate(scene.captureTime) : ""]),
-      el("span", "la-attribution", {}, [ATTRIBUTION]));
+      el("span", "la-attribution", {}, [scene.attribution]));
     this.showPlaceName(scene);
     this.arrows.draw();
     if (this.minimap) this.minimap.draw(true);

@@ -139,7 +139,7 @@ export const service = {
 /** @typedef {{id: string, headingDegrees: number, distanceMeters: number, kind: string}} SceneLink */
 /**
  * @typedef {{id: string, coordinate: Coordinate, captureTime: string, headingDegrees: number, cameraHeightMeters: number,
- *   sequenceName?: string, sequenceIndex?: number, links: SceneLink[], placeName?: string}} Scene
+ *   sequenceName?: string, sequenceIndex?: number, attribution: string, links: SceneLink[], placeName?: string}} Scene
  */
 
 /**
@@ -156,6 +156,9 @@ export function sceneFrom(described) {
     cameraHeightMeters: p.camera_height_meters || 2.5,
     sequenceName: p.sequence_name,
     sequenceIndex: p.sequence_index,
+    // What the frames show from OpenStreetMap: a simulated city, or labels and depth derived from an extract.
+    // A photo with neither shows nothing of it (and so credits nothing).
+    attribution: p.source === "simulated" || p.maps_source === "derived" ? "© OpenStreetMap contributors" : "",
     links: (described.links || []).map((/** @type {any} */ l) => ({
       id: l.panorama_id, headingDegrees: l.heading_degrees, distanceMeters: l.distance_meters, kind: l.kind,
     })),
