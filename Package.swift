@@ -180,7 +180,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ArgumentParsing", "Catalog", "Geodesy", "Imaging", "MapData",
                                                             "MapSnapshot", "Playback", "Reprojection", "Service", "Simulator", "Terminal", "Privacy"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "TestSupport"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Catalog", "Imaging", "Reprojection", "Geodesy", "MapData", "MapSnapshot", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CSixel", "Imaging", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Reprojection", "Simulator", "Catalog", "MapData",

@@ -193,7 +193,8 @@ extension MapRenderer {
     /// Country names at their label points, in the options' language (falling back to `name`), while
     /// the zoom is within the country's label range; outside the extract when the extract is drawn. A
     /// country whose label point is out of view but whose land is in it gets its name at the point of
-    /// a 9 × 9 grid over the image that is on its land and nearest the label point.
+    /// a 9 × 9 grid over the image that is on its land and nearest the label point, unless
+    /// ``MapSnapshotOptions/namesCountriesOutOfView`` is off (map tiles).
     mutating func drawCountryLabels() {
         guard let world = content.world else { return }
         let extract = drawsDetail ? relativeExtractBox : nil
@@ -216,7 +217,7 @@ extension MapRenderer {
                     labelPixel = p
                 }
             }
-            if anchors.isEmpty, let rings = drawnCountries[label.country] {
+            if anchors.isEmpty, options.namesCountriesOutOfView, let rings = drawnCountries[label.country] {
                 let target = labelPixel ?? PixelPoint(w / 2, h / 2)
                 var best: PixelPoint?, bestDistance = Double.infinity
                 for i in 1...9 {

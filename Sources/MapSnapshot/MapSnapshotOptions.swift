@@ -63,6 +63,11 @@ public struct MapSnapshotOptions: Sendable {
     /// Whether the map itself is drawn (true by default). False draws only the ``coverage`` layer and
     /// the overlays on a transparent picture: the coverage overlay tiles a web map lays over its base.
     public var showsBaseMap: Bool
+    /// Whether a country whose label point is out of the picture, but whose land is in it, is named at a
+    /// point of its land in view (true by default: a snapshot of part of a country names it). Map tiles
+    /// turn it off: every tile would name the country at a point of its own, and a map of tiles would
+    /// show the name once per tile; the label point's tile names it.
+    public var namesCountriesOutOfView: Bool
 
     /// Options for a view; 512×512 points at scale 1, standard map, everything shown.
     public init(framing: Framing, size: PointSize = PointSize(width: 512, height: 512), scale: Double = 1,
@@ -84,6 +89,7 @@ public struct MapSnapshotOptions: Sendable {
         showsAttribution = true
         labelExclusions = []
         showsBaseMap = true
+        namesCountriesOutOfView = true
     }
 
     /// Options framed on a camera.

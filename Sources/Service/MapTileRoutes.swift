@@ -104,6 +104,9 @@ public struct MapTileRoutes: RouteFamily {
             options.coverage = coverage
         }
         options.showsAttribution = false
+        // A country is named at its label point only: each tile naming it somewhere on its own land would
+        // repeat the name across a map of tiles.
+        options.namesCountriesOutOfView = false
         // The tile's edges, a pixel wide: a label that would cross one is left out (here, and in the
         // neighbour's picture, which reserves the same line), never cut.
         let lo = Double(margin * scale), hi = Double((margin + 256) * scale), far = Double((256 + 2 * margin) * scale)
