@@ -264,6 +264,48 @@ struct ObjectStorageCLITests {
         #expect(snapshot.stdout.contains("\"labels\""), "labels placed with the derived depth map from the bucket")
     }
 
+    /// serve's refusal of real photos never blurred reads the marker of photos in a bucket too: the XMP of
+    /// their header segments by ranged reads (the banner says how little was read: a fraction of the
+    /// object), not only of local files. Unblurred: refused, the object named; blurred: served without
+    /// --serve-unblurred; the store unreachable at start: refused, exit 69, as nothing can be checked.
+    @Test func serveChecksTheBlurMarkerOfPhotosInTheBucket() throws {
+        let setup = try Self.shared.get()
+        let root = try Lookaround.temporaryDirectory()
+        let folder = "s3://\(setup.bucket)/real", photo = "s3://\(setup.bucket)/real/d1.jpg"
+        let sent = try Lookaround.run(["storage", "cp", PrivacyCLITests.d1, photo], environment: setup.environment)
+        try #require(sent.exitCode == 0, "\(sent.stderr)")
+        let catalog = root.appendingPathComponent("real.sqlite").path
+        let indexed = try Lookaround.run(["index", folder, "--catalog", catalog, "--no-osm", "-q"], environment: setup.environment)
+        #expect(indexed.exitCode == 0, "\(indexed.stderr)")
+        let refused = try Lookaround.run(["serve", "--catalog", catalog, "--listen", "127.0.0.1:0"], environment: setup.environment)
+        #expect(refused.exitCode == 65, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("1 real photo was never blurred") && refused.stderr.contains("  \(photo)\n")
+                && refused.stderr.contains("--serve-unblurred"), "\(refused.stderr)")
+
+        // Blurred by lookaround blur, the object replaced (the catalog reads its new ETag): served.
+        let blurred = root.appendingPathComponent("blurred")
+        let blur = try Lookaround.run(["blur", PrivacyCLITests.d1, "-o", blurred.path, "-q"])
+        try #require(blur.exitCode == 0, "\(blur.stderr)")
+        let replaced = try Lookaround.run(["storage", "cp", blurred.appendingPathComponent("d1.jpg").path, photo], environment: setup.environment)
+        try #require(replaced.exitCode == 0, "\(replaced.stderr)")
+        #expect(try Lookaround.run(["index", folder, "--catalog", catalog, "--no-osm", "-q"], environment: setup.environment).exitCode == 0)
+        let server = try BackgroundServer(["--catalog", catalog], environment: setup.environment)
+        defer { _ = server.terminate() }
+        let size = try Data(contentsOf: blurred.appendingPathComponent("d1.jpg")).count
+        let line = try #require(server.background.stdout.split(separator: "\n").first { $0.contains("real photo checked") }, "\(server.background.stdout)")
+        let kibibytes = try #require(line.split(separator: ": ").last.flatMap { Double($0.split(separator: " ").first ?? "") }, "\(line)")
+        #expect(line.hasSuffix("1 real photo checked, all blurred (its headers only: \(String(format: "%.1f", kibibytes)) KiB read)")
+                && Int(kibibytes * 1024) < size / 2, "\(line), of an object of \(size) bytes")
+        #expect(try RawHTTPClient(port: server.port).get("/v1/panoramas/d1").status == 200)
+
+        // Nothing answers at the endpoint: whether the photo is blurred cannot be known, so nothing is served.
+        var nowhere = setup.environment
+        nowhere["AWS_ENDPOINT_URL"] = "http://127.0.0.1:9"
+        let unreachable = try Lookaround.run(["serve", "--catalog", catalog, "--listen", "127.0.0.1:0"], environment: nowhere)
+        #expect(unreachable.exitCode == 69 && unreachable.stderr.contains("cannot tell whether the catalog's real photos were blurred")
+                && unreachable.stderr.contains("cannot be reached"), "\(unreachable.exitCode) \(unreachable.stderr)")
+    }
+
     static let hasBoto3 = (try? Lookaround.runProcess("/usr/bin/env", ["python3", "-c", "import boto3"]).exitCode) == 0
 
     /// boto3 (the AWS SDK for Python, from PyPI, run unchanged) as the judge, configured by nothing but
