@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "CViewKernels", "Storage"]),
         // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
         // rebuild, frames sampled along the track into geotagged JPEGs.
-        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "CFFmpeg"]),
+        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "Storage", "CFFmpeg"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing",
                                                   "Storage"]),

@@ -306,6 +306,72 @@ struct ObjectStorageCLITests {
                 && unreachable.stderr.contains("cannot be reached"), "\(unreachable.exitCode) \(unreachable.stderr)")
     }
 
+    /// `video frames -o s3://…`: each frame one object (a PUT: whole or absent), the same bytes as a local
+    /// run's (boto3, run unchanged, is the judge of what is in the bucket), `frames.json` beside them, and
+    /// `index` reads them from there as photos (EXIF GPS, GPano). A bucket that does not exist is named
+    /// before anything is decoded. `index` writes the frames of videos it finds to a folder on disk: a
+    /// PostGIS catalog's $LOOKAROUND_FRAMES_DIR set to s3://… is refused per video with what to do, and no
+    /// local folder named `s3:` appears.
+    @Test(.enabled(if: hasBoto3, "boto3 (PyPI) is not installed: scripts/install-test-tools.sh installs it"))
+    func videoFramesAreWrittenToTheBucket() throws {
+        try VideoCLITests.requireFFmpeg()
+        let setup = try Self.shared.get()
+        let root = try Lookaround.temporaryDirectory()
+        let videos = root.appendingPathComponent("videos")
+        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
+        _ = try VideoCLITests.walkVideo(Array(VideoCLITests.ids.prefix(3)), in: videos)
+        let video = videos.appendingPathComponent("walk.mp4").path
+        let out = "s3://\(setup.bucket)/frames/walk"
+        let sent = try Lookaround.run(["video", "frames", video, "-o", out, "--video-every-meters", "12", "-q"], environment: setup.environment)
+        #expect(sent.exitCode == 0 && sent.stdout.contains("frames      3 of ") && sent.stdout.contains("in \(out) (walk-000000.jpg…"),
+                "\(sent.stdout)\(sent.stderr)")
+        let local = root.appendingPathComponent("local")
+        let made = try Lookaround.run(["video", "frames", video, "-o", local.path, "--video-every-meters", "12", "-q"])
+        #expect(made.exitCode == 0, "\(made.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: local.path).sorted()
+        #expect(files == ["frames.json", "walk-000000.jpg", "walk-000001.jpg", "walk-000002.jpg"], "\(files)")
+
+        let script = """
+            from os import environ, path; import hashlib, json, sys
+            for name in [n for n, v in environ.items() if n.startswith("AWS_") and v == ""]:
+                del environ[name]
+            from boto3 import client
+            s3, bucket, local = client("s3"), sys.argv[1], sys.argv[2]
+            answer = {}
+            for o in s3.list_objects_v2(Bucket=bucket, Prefix="frames/walk/")["Contents"]:
+                name = o["Key"].split("/")[-1]
+                body = s3.get_object(Bucket=bucket, Key=o["Key"])["Body"].read()
+                answer[name] = [hashlib.sha256(body).hexdigest() == hashlib.sha256(open(path.join(local, name), "rb").read()).hexdigest(),
+                                s3.head_object(Bucket=bucket, Key=o["Key"])["ContentType"]]
+            print(json.dumps(answer))
+            """
+        let judged = try Lookaround.runProcess("/usr/bin/env", ["python3", "-c", script, setup.bucket, local.path], environment: setup.environment)
+        try #require(judged.exitCode == 0, "\(judged.stderr)")
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(judged.stdout.utf8)) as? [String: [Any]])
+        #expect(objects.keys.sorted() == files, "\(objects.keys.sorted())")
+        for name in files {
+            #expect(objects[name]?.first as? Bool == true, "\(name): the object differs from the local run's file")
+            #expect(objects[name]?.last as? String == (name.hasSuffix(".jpg") ? "image/jpeg" : "application/json"), "\(name): \(objects[name] ?? [])")
+        }
+        let catalog = root.appendingPathComponent("frames.sqlite").path
+        let indexed = try Lookaround.run(["index", out, "--catalog", catalog, "--no-osm", "-q"], environment: setup.environment)
+        #expect(indexed.exitCode == 0 && indexed.stdout.contains("panoramas   3 (3 files: 3 read"), "\(indexed.stdout)\(indexed.stderr)")
+
+        let missing = try Lookaround.run(["video", "frames", video, "-o", "s3://no-such-bucket-anywhere/frames", "-q"], environment: setup.environment)
+        #expect(missing.exitCode == 66 && missing.stderr.contains("NoSuchBucket") && !missing.stderr.contains("decod"), "\(missing.exitCode) \(missing.stderr)")
+
+        if PostGISTestServer.url != nil {
+            let url = try PostGISTestServer.freshDatabase("s3frames")
+            defer { PostGISTestServer.drop(url) }
+            var environment = setup.environment
+            environment["LOOKAROUND_FRAMES_DIR"] = "s3://\(setup.bucket)/index-frames"
+            let refused = try Lookaround.run(["index", videos.path, "--catalog", url, "--no-osm"], in: root, environment: environment)
+            #expect(refused.stdout.contains("index writes video frames to a folder on disk") || refused.stderr.contains("index writes video frames to a folder on disk"),
+                    "\(refused.exitCode) \(refused.stdout)\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("s3:").path), "no local folder named s3:")
+        }
+    }
+
     static let hasBoto3 = (try? Lookaround.runProcess("/usr/bin/env", ["python3", "-c", "import boto3"]).exitCode) == 0
 
     /// boto3 (the AWS SDK for Python, from PyPI, run unchanged) as the judge, configured by nothing but
