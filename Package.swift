@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "CViewKernels", "Storage"]),
         // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
         // rebuild, frames sampled along the track into geotagged JPEGs.
-        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "CFFmpeg"]),
+        .target(name: "Video", dependencies: ["Parallelism", "Diagnostics", "Imaging", "Reprojection", "Storage", "CFFmpeg"]),
         .target(name: "MapSnapshot", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData"]),
         .target(name: "LookAround", dependencies: ["Diagnostics", "Geodesy", "Imaging", "MapData", "Catalog", "Reprojection", "MapSnapshot", "Routing",
                                                   "Storage"]),
@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator", "Storage"]),
         // Face and licence-plate detection on the CPU (OpenCV DNN behind COpenCVDNN) on photos and 360°
         // panoramas, blurring by JPEG blocks that keeps every other block's coefficients, corrections.
-        .target(name: "Privacy", dependencies: ["Diagnostics", "Geodesy", "Imaging", "Reprojection", "CTurboJPEG", "COpenCVDNN"]),
+        .target(name: "Privacy", dependencies: ["Diagnostics", "Geodesy", "Imaging", "Reprojection", "Storage", "CTurboJPEG", "COpenCVDNN"]),
         // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
         .target(name: "Playback",
                 dependencies: ["Diagnostics", "Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),

@@ -4,6 +4,8 @@ import Foundation
 import Parallelism
 import Privacy
 import Service
+import Storage
+import Synchronization
 
 /// `lookaround serve`: the scene-request service over HTTP.
 enum ServeCommand: Command {
@@ -30,6 +32,7 @@ enum ServeCommand: Command {
             connections are refused at once, requests in flight finish (up to --drain-seconds), exit 0.
             Real photos must have been blurred (faces and licence plates: 'lookaround index --blur' or 'lookaround \
             blur'; their XMP says so) before they are served: serve checks every real photo of the catalog at start \
+            (their header segments only, files and s3:// objects alike; exit 69 when the store cannot be read) \
             and refuses to start (exit 65) while one is not, naming them. --serve-unblurred serves them anyway (your \
             own photos on your own machine). Simulated panoramas need no blurring.
             """,
@@ -142,8 +145,14 @@ enum ServeCommand: Command {
         signal(SIGPIPE, SIG_IGN)
 
         let service = try SceneService(configuration: configuration)
+        var checked: (photos: Int, bytesRead: Int) = (0, 0)
         if !arguments.flag("serve-unblurred") {
-            let unblurred = try unblurredPhotos(in: service.catalog)
+            let unblurred: [String]
+            do { (unblurred, checked) = try unblurredPhotos(in: service.catalog) } catch let error as StorageError {
+                Console.error("error: cannot tell whether the catalog's real photos were blurred: \(error)")
+                service.close()
+                return .failed(error.category)
+            }
             if !unblurred.isEmpty {
                 let shown = unblurred.prefix(5).map { "  \($0)" }.joined(separator: "\n")
                 Console.error("error: \(unblurred.count) real photo\(unblurred.count == 1 ? " was" : "s were") never blurred "
@@ -163,6 +172,10 @@ enum ServeCommand: Command {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let base = "http://\(shownHost):\(server.port)"
         Console.out("lookaround serve: \(service.catalog.panoramaCount) panoramas from \(service.catalog.location)")
+        if checked.photos > 0 {
+            Console.out("lookaround serve: \(checked.photos) real photo\(checked.photos == 1 ? "" : "s") checked, all blurred "
+                        + "(\(checked.photos == 1 ? "its" : "their") headers only: \(fixed(Double(checked.bytesRead) / 1024, 1)) KiB read)")
+        }
         Console.out("listening on \(base)")
         // A point of this catalog's (its first panorama's), not a fixed city's.
         let sample = (try? service.catalog.firstPanorama()).map { String(format: "lat=%.6f&lon=%.6f", $0.coordinate.latitude, $0.coordinate.longitude) }
@@ -179,18 +192,27 @@ enum ServeCommand: Command {
         return .ok
     }
 
-    /// The image paths of the catalog's real photos whose XMP does not say they were blurred (headers
-    /// only, on all cores; simulated panoramas are not looked at).
-    static func unblurredPhotos(in catalog: Catalog) throws -> [String] {
+    /// The image paths (files or `s3://` objects) of the catalog's real photos whose XMP does not say
+    /// they were blurred, and how many photos were checked with how many bytes read: their header
+    /// segments only, by ranged reads through the Storage module (``PrivacyMarker/check(at:storage:)``),
+    /// 16 at once for objects, one per core for files. Simulated panoramas are not looked at.
+    /// - Throws: `StorageError` when a photo cannot be read now (object storage down, refusing the
+    ///   credentials): whether it was blurred is not known, so nothing is served.
+    static func unblurredPhotos(in catalog: Catalog) throws -> (unblurred: [String], checked: (photos: Int, bytesRead: Int)) {
         let photos = try catalog.imagePaths().filter { (try? catalog.panorama(id: $0.panoramaID).source) == .photo }.map(\.imagePath)
-        var blurred = [Bool](repeating: true, count: photos.count)
-        blurred.withUnsafeMutableBufferPointer { output in
-            nonisolated(unsafe) let output = output
-            Parallel.forEachRowRange(photos.count, minimumRowsPerChunk: 16) { range in
-                for i in range { output[i] = PrivacyMarker.isBlurred(fileAt: photos[i]) }
-            }
+        let results = Mutex([Result<(blurred: Bool, bytesRead: Int), StorageError>?](repeating: nil, count: photos.count))
+        let remote = photos.contains { StorageLocation.isObjectStorage($0) }
+        ConcurrentRequests.forEach(photos.count, concurrency: remote ? ConcurrentRequests.defaultConcurrency : ProcessInfo.processInfo.activeProcessorCount) { i in
+            let result = Result { () throws(StorageError) in try PrivacyMarker.check(at: photos[i]) }
+            results.withLock { $0[i] = result }
         }
-        return zip(photos, blurred).filter { !$0.1 }.map(\.0)
+        var unblurred: [String] = [], bytesRead = 0
+        for (photo, result) in zip(photos, results.withLock { $0 }) {
+            guard let outcome = try result?.get() else { continue }
+            bytesRead += outcome.bytesRead
+            if !outcome.blurred { unblurred.append(photo) }
+        }
+        return (unblurred, (photos.count, bytesRead))
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (loopback).

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Imaging
+import Storage
 import Video
 
 /// `lookaround video …`: 360° video in.
@@ -221,9 +222,12 @@ enum VideoFramesCommand: Command {
             travel, else the direction of travel. A GoPro MAX .360's two streams are rebuilt into its cubemap (the \
             overlap bands blended) and reprojected to equirectangular (--frame-width, default the camera's 5376). \
             Frames are NAME-000000.jpg… in DIR, with DIR/frames.json listing each frame's time, position and heading. \
+            DIR may be s3://BUCKET/PREFIX (endpoint and credentials as for every s3:// location): each frame is one \
+            object, written whole or not at all; the bucket is checked before any frame is decoded. \
             Progress on stderr shows video frames decoded per second and the time left.
             """,
-        options: [.value("output", short: "o", valueName: "DIR", help: "The folder for the frames (made if missing).", required: true),
+        options: [.value("output", short: "o", valueName: "DIR", help: "The folder for the frames (made if missing), or s3://BUCKET/PREFIX.",
+                         required: true),
                   VideoCommands.everyMeters,
                   .value("frame-width", valueName: "PIXELS", help: "Width of frames reprojected from a GoPro MAX (256…16384, a multiple of 4; "
                          + "the height is half). Default: 4 × the cube's face, 5376 at 5.6K."),
@@ -233,7 +237,9 @@ enum VideoFramesCommand: Command {
         positionals: [PositionalSpec("FILE", help: "A video: .360, .mp4 or .mov.", completion: .file)],
         examples: [(command: "lookaround video frames GS010042.360 -o frames", comment: "a GoPro MAX recording, a frame every 3 m"),
                    (command: "lookaround video frames ride.mp4 --gpx ride.gpx --time-offset-seconds -7200 -o frames --video-every-meters 5",
-                    comment: "an equirectangular MP4 with a GPX log from a phone")])
+                    comment: "an equirectangular MP4 with a GPX log from a phone"),
+                   (command: "lookaround video frames GS010042.360 -o s3://imagery/frames/GS010042",
+                    comment: "the frames into a bucket (then 'lookaround index s3://imagery/frames')")])
 
     struct Frame: Encodable {
         var file: String
@@ -274,13 +280,20 @@ enum VideoFramesCommand: Command {
                                   + "\(recording.width)x\(recording.height)")
         }
         let plan = try TrackSampler.plan(recording, everyMeters: everyMeters)
-        try VideoCommands.makeDirectory(output)
+        if StorageLocation.isObjectStorage(output) {
+            // The bucket answers and these credentials may use it, before minutes of decoding.
+            if case .s3(let bucket, _) = try StorageLocation(parsing: output), let problem = ObjectStorage.shared.problem(withBucket: bucket) {
+                throw problem
+            }
+        } else {
+            try VideoCommands.makeDirectory(output)
+        }
         let name = FilePath.name(of: (recording.path as NSString).deletingPathExtension)
         let quiet = arguments.flag("quiet")
         let display = ProgressDisplay(label: "video frames \(FilePath.name(of: recording.path))", unit: "video frames", quiet: quiet)
         let start = Date()
         let written = try FrameExtractor.extract(recording, plan: plan, options: .init(frameWidth: width, quality: quality),
-                                                 path: { FilePath.joining(output, String(format: "%@-%06d.jpg", name, $0)) },
+                                                 path: { StorageLocation.joining(output, String(format: "%@-%06d.jpg", name, $0)) },
                                                  progress: { display.update(done: $0.decoded, total: $0.toDecode) })
         display.finish()
         let seconds = Date().timeIntervalSince(start)
@@ -301,8 +314,13 @@ enum VideoFramesCommand: Command {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
-        do { try WriteFailure.writeAtomically(try encoder.encode(report.frames), to: FilePath.joining(output, "frames.json")) } catch let failure as WriteFailure {
-            throw VideoError.cannotWrite(failure)
+        let list = StorageLocation.joining(output, "frames.json")
+        if StorageLocation.isObjectStorage(list) {
+            try ObjectStorage.shared.write([UInt8](try encoder.encode(report.frames)), to: list, contentType: "application/json")
+        } else {
+            do { try WriteFailure.writeAtomically(try encoder.encode(report.frames), to: list) } catch let failure as WriteFailure {
+                throw VideoError.cannotWrite(failure)
+            }
         }
         if arguments.flag("json") { try Console.json(report); return .ok }
         Console.out("frames      \(written.count) of \(report.width)x\(report.height) in \(output) (\(name)-000000.jpg…, frames.json), "

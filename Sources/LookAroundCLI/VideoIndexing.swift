@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Imaging
+import Storage
 import Video
 
 /// `lookaround index`'s videos: Catalog's ``Catalog/VideoFrameSampling`` over the Video module's frame store.
@@ -20,6 +21,11 @@ struct VideoIndexing: VideoFrameSampling {
     static func key(_ video: VideoInput) -> String { video.folder + "/" + FilePath.name(of: video.path) }
 
     func frames(for videos: [VideoInput], directory: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) -> [VideoFramesOutcome] {
+        if StorageLocation.isObjectStorage(directory) {
+            let reason = "index writes video frames to a folder on disk (or a mounted share), not to \(directory): set $LOOKAROUND_FRAMES_DIR "
+                + "to a folder, or write the frames with 'lookaround video frames VIDEO -o \(directory)/NAME' and index that folder"
+            return videos.map { .failed($0, reason: reason) }
+        }
         let store = VideoFrameStore(directory: directory, settings: settings)
         let byPath = Dictionary(videos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let (recordings, partOf) = VideoFrameStore.recordings(of: videos.map(\.path))

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// What a blurred photo records about its blurring, in its own XMP: one `rdf:Description` in the
 /// namespace ``namespace`` (prefix `LookAroundPrivacy`), added to the photo's XMP packet beside the
@@ -40,14 +41,36 @@ public struct PrivacyMarker: Sendable, Hashable {
 
     // MARK: Reading
 
-    /// Whether the JPEG at `path` carries the marker with `Blurred="True"`, reading only its headers
-    /// (the first 256 KiB, more when its markers run longer). False for a file that cannot be read.
+    /// Whether the JPEG at `path` carries the marker with `Blurred="True"` (``check(at:storage:)``). False
+    /// for a file that cannot be read.
     public static func isBlurred(fileAt path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        var bytes = [UInt8]((try? handle.read(upToCount: 256 * 1024)) ?? Data())
-        if bytes.count == 256 * 1024, xmpSegment(bytes) == nil, let rest = try? handle.readToEnd() { bytes += rest }
-        return read(fromJPEG: bytes)?.blurred == true
+        (try? check(at: path).blurred) ?? false
+    }
+
+    /// Bytes read first for the marker: the XMP packet comes after SOI and EXIF, within them for
+    /// cameras' files (EXIF with a thumbnail is under 64 KiB).
+    public static let headerReadBytes = 64 << 10
+
+    /// Whether the JPEG at `location` (a path or `s3://BUCKET/KEY`) carries the marker with
+    /// `Blurred="True"`, read through the Storage module: its header segments only, by ranged reads (the
+    /// first ``headerReadBytes``, then on to the end of a segment that runs past them), never the image
+    /// data after the first scan. Not blurred: a missing file or object, one that is not a JPEG, a JPEG
+    /// without the marker.
+    /// - Returns: the answer and the bytes read.
+    /// - Throws: `StorageError` when the file or object cannot be read now (the store unreachable or
+    ///   refusing the credentials, a local read failing).
+    public static func check(at location: String, storage: ObjectStorage = .shared) throws(StorageError) -> (blurred: Bool, bytesRead: Int) {
+        var asked = headerReadBytes
+        var bytes: [UInt8]
+        do { bytes = try storage.read(location, range: 0..<asked, caching: false) } catch .notFound { return (false, 0) }
+        while true {
+            if xmpSegment(bytes) != nil { return (read(fromJPEG: bytes)?.blurred == true, bytes.count) }
+            // The walk stopped at the first scan (no XMP before it), at bytes that are no JPEG's, or at the
+            // end of what was read: then the rest of that segment, unless the file ended there.
+            guard let needed = walk(bytes, { _, _, _ in }), bytes.count == asked else { return (false, bytes.count) }
+            asked = max(needed + 4, asked * 2)
+            bytes += try storage.read(location, range: bytes.count..<asked, caching: false)
+        }
     }
 
     /// The marker in `jpeg`'s XMP, or nil when it has none (or the JPEG's headers cannot be walked).
@@ -186,19 +209,26 @@ public struct PrivacyMarker: Sendable, Hashable {
     }
 
     /// Calls `body(marker, segmentStart, payloadRange)` for each marker segment before the first scan.
-    static func walk(_ jpeg: [UInt8], _ body: (UInt8, Int, Range<Int>) -> Void) {
-        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return }
+    /// - Returns: when `jpeg` ends inside the headers (a prefix of a file), how many bytes of the file the
+    ///   walk needs to go on; nil when it reached the first scan or the end of the image, or bytes that
+    ///   are not a JPEG's.
+    @discardableResult
+    static func walk(_ jpeg: [UInt8], _ body: (UInt8, Int, Range<Int>) -> Void) -> Int? {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
         var i = 2
-        while i + 4 <= jpeg.count, jpeg[i] == 0xFF {
+        while true {
+            guard i + 4 <= jpeg.count else { return i + 4 }
+            guard jpeg[i] == 0xFF else { return nil }
             var m = i + 1
             while m < jpeg.count && jpeg[m] == 0xFF { m += 1 }
-            guard m + 2 < jpeg.count else { return }
+            guard m + 2 < jpeg.count else { return m + 3 }
             let marker = jpeg[m]
-            if marker == 0xDA || marker == 0xD9 { return }
+            if marker == 0xDA || marker == 0xD9 { return nil }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 { i = m + 1; continue }
             let length = Int(jpeg[m + 1]) << 8 | Int(jpeg[m + 2])
             let end = m + 1 + length
-            guard length >= 2, end <= jpeg.count else { return }
+            guard length >= 2 else { return nil }
+            guard end <= jpeg.count else { return end }
             body(marker, i, (m + 3)..<end)
             i = end
         }

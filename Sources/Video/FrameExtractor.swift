@@ -3,6 +3,7 @@ import Foundation
 import Imaging
 import Parallelism
 import Reprojection
+import Storage
 import Synchronization
 
 /// Decodes a recording and writes its planned frames as geotagged equirectangular JPEGs.
@@ -49,7 +50,8 @@ public enum FrameExtractor {
     /// The allowed frame widths of a reprojected recording, pixels.
     public static let frameWidthRange = 256...16384
 
-    /// Writes the frames of `plan` to `path(k)` (k: the frame's index in the plan).
+    /// Writes the frames of `plan` to `path(k)` (k: the frame's index in the plan): a file path, or an
+    /// `s3://BUCKET/KEY` written through the Storage module (one `PUT` each).
     /// - Throws: `VideoError` (decoding, a frame that cannot be written); frames written before stay.
     public static func extract(_ recording: VideoRecording, plan: SamplingPlan, options: Options = Options(),
                                path: (Int) -> String, progress: (@Sendable (Progress) -> Void)? = nil) throws(VideoError) -> [Written] {
@@ -110,11 +112,17 @@ public enum FrameExtractor {
                     defer { slots.signal() }
                     do {
                         let jpeg = try JPEGCodec.encode(pending, quality: options.quality, metadata: metadata)
-                        try WriteFailure.writeAtomically(jpeg, to: destination)
+                        if StorageLocation.isObjectStorage(destination) {
+                            try ObjectStorage.shared.write(jpeg, to: destination, contentType: "image/jpeg")
+                        } else {
+                            try WriteFailure.writeAtomically(jpeg, to: destination)
+                        }
                         written.withLock { $0.append(Written(path: destination, frame: frame)) }
                         counts.withLock { $0.written += 1 }
                     } catch let error as WriteFailure {
                         failure.withLock { if $0 == nil { $0 = .cannotWrite(error) } }
+                    } catch let error as StorageError {
+                        failure.withLock { if $0 == nil { $0 = .storageFailed(error) } }
                     } catch {
                         failure.withLock { if $0 == nil { $0 = .decodeFailed(path: destination, detail: "\(error)") } }
                     }

@@ -1,5 +1,6 @@
 import Diagnostics
 import Imaging
+import Storage
 
 /// Every error the Video module throws. Each case names the file, what is wrong with it, and what to do.
 public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -22,6 +23,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidParameter(name: String, value: String, allowed: String)
     /// A frame or its folder could not be written (the disk full, no permission).
     case cannotWrite(WriteFailure)
+    /// A frame could not be written to object storage (`s3://…`: unreachable, refused, with S3's code).
+    case storageFailed(StorageError)
 
     public var description: String {
         switch self {
@@ -43,6 +46,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid \(name) \(value): allowed \(allowed)"
         case .cannotWrite(let failure):
             return failure.description
+        case .storageFailed(let error):
+            return error.description
         }
     }
 }
@@ -55,6 +60,7 @@ extension VideoError: CategorizedError {
         case .badContainer, .badTelemetry, .noGPS, .notPanoramic, .decodeFailed: .badData
         case .invalidParameter: .usage
         case .cannotWrite(let failure): failure.category
+        case .storageFailed(let error): error.category
         }
     }
 

@@ -146,7 +146,8 @@ public final class S3TestServer: Sendable {
         guard result.exitCode == 0 else { throw SetupFailure(reason: "seaweedfs.sh down: \(result.stderr)") }
     }
 
-    /// Starts a stopped private server again.
+    /// Starts a stopped private server again; returns when it serves the objects it holds (the script
+    /// waits for the volume server to re-register its volumes: S3 answers reads InternalError before).
     public func restart() throws {
         if case .failure(let failure) = Self.start(directory: directory, port: port, owned: true) { throw failure }
     }
