@@ -2,6 +2,7 @@ import ArgumentParsing
 import Diagnostics
 import Foundation
 import Storage
+import Terminal
 
 /// One `lookaround` subcommand: its spec (from which `--help` is generated) and what it runs.
 protocol Command {
@@ -95,7 +96,17 @@ func applyStorageOptions(_ arguments: ParsedArguments) throws {
 /// Writing to the standard streams.
 enum Console {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        write(1, Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    /// Writes all of `bytes` to `descriptor`. When its reader has gone (`lookaround serve | head`: EPIPE,
+    /// since `serve` ignores SIGPIPE for its sockets' sake) the program ends as a pipe's writer does, by
+    /// SIGPIPE, rather than by Foundation's fatal error for a failed `FileHandle.write`. Other errors (a
+    /// full disk behind a redirect) are dropped: there is nowhere left to say them.
+    static func write(_ descriptor: Int32, _ bytes: [UInt8]) {
+        guard !TerminalOutput.writeAll(descriptor, bytes), errno == EPIPE else { return }
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
     }
 
     /// Writes to stderr; an `error:` or `warning:` prefix is coloured when stderr takes colour.
@@ -106,7 +117,7 @@ enum Console {
                 text = "\u{1B}[\(color)m\(prefix)\u{1B}[0m" + text.dropFirst(prefix.count)
             }
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        write(2, Array(text.utf8))
     }
 
     /// Whether text written to `descriptor` may carry ANSI colour: it is a terminal, `NO_COLOR` is unset
@@ -117,7 +128,7 @@ enum Console {
     }
 
     static func outBytes(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        write(1, bytes)
     }
 
     /// JSON with sorted keys, pretty-printed, snake_case keys (DESIGN §3), on stdout.

@@ -387,7 +387,7 @@ enum ImageShowCommand: Command {
         let fallback = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { (1...1000).contains($0) ? $0 : nil } ?? 80
         let columns = try arguments.int("columns", in: 1...1000) ?? fallback
         let image = try ImageDecoder.readRGB(path: arguments.positionals[0])
-        FileHandle.standardOutput.write(Data(try TerminalImage.render(image, columns: columns).utf8))
+        Console.outBytes(Array(try TerminalImage.render(image, columns: columns).utf8))
         return .ok
     }
 }

@@ -50,11 +50,11 @@ final class ProgressDisplay: @unchecked Sendable {
                 let bar = color ? "\u{1B}[32m" + String(repeating: "#", count: filled) + "\u{1B}[0m"
                     : String(repeating: "#", count: filled)
                 let line = "\r\(label) [\(bar)\(String(repeating: "-", count: width - filled))] \(counts)\(item.map { "  \($0)" } ?? "")"
-                FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+                Console.write(2, Array((line + "\u{1B}[K").utf8))
             case .lines:
                 if now.timeIntervalSince(lastLine) >= Self.plainLineIntervalSeconds || done == total {
                     lastLine = now
-                    FileHandle.standardError.write(Data("\(label): \(counts)\n".utf8))
+                    Console.write(2, Array("\(label): \(counts)\n".utf8))
                 }
             }
             if done == total { finishLocked() }
@@ -67,7 +67,7 @@ final class ProgressDisplay: @unchecked Sendable {
     private func finishLocked() {
         guard !finished else { return }
         finished = true
-        if style == .bar { FileHandle.standardError.write(Data("\n".utf8)) }
+        if style == .bar { Console.write(2, Array("\n".utf8)) }
     }
 
     static func duration(_ seconds: Double) -> String {

@@ -203,9 +203,9 @@ enum SceneCommand: Command {
                 Console.error("error: \(error.description)")
             }
             output.append(0x0A)
-            if output.count > 1 << 16 { FileHandle.standardOutput.write(output); output.removeAll(keepingCapacity: true) }
+            if output.count > 1 << 16 { Console.outBytes([UInt8](output)); output.removeAll(keepingCapacity: true) }
         }
-        FileHandle.standardOutput.write(output)
+        Console.outBytes([UInt8](output))
         return badLines > 0 ? .failed(.badData) : .ok
     }
 }

@@ -81,6 +81,23 @@ import TestSupport
         #expect(lines.contains { $0.contains(" GET /v1/snapshot snapshot 200 ") })
     }
 
+    /// `lookaround serve | head -1`: once the pipe's reader has gone, serve ends as a pipe's writer does (by
+    /// SIGPIPE), not by a fatal error (it ignores SIGPIPE for its sockets, so its next line got EPIPE and
+    /// Foundation's `FileHandle.write` trapped). The pipe here has no reader from the start.
+    @Test func aStdoutPipeWithoutAReaderEndsServeBySIGPIPE() throws {
+        let script = """
+        import os, subprocess, sys
+        r, w = os.pipe(); os.close(r)
+        p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE, timeout=60)
+        print(p.returncode); sys.stdout.write(p.stderr.decode(errors="replace"))
+        """
+        let result = try Lookaround.runProcess("/usr/bin/python3", ["-c", script, Lookaround.executablePath, "serve", "--catalog",
+                                                                    try Self.catalog(), "--listen", "127.0.0.1:0"])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "\(-SIGPIPE)", "exit \(lines.first ?? ""): \(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("Fatal error"), "\(result.stdout)")
+    }
+
     @Test func badStartsAreClearErrors() throws {
         let listen = try Lookaround.run(["serve", "--listen", "127.0.0.1:99999"])
         #expect(listen.exitCode == 64)
