@@ -21,6 +21,20 @@
 
 #pragma STDC FP_CONTRACT OFF
 
+/// ⌊x⌋ for |x| < 2^62 without a libm call (baseline x86-64 has no rounding instruction: floor() is a
+/// call through the PLT, a few of which per span were measurable).
+static inline double floor_small(double x) {
+    double t = (double)(int64_t)x;
+    return t > x ? t - 1 : t;
+}
+
+/// x rounded to the nearest integer (ties to even) for |x| < 2^51, without a libm call: adding and
+/// subtracting 1.5·2^52 leaves the rounded value.
+static inline int64_t round_small(double x) {
+    const double magic = 6755399441055744.0;
+    return (int64_t)((x + magic) - magic);  // IEEE arithmetic: not reassociated without -ffast-math
+}
+
 /// One tap: `row0`/`row1` the tap's two rows, `x0`/`x1` its two columns.
 static inline void blend1(const uint32_t *row0, const uint32_t *row1, int32_t x0, int32_t x1, uint32_t fx, uint32_t fy,
                           uint8_t *out) {
@@ -39,6 +53,7 @@ static inline void blend1(const uint32_t *row0, const uint32_t *row1, int32_t x0
     out[2] = (uint8_t)(rb >> (32 + LK_SPAN_WEIGHT_BITS));
 }
 
+#if !defined(__SSE2__)
 /// The tap at fixed-point position (`u`, `v`) relative to (`ub`, `vb`), `bits` fraction bits.
 static inline void tap(const uint32_t *pixels, int32_t width, int64_t ub, int64_t vb, int64_t u, int64_t v, int bits,
                        int32_t wraps, uint8_t *out) {
@@ -53,18 +68,96 @@ static inline void tap(const uint32_t *pixels, int32_t width, int64_t ub, int64_
     const uint32_t *row0 = pixels + y0 * (int64_t)width;
     blend1(row0, row0 + width, (int32_t)x0, x1, fx, fy, out);
 }
+#endif
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/// One tap with SSE2 (every x86-64 CPU has it): the 2×2 texels' channels widened to 16 bits as
+/// (left, right) pairs, top row then bottom row, and weighed with pmaddwd; the same integer sums as
+/// blend1. Returns the 32-bit sums + half for R, G, B, X in the four lanes, not yet shifted.
+static inline __m128i blend_sse2(const uint32_t *row0, const uint32_t *row1, int32_t x0, int32_t x1, uint32_t fx, uint32_t fy) {
+    uint32_t w11 = (fx * fy) >> LK_SPAN_WEIGHT_BITS, w10 = fx - w11, w01 = fy - w11;
+    uint32_t w00 = (1u << LK_SPAN_WEIGHT_BITS) - fx - w01;
+    // tl tr bl br as four dwords; against tr tl br bl, byte-interleaved: (tl, tr) per channel in the
+    // low 8 bytes of the first, (bl, br) in the low 8 bytes of the second.
+    __m128i t = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)row0[x0]), _mm_cvtsi32_si128((int)row0[x1]));
+    __m128i b = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)row1[x0]), _mm_cvtsi32_si128((int)row1[x1]));
+    __m128i q = _mm_unpacklo_epi64(t, b);
+    __m128i r = _mm_shuffle_epi32(q, _MM_SHUFFLE(2, 3, 0, 1));
+    __m128i pairs = _mm_unpacklo_epi64(_mm_unpacklo_epi8(q, r), _mm_unpackhi_epi8(q, r));
+    const __m128i zero = _mm_setzero_si128();
+    __m128i top = _mm_madd_epi16(_mm_unpacklo_epi8(pairs, zero), _mm_set1_epi32((int)(w00 | w10 << 16)));
+    __m128i bottom = _mm_madd_epi16(_mm_unpackhi_epi8(pairs, zero), _mm_set1_epi32((int)(w01 | w11 << 16)));
+    return _mm_add_epi32(_mm_add_epi32(top, bottom), _mm_set1_epi32(1 << (LK_SPAN_WEIGHT_BITS - 1)));
+}
+#endif
 
 void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
                                int32_t count, uint8_t *out, int32_t wraps) {
     (void)height;
     const int bits = 40;
     const double one = 1099511627776.0;  // 2^40
-    double ub = floor(u[0]), vb = floor(v[0]);
+    double ub = floor_small(u[0]), vb = floor_small(v[0]);
     // Forward differences of the cubics at step 1: value, Δ, Δ², Δ³.
-    int64_t U = llrint((u[0] - ub) * one), U1 = llrint((u[1] + u[2] + u[3]) * one);
-    int64_t U2 = llrint((2 * u[2] + 6 * u[3]) * one), U3 = llrint(6 * u[3] * one);
-    int64_t V = llrint((v[0] - vb) * one), V1 = llrint((v[1] + v[2] + v[3]) * one);
-    int64_t V2 = llrint((2 * v[2] + 6 * v[3]) * one), V3 = llrint(6 * v[3] * one);
+    int64_t U = round_small((u[0] - ub) * one), U1 = round_small((u[1] + u[2] + u[3]) * one);
+    int64_t U2 = round_small((2 * u[2] + 6 * u[3]) * one), U3 = round_small(6 * u[3] * one);
+    int64_t V = round_small((v[0] - vb) * one), V1 = round_small((v[1] + v[2] + v[3]) * one);
+    int64_t V2 = round_small((2 * v[2] + 6 * v[3]) * one), V3 = round_small(6 * v[3] * one);
+#if defined(__SSE2__)
+    // Two taps a step: their sums packed to bytes R G B X R G B X, moved to a general register,
+    // squeezed to R G B R G B and written as 4 + 2 bytes; an odd last tap alone, 3 bytes.
+    const int64_t columnBase = (int64_t)ub, rowBase = (int64_t)vb;
+    const int fractionShift = bits - LK_SPAN_WEIGHT_BITS;
+    const uint32_t fractionMask = (1u << LK_SPAN_WEIGHT_BITS) - 1;
+#define LK_SSE2_TAP(result)                                                                                          \
+    do {                                                                                                             \
+        int64_t x0 = columnBase + (U >> bits), y0 = rowBase + (V >> bits);                                          \
+        if (wraps) {                                                                                                 \
+            if (x0 >= width) x0 -= width; else if (x0 < 0) x0 += width;                                              \
+        }                                                                                                            \
+        int32_t x1 = (int32_t)x0 + 1;                                                                                \
+        if (x1 == width) x1 = 0;                                                                                     \
+        const uint32_t *row0 = pixels + y0 * (int64_t)width;                                                         \
+        result = blend_sse2(row0, row0 + width, (int32_t)x0, x1, (uint32_t)(U >> fractionShift) & fractionMask,     \
+                            (uint32_t)(V >> fractionShift) & fractionMask);                                         \
+        U += U1; U1 += U2; U2 += U3;                                                                                 \
+        V += V1; V1 += V2; V2 += V3;                                                                                 \
+    } while (0)
+    int32_t m = 0;
+    for (; m + 1 < count; m += 2) {
+        if ((m & 7) == 0) {
+            // As the AVX2 kernel: the source lines two and three rows below, which the next output
+            // rows read first (the hardware prefetchers do not follow a row's curved path).
+            int64_t x = columnBase + (U >> bits), y = rowBase + (V >> bits);
+            if (x >= 0 && x < width && y + 3 < height) {
+                __builtin_prefetch(pixels + (y + 2) * (int64_t)width + x);
+                __builtin_prefetch(pixels + (y + 3) * (int64_t)width + x);
+            }
+        }
+        __m128i first, second;
+        LK_SSE2_TAP(first);
+        LK_SSE2_TAP(second);
+        __m128i words = _mm_packs_epi32(_mm_srli_epi32(first, LK_SPAN_WEIGHT_BITS), _mm_srli_epi32(second, LK_SPAN_WEIGHT_BITS));
+        uint64_t bytes = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(words, words));
+        uint8_t *o = out + 3 * m;
+        uint64_t packed = (bytes & 0xFFFFFFu) | ((bytes >> 8) & 0xFFFFFF000000u);  // R G B R G B
+        uint32_t low = (uint32_t)packed;
+        uint16_t high = (uint16_t)(packed >> 32);
+        memcpy(o, &low, 4);
+        memcpy(o + 4, &high, 2);
+    }
+    if (m < count) {
+        __m128i last;
+        LK_SSE2_TAP(last);
+        __m128i words = _mm_packs_epi32(_mm_srli_epi32(last, LK_SPAN_WEIGHT_BITS), _mm_setzero_si128());
+        uint32_t bytes = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(words, words));
+        uint16_t low = (uint16_t)bytes;
+        memcpy(out + 3 * m, &low, 2);
+        out[3 * m + 2] = (uint8_t)(bytes >> 16);
+    }
+#undef LK_SSE2_TAP
+#else
     for (int32_t m = 0; m < count; m++) {
         if ((m & 7) == 0) {
             // As the AVX2 kernel: the source lines two and three rows below, which the next output
@@ -79,6 +172,7 @@ void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t he
         U += U1; U1 += U2; U2 += U3;
         V += V1; V1 += V2; V2 += V3;
     }
+#endif
 }
 
 #if defined(__x86_64__)
@@ -115,7 +209,7 @@ AVX2 static inline void lanes(const double *c, __m256i *p, __m256i *d1, __m256i 
     // Δ2(m) = 128c2 + c3(384m + 3072)
     double r[4] = { 128 * c[2] + 3072 * c[3], 384 * c[3], 0, 0 };
     *d2 = fixed8(cubic(r, m0), cubic(r, m1));
-    *d3 = _mm256_set1_epi32((int32_t)lrint(3072 * c[3] * (double)(1 << LK_SPAN_POSITION_BITS)));
+    *d3 = _mm256_set1_epi32((int32_t)round_small(3072 * c[3] * (double)(1 << LK_SPAN_POSITION_BITS)));
 }
 
 /// The qwords (left texel, right texel) at pixels + ix[a], + ix[b] (low lane) and + ix[c], + ix[d].
@@ -130,7 +224,7 @@ AVX2 static inline __m256i pairs(const uint32_t *pixels, int32_t a, int32_t b, i
 AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
                            int32_t count, uint8_t *out, int32_t wraps) {
     (void)height;
-    const double ub = floor(u[0]), vb = floor(v[0]);
+    const double ub = floor_small(u[0]), vb = floor_small(v[0]);
     const double cu[4] = { u[0] - ub, u[1], u[2], u[3] }, cv[4] = { v[0] - vb, v[1], v[2], v[3] };
     __m256i U, U1, U2, U3, V, V1, V2, V3;
     lanes(cu, &U, &U1, &U2, &U3);
@@ -239,3 +333,33 @@ void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height
 }
 
 #endif
+
+void lk_cubic_bounds(const double *c, int32_t count, double *low, double *high) {
+    double n = count > 1 ? (double)(count - 1) : 0;
+    double end = c[0] + c[1] * n;
+    // Widened by a billionth of the magnitudes: the rounding of the Double sums (an ulp or two, which
+    // the test of these bounds caught where the bound is tight at the span's end).
+    double slack = (fabs(c[2]) + fabs(c[3]) * n) * n * n + 1e-9 * (fabs(c[0]) + fabs(c[1]) * n + 1);
+    *low = (c[0] < end ? c[0] : end) - slack;
+    *high = (c[0] > end ? c[0] : end) + slack;
+}
+
+int32_t lk_bilinear_block_span(const uint32_t *pixels, int32_t width, int32_t height, const double *k, double t,
+                               int32_t count, uint8_t *out, int32_t vector) {
+    double c[8];
+    for (int axis = 0; axis < 2; axis++) {
+        const double *a = k + 16 * axis;
+        for (int i = 0; i < 4; i++) c[4 * axis + i] = ((a[12 + i] * t + a[8 + i]) * t + a[4 + i]) * t + a[i];
+    }
+    double xLow, xHigh, vLow, vHigh;
+    lk_cubic_bounds(c, count, &xLow, &xHigh);
+    lk_cubic_bounds(c + 4, count, &vLow, &vHigh);
+    // Fixed-point stepping keeps within 2^-18 px of the cubic: a margin of 1/64 px.
+    const double margin = 1.0 / 64, w = width, h = height;
+    if (!(vLow >= margin && vHigh < h - 1 - margin && xHigh - xLow < 2000 && vHigh - vLow < 2000
+          && count >= 1 && count <= LK_SPAN_MAXIMUM_COUNT && xLow > -w && xHigh < 2 * w - 1)) return 0;
+    int32_t wraps = (xLow >= margin && xHigh < w - 1 - margin) ? 0 : 1;
+    if (vector) lk_bilinear_span_avx2(pixels, width, height, c, c + 4, count, out, wraps);
+    else lk_bilinear_span_portable(pixels, width, height, c, c + 4, count, out, wraps);
+    return 1;
+}
