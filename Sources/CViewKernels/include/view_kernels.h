@@ -38,10 +38,10 @@ int lk_view_kernels_have_avx2(void);
 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
                            int32_t count, uint8_t *out, int32_t wraps);
 
-/// The same for any CPU: on x86-64 with SSE2 (every x86-64 CPU: pmaddwd weighs a tap's 2×2 texels,
-/// two taps a step), elsewhere in plain C; both give identical bytes. It steps positions in finer
-/// fixed point, so a channel may differ from the AVX2 version's by one grey level where a tap sits
-/// within 2^-20 px of a texel boundary.
+/// The same for any CPU. On x86-64 it is the AVX2 version's arithmetic in SSE2 (which every x86-64 CPU
+/// has: two 4-lane halves, pmaddwd weighs each tap's 2×2 texels): the same bytes as the AVX2 version.
+/// Elsewhere it is plain C stepping each pixel in 40-bit fixed point, so a channel may differ from the
+/// AVX2 version's by one grey level where a tap sits within 2^-14 px of a texel boundary.
 void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
                                int32_t count, uint8_t *out, int32_t wraps);
 
