@@ -138,7 +138,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks",
                           dependencies: ["CPNG", "Diagnostics", "Geodesy", "Imaging", "MapData", "Simulator",
                                          "Catalog", "DerivedMaps", "Reprojection", "MapSnapshot", "Orthophoto", "LookAround", "Service", "Terminal", "Playback", "Viewer",
-                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Video", "VideoTestSupport", "Privacy", "Storage"],
+                                         "Routing", "CEmbree3", "CSQLite", "ProcessRunner", "Video", "VideoTestSupport", "Privacy", "Storage", "CPrefetch"],
                           path: "Benchmarks/Sources"),
         // Draws frames and echoes input through Terminal, for the tmux and Xvfb tests (not installed).
         .executableTarget(name: "TerminalProbe", dependencies: ["Imaging", "Terminal", "TestSupport"], path: "Tests/TerminalProbe"),

@@ -114,6 +114,23 @@ func runReprojectionBenchmarks() throws {
     portable.usesPortableKernel = true
     var exactPortable = 0
     let oursPortable = try frameMilliseconds(&portable, threads: 1, exactBlocks: &exactPortable)
+    // The portable kernel against the Swift SIMD renderer main had before issue 55 (f95157a, frozen in
+    // LegacySwiftViewRenderer): a CPU without AVX2 must not be slower than before. Rounds alternate
+    // between the two (5 each, medians) so that the shared machine's noise falls on both alike.
+    var legacy = LegacySwiftViewRenderer()
+    var legacyOutput = RGB8Image(width: viewWidth, height: viewHeight)
+    for camera in cameras.prefix(3) { legacy.render(panorama, camera: camera, pose: .north, into: &legacyOutput) }
+    var legacyRounds: [Double] = [], portableRounds: [Double] = []
+    for _ in 0..<5 {
+        let a = DispatchTime.now().uptimeNanoseconds
+        for camera in cameras { legacy.render(panorama, camera: camera, pose: .north, into: &legacyOutput) }
+        let b = DispatchTime.now().uptimeNanoseconds
+        for camera in cameras { try portable.render(panorama, camera: camera, pose: .north, into: &output, maximumThreads: 1) }
+        let c = DispatchTime.now().uptimeNanoseconds
+        legacyRounds.append(Double(b - a) / 1e6 / Double(frames))
+        portableRounds.append(Double(c - b) / 1e6 / Double(frames))
+    }
+    let oursLegacy = legacyRounds.sorted()[2], oursPortablePaired = portableRounds.sorted()[2]
     var bicubic = try ViewRenderer(kernel: .bicubic)
     let oursBicubic = try frameMilliseconds(&bicubic, threads: 1, exactBlocks: &exact16)
     let oursAllCores = try frameMilliseconds(&bilinearDefault, threads: nil, exactBlocks: &exact16)
@@ -179,6 +196,7 @@ func runReprojectionBenchmarks() throws {
     row("lookaround bilinear, 64-px bicubic blocks, adaptive, \(ViewRenderer.vectorKernelByDefault ? "AVX2" : "portable C") (default)",
         ours, ratio: false)
     row("lookaround bilinear, portable C span kernel (CPUs without AVX2)", oursPortable)
+    row("main's Swift SIMD renderer before issue 55 (f95157a; 0.05 px, 8-bit weights)", oursLegacy)
     row("lookaround bilinear, 32-px blocks", ours32)
     row("lookaround bilinear, 16-px blocks", ours16)
     row("lookaround bicubic (Catmull–Rom), 64-px blocks, adaptive", oursBicubic)
@@ -197,6 +215,9 @@ func runReprojectionBenchmarks() throws {
     let remapRatio = (try? opencv.get()).map { $0 / ours }
     print("  goal: ≤ 4 ms and ≥ 4× OpenCV remap: \(fmt(ours)) ms (\(ours <= 4 ? "met" : "NOT met")), "
           + (remapRatio.map { "\(fmt($0))× remap (\($0 >= 4 ? "met" : "NOT met"))" } ?? "remap not measured"))
+    print("  portable kernel vs the Swift SIMD renderer before it, alternating rounds: \(fmt(oursPortablePaired)) ms vs "
+          + "\(fmt(oursLegacy)) ms = \(fmt(oursLegacy / oursPortablePaired))× (goal ≥ 1: "
+          + "\(oursPortablePaired <= oursLegacy ? "met" : "NOT met"))")
     print("  one exact projection: \(fmt(exactNanoseconds, 1)) ns; the 64-px grid needs ~\((blocks * 8) / 1000)k of them per frame")
     print("  exact-projection fallback: \(fmt(100 * exactFraction, 1)) % of \(blocks) blocks per frame; "
           + "all \(ProcessInfo.processInfo.activeProcessorCount) cores: \(fmt(oursAllCores)) ms/frame (\(fmt(1000 / oursAllCores, 0)) fps)")

@@ -7,7 +7,8 @@
 //
 // Against exact Double weights a channel is off by less than 4·255/16384 = 0.06 grey levels before
 // the final rounding. The AVX2 version steps the positions of 8 pixels at a time in 20-bit fixed point
-// (cubic forward differences); the portable one steps one pixel at a time in 40-bit fixed point.
+// (cubic forward differences), and so does the portable one with SSE2 on x86-64 (the same bytes);
+// elsewhere the portable one steps one pixel at a time in 40-bit fixed point.
 
 #include "view_kernels.h"
 
@@ -20,6 +21,20 @@
 #endif
 
 #pragma STDC FP_CONTRACT OFF
+
+/// ⌊x⌋ for |x| < 2^62 without a libm call (baseline x86-64 has no rounding instruction: floor() is a
+/// call through the PLT, a few of which per span were measurable).
+static inline double floor_small(double x) {
+    double t = (double)(int64_t)x;
+    return t > x ? t - 1 : t;
+}
+
+/// x rounded to the nearest integer (ties to even) for |x| < 2^51, without a libm call: adding and
+/// subtracting 1.5·2^52 leaves the rounded value.
+static inline int64_t round_small(double x) {
+    const double magic = 6755399441055744.0;
+    return (int64_t)((x + magic) - magic);  // IEEE arithmetic: not reassociated without -ffast-math
+}
 
 /// One tap: `row0`/`row1` the tap's two rows, `x0`/`x1` its two columns.
 static inline void blend1(const uint32_t *row0, const uint32_t *row1, int32_t x0, int32_t x1, uint32_t fx, uint32_t fy,
@@ -39,6 +54,7 @@ static inline void blend1(const uint32_t *row0, const uint32_t *row1, int32_t x0
     out[2] = (uint8_t)(rb >> (32 + LK_SPAN_WEIGHT_BITS));
 }
 
+#if !defined(__SSE2__)
 /// The tap at fixed-point position (`u`, `v`) relative to (`ub`, `vb`), `bits` fraction bits.
 static inline void tap(const uint32_t *pixels, int32_t width, int64_t ub, int64_t vb, int64_t u, int64_t v, int bits,
                        int32_t wraps, uint8_t *out) {
@@ -53,18 +69,133 @@ static inline void tap(const uint32_t *pixels, int32_t width, int64_t ub, int64_
     const uint32_t *row0 = pixels + y0 * (int64_t)width;
     blend1(row0, row0 + width, (int32_t)x0, x1, fx, fy, out);
 }
+#endif
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#if defined(__SSE2__)
+/// Four lanes of doubles (lane i at m0 + i) of the cubic c[0] + c[1]·m + c[2]·m² + c[3]·m³ (Horner,
+/// no fused multiply-add) to 20-bit fixed point, rounded to nearest.
+static inline __m128i fixed4(const double *c, double m0) {
+    const __m128d scale = _mm_set1_pd((double)(1 << LK_SPAN_POSITION_BITS));
+    __m128d lo = _mm_setr_pd(m0, m0 + 1), hi = _mm_setr_pd(m0 + 2, m0 + 3);
+    __m128d c0 = _mm_set1_pd(c[0]), c1 = _mm_set1_pd(c[1]), c2 = _mm_set1_pd(c[2]), c3 = _mm_set1_pd(c[3]);
+    __m128d a = _mm_add_pd(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(c3, lo), c2), lo), c1), lo), c0);
+    __m128d b = _mm_add_pd(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(c3, hi), c2), hi), c1), hi), c0);
+    return _mm_unpacklo_epi64(_mm_cvtpd_epi32(_mm_mul_pd(a, scale)), _mm_cvtpd_epi32(_mm_mul_pd(b, scale)));
+}
+
+/// The portable kernel on x86-64 (SSE2, which every x86-64 CPU has): the AVX2 kernel's arithmetic in
+/// two 4-lane halves, so its output is byte for byte the AVX2 kernel's. Lane i of group g is pixel
+/// 8g + i: its position in 20-bit fixed point and the forward differences of step 8, stepped per group;
+/// per group the texel columns and rows and the weight pairs (w00 | w10 << 16, w01 | w11 << 16) in
+/// vectors; then per pixel its four texels (four 4-byte loads: fewer instructions than two 8-byte loads
+/// and shifts), byte-interleaved (left, right) per channel, weighed with pmaddwd. Four pixels are packed to R G B X ×4 and written as 12 bytes from general
+/// registers. Groups that touch the seam's last column, and the tail, go through blend1 (as in AVX2).
+static void portable_sse2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
+                          double ub, double vb, int32_t count, uint8_t *out, int32_t wraps) {
+    const double cu[4] = { u[0] - ub, u[1], u[2], u[3] }, cv[4] = { v[0] - vb, v[1], v[2], v[3] };
+    // As lanes() of the AVX2 kernel: Δ1(m) = 8c1 + c2(16m + 64) + c3(24m² + 192m + 512),
+    // Δ2(m) = 128c2 + c3(384m + 3072), Δ3 = 3072c3.
+    const double qu[4] = { 8 * cu[1] + 64 * cu[2] + 512 * cu[3], 16 * cu[2] + 192 * cu[3], 24 * cu[3], 0 };
+    const double ru[4] = { 128 * cu[2] + 3072 * cu[3], 384 * cu[3], 0, 0 };
+    const double qv[4] = { 8 * cv[1] + 64 * cv[2] + 512 * cv[3], 16 * cv[2] + 192 * cv[3], 24 * cv[3], 0 };
+    const double rv[4] = { 128 * cv[2] + 3072 * cv[3], 384 * cv[3], 0, 0 };
+    __m128i U[2] = { fixed4(cu, 0), fixed4(cu, 4) }, U1[2] = { fixed4(qu, 0), fixed4(qu, 4) }, U2[2] = { fixed4(ru, 0), fixed4(ru, 4) };
+    __m128i V[2] = { fixed4(cv, 0), fixed4(cv, 4) }, V1[2] = { fixed4(qv, 0), fixed4(qv, 4) }, V2[2] = { fixed4(rv, 0), fixed4(rv, 4) };
+    const __m128i U3 = _mm_set1_epi32((int32_t)round_small(3072 * cu[3] * (double)(1 << LK_SPAN_POSITION_BITS)));
+    const __m128i V3 = _mm_set1_epi32((int32_t)round_small(3072 * cv[3] * (double)(1 << LK_SPAN_POSITION_BITS)));
+    const __m128i w = _mm_set1_epi32(width), last = _mm_set1_epi32(width - 1), zero = _mm_setzero_si128();
+    const __m128i columnBase = _mm_set1_epi32((int32_t)ub), rowBase = _mm_set1_epi32((int32_t)vb);
+    const __m128i fractionMask = _mm_set1_epi32((1 << LK_SPAN_WEIGHT_BITS) - 1), unit = _mm_set1_epi32(1 << LK_SPAN_WEIGHT_BITS);
+    const __m128i half = _mm_set1_epi32(1 << (LK_SPAN_WEIGHT_BITS - 1));
+    const int fractionShift = LK_SPAN_POSITION_BITS - LK_SPAN_WEIGHT_BITS;
+    int32_t xs[8] __attribute__((aligned(16))), ys[8] __attribute__((aligned(16)));
+    int32_t fxs[8] __attribute__((aligned(16))), fys[8] __attribute__((aligned(16)));
+    __m128i top[2], bottom[2];
+    for (int32_t m = 0; m < count; m += 8) {
+        int seam = 0;
+        for (int h = 0; h < 2; h++) {
+            __m128i x0 = _mm_add_epi32(columnBase, _mm_srai_epi32(U[h], LK_SPAN_POSITION_BITS));
+            __m128i y0 = _mm_add_epi32(rowBase, _mm_srai_epi32(V[h], LK_SPAN_POSITION_BITS));
+            if (wraps) {
+                x0 = _mm_sub_epi32(x0, _mm_and_si128(_mm_cmpgt_epi32(x0, last), w));
+                x0 = _mm_add_epi32(x0, _mm_and_si128(_mm_cmpgt_epi32(zero, x0), w));
+                seam |= _mm_movemask_epi8(_mm_cmpeq_epi32(x0, last));
+            }
+            __m128i fx = _mm_and_si128(_mm_srli_epi32(U[h], fractionShift), fractionMask);
+            __m128i fy = _mm_and_si128(_mm_srli_epi32(V[h], fractionShift), fractionMask);
+            _mm_store_si128((__m128i *)(xs + 4 * h), x0);
+            _mm_store_si128((__m128i *)(ys + 4 * h), y0);
+            _mm_store_si128((__m128i *)(fxs + 4 * h), fx);
+            _mm_store_si128((__m128i *)(fys + 4 * h), fy);
+            __m128i w11 = _mm_srli_epi32(_mm_madd_epi16(fx, fy), LK_SPAN_WEIGHT_BITS);
+            __m128i w10 = _mm_sub_epi32(fx, w11), w01 = _mm_sub_epi32(fy, w11);
+            __m128i w00 = _mm_sub_epi32(_mm_sub_epi32(unit, fx), w01);
+            top[h] = _mm_or_si128(w00, _mm_slli_epi32(w10, 16));
+            bottom[h] = _mm_or_si128(w01, _mm_slli_epi32(w11, 16));
+            U[h] = _mm_add_epi32(U[h], U1[h]); U1[h] = _mm_add_epi32(U1[h], U2[h]); U2[h] = _mm_add_epi32(U2[h], U3);
+            V[h] = _mm_add_epi32(V[h], V1[h]); V1[h] = _mm_add_epi32(V1[h], V2[h]); V2[h] = _mm_add_epi32(V2[h], V3);
+        }
+        if (seam || m + 8 > count) {
+            for (int k = 0; k < 8 && m + k < count; k++) {
+                const uint32_t *row0 = pixels + (int64_t)ys[k] * width;
+                int32_t x1 = xs[k] + 1 == width ? 0 : xs[k] + 1;
+                blend1(row0, row0 + width, xs[k], x1, (uint32_t)fxs[k], (uint32_t)fys[k], out + 3 * (m + k));
+            }
+            continue;
+        }
+        // The source lines two and three rows down: what the next output rows read first (as AVX2).
+        if (ys[0] + 3 < height) {
+            const uint32_t *p = pixels + (int64_t)(ys[0] + 2) * width + xs[0];
+            __builtin_prefetch(p);
+            __builtin_prefetch(p + width);
+            __builtin_prefetch(pixels + (int64_t)(ys[7] + 3) * width + xs[7]);
+        }
+        for (int h = 0; h < 2; h++) {
+            __m128i sums[4];
+#define LK_SSE2_PIXEL(k, lane)                                                                                       \
+            do {                                                                                                     \
+                const uint32_t *p = pixels + (int64_t)ys[4 * h + k] * width + xs[4 * h + k];                         \
+                __m128i ti = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)p[0]), _mm_cvtsi32_si128((int)p[1]));             \
+                __m128i bi = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)p[width]), _mm_cvtsi32_si128((int)p[width + 1])); \
+                __m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ti, zero), _mm_shuffle_epi32(top[h], lane)), \
+                                          _mm_madd_epi16(_mm_unpacklo_epi8(bi, zero), _mm_shuffle_epi32(bottom[h], lane))); \
+                sums[k] = _mm_srli_epi32(_mm_add_epi32(s, half), LK_SPAN_WEIGHT_BITS);                              \
+            } while (0)
+            LK_SSE2_PIXEL(0, 0x00);
+            LK_SSE2_PIXEL(1, 0x55);
+            LK_SSE2_PIXEL(2, 0xAA);
+            LK_SSE2_PIXEL(3, 0xFF);
+#undef LK_SSE2_PIXEL
+            __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(sums[0], sums[1]), _mm_packs_epi32(sums[2], sums[3]));
+            uint64_t a = (uint64_t)_mm_cvtsi128_si64(bytes), b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(bytes, bytes));
+            a = (a & 0xFFFFFFu) | ((a >> 8) & 0xFFFFFF000000u);  // R G B R G B of pixels 0, 1
+            b = (b & 0xFFFFFFu) | ((b >> 8) & 0xFFFFFF000000u);  // of pixels 2, 3
+            uint64_t first = a | b << 48;
+            uint32_t second = (uint32_t)(b >> 16);
+            memcpy(out + 3 * (m + 4 * h), &first, 8);
+            memcpy(out + 3 * (m + 4 * h) + 8, &second, 4);
+        }
+    }
+}
+#endif
 
 void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
                                int32_t count, uint8_t *out, int32_t wraps) {
-    (void)height;
+    double ub = floor_small(u[0]), vb = floor_small(v[0]);
+#if defined(__SSE2__)
+    portable_sse2(pixels, width, height, u, v, ub, vb, count, out, wraps);
+#else
     const int bits = 40;
     const double one = 1099511627776.0;  // 2^40
-    double ub = floor(u[0]), vb = floor(v[0]);
     // Forward differences of the cubics at step 1: value, Δ, Δ², Δ³.
-    int64_t U = llrint((u[0] - ub) * one), U1 = llrint((u[1] + u[2] + u[3]) * one);
-    int64_t U2 = llrint((2 * u[2] + 6 * u[3]) * one), U3 = llrint(6 * u[3] * one);
-    int64_t V = llrint((v[0] - vb) * one), V1 = llrint((v[1] + v[2] + v[3]) * one);
-    int64_t V2 = llrint((2 * v[2] + 6 * v[3]) * one), V3 = llrint(6 * v[3] * one);
+    int64_t U = round_small((u[0] - ub) * one), U1 = round_small((u[1] + u[2] + u[3]) * one);
+    int64_t U2 = round_small((2 * u[2] + 6 * u[3]) * one), U3 = round_small(6 * u[3] * one);
+    int64_t V = round_small((v[0] - vb) * one), V1 = round_small((v[1] + v[2] + v[3]) * one);
+    int64_t V2 = round_small((2 * v[2] + 6 * v[3]) * one), V3 = round_small(6 * v[3] * one);
     for (int32_t m = 0; m < count; m++) {
         if ((m & 7) == 0) {
             // As the AVX2 kernel: the source lines two and three rows below, which the next output
@@ -79,6 +210,7 @@ void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t he
         U += U1; U1 += U2; U2 += U3;
         V += V1; V1 += V2; V2 += V3;
     }
+#endif
 }
 
 #if defined(__x86_64__)
@@ -115,7 +247,7 @@ AVX2 static inline void lanes(const double *c, __m256i *p, __m256i *d1, __m256i 
     // Δ2(m) = 128c2 + c3(384m + 3072)
     double r[4] = { 128 * c[2] + 3072 * c[3], 384 * c[3], 0, 0 };
     *d2 = fixed8(cubic(r, m0), cubic(r, m1));
-    *d3 = _mm256_set1_epi32((int32_t)lrint(3072 * c[3] * (double)(1 << LK_SPAN_POSITION_BITS)));
+    *d3 = _mm256_set1_epi32((int32_t)round_small(3072 * c[3] * (double)(1 << LK_SPAN_POSITION_BITS)));
 }
 
 /// The qwords (left texel, right texel) at pixels + ix[a], + ix[b] (low lane) and + ix[c], + ix[d].
@@ -130,7 +262,7 @@ AVX2 static inline __m256i pairs(const uint32_t *pixels, int32_t a, int32_t b, i
 AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
                            int32_t count, uint8_t *out, int32_t wraps) {
     (void)height;
-    const double ub = floor(u[0]), vb = floor(v[0]);
+    const double ub = floor_small(u[0]), vb = floor_small(v[0]);
     const double cu[4] = { u[0] - ub, u[1], u[2], u[3] }, cv[4] = { v[0] - vb, v[1], v[2], v[3] };
     __m256i U, U1, U2, U3, V, V1, V2, V3;
     lanes(cu, &U, &U1, &U2, &U3);
@@ -239,3 +371,33 @@ void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height
 }
 
 #endif
+
+void lk_cubic_bounds(const double *c, int32_t count, double *low, double *high) {
+    double n = count > 1 ? (double)(count - 1) : 0;
+    double end = c[0] + c[1] * n;
+    // Widened by a billionth of the magnitudes: the rounding of the Double sums (an ulp or two, which
+    // the test of these bounds caught where the bound is tight at the span's end).
+    double slack = (fabs(c[2]) + fabs(c[3]) * n) * n * n + 1e-9 * (fabs(c[0]) + fabs(c[1]) * n + 1);
+    *low = (c[0] < end ? c[0] : end) - slack;
+    *high = (c[0] > end ? c[0] : end) + slack;
+}
+
+int32_t lk_bilinear_block_span(const uint32_t *pixels, int32_t width, int32_t height, const double *k, double t,
+                               int32_t count, uint8_t *out, int32_t vector) {
+    double c[8];
+    for (int axis = 0; axis < 2; axis++) {
+        const double *a = k + 16 * axis;
+        for (int i = 0; i < 4; i++) c[4 * axis + i] = ((a[12 + i] * t + a[8 + i]) * t + a[4 + i]) * t + a[i];
+    }
+    double xLow, xHigh, vLow, vHigh;
+    lk_cubic_bounds(c, count, &xLow, &xHigh);
+    lk_cubic_bounds(c + 4, count, &vLow, &vHigh);
+    // Fixed-point stepping keeps within 2^-18 px of the cubic: a margin of 1/64 px.
+    const double margin = 1.0 / 64, w = width, h = height;
+    if (!(vLow >= margin && vHigh < h - 1 - margin && xHigh - xLow < 2000 && vHigh - vLow < 2000
+          && count >= 1 && count <= LK_SPAN_MAXIMUM_COUNT && xLow > -w && xHigh < 2 * w - 1)) return 0;
+    int32_t wraps = (xLow >= margin && xHigh < w - 1 - margin) ? 0 : 1;
+    if (vector) lk_bilinear_span_avx2(pixels, width, height, c, c + 4, count, out, wraps);
+    else lk_bilinear_span_portable(pixels, width, height, c, c + 4, count, out, wraps);
+    return 1;
+}

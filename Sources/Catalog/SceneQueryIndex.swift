@@ -57,6 +57,9 @@ public struct SceneQueryIndex: Sendable {
     static let coarseShift: Int64 = 6
     /// Largest number of fine cells a query visits before it switches to the coarse grid.
     static let maximumFineCells: Int64 = 1024
+    /// Up to this many fine cells, a query looks up all their hash slots before scanning any (512 bytes
+    /// of ranges on the stack).
+    static let batchedFineCells: Int64 = 32
 
     /// One panorama's entry, before sorting.
     struct Entry {
@@ -240,6 +243,21 @@ public struct SceneQueryIndex: Sendable {
                     if range.count > 0 { body(range.start, range.count) }
                 }
             }
+        } else if (row1 - row0 + 1) * columnCount <= Self.batchedFineCells {
+            // The common case (a radius of tens of metres: 2 × 3 cells): every cell's hash slot is looked
+            // up before any of their points are read, so the slot loads (cache misses on a large catalog,
+            // 18 % of a query in `perf annotate` of the catalog benchmark) overlap instead of each waiting
+            // behind the previous cell's scan.
+            withUnsafeTemporaryAllocation(of: (start: Int, count: Int).self, capacity: Int(Self.batchedFineCells)) { ranges in
+                var n = 0
+                for r in row0...row1 {
+                    for k in 0..<columnCount {
+                        let range = fineCells.lookup(Self.fineKey(row: r, column: (column0 + k) % Self.fineColumns))
+                        if range.count > 0 { ranges[n] = range; n += 1 }
+                    }
+                }
+                for i in 0..<n { body(ranges[i].start, ranges[i].count) }
+            }
         } else {
             for r in row0...row1 {
                 for k in 0..<columnCount {
@@ -260,6 +278,9 @@ public struct SceneQueryIndex: Sendable {
         let radiusSquared = query.radiusMeters * query.radiusMeters
         let best = query.preference == .best
         let polar = abs(query.coordinate.latitude) > Self.polarLatitude
+        // Without source or date filters a nearest query never reads the flags and capture times: two
+        // arrays, two more cache misses per candidate within the radius.
+        let filtered = query.source != .any || query.earliestMinute != .min || query.latestMinute != .max
 
         var hit = Hit(position: -1, approximateDistanceMeters: .infinity, withinRadius: 0, accepted: 0)
         var bestDistanceSquared = Double.infinity
@@ -279,7 +300,9 @@ public struct SceneQueryIndex: Sendable {
                     if polar { d2 = Self.geodesicDistanceSquared(from: query.coordinate, lats[i], lons[i]) }
                     guard d2 <= radiusSquared else { continue }
                     hit.withinRadius += 1
-                    guard Self.passesFilters(flags: flagBits[i], minute: minutes[i], query) else { continue }
+                    if filtered {
+                        guard Self.passesFilters(flags: flagBits[i], minute: minutes[i], query) else { continue }
+                    }
                     hit.accepted += 1
                     if best {
                         let rank = Self.preferenceRank(flags: flagBits[i], minute: minutes[i])

@@ -473,27 +473,12 @@ public struct ViewRenderer: Sendable {
         @inline(__always)
         func span(_ k: UnsafePointer<Double>, t: Double, x0: Int, y: Int, count: Int, src: UnsafePointer<UInt32>,
                   table: UnsafePointer<Int32>, out: UnsafeMutablePointer<UInt8>) {
-            let cu = ViewRenderer.rowCubic(k, t: t), cv = ViewRenderer.rowCubic(k + 16, t: t)
-            if kernel == .bilinear {
-                let x = ViewRenderer.cubicBounds(cu, count: count), v = ViewRenderer.cubicBounds(cv, count: count)
-                // Fixed-point stepping keeps within 2^-18 px of the cubic: a margin of 1/64 px.
-                let margin = 1.0 / 64, width = Double(panoramaWidth), height = Double(panoramaHeight)
-                if v.low >= margin && v.high < height - 1 - margin && x.high - x.low < 2000 && v.high - v.low < 2000
-                    && count <= Int(LK_SPAN_MAXIMUM_COUNT) && x.low > -width && x.high < 2 * width - 1 {
-                    let wraps: Int32 = (x.low >= margin && x.high < width - 1 - margin) ? 0 : 1
-                    withUnsafeTemporaryAllocation(of: Double.self, capacity: 8) { c in
-                        let p = c.baseAddress!
-                        p[0] = cu.0; p[1] = cu.1; p[2] = cu.2; p[3] = cu.3
-                        p[4] = cv.0; p[5] = cv.1; p[6] = cv.2; p[7] = cv.3
-                        if vector {
-                            lk_bilinear_span_avx2(src, Int32(panoramaWidth), Int32(panoramaHeight), p, p + 4, Int32(count), out, wraps)
-                        } else {
-                            lk_bilinear_span_portable(src, Int32(panoramaWidth), Int32(panoramaHeight), p, p + 4, Int32(count), out, wraps)
-                        }
-                    }
-                    return
-                }
+            // Bilinear spans inside the panorama's rows: set up and sampled in C (CViewKernels).
+            if kernel == .bilinear && lk_bilinear_block_span(src, Int32(panoramaWidth), Int32(panoramaHeight), k, t,
+                                                             Int32(count), out, vector ? 1 : 0) != 0 {
+                return
             }
+            let cu = ViewRenderer.rowCubic(k, t: t), cv = ViewRenderer.rowCubic(k + 16, t: t)
             for m in 0..<count {
                 let s = Double(m)
                 let u = ((cu.3 * s + cu.2) * s + cu.1) * s + cu.0, v = ((cv.3 * s + cv.2) * s + cv.1) * s + cv.0
@@ -511,19 +496,18 @@ public struct ViewRenderer: Sendable {
         }
     }
 
-    /// Bounds on the cubic c0 + c1·m + c2·m² + c3·m³ over m ∈ [0, count − 1]: the linear part's two
-    /// ends widened by |c2|·n² + |c3|·n³ (n = count − 1). Conservative and free of square roots and
-    /// divisions (the exact range, per span, was 3 % of a frame in `perf record`); the curved part of
-    /// a 64-px span is a few pixels at most, so only spans that pass near a pole's last half row or
-    /// the seam are sent to the slower paths by the slack.
-    @inline(__always)
+    /// Bounds on the cubic c0 + c1·m + c2·m² + c3·m³ over m ∈ [0, count − 1] (`lk_cubic_bounds`, what
+    /// `lk_bilinear_block_span` checks a span's preconditions with): the linear part's two ends widened
+    /// by |c2|·n² + |c3|·n³ (n = count − 1). Conservative and free of square roots and divisions; the
+    /// curved part of a 64-px span is a few pixels at most, so only spans that pass near a pole's last
+    /// half row or the seam are sent to the slower paths by the slack.
     static func cubicBounds(_ c: (Double, Double, Double, Double), count: Int) -> (low: Double, high: Double) {
-        let n = Double(max(count - 1, 0))
-        let end = c.0 + c.1 * n
-        // Widened by a billionth of the magnitudes: the rounding of the Double sums (an ulp or two, which
-        // the test of these bounds caught where the bound is tight at the span's end).
-        let slack = (abs(c.2) + abs(c.3) * n) * n * n + 1e-9 * (abs(c.0) + abs(c.1) * n + 1)
-        return (min(c.0, end) - slack, max(c.0, end) + slack)
+        var low = 0.0, high = 0.0
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 4) { p in
+            p[0] = c.0; p[1] = c.1; p[2] = c.2; p[3] = c.3
+            lk_cubic_bounds(p.baseAddress!, Int32(clamping: count), &low, &high)
+        }
+        return (low, high)
     }
 
     // MARK: Taps outside the span kernel

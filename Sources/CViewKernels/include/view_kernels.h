@@ -38,10 +38,28 @@ int lk_view_kernels_have_avx2(void);
 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
                            int32_t count, uint8_t *out, int32_t wraps);
 
-/// The same in plain C, for any CPU. It steps positions in finer fixed point, so a channel may differ
-/// from the AVX2 version's by one grey level where a tap sits within 2^-20 px of a texel boundary.
+/// The same for any CPU. On x86-64 it is the AVX2 version's arithmetic in SSE2 (which every x86-64 CPU
+/// has: two 4-lane halves, pmaddwd weighs each tap's 2×2 texels): the same bytes as the AVX2 version.
+/// Elsewhere it is plain C stepping each pixel in 40-bit fixed point, so a channel may differ from the
+/// AVX2 version's by one grey level where a tap sits within 2^-14 px of a texel boundary.
 void lk_bilinear_span_portable(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
                                int32_t count, uint8_t *out, int32_t wraps);
+
+/// Bounds on the cubic c[0] + c[1]·m + c[2]·m² + c[3]·m³ over m ∈ [0, count − 1]: the linear part's
+/// two ends widened by |c[2]|·n² + |c[3]|·n³ (n = count − 1) and a billionth of the magnitudes (the
+/// Double sums' rounding). Conservative, without square roots or divisions.
+void lk_cubic_bounds(const double *c, int32_t count, double *low, double *high);
+
+/// One row span of a block of the view renderer: the position is the bicubic `k` (32 doubles: for
+/// u then v, the coefficient of sⁱ·tʲ at 4j + i, s and t in view pixels from the block's first
+/// pixel) along row `t`, m = s = 0…count − 1. Takes the row's cubics, bounds them (lk_cubic_bounds)
+/// and, when the span meets the kernels' preconditions with a margin of 1/64 px (rows inside the
+/// panorama's, the seam crossed at most once, ≤ LK_SPAN_MAXIMUM_COUNT pixels), samples it with the
+/// AVX2 (`vector` ≠ 0) or the portable kernel and returns 1. Returns 0 and writes nothing otherwise
+/// (spans reaching a pole's last half row): the caller samples those taps one by one.
+/// The per-span set-up in C: in Swift it was 18 % of a frame (issue 55's profile).
+int32_t lk_bilinear_block_span(const uint32_t *pixels, int32_t width, int32_t height, const double *k, double t,
+                               int32_t count, uint8_t *out, int32_t vector);
 
 #ifdef __cplusplus
 }
