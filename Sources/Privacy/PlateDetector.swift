@@ -224,6 +224,9 @@ struct PlateColours {
     var lightSaturation: Double
     /// Mean R, G, B of the light class.
     var lightRed: Double, lightGreen: Double, lightBlue: Double
+    /// Mean chroma (max − min of R, G, B, 0…255) of the dark class: low for black or grey characters,
+    /// high for the blue, green or red of a sign behind light letters.
+    var darkChroma: Double
 
     /// The tones of the pixels of `box` (whose centres are `inside`, when given).
     init?(_ image: RGB8Image, _ box: PixelBox, inside: ((Double, Double) -> Bool)? = nil) {
@@ -260,7 +263,7 @@ struct PlateColours {
             let between = Double(countBelow) * Double(countAbove) * (meanBelow - meanAbove) * (meanBelow - meanAbove)
             if between > best { best = between; threshold = t }
         }
-        var light = 0, lightSum = 0.0, darkSum = 0.0, saturation = 0.0, red = 0.0, green = 0.0, blue = 0.0
+        var light = 0, lightSum = 0.0, darkSum = 0.0, saturation = 0.0, red = 0.0, green = 0.0, blue = 0.0, chroma = 0.0
         for (k, i) in pixels.enumerated() {
             let l = Int(luminance[k])
             if l > threshold {
@@ -271,6 +274,8 @@ struct PlateColours {
                 light += 1; lightSum += Double(l)
             } else {
                 darkSum += Double(l)
+                let r = Int(image.components[i]), g = Int(image.components[i + 1]), b = Int(image.components[i + 2])
+                chroma += Double(max(r, g, b) - min(r, g, b))
             }
         }
         guard light > 0, light < total else { return nil }
@@ -278,6 +283,7 @@ struct PlateColours {
         lightLuminance = lightSum / Double(light)
         darkLuminance = darkSum / Double(total - light)
         lightSaturation = saturation / Double(light)
+        darkChroma = chroma / Double(total - light)
         (lightRed, lightGreen, lightBlue) = (red / Double(light), green / Double(light), blue / Double(light))
     }
 
@@ -287,8 +293,11 @@ struct PlateColours {
     }
 
     /// Dark characters covering less of the box than a light, white-ish or yellow background, with contrast.
+    /// A dark class of a strong colour (chroma over 70) is taken for characters only where the light class
+    /// is clearly the background (55 % of the box or more, as on a plate with dark blue letters): bold
+    /// white letters of a blue or green sign fill 35…45 % of their own tight box.
     var isDarkTextOnPlateBackground: Bool {
         lightFraction >= 0.4 && lightFraction <= 0.92 && lightLuminance - darkLuminance >= 45 && lightLuminance >= 75
-            && (lightSaturation <= 0.32 || lightIsYellow)
+            && (lightSaturation <= 0.32 || lightIsYellow) && (darkChroma <= 70 || lightFraction >= 0.55)
     }
 }

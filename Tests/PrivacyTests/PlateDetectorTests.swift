@@ -39,3 +39,33 @@ import Testing
         #expect(line.contains(79, 27) && !line.contains(81, 20) && !line.contains(50, 29))
     }
 }
+
+/// The colour test on drawn text lines: black bars on white pass, white bars on a sign's blue do not.
+@Suite struct PlateColourTests {
+    /// A 60×20 line of `background` with vertical bars of `ink`: `bar` of every 10 columns, in `rows`.
+    static func line(background: (UInt8, UInt8, UInt8), ink: (UInt8, UInt8, UInt8), bar: Int = 4, rows: Range<Int> = 4..<16) -> RGB8Image {
+        var image = RGB8Image(width: 60, height: 20)
+        for y in 0..<20 {
+            for x in 0..<60 {
+                let c = x % 10 < bar && rows.contains(y) ? ink : background
+                let i = (y * 60 + x) * 3
+                image.components[i] = c.0; image.components[i + 1] = c.1; image.components[i + 2] = c.2
+            }
+        }
+        return image
+    }
+
+    @Test func blackCharactersOnWhiteAreAPlatesColoursWhiteLettersOnBlueAreNot() throws {
+        let box = PixelBox(x: 0, y: 0, width: 60, height: 20)
+        let plate = try #require(PlateColours(Self.line(background: (235, 235, 230), ink: (25, 25, 30)), box))
+        #expect(plate.isDarkTextOnPlateBackground, "\(plate)")
+        #expect(plate.darkChroma < 10)
+        // Bold white letters filling 48 % of their box: light enough a fraction to pass as a background.
+        let sign = try #require(PlateColours(Self.line(background: (10, 85, 145), ink: (240, 240, 240), bar: 6, rows: 2..<18), box))
+        #expect(sign.darkChroma > 100 && sign.lightFraction > 0.45 && sign.lightFraction < 0.5, "\(sign)")
+        #expect(!sign.isDarkTextOnPlateBackground, "white letters on blue: \(sign)")
+        // Dark blue letters on a white plate (as some US plates): the white is clearly the background.
+        let blueInk = try #require(PlateColours(Self.line(background: (240, 240, 240), ink: (20, 40, 120)), box))
+        #expect(blueInk.lightFraction >= 0.55 && blueInk.isDarkTextOnPlateBackground, "\(blueInk)")
+    }
+}
