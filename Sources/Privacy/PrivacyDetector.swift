@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Imaging
 
@@ -71,14 +72,41 @@ public final class PrivacyDetector: Sendable {
 
     /// Faces and plates in `image`. `panorama` (GPano pitch and roll, degrees) marks a full 360°
     /// equirectangular panorama (2:1), searched view by view; nil for a flat photo.
+    ///
+    /// With both detectors, plates are searched on a second thread while faces are searched on this
+    /// one: each network call leaves a core idle in its serial layers and between calls (the views'
+    /// rendering, the decoding of the outputs), which the other search fills. The two networks are
+    /// separate OpenCV `Net`s, each behind its own lock.
     public func detect(_ image: RGB8Image, panorama: (pitchDegrees: Double, rollDegrees: Double)?) throws -> [Detection] {
         var found: [Detection] = []
-        if let panorama, image.width == 2 * image.height, image.height >= 64 {
+        if faces != nil && plates != nil {
+            final class Outcome: @unchecked Sendable { var result: Result<[Detection], any Error> = .success([]) }
+            let plateOutcome = Outcome()
+            let group = DispatchGroup()
+            let pose = panorama.map { [$0.pitchDegrees, $0.rollDegrees] }
+            DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                plateOutcome.result = Result { try self.search(image, pose: pose, for: .plates) }
+            }
+            let faceOutcome = Result { try search(image, pose: pose, for: .faces) }
+            group.wait()
+            found = try faceOutcome.get() + plateOutcome.result.get()
+        } else if faces != nil {
+            found = try search(image, pose: panorama.map { [$0.pitchDegrees, $0.rollDegrees] }, for: .faces)
+        } else if plates != nil {
+            found = try search(image, pose: panorama.map { [$0.pitchDegrees, $0.rollDegrees] }, for: .plates)
+        }
+        return Detection.suppressed(found, threshold: 0.3)
+    }
+
+    /// One detector's search of `image` (`pose`: a panorama's GPano pitch and roll, nil for a flat photo).
+    func search(_ image: RGB8Image, pose: [Double]?, for purpose: DetectionView.Purpose) throws -> [Detection] {
+        var found: [Detection] = []
+        let faces = purpose.contains(.faces) ? self.faces : nil, plates = purpose.contains(.plates) ? self.plates : nil
+        if let pose, image.width == 2 * image.height, image.height >= 64 {
             var purposes: DetectionView.Purpose = []
             if faces != nil { purposes.insert(.faces) }
             if plates != nil { purposes.insert(.plates) }
-            let views = try PanoramaViewPlan.views(of: image, pitchDegrees: panorama.pitchDegrees, rollDegrees: panorama.rollDegrees,
-                                                   purposes: purposes)
+            let views = try PanoramaViewPlan.views(of: image, pitchDegrees: pose[0], rollDegrees: pose[1], purposes: purposes)
             for view in views {
                 var inView: [Detection] = []
                 if view.purpose.contains(.faces), let faces { inView += try Self.tiled(view.image, side: Self.stripChunk, faces.detect) }
@@ -102,7 +130,7 @@ public final class PrivacyDetector: Sendable {
                 found += try faces.detect(small).map { d in var d = d; d.box = d.box.mapped(scale: Double(factor)); return d }
             }
         }
-        return Detection.suppressed(found, threshold: 0.3)
+        return found
     }
 
     /// Tiles of equal size, at most `side` pixels per side, overlapping by at least ``tileOverlap``,
