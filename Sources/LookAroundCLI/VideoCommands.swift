@@ -217,10 +217,11 @@ enum VideoFramesCommand: Command {
         discussion: """
             Takes a frame every --video-every-meters along the GPS track, at the video frame nearest that point, its \
             position interpolated in time between the GPS samples around it; a stop gives one frame; video without GPS \
-            is skipped and counted. Heading: the camera's orientation track (GoPro CORI) turned onto the direction of \
-            travel, else the direction of travel. A GoPro MAX .360's two streams are rebuilt into its cubemap (the \
+            is skipped and counted. Heading: the camera's orientation track (GoPro CORI, with IORI where the camera \
+            stabilised the picture) turned onto the direction of travel, else the direction of travel; pitch and roll \
+            from the gravity it measured (GoPro GRAV). A GoPro MAX .360's two streams are rebuilt into its cubemap (the \
             overlap bands blended) and reprojected to equirectangular (--frame-width, default the camera's 5376). \
-            Frames are NAME-000000.jpg… in DIR, with DIR/frames.json listing each frame's time, position and heading. \
+            Frames are NAME-000000.jpg… in DIR, with DIR/frames.json listing each frame's time, position, heading and tilt. \
             Progress on stderr shows video frames decoded per second and the time left.
             """,
         options: [.value("output", short: "o", valueName: "DIR", help: "The folder for the frames (made if missing).", required: true),
@@ -241,6 +242,7 @@ enum VideoFramesCommand: Command {
         var altitudeMeters: Double?
         var headingDegrees: Double?
         var headingSource: String
+        var pitchDegrees: Double?, rollDegrees: Double?
         var distanceMeters: Double
         var captureTime: Date?
     }
@@ -291,6 +293,8 @@ enum VideoFramesCommand: Command {
                                 Frame(file: FilePath.name(of: w.path), timeSeconds: (w.frame.timeSeconds * 1000).rounded() / 1000,
                                       latitude: w.frame.latitude, longitude: w.frame.longitude, altitudeMeters: w.frame.altitudeMeters,
                                       headingDegrees: w.frame.headingDegrees.map { ($0 * 100).rounded() / 100 }, headingSource: w.frame.headingSource,
+                                      pitchDegrees: w.frame.pitchDegrees.map { ($0 * 100).rounded() / 100 },
+                                      rollDegrees: w.frame.rollDegrees.map { ($0 * 100).rounded() / 100 },
                                       distanceMeters: (w.frame.distanceMeters * 100).rounded() / 100, captureTime: w.frame.captureTime)
                             },
                             everyMeters: everyMeters, width: frameWidth, height: recording.layout == nil ? recording.height : frameWidth / 2,
