@@ -218,10 +218,10 @@ enum VideoFramesCommand: Command {
             Takes a frame every --video-every-meters along the GPS track, at the video frame nearest that point, its \
             position interpolated in time between the GPS samples around it; a stop gives one frame; video without GPS \
             is skipped and counted. Heading: the camera's orientation track (GoPro CORI, with IORI where the camera \
-            stabilised the picture) turned onto the direction of travel, else the direction of travel; pitch and roll \
-            from the gravity it measured (GoPro GRAV). A GoPro MAX .360's two streams are rebuilt into its cubemap (the \
+            stabilised the picture) turned onto the direction of travel, else the direction of travel; the pitch from \
+            the gravity it measured (GoPro GRAV). A GoPro MAX .360's two streams are rebuilt into its cubemap (the \
             overlap bands blended) and reprojected to equirectangular (--frame-width, default the camera's 5376). \
-            Frames are NAME-000000.jpg… in DIR, with DIR/frames.json listing each frame's time, position, heading and tilt. \
+            Frames are NAME-000000.jpg… in DIR, with DIR/frames.json listing each frame's time, position, heading and pitch. \
             Progress on stderr shows video frames decoded per second and the time left.
             """,
         options: [.value("output", short: "o", valueName: "DIR", help: "The folder for the frames (made if missing).", required: true),
@@ -242,7 +242,7 @@ enum VideoFramesCommand: Command {
         var altitudeMeters: Double?
         var headingDegrees: Double?
         var headingSource: String
-        var pitchDegrees: Double?, rollDegrees: Double?
+        var pitchDegrees: Double?
         var distanceMeters: Double
         var captureTime: Date?
     }
@@ -294,7 +294,6 @@ enum VideoFramesCommand: Command {
                                       latitude: w.frame.latitude, longitude: w.frame.longitude, altitudeMeters: w.frame.altitudeMeters,
                                       headingDegrees: w.frame.headingDegrees.map { ($0 * 100).rounded() / 100 }, headingSource: w.frame.headingSource,
                                       pitchDegrees: w.frame.pitchDegrees.map { ($0 * 100).rounded() / 100 },
-                                      rollDegrees: w.frame.rollDegrees.map { ($0 * 100).rounded() / 100 },
                                       distanceMeters: (w.frame.distanceMeters * 100).rounded() / 100, captureTime: w.frame.captureTime)
                             },
                             everyMeters: everyMeters, width: frameWidth, height: recording.layout == nil ? recording.height : frameWidth / 2,

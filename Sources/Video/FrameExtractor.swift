@@ -224,7 +224,7 @@ public enum FrameExtractor {
     // MARK: Metadata
 
     /// EXIF (GPS position, altitude, time, direction; capture time in UTC; the camera) and GPano (a full
-    /// equirectangular panorama facing the frame's heading, with its pitch and roll when known) for a frame.
+    /// equirectangular panorama facing the frame's heading, with its pitch when known) for a frame.
     public static func metadata(for frame: PlannedFrame, recording: VideoRecording, width: Int, height: Int) -> ImageMetadata {
         var metadata = ImageMetadata(latitudeDegrees: frame.latitude, longitudeDegrees: frame.longitude, altitudeMeters: frame.altitudeMeters,
                                      imageDirectionDegrees: frame.headingDegrees, gpsTimestamp: frame.captureTime,
@@ -245,10 +245,7 @@ public enum FrameExtractor {
             + String(format: " at %.3f s, frame by lookaround", frame.timeSeconds)
         metadata.panorama = .equirectangular(width: width, height: height, headingDegrees: frame.headingDegrees ?? 0, captureSoftware: software)
         if frame.headingDegrees == nil { metadata.panorama?.poseHeadingDegrees = nil }
-        if let pitch = frame.pitchDegrees, let roll = frame.rollDegrees {
-            metadata.panorama?.posePitchDegrees = (pitch * 100).rounded() / 100
-            metadata.panorama?.poseRollDegrees = (roll * 100).rounded() / 100
-        }
+        if let pitch = frame.pitchDegrees { metadata.panorama?.posePitchDegrees = (pitch * 100).rounded() / 100 }
         return metadata
     }
 

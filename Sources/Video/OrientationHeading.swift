@@ -119,15 +119,15 @@ struct OrientationHeading: Sendable {
         return atan2(n, e) * 180 / .pi
     }
 
-    /// The picture's tilt at `t` from gravity in its frame (interpolated between the samples around `t`;
-    /// nil without gravity or more than a second from the nearest sample): pitch of the centre above the
-    /// horizon and roll (positive: the right side dipped, the horizon turned anticlockwise), degrees,
-    /// as GPano's `PosePitchDegrees` and `PoseRollDegrees` mean them.
+    /// The pitch of the picture's centre above the horizon at `t`, degrees (GPano's `PosePitchDegrees`),
+    /// from gravity in the picture's frame, interpolated between the samples around `t`; nil without
+    /// gravity or more than a second from the nearest sample.
     ///
-    /// GoPro's axes: X right, Y down, Z out of the (front) lens; checked on max-heromode.mp4, where the
-    /// upright camera reads `GRAV` ≈ (0, 0.99, 0.12) and its picture looks about 7° down (the path's
-    /// vanishing point 55 of 240 pixels above the centre).
-    static func tilt(at t: Double, gravity: [GravitySample]) -> (pitch: Double, roll: Double)? {
+    /// GoPro's axes: Y down, Z out of the (front) lens; checked on max-heromode.mp4, where the upright
+    /// camera reads `GRAV` ≈ (0, 0.99, 0.12) and its picture looks about 7° down (the path's vanishing point
+    /// 55 of 240 pixels above the centre). The roll is not given: its sign depends on whether X points right
+    /// or left, which no file here shows (the frame's roll stays GPano's 0).
+    static func pitch(at t: Double, gravity: [GravitySample]) -> Double? {
         guard let first = gravity.first, let last = gravity.last, t >= first.timeSeconds - 1, t <= last.timeSeconds + 1 else { return nil }
         var low = 0, high = gravity.count - 1
         while high - low > 1 {
@@ -138,11 +138,8 @@ struct OrientationHeading: Sendable {
         guard min(abs(t - a.timeSeconds), abs(t - b.timeSeconds)) <= 1 else { return nil }
         let f = b.timeSeconds > a.timeSeconds ? max(0, min(1, (t - a.timeSeconds) / (b.timeSeconds - a.timeSeconds))) : 0
         let g = normalized(SIMD3(a.x, a.y, a.z) * (1 - f) + SIMD3(b.x, b.y, b.z) * f)
-        // World up in the picture's frame is −g: the centre (Z) rises above the horizon by asin(−g·Z); the
-        // right side (X) dips when g has a +X part, seen against the picture's down (Y).
-        let pitch = asin(max(-1, min(1, -g.z))) * 180 / .pi
-        let roll = atan2(g.x, g.y) * 180 / .pi
-        return (pitch, roll)
+        // World up in the picture's frame is −g: the centre (Z) rises above the horizon by asin(−g·Z).
+        return asin(max(-1, min(1, -g.z))) * 180 / .pi
     }
 
     /// The orientation at `t` (normalised linear interpolation between the samples around it; held at the ends).

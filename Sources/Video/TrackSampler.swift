@@ -13,10 +13,9 @@ public struct PlannedFrame: Sendable, Hashable {
     public var headingDegrees: Double?
     /// `orientation` (the camera's orientation track, turned to match the travel), `travel` or `none`.
     public var headingSource: String
-    /// Pitch of the frame's centre above the horizon and its roll (positive: the camera's right side
-    /// dipped), degrees, GPano's `PosePitchDegrees` and `PoseRollDegrees`; from the gravity the camera
-    /// measured (GoPro `GRAV`), nil without it.
-    public var pitchDegrees: Double?, rollDegrees: Double?
+    /// Pitch of the frame's centre above the horizon, degrees (GPano's `PosePitchDegrees`), from the gravity
+    /// the camera measured (GoPro `GRAV`); nil without it.
+    public var pitchDegrees: Double?
     /// Distance along the track from its start, metres.
     public var distanceMeters: Double
     /// UTC of the frame, when the recording's clock is known.
@@ -108,7 +107,7 @@ public struct GPSTrack: Sendable {
 ///    frame; its position is interpolated in time between the GPS samples around it.
 /// 4. Heading: the camera's orientation track (GoPro `CORI` with `IORI`) turned onto the travel direction
 ///    (``OrientationHeading``) when it follows the travel consistently, else the direction of travel
-///    over ±3 m of track; pitch and roll from the gravity the camera measured (GoPro `GRAV`).
+///    over ±3 m of track; pitch from the gravity the camera measured (GoPro `GRAV`).
 public enum TrackSampler {
     /// A gap between GPS samples longer than this leaves the time between without positions, seconds.
     public static let maximumGapSeconds = 3.0
@@ -267,9 +266,7 @@ extension SamplingPlan {
         } else {
             (f.headingDegrees, f.headingSource) = (nil, "none")
         }
-        if let tilt = OrientationHeading.tilt(at: t, gravity: gravity) {
-            (f.pitchDegrees, f.rollDegrees) = (tilt.pitch, tilt.roll)
-        }
+        f.pitchDegrees = OrientationHeading.pitch(at: t, gravity: gravity)
         f.captureTime = start.map { $0.addingTimeInterval(t) }
         return f
     }

@@ -104,73 +104,74 @@ import VideoTestSupport
         #expect(picture < body / 5 && backwards > body, "jitter: picture \(picture)°, body \(body)°, IORI reversed \(backwards)°")
     }
 
-    @Test func headingAgainstTheTravel() throws {
+    /// The heading against the direction of travel along the straight path the walker kept (the travel
+    /// turning 5° over 10 s): the orientation, tied to the travel once for the whole clip, must follow it at
+    /// every quarter second within 4°. (Tied on the first 5 s only it picks the wrong sense of turning —
+    /// 9° off by 9.5 s: a straight clip this short cannot say it.) With IORI the tie is tighter than with
+    /// CORI alone (the body's shake left out).
+    @Test func headingFollowsTheTravel() throws {
         let path = try GPMFTests.sharedFile("max-heromode.mp4")
-        let recording = try VideoRecording(path: path)
-        let telemetry = try #require(recording.telemetry)
+        let telemetry = try #require(try VideoRecording(path: path).telemetry)
         let track = GPSTrack(telemetry.gps, maximumGapSeconds: TrackSampler.maximumGapSeconds)
-        let theirs = try Self.exiftoolStreams(path)
-        let cori = try #require(theirs["CORI"]).map(Self.unit)
-        var variants: [(String, Telemetry)] = [("combined", telemetry)]
-        var bodyOnly = telemetry
-        bodyOnly.orientation = zip(telemetry.orientation, cori).map { s, c in OrientationSample(timeSeconds: s.timeSeconds, w: c[0], x: -c[1], y: -c[2], z: -c[3]) }
-        variants.append(("CORI only", bodyOnly))
-        var old = telemetry
-        old.orientation = zip(telemetry.orientation, cori).map { s, c in OrientationSample(timeSeconds: s.timeSeconds, w: c[0], x: c[1], y: c[2], z: c[3]) }
-        variants.append(("CORI raw (old)", old))
-        for (name, t) in variants {
-            let model = try #require(OrientationHeading(telemetry: t, track: track))
-            print("HEADING \(name): usable \(model.isUsable) agreement \(model.agreement) offset \(model.offsetDegrees) sense \(model.sense) axis \(model.axis) — \(model.note)")
-            var line = ""
-            for time in stride(from: 0.0, through: 10.5, by: 0.5) {
-                let travel = TrackSampler.travelHeading(at: time, track: track)
-                let yaw = model.yaw(at: time)
-                line += String(format: " t%.1f tr%.1f yaw%.1f;", time, travel ?? -1, yaw ?? -999)
-            }
-            print("HEADING \(name):\(line)")
+        let model = try #require(OrientationHeading(telemetry: telemetry, track: track))
+        #expect(model.isUsable, "\(model.note)")
+        var worst = 0.0
+        for time in stride(from: 0.5, through: 9.5, by: 0.25) {
+            let travel = try #require(TrackSampler.travelHeading(at: time, track: track)), heading = try #require(model.heading(at: time))
+            worst = max(worst, abs(remainder(heading - travel, 360)))
         }
-        for s in telemetry.gps where Int(s.timeSeconds * 18) % 9 == 0 { print(String(format: "GPS %.2f %.7f %.7f v%.2f", s.timeSeconds, s.latitude, s.longitude, s.speedMetersPerSecond ?? -1)) }
+        #expect(worst < 4, "worst difference \(worst)°")
+        // The whole track: CORI+IORI agrees with the travel better than CORI alone.
+        let streams = try Self.exiftoolStreams(path)
+        let cori = try #require(streams["CORI"]).map(Self.unit), grav = try #require(streams["GRAV"])
+        var bodyOnly = telemetry   // the body's orientation and gravity, as if the camera wrote no IORI
+        bodyOnly.orientation = zip(telemetry.orientation, cori).map { s, c in OrientationSample(timeSeconds: s.timeSeconds, w: c[0], x: -c[1], y: -c[2], z: -c[3]) }
+        bodyOnly.gravity = zip(telemetry.gravity, grav).map { s, g in GravitySample(timeSeconds: s.timeSeconds, x: g[0], y: g[1], z: g[2]) }
+        let withIORI = model
+        let withoutIORI = try #require(OrientationHeading(telemetry: bodyOnly, track: track))
+        #expect(withIORI.isUsable && withIORI.agreement > withoutIORI.agreement, "\(withIORI.note) against \(withoutIORI.note)")
+        #expect(withIORI.note.contains("GPMF CORI+IORI"))
     }
 
-    /// GRAV turned into the image's frame: HERO mode levels the horizon, so the picture's roll stays near 0
-    /// while the body rolls by more than 10°; and the camera looks down about 7°, as its picture shows.
+    /// GRAV turned into the image's frame: HERO mode levels the horizon, so the picture's roll (the angle of
+    /// gravity about the lens axis, whichever way X points) stays near 0 while the body rolls by more than
+    /// 10°; and the camera looks down about 7°, as its picture shows.
     @Test func tiltOfThePictureFromGravity() throws {
         let path = try GPMFTests.sharedFile("max-heromode.mp4")
         let telemetry = try #require(try VideoRecording(path: path).telemetry)
         let grav = try #require(try Self.exiftoolStreams(path)["GRAV"])
-        let picture = telemetry.gravity.compactMap { OrientationHeading.tilt(at: $0.timeSeconds, gravity: [$0]) }
-        let body = grav.compactMap { g in OrientationHeading.tilt(at: 0, gravity: [GravitySample(timeSeconds: 0, x: g[0], y: g[1], z: g[2])]) }
-        let pictureRolls = picture.map { $0.roll }, bodyRolls = body.map { $0.roll }
+        let pictureRolls = telemetry.gravity.map { atan2($0.x, $0.y) * 180 / .pi }, bodyRolls = grav.map { atan2($0[0], $0[1]) * 180 / .pi }
         #expect(pictureRolls.allSatisfy { abs($0) < 1 }, "picture roll \(pictureRolls.min()!)…\(pictureRolls.max()!)°")
         #expect(bodyRolls.max()! - bodyRolls.min()! > 10, "body roll \(bodyRolls.min()!)…\(bodyRolls.max()!)°")
-        let pitch = picture.map { $0.pitch }.reduce(0, +) / Double(picture.count)
-        #expect(pitch > -10 && pitch < -5, "mean pitch \(pitch)°")
+        let pitches = telemetry.gravity.compactMap { OrientationHeading.pitch(at: $0.timeSeconds, gravity: [$0]) }
+        let pitch = pitches.reduce(0, +) / Double(pitches.count)
+        #expect(pitches.count == telemetry.gravity.count && pitch > -10 && pitch < -5, "mean pitch \(pitch)°")
     }
 
-    /// The sense of pitch and roll is the renderer's: gravity seen by a camera posed with a GPano pitch and
-    /// roll (Geodesy's `EquirectangularFrame`, which views and labels use) gives that pitch and roll back.
+    /// The sense of the pitch is the renderer's: gravity seen by a camera posed with a GPano pitch (and any
+    /// roll, heading; Geodesy's `EquirectangularFrame`, which views and labels use) gives that pitch back.
     @Test(arguments: [(0.0, 0.0), (-7.0, 0.0), (0.0, 12.0), (15.0, -20.0), (-30.0, 45.0), (5.0, 170.0)])
-    func tiltHasTheRenderersSense(pitch: Double, roll: Double) throws {
+    func pitchHasTheRenderersSense(pitch: Double, roll: Double) throws {
         for heading in [0.0, 75.0, 200.0] {
             let frame = EquirectangularFrame(headingDegrees: heading, pitchDegrees: pitch, rollDegrees: roll)
-            // Gravity (world down) in GoPro's axes: X right, Y down, Z forward.
+            // Gravity (world down) along the camera's Y (down) and Z (forward).
             let g = GravitySample(timeSeconds: 0, x: -frame.right.up, y: frame.up.up, z: -frame.forward.up)
-            let tilt = try #require(OrientationHeading.tilt(at: 0, gravity: [g]))
-            #expect(abs(tilt.pitch - pitch) < 1e-9 && abs(tilt.roll - roll) < 1e-9, "heading \(heading): \(tilt) for \(pitch), \(roll)")
+            let ours = try #require(OrientationHeading.pitch(at: 0, gravity: [g]))
+            #expect(abs(ours - pitch) < 1e-9, "heading \(heading), roll \(roll): \(ours) for \(pitch)")
         }
-        #expect(OrientationHeading.tilt(at: 5, gravity: [GravitySample(timeSeconds: 0, x: 0, y: 1, z: 0)]) == nil)
+        #expect(OrientationHeading.pitch(at: 5, gravity: [GravitySample(timeSeconds: 0, x: 0, y: 1, z: 0)]) == nil)
     }
 
-    /// The frames planned on the real file carry that tilt into their GPano pose.
-    @Test func framesCarryTheTilt() throws {
+    /// The frames planned on the real file carry that pitch into their GPano pose.
+    @Test func framesCarryThePitch() throws {
         let recording = try VideoRecording(path: try GPMFTests.sharedFile("max-heromode.mp4"))
         let plan = try TrackSampler.plan(recording, everyMeters: 2)
         #expect(plan.frames.count >= 6)
         for frame in plan.frames {
-            let pitch = try #require(frame.pitchDegrees), roll = try #require(frame.rollDegrees)
-            #expect(pitch > -12 && pitch < -4 && abs(roll) < 1, "\(frame.timeSeconds) s: pitch \(pitch)°, roll \(roll)°")
+            let pitch = try #require(frame.pitchDegrees)
+            #expect(pitch > -12 && pitch < -4, "\(frame.timeSeconds) s: pitch \(pitch)°")
             let pano = try #require(FrameExtractor.metadata(for: frame, recording: recording, width: 848, height: 424).panorama)
-            #expect(abs(pano.posePitchDegrees! - pitch) < 0.006 && abs(pano.poseRollDegrees! - roll) < 0.006)
+            #expect(abs(pano.posePitchDegrees! - pitch) < 0.006 && pano.poseRollDegrees == 0)
             #expect(frame.headingSource == "orientation")
         }
     }
