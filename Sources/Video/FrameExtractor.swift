@@ -145,7 +145,8 @@ public enum FrameExtractor {
                 + "(\(FilePath.name(of: (recording.path as NSString).deletingPathExtension)).mp4): its GPS is taken from the .insv"
         case .flat:
             return "a flat (not 360°) video: \(recording.projectionReason); its frames cannot be panoramas "
-                + "('lookaround video info' still reads its GPS track; --projection equirectangular if it is an equirectangular video without metadata)"
+                + "('lookaround video info' still reads its GPS track"
+                + (recording.width == 2 * recording.height ? "; --projection equirectangular if it is an equirectangular video without metadata)" : ")")
         default:
             return "cannot make panoramas of it"
         }
