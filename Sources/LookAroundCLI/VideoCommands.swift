@@ -218,10 +218,11 @@ enum VideoFramesCommand: Command {
         discussion: """
             Takes a frame every --video-every-meters along the GPS track, at the video frame nearest that point, its \
             position interpolated in time between the GPS samples around it; a stop gives one frame; video without GPS \
-            is skipped and counted. Heading: the camera's orientation track (GoPro CORI) turned onto the direction of \
-            travel, else the direction of travel. A GoPro MAX .360's two streams are rebuilt into its cubemap (the \
+            is skipped and counted. Heading: the camera's orientation track (GoPro CORI, with IORI where the camera \
+            stabilised the picture) turned onto the direction of travel, else the direction of travel; the pitch from \
+            the gravity it measured (GoPro GRAV). A GoPro MAX .360's two streams are rebuilt into its cubemap (the \
             overlap bands blended) and reprojected to equirectangular (--frame-width, default the camera's 5376). \
-            Frames are NAME-000000.jpg… in DIR, with DIR/frames.json listing each frame's time, position and heading. \
+            Frames are NAME-000000.jpg… in DIR, with DIR/frames.json listing each frame's time, position, heading and pitch. \
             DIR may be s3://BUCKET/PREFIX (endpoint and credentials as for every s3:// location): each frame is one \
             object, written whole or not at all; the bucket is checked before any frame is decoded. \
             Progress on stderr shows video frames decoded per second and the time left.
@@ -247,6 +248,7 @@ enum VideoFramesCommand: Command {
         var altitudeMeters: Double?
         var headingDegrees: Double?
         var headingSource: String
+        var pitchDegrees: Double?
         var distanceMeters: Double
         var captureTime: Date?
     }
@@ -304,6 +306,7 @@ enum VideoFramesCommand: Command {
                                 Frame(file: FilePath.name(of: w.path), timeSeconds: (w.frame.timeSeconds * 1000).rounded() / 1000,
                                       latitude: w.frame.latitude, longitude: w.frame.longitude, altitudeMeters: w.frame.altitudeMeters,
                                       headingDegrees: w.frame.headingDegrees.map { ($0 * 100).rounded() / 100 }, headingSource: w.frame.headingSource,
+                                      pitchDegrees: w.frame.pitchDegrees.map { ($0 * 100).rounded() / 100 },
                                       distanceMeters: (w.frame.distanceMeters * 100).rounded() / 100, captureTime: w.frame.captureTime)
                             },
                             everyMeters: everyMeters, width: frameWidth, height: recording.layout == nil ? recording.height : frameWidth / 2,

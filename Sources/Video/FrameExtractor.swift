@@ -153,7 +153,8 @@ public enum FrameExtractor {
                 + "(\(FilePath.name(of: (recording.path as NSString).deletingPathExtension)).mp4): its GPS is taken from the .insv"
         case .flat:
             return "a flat (not 360°) video: \(recording.projectionReason); its frames cannot be panoramas "
-                + "('lookaround video info' still reads its GPS track; --projection equirectangular if it is an equirectangular video without metadata)"
+                + "('lookaround video info' still reads its GPS track"
+                + (recording.width == 2 * recording.height ? "; --projection equirectangular if it is an equirectangular video without metadata)" : ")")
         default:
             return "cannot make panoramas of it"
         }
@@ -232,7 +233,7 @@ public enum FrameExtractor {
     // MARK: Metadata
 
     /// EXIF (GPS position, altitude, time, direction; capture time in UTC; the camera) and GPano (a full
-    /// equirectangular panorama facing the frame's heading) for a frame.
+    /// equirectangular panorama facing the frame's heading, with its pitch when known) for a frame.
     public static func metadata(for frame: PlannedFrame, recording: VideoRecording, width: Int, height: Int) -> ImageMetadata {
         var metadata = ImageMetadata(latitudeDegrees: frame.latitude, longitudeDegrees: frame.longitude, altitudeMeters: frame.altitudeMeters,
                                      imageDirectionDegrees: frame.headingDegrees, gpsTimestamp: frame.captureTime,
@@ -253,6 +254,7 @@ public enum FrameExtractor {
             + String(format: " at %.3f s, frame by lookaround", frame.timeSeconds)
         metadata.panorama = .equirectangular(width: width, height: height, headingDegrees: frame.headingDegrees ?? 0, captureSoftware: software)
         if frame.headingDegrees == nil { metadata.panorama?.poseHeadingDegrees = nil }
+        if let pitch = frame.pitchDegrees { metadata.panorama?.posePitchDegrees = (pitch * 100).rounded() / 100 }
         return metadata
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// GoPro telemetry from a `gpmd` track (or raw GPMF payloads): GPS5 or GPS9 positions with `GPSF`, `GPSP`,
-/// `GPSU` and `SCAL`; `CORI` orientation and `GRAV` gravity.
+/// `GPSU` and `SCAL`; `CORI` and `IORI` orientation and `GRAV` gravity (see ``Orientations``).
 ///
 /// Timing follows mapillary_tools: each payload is one sample of the `gpmd` track, timed by the track's
 /// sample table (the video clock), and its N points are spread evenly over the sample's duration. `GPSU`
@@ -42,6 +42,7 @@ enum GPMFTelemetry {
         var utcOffsets: [Double] = []
         var damaged = 0
         var names: [String] = []
+        var orientations = Orientations()
         for payload in payloads {
             let (entries, broken) = GPMFParser.parseReportingDamage(payload.bytes)
             if broken { damaged += 1 }
@@ -67,13 +68,14 @@ enum GPMFTelemetry {
                             }
                         }
                     }
-                    if let cori = keys["CORI"], let values = scaled(cori, keys) {
+                    for (key, list) in [("CORI", \Orientations.camera), ("IORI", \Orientations.image)] {
+                        guard let entry = keys[key], let values = scaled(entry, keys) else { continue }
                         let dt = payload.durationSeconds / Double(max(values.count, 1))
                         for (k, v) in values.enumerated() where v.count >= 4 {
                             let norm = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]).squareRoot()
                             guard norm > 0.5, norm < 1.5 else { continue }
-                            result.orientation.append(OrientationSample(timeSeconds: payload.timeSeconds + dt * Double(k),
-                                                                        w: v[0] / norm, x: v[1] / norm, y: v[2] / norm, z: v[3] / norm))
+                            orientations[keyPath: list].append(OrientationSample(timeSeconds: payload.timeSeconds + dt * Double(k),
+                                                                                 w: v[0] / norm, x: v[1] / norm, y: v[2] / norm, z: v[3] / norm))
                         }
                     }
                     if let grav = keys["GRAV"], let values = scaled(grav, keys) {
@@ -81,16 +83,16 @@ enum GPMFTelemetry {
                         for (k, v) in values.enumerated() where v.count >= 3 {
                             let norm = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot()
                             guard norm > 0.1 else { continue }
-                            result.gravity.append(GravitySample(timeSeconds: payload.timeSeconds + dt * Double(k),
-                                                                x: v[0] / norm, y: v[1] / norm, z: v[2] / norm))
+                            orientations.gravity.append(GravitySample(timeSeconds: payload.timeSeconds + dt * Double(k),
+                                                                      x: v[0] / norm, y: v[1] / norm, z: v[2] / norm))
                         }
                     }
                 }
             }
         }
+        orientations.fold(into: &result)
         result.source = "GPMF " + (kind ?? "GPS5") + (kind == "GLPI" ? " (a Karma drone's position)" : "")
         result.gpsRead = result.gps.count
-        if !result.orientation.isEmpty { result.orientationSource = "GPMF CORI" }
         result.deviceName = names.first { $0.lowercased().contains("hero") } ?? names.first { $0.lowercased().contains("gopro") } ?? names.first
         if !utcOffsets.isEmpty {
             let sorted = utcOffsets.sorted()
@@ -156,6 +158,37 @@ enum GPMFTelemetry {
                              speedMetersPerSecond: v[3], fix: fix, precision: precision)
         }
         return (points, "GPS5", offsets)
+    }
+
+    /// GoPro's orientation streams as written, before they are combined.
+    ///
+    /// `CORI` is the camera body's orientation since the recording started and `IORI` the image's
+    /// orientation relative to the body (what HyperSmooth or horizon levelling turned the picture by);
+    /// `GRAV` is gravity in the body's frame. As GoPro writes them, `CORI` turns the start frame into the
+    /// body and `IORI` the body into the image (checked on max-heromode.mp4: `GRAV` turned by the conjugate
+    /// of `CORI` stays within 0.7° of one direction, by `CORI` itself it wanders 3°; and `IORI ⊗ CORI` is
+    /// the stabilised, smooth one — 0.008° of frame-to-frame jitter against CORI's 0.14° — while
+    /// `CORI ⊗ conj(IORI)` doubles the jitter). So the image turns into the start frame by
+    /// conj(`IORI ⊗ CORI`), and gravity into the image's frame by `IORI`.
+    struct Orientations {
+        var camera: [OrientationSample] = [], image: [OrientationSample] = [], gravity: [GravitySample] = []
+
+        func fold(into result: inout Telemetry) {
+            let images = image.sorted { $0.timeSeconds < $1.timeSeconds }
+            result.imageOrientation = images
+            result.orientation = camera.map { c in
+                var q = SIMD4(c.w, c.x, c.y, c.z)
+                if let i = OrientationHeading.interpolate(images, at: c.timeSeconds) { q = OrientationHeading.multiply(i, q) }
+                q = OrientationHeading.conjugate(q)
+                return OrientationSample(timeSeconds: c.timeSeconds, w: q[0], x: q[1], y: q[2], z: q[3])
+            }
+            result.gravity = gravity.map { g in
+                guard let i = OrientationHeading.interpolate(images, at: g.timeSeconds) else { return g }
+                let v = OrientationHeading.rotate(SIMD3(g.x, g.y, g.z), by: i)
+                return GravitySample(timeSeconds: g.timeSeconds, x: v.x, y: v.y, z: v.z)
+            }
+            if !camera.isEmpty { result.orientationSource = images.isEmpty ? "GPMF CORI" : "GPMF CORI+IORI" }
+        }
     }
 
     /// `GPSU`, `yymmddhhmmss.sss` in UTC (years 20xx).

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Headings from a camera's orientation track (GoPro `CORI`: the camera's rotation since the recording
-/// started, with `GRAV`, gravity in the camera's frame).
+/// Headings from a camera's orientation track (GoPro `CORI`, the camera's rotation since the recording
+/// started, combined with `IORI`, the stabilised image's rotation against the body, so that the heading is
+/// the picture's and not the shaking body's; with `GRAV`, gravity, in the picture's frame: see
+/// ``GPMFTelemetry/Orientations``).
 ///
 /// The orientation knows how the camera turned but not where north is, and camera makers differ in
 /// their axes; so the track is tied to the GPS instead of to a convention: the yaw of a horizontal camera
@@ -117,6 +119,29 @@ struct OrientationHeading: Sendable {
         return atan2(n, e) * 180 / .pi
     }
 
+    /// The pitch of the picture's centre above the horizon at `t`, degrees (GPano's `PosePitchDegrees`),
+    /// from gravity in the picture's frame, interpolated between the samples around `t`; nil without
+    /// gravity or more than a second from the nearest sample.
+    ///
+    /// GoPro's axes: Y down, Z out of the (front) lens; checked on max-heromode.mp4, where the upright
+    /// camera reads `GRAV` ≈ (0, 0.99, 0.12) and its picture looks about 7° down (the path's vanishing point
+    /// 55 of 240 pixels above the centre). The roll is not given: its sign depends on whether X points right
+    /// or left, which no file here shows (the frame's roll stays GPano's 0).
+    static func pitch(at t: Double, gravity: [GravitySample]) -> Double? {
+        guard let first = gravity.first, let last = gravity.last, t >= first.timeSeconds - 1, t <= last.timeSeconds + 1 else { return nil }
+        var low = 0, high = gravity.count - 1
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if gravity[mid].timeSeconds <= t { low = mid } else { high = mid }
+        }
+        let a = gravity[low], b = gravity[high]
+        guard min(abs(t - a.timeSeconds), abs(t - b.timeSeconds)) <= 1 else { return nil }
+        let f = b.timeSeconds > a.timeSeconds ? max(0, min(1, (t - a.timeSeconds) / (b.timeSeconds - a.timeSeconds))) : 0
+        let g = normalized(SIMD3(a.x, a.y, a.z) * (1 - f) + SIMD3(b.x, b.y, b.z) * f)
+        // World up in the picture's frame is −g: the centre (Z) rises above the horizon by asin(−g·Z).
+        return asin(max(-1, min(1, -g.z))) * 180 / .pi
+    }
+
     /// The orientation at `t` (normalised linear interpolation between the samples around it; held at the ends).
     static func interpolate(_ samples: [OrientationSample], at t: Double) -> SIMD4<Double>? {
         guard let first = samples.first, let last = samples.last else { return nil }
@@ -143,6 +168,17 @@ struct OrientationHeading: Sendable {
         let t = cross(u, v) * 2
         return v + t * w + cross(u, t)
     }
+
+    /// The Hamilton product `a ⊗ b` of quaternions (w, x, y, z): `b`'s rotation, then `a`'s.
+    static func multiply(_ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
+        SIMD4(a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+              a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+              a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+              a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0])
+    }
+
+    /// The inverse rotation of a unit quaternion (w, x, y, z).
+    static func conjugate(_ q: SIMD4<Double>) -> SIMD4<Double> { SIMD4(q[0], -q[1], -q[2], -q[3]) }
 
     static func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)

@@ -30,9 +30,11 @@ public struct GPSSample: Sendable, Hashable {
     }
 }
 
-/// The camera's orientation at one instant: a unit quaternion (w, x, y, z) from the camera's frame to a
-/// fixed reference frame (GoPro `CORI`: the orientation since the recording started; CAMM type 0: an
-/// angle-axis rotation in the local frame).
+/// The picture's orientation at one instant: a unit quaternion (w, x, y, z) that turns vectors of the
+/// picture's frame into a fixed reference frame (`rotate(v, by: q)`). GoPro writes the opposite sense —
+/// `CORI` turns the reference (the camera at the start of the recording) into the camera body, `IORI` the
+/// body into the stabilised image — so a GoPro sample is the conjugate of `IORI ⊗ CORI` (see
+/// ``GPMFTelemetry``); CAMM type 0 is an angle-axis rotation from the local frame to the world.
 public struct OrientationSample: Sendable, Hashable {
     public var timeSeconds: Double
     public var w: Double, x: Double, y: Double, z: Double
@@ -63,11 +65,16 @@ public struct Telemetry: Sendable {
     public var droppedImprecise: Int = 0
     /// Dropped: a jump no vehicle makes (a position far from both its neighbours, which agree).
     public var droppedOutliers: Int = 0
-    /// Camera orientation, when the source records it (GoPro `CORI`, CAMM type 0).
+    /// The picture's orientation, when the source records it (GoPro `CORI`, combined with `IORI` where the
+    /// camera writes it; CAMM type 0), in the sense ``OrientationSample`` describes.
     public var orientation: [OrientationSample] = []
-    /// What the orientation came from (`GPMF CORI`, `CAMM angle-axis`), nil when there is none.
+    /// What the orientation came from (`GPMF CORI`, `GPMF CORI+IORI`, `CAMM angle-axis`), nil when there is none.
     public var orientationSource: String?
-    /// Gravity in the camera frame (GoPro `GRAV`).
+    /// GoPro `IORI` as the camera wrote it: the stabilised image's rotation relative to the camera body
+    /// (HERO8 and later, MAX). Already folded into ``orientation`` and ``gravity``; kept for reports and checks.
+    public var imageOrientation: [OrientationSample] = []
+    /// Gravity in the picture's frame (GoPro `GRAV`, written in the camera body's frame, turned by `IORI`
+    /// into the image's where the camera writes it).
     public var gravity: [GravitySample] = []
     /// UTC of video time 0, from the GPS clock (GPSU, GPS9, CAMM 6, the trailer) when the source has one.
     public var startUTC: Date?

@@ -13,6 +13,9 @@ public struct PlannedFrame: Sendable, Hashable {
     public var headingDegrees: Double?
     /// `orientation` (the camera's orientation track, turned to match the travel), `travel` or `none`.
     public var headingSource: String
+    /// Pitch of the frame's centre above the horizon, degrees (GPano's `PosePitchDegrees`), from the gravity
+    /// the camera measured (GoPro `GRAV`); nil without it.
+    public var pitchDegrees: Double?
     /// Distance along the track from its start, metres.
     public var distanceMeters: Double
     /// UTC of the frame, when the recording's clock is known.
@@ -40,6 +43,8 @@ public struct SamplingPlan: Sendable {
     public var track: GPSTrack
     /// The heading model (nil: travel only).
     var orientation: OrientationHeading?
+    /// Gravity in the picture's frame, in time order (for the frames' tilt).
+    var gravity: [GravitySample] = []
 }
 
 /// The GPS samples of a recording, split where GPS is missing, with time interpolation.
@@ -100,9 +105,9 @@ public struct GPSTrack: Sendable {
 ///    and a stop gives at most one frame.
 /// 3. A frame is taken each time the odometer passes a multiple of the spacing, at the nearest video
 ///    frame; its position is interpolated in time between the GPS samples around it.
-/// 4. Heading: the camera's orientation track (GoPro `CORI`) turned onto the travel direction
+/// 4. Heading: the camera's orientation track (GoPro `CORI` with `IORI`) turned onto the travel direction
 ///    (``OrientationHeading``) when it follows the travel consistently, else the direction of travel
-///    over ±3 m of track.
+///    over ±3 m of track; pitch from the gravity the camera measured (GoPro `GRAV`).
 public enum TrackSampler {
     /// A gap between GPS samples longer than this leaves the time between without positions, seconds.
     public static let maximumGapSeconds = 3.0
@@ -192,6 +197,7 @@ public enum TrackSampler {
                                 videoFramesWithoutGPS: withoutFrames, stops: stops, headingNote: "",
                                 track: track, orientation: orientation?.isUsable == true ? orientation : nil)
         plan.headingNote = orientation?.note ?? "heading from the direction of travel (no orientation track)"
+        plan.gravity = telemetry.gravity.sorted { $0.timeSeconds < $1.timeSeconds }
         for k in plan.frames.indices {
             plan.frames[k] = plan.placed(plan.frames[k], at: plan.frames[k].timeSeconds, start: recording.captureStartUTC)
             plan.frames[k].distanceMeters = Self.odometer(at: plan.frames[k].timeSeconds, track: track, odometers: odometers)
@@ -260,6 +266,7 @@ extension SamplingPlan {
         } else {
             (f.headingDegrees, f.headingSource) = (nil, "none")
         }
+        f.pitchDegrees = OrientationHeading.pitch(at: t, gravity: gravity)
         f.captureTime = start.map { $0.addingTimeInterval(t) }
         return f
     }

@@ -154,6 +154,12 @@ public struct VideoRecording: Sendable {
                 layout = scaled
                 decodedStreams = pairs.map(\.index)
             }
+            if forced == .equirectangular && main.width != 2 * main.height {
+                // Its frames would be written as full spheres squeezed into the wrong shape.
+                throw .invalidParameter(name: "--projection", value: forced.rawValue,
+                                        allowed: "equirectangular only for a video twice as wide as high (a full sphere); "
+                                        + "this one's picture is \(main.width)x\(main.height)")
+            }
             if forced != .goproMaxEAC { layout = nil; decodedStreams = [main.index] }
             (projection, reason) = (forced, "--projection \(forced.rawValue) (detected: \(projection.rawValue), \(reason))")
         }
@@ -187,7 +193,7 @@ public struct VideoRecording: Sendable {
                                                duration: durationSeconds, path: beside)
                     }
                     if let own, !own.orientation.isEmpty { found?.orientation = own.orientation; found?.gravity = own.gravity
-                        found?.orientationSource = own.orientationSource }
+                        found?.orientationSource = own.orientationSource; found?.imageOrientation = own.imageOrientation }
                 }
             }
         } catch {
@@ -329,6 +335,7 @@ extension Telemetry {
         for k in gps.indices { gps[k].timeSeconds += seconds }
         for k in orientation.indices { orientation[k].timeSeconds += seconds }
         for k in gravity.indices { gravity[k].timeSeconds += seconds }
+        for k in imageOrientation.indices { imageOrientation[k].timeSeconds += seconds }
         if let start = startUTC { startUTC = start.addingTimeInterval(-seconds) }
     }
 
@@ -341,6 +348,7 @@ extension Telemetry {
         droppedOutliers += other.droppedOutliers
         orientation += other.orientation
         gravity += other.gravity
+        imageOrientation += other.imageOrientation
         if startUTC == nil { startUTC = other.startUTC }
         notes += other.notes
         if orientationSource == nil { orientationSource = other.orientationSource }

@@ -74,7 +74,14 @@ import VideoTestSupport
         #expect(text.stdout.contains("camera        GoPro Max, serial C3353424500199, firmware H19.03.01.30.00"), "\(text.stdout)")
         let folder = try Lookaround.temporaryDirectory()
         let frames = try Lookaround.run(["video", "frames", path, "-o", folder.appendingPathComponent("out").path])
-        #expect(frames.exitCode == 65 && frames.stderr.contains("a flat (not 360°) video") && frames.stderr.contains("video info"), "\(frames.stderr)")
+        #expect(frames.exitCode == 65 && frames.stderr.contains("a flat (not 360°) video") && frames.stderr.contains("video info")
+                && !frames.stderr.contains("--projection"), "\(frames.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+        // Its orientation: CORI combined with IORI (HyperSmooth's turn of the picture against the body).
+        #expect(text.stdout.contains("orientation   GPMF CORI+IORI") && report["orientation_source"] as? String == "GPMF CORI+IORI", "\(text.stdout)")
+        // Forcing equirectangular onto a picture that is not 2:1 would write squeezed spheres: refused, nothing written.
+        let forced = try Lookaround.run(["video", "frames", path, "-o", folder.appendingPathComponent("out").path, "--projection", "equirectangular"])
+        #expect(forced.exitCode == 64 && forced.stderr.contains("--projection equirectangular") && forced.stderr.contains("848x480"), "\(forced.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
     }
 

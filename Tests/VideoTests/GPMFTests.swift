@@ -65,8 +65,8 @@ import VideoTestSupport
         let start = try #require(recording.captureStartUTC)
         #expect(abs(start.timeIntervalSince1970 - 1_574_120_714) < 1.5, "\(start)")
         #expect(recording.projection == .flat && recording.captureStartSource == "GPS")
-        // CORI and GRAV at the frame rate.
-        #expect(telemetry.orientation.count > 250 && telemetry.gravity.count > 250 && telemetry.orientationSource == "GPMF CORI")
+        // CORI, IORI and GRAV at the frame rate (GPMFOrientationTests checks their values).
+        #expect(telemetry.orientation.count > 250 && telemetry.gravity.count > 250 && telemetry.orientationSource == "GPMF CORI+IORI")
     }
 
     @Test func karmaTrackMatchesExiftool() throws {
