@@ -23,25 +23,7 @@ func runCatalogBenchmarks() throws {
     let center = (latitude: 60.17, longitude: 24.94)
     let metersPerDegreeLatitude = 111_412.0, metersPerDegreeLongitude = 111_412.0 * cos(center.latitude * .pi / 180)
     let areaMeters = 25_000.0
-    var records: [PanoramaRecord] = []
-    records.reserveCapacity(count)
-    let baseTime = 1_700_000_000.0
-    for run in 0..<(count / 200) {
-        var x = (random.next() - 0.5) * areaMeters, y = (random.next() - 0.5) * areaMeters
-        let heading = random.next() * 2 * .pi
-        for k in 0..<200 {
-            x += 8 * sin(heading)
-            y += 8 * cos(heading)
-            let coordinate = try GeoCoordinate(latitude: center.latitude + y / metersPerDegreeLatitude,
-                                               normalizingLongitude: center.longitude + x / metersPerDegreeLongitude)
-            records.append(PanoramaRecord(
-                id: "synthetic/\(run)/\(k)", coordinate: coordinate,
-                captureTime: Date(timeIntervalSince1970: baseTime + Double(run) * 3600 + Double(k) * 2),
-                headingDegrees: Angle.normalizedHeadingDegrees(heading * 180 / .pi), imageWidth: 4096, imageHeight: 2048,
-                imagePath: "/synthetic/\(run)/\(k).jpg", source: run % 3 == 0 ? .photo : .simulated,
-                sequenceName: "run-\(run)", sequenceIndex: k))
-        }
-    }
+    var records = try syntheticCaptureRuns(count: count, random: &random)
     let catalogPath = work.appendingPathComponent("synthetic.sqlite").path
     var start = DispatchTime.now().uptimeNanoseconds
     let links = try CatalogBuilder.write(records: records, to: catalogPath)

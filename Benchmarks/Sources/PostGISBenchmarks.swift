@@ -90,6 +90,12 @@ func runPostGISBenchmarks() throws {
 /// around Helsinki (sequences `run-N`), the same every time.
 func syntheticCaptureRuns(count: Int) throws -> [PanoramaRecord] {
     var random = BenchmarkRandom(state: 0xC0FFEE)
+    return try syntheticCaptureRuns(count: count, random: &random)
+}
+
+/// The same layout drawn from `random` (which goes on from where the layout left it: the catalog
+/// section draws its query points from it next).
+func syntheticCaptureRuns(count: Int, random: inout BenchmarkRandom) throws -> [PanoramaRecord] {
     let center = (latitude: 60.17, longitude: 24.94)
     let metersPerDegreeLatitude = 111_412.0, metersPerDegreeLongitude = 111_412.0 * cos(center.latitude * .pi / 180)
     var records: [PanoramaRecord] = []

@@ -1,52 +1,77 @@
 import Geodesy
 import MapData
 
-/// A house number as the catalog keeps it (``MapData/AddressPoint`` from the index run's OSM files).
-public struct CatalogAddress: Sendable, Hashable, Codable {
+/// A house number as the catalog keeps it: the ``MapData/AddressPoint`` an index run read from its OSM
+/// files (the one type that says what an address is), under its row id and at its validated coordinate.
+/// The point's fields read through: `address.street` is `address.point.street`.
+///
+/// Its JSON (`lookaround geocode --reverse --json`) is one flat object, as it was when this type had
+/// fields of its own: `id`, `osm` ("way/123"), the point's `houseNumber` … `country`, `coordinate`
+/// and `isInterpolated` (``GeocodeCLITests`` pins it).
+@dynamicMemberLookup
+public struct CatalogAddress: Sendable, Hashable {
     /// Row id, 1…n.
     public var id: Int
-    /// The OSM element, e.g. "way/123" (the interpolation way for an interpolated number).
-    public var osm: String
-    /// `addr:housenumber` as tagged ("52", "12a", "12-14").
-    public var houseNumber: String
-    /// `addr:street`.
-    public var street: String?
-    /// `addr:place` (an address on a square or a quarter rather than a street).
-    public var place: String?
-    /// `addr:postcode`.
-    public var postcode: String?
-    /// `addr:city`.
-    public var city: String?
-    /// `addr:unit`.
-    public var unit: String?
-    /// `addr:country`, e.g. "FI".
-    public var country: String?
-    /// Where: the node, the building's centroid, or the interpolated point.
-    public var coordinate: GeoCoordinate
-    /// True for a number interpolated along an `addr:interpolation` way.
-    public var isInterpolated: Bool
+    /// The address as OSM tags it.
+    public var point: AddressPoint
+    /// Where (the point's position, validated): the node, the building's centroid, or the interpolated point.
+    public let coordinate: GeoCoordinate
 
-    /// An address from its parts.
-    public init(id: Int, osm: String, houseNumber: String, street: String?, place: String?, postcode: String?, city: String?,
-                unit: String?, country: String? = nil, coordinate: GeoCoordinate, isInterpolated: Bool) {
+    /// The row `id` of `point`, or nil when its position is not a valid coordinate.
+    public init?(id: Int, point: AddressPoint) {
+        guard let coordinate = try? GeoCoordinate(latitude: point.position.latitude, normalizingLongitude: point.position.longitude)
+        else { return nil }
         self.id = id
-        self.osm = osm
-        self.houseNumber = houseNumber
-        self.street = street
-        self.place = place
-        self.postcode = postcode
-        self.city = city
-        self.unit = unit
-        self.country = country
+        self.point = point
         self.coordinate = coordinate
-        self.isInterpolated = isInterpolated
     }
 
-    /// "Aleksanterinkatu 52, 00100 Helsinki".
-    public var formatted: String {
-        let first = [street ?? place, houseNumber].compactMap { $0 }.joined(separator: " ")
-        let last = [postcode, city].compactMap { $0 }.joined(separator: " ")
-        return [first, last].filter { !$0.isEmpty }.joined(separator: ", ")
+    /// The point's fields.
+    public subscript<Value>(dynamicMember field: KeyPath<AddressPoint, Value>) -> Value { point[keyPath: field] }
+
+    /// The OSM element, e.g. "way/123" (the interpolation way for an interpolated number).
+    public var osm: String { point.source.description }
+}
+
+extension CatalogAddress: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, osm, houseNumber, street, place, postcode, city, unit, country, coordinate, isInterpolated
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        let osm = try row.decode(String.self, forKey: .osm)
+        guard let source = OSMElementReference(osm) else {
+            throw DecodingError.dataCorruptedError(forKey: .osm, in: row, debugDescription: "'\(osm)' is not node/N, way/N or relation/N")
+        }
+        let coordinate = try row.decode(GeoCoordinate.self, forKey: .coordinate)
+        let point = AddressPoint(source: source, houseNumber: try row.decode(String.self, forKey: .houseNumber),
+                                 street: try row.decodeIfPresent(String.self, forKey: .street),
+                                 place: try row.decodeIfPresent(String.self, forKey: .place),
+                                 postcode: try row.decodeIfPresent(String.self, forKey: .postcode),
+                                 city: try row.decodeIfPresent(String.self, forKey: .city),
+                                 unit: try row.decodeIfPresent(String.self, forKey: .unit),
+                                 country: try row.decodeIfPresent(String.self, forKey: .country),
+                                 position: OSMCoordinate(latitude: coordinate.latitude, longitude: coordinate.longitude),
+                                 isInterpolated: try row.decode(Bool.self, forKey: .isInterpolated))
+        id = try row.decode(Int.self, forKey: .id)
+        self.point = point
+        self.coordinate = coordinate
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encode(id, forKey: .id)
+        try row.encode(osm, forKey: .osm)
+        try row.encode(point.houseNumber, forKey: .houseNumber)
+        try row.encodeIfPresent(point.street, forKey: .street)
+        try row.encodeIfPresent(point.place, forKey: .place)
+        try row.encodeIfPresent(point.postcode, forKey: .postcode)
+        try row.encodeIfPresent(point.city, forKey: .city)
+        try row.encodeIfPresent(point.unit, forKey: .unit)
+        try row.encodeIfPresent(point.country, forKey: .country)
+        try row.encode(coordinate, forKey: .coordinate)
+        try row.encode(point.isInterpolated, forKey: .isInterpolated)
     }
 }
 

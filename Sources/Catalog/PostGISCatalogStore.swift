@@ -377,13 +377,14 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
                 """)
             var result: [CatalogAddress] = []
             for r in 0..<rows.rowCount {
-                guard let coordinate = try? GeoCoordinate(latitude: rows.double(r, 9), normalizingLongitude: rows.double(r, 10))
-                else { continue }
-                result.append(CatalogAddress(id: rows.int(r, 0), osm: rows.string(r, 1), houseNumber: rows.string(r, 2),
-                                             street: rows.optionalString(r, 3), place: rows.optionalString(r, 4),
-                                             postcode: rows.optionalString(r, 5), city: rows.optionalString(r, 6),
-                                             unit: rows.optionalString(r, 7), country: rows.optionalString(r, 11), coordinate: coordinate,
-                                             isInterpolated: rows.string(r, 8) == "t"))
+                guard let source = OSMElementReference(rows.string(r, 1)) else { continue }
+                let point = AddressPoint(source: source, houseNumber: rows.string(r, 2), street: rows.optionalString(r, 3),
+                                         place: rows.optionalString(r, 4), postcode: rows.optionalString(r, 5),
+                                         city: rows.optionalString(r, 6), unit: rows.optionalString(r, 7),
+                                         country: rows.optionalString(r, 11),
+                                         position: OSMCoordinate(latitude: rows.double(r, 9), longitude: rows.double(r, 10)),
+                                         isInterpolated: rows.string(r, 8) == "t")
+                if let address = CatalogAddress(id: rows.int(r, 0), point: point) { result.append(address) }
             }
             return result
         }

@@ -384,13 +384,14 @@ extension SQLiteCatalogStore {
                 """)
             var result: [CatalogAddress] = []
             while try statement.step() {
-                guard let coordinate = try? GeoCoordinate(latitude: statement.double(9), normalizingLongitude: statement.double(10))
-                else { continue }
-                result.append(CatalogAddress(id: statement.int(0), osm: statement.string(1), houseNumber: statement.string(2),
-                                             street: statement.optionalString(3), place: statement.optionalString(4),
-                                             postcode: statement.optionalString(5), city: statement.optionalString(6),
-                                             unit: statement.optionalString(7), country: statement.optionalString(11), coordinate: coordinate,
-                                             isInterpolated: statement.int(8) != 0))
+                guard let source = OSMElementReference(statement.string(1)) else { continue }
+                let point = AddressPoint(source: source, houseNumber: statement.string(2), street: statement.optionalString(3),
+                                         place: statement.optionalString(4), postcode: statement.optionalString(5),
+                                         city: statement.optionalString(6), unit: statement.optionalString(7),
+                                         country: statement.optionalString(11),
+                                         position: OSMCoordinate(latitude: statement.double(9), longitude: statement.double(10)),
+                                         isInterpolated: statement.int(8) != 0)
+                if let address = CatalogAddress(id: statement.int(0), point: point) { result.append(address) }
             }
             return result
         }

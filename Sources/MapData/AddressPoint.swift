@@ -49,6 +49,13 @@ public struct AddressPoint: Sendable, Hashable, Codable {
                   postcode: tags["addr:postcode"], city: tags["addr:city"], unit: tags["addr:unit"],
                   country: tags["addr:country"], position: position)
     }
+
+    /// "Aleksanterinkatu 52, 00100 Helsinki" (the place stands for the street where there is none).
+    public var formatted: String {
+        let first = [street ?? place, houseNumber].compactMap { $0 }.joined(separator: " ")
+        let last = [postcode, city].compactMap { $0 }.joined(separator: " ")
+        return [first, last].filter { !$0.isEmpty }.joined(separator: ", ")
+    }
 }
 
 /// A named settlement or part of one: a `place=city|town|village|suburb|quarter|neighbourhood|…` node,

@@ -11,6 +11,13 @@ public struct OSMElementReference: Sendable, Hashable, Codable, CustomStringConv
         self.id = id
     }
 
+    /// The reference `node/123`, `way/456` or `relation/789` names (``description`` read back), or nil.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let kind = OSMElementKind(rawValue: String(parts[0])), let id = Int64(parts[1]) else { return nil }
+        self.init(kind, id)
+    }
+
     /// `node/123`, `way/456` or `relation/789`, as on openstreetmap.org.
     public var description: String { "\(kind.rawValue)/\(id)" }
 }

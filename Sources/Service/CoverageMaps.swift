@@ -70,23 +70,8 @@ enum CoverageMaps {
         // Past the clustering zooms each panorama is its own cell (the grid at zoom 30 is finer than the catalog).
         let level = tile.zoom < CoverageClustering.maximumZoom ? tile.zoom : 30
         let clusters = CoverageClustering.clusters(points, zoom: level)
-        var writer = JSONWriter(capacity: 240 * clusters.count + 120)
-        writer.beginObject()
-        writer.key("features")
-        writer.beginArray()
-        for cluster in clusters {
-            writer.beginObject()
-            writer.key("geometry")
-            writer.beginObject()
-            writer.key("coordinates")
-            writer.beginArray()
-            writer.value(rounded(cluster.center.longitude))
-            writer.value(rounded(cluster.center.latitude))
-            writer.endArray()
-            writer.field("type", "Point")
-            writer.endObject()
-            writer.key("properties")
-            writer.beginObject()
+        return JSONWriter.pointFeatures(clusters, tile: tile.description, capacity: 240 * clusters.count + 120,
+                                        position: { (rounded($0.center.longitude), rounded($0.center.latitude)) }) { writer, cluster in
             writer.key("bounds")
             writer.beginArray()
             for value in [cluster.west, cluster.south, cluster.east, cluster.north] { writer.value(rounded(value)) }
@@ -94,15 +79,7 @@ enum CoverageMaps {
             writer.field("count", cluster.count)
             if cluster.count == 1 { writer.field("panorama_id", kept[cluster.members[0]].panoramaID) }
             writer.field("zoom", cluster.count == 1 ? max(tile.zoom, 17) : cluster.zoomToShowMembers(from: tile.zoom))
-            writer.endObject()
-            writer.field("type", "Feature")
-            writer.endObject()
         }
-        writer.endArray()
-        writer.field("tile", tile.description)
-        writer.field("type", "FeatureCollection")
-        writer.endObject()
-        return writer.bytes
     }
 }
 

@@ -100,6 +100,44 @@ struct JSONWriter {
 }
 
 extension JSONWriter {
+    /// A tile's GeoJSON `FeatureCollection` of points, keys sorted: each item's `Point` at
+    /// `position(item)` (longitude, latitude), its `properties` object written by `properties`, and the
+    /// collection's `tile` ("z/x/y").
+    static func pointFeatures<Items: Sequence>(_ items: Items, tile: String, capacity: Int,
+                                               position: (Items.Element) -> (longitude: Double, latitude: Double),
+                                               properties: (inout JSONWriter, Items.Element) -> Void) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity)
+        writer.beginObject()
+        writer.key("features")
+        writer.beginArray()
+        for item in items {
+            writer.beginObject()
+            writer.key("geometry")
+            writer.beginObject()
+            writer.key("coordinates")
+            writer.beginArray()
+            let point = position(item)
+            writer.value(point.longitude)
+            writer.value(point.latitude)
+            writer.endArray()
+            writer.field("type", "Point")
+            writer.endObject()
+            writer.key("properties")
+            writer.beginObject()
+            properties(&writer, item)
+            writer.endObject()
+            writer.field("type", "Feature")
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.field("tile", tile)
+        writer.field("type", "FeatureCollection")
+        writer.endObject()
+        return writer.bytes
+    }
+}
+
+extension JSONWriter {
     /// A scene answer with the keys and nesting of `SceneAnswer`'s `Codable` form (snake_case, sorted).
     mutating func write(_ answer: SceneAnswer) {
         beginObject()

@@ -194,36 +194,14 @@ struct SceneRoutes: RouteFamily {
         }
         let entries: [CoverageEntry]
         do { entries = try catalog.coverage(tile: tile) } catch { throw QueryParameters.translate(error) }
-        var writer = JSONWriter(capacity: 200 * entries.count + 100)
-        writer.beginObject()
-        writer.key("features")
-        writer.beginArray()
-        for entry in entries {
-            writer.beginObject()
-            writer.key("geometry")
-            writer.beginObject()
-            writer.key("coordinates")
-            writer.beginArray()
-            writer.value(entry.longitude)
-            writer.value(entry.latitude)
-            writer.endArray()
-            writer.field("type", "Point")
-            writer.endObject()
-            writer.key("properties")
-            writer.beginObject()
+        let body = JSONWriter.pointFeatures(entries, tile: tile.description, capacity: 200 * entries.count + 100,
+                                            position: { ($0.longitude, $0.latitude) }) { writer, entry in
             writer.field("capture_time", entry.captureTime)
             writer.field("heading_degrees", entry.headingDegrees)
             writer.field("panorama_id", entry.panoramaID)
             writer.field("source", entry.source.rawValue)
-            writer.endObject()
-            writer.field("type", "Feature")
-            writer.endObject()
         }
-        writer.endArray()
-        writer.field("tile", tile.description)
-        writer.field("type", "FeatureCollection")
-        writer.endObject()
-        return HTTPResponse(contentType: "application/geo+json", body: writer.bytes)
+        return HTTPResponse(contentType: "application/geo+json", body: body)
     }
 
     /// `GET /v1/panoramas/{id}`: the catalog record, links and the pyramid's tile levels.

@@ -41,6 +41,28 @@ import TestSupport
         #expect(radius.exitCode == 64 && radius.stderr.contains("--radius-meters"))
     }
 
+    /// The reverse answer's JSON, key by key: its address is one flat object (``CatalogAddress`` holds
+    /// a ``MapData/AddressPoint`` and encodes it as it did when it had fields of its own).
+    @Test func reverseJSONKeepsItsShape() throws {
+        let answer = try Self.object(try Self.run(["geocode", "--reverse", "60.16845,24.94205", "--json"]).stdout)
+        #expect(Set(answer.keys) == ["address", "address_distance_meters", "city", "coordinate", "neighbourhood", "postcode",
+                                     "street", "street_distance_meters"])
+        let address = try #require(answer["address"] as? [String: Any])
+        #expect(Set(address.keys) == ["city", "coordinate", "house_number", "id", "is_interpolated", "osm", "postcode", "street"])
+        #expect(address["id"] is Int && (address["id"] as? Int ?? 0) >= 1)
+        #expect(address["osm"] as? String == "node/6049453018" && address["house_number"] as? String == "52")
+        #expect(address["street"] as? String == "Aleksanterinkatu" && address["postcode"] as? String == "00100")
+        #expect(address["city"] as? String == "Helsinki" && address["is_interpolated"] as? Bool == false)
+        let coordinate = try #require(address["coordinate"] as? [String: Any])
+        #expect(Set(coordinate.keys) == ["latitude", "longitude"])
+        #expect(abs((coordinate["latitude"] as? Double ?? 0) - 60.1684825) < 1e-9 && abs((coordinate["longitude"] as? Double ?? 0) - 24.9419513) < 1e-9)
+        #expect(abs((answer["address_distance_meters"] as? Double ?? 0) - 6.5678) < 0.001)
+        #expect(answer["neighbourhood"] as? String == "Keskusta" && answer["street"] as? String == "Aleksanterinkatu")
+        // The text form names the element the address came from.
+        let text = try Self.run(["geocode", "--reverse", "60.16845,24.94205"]).stdout
+        #expect(text.contains("house      Aleksanterinkatu 52, 00100 Helsinki (node/6049453018), 6.6 m away"), "\(text)")
+    }
+
     @Test func anAddressWorksWhereverAPlaceIsAskedFor() throws {
         // scene: the nearest panorama to the house, what matched, and the panorama's own address.
         let scene = try Self.object(try Self.run(["scene", "--near", "Aleksanterinkatu 52, Helsinki", "--json"]).stdout)
