@@ -278,9 +278,9 @@ enum OpenAPIDocument {
                       + "duplicate_distance, duplicate_rotation, no_deduplication, sort_method time-asc).", parameters: [],
                       responses: ["200": "the upload set", "400": "a bad setting"].merging(refused) { a, _ in a }),
             Operation(method: "get", path: "/api/upload_sets/{id}", summary: "An upload set: completed, ready, items_status, associated_collections.",
-                      parameters: [set], responses: ["200": "the upload set", "404": "no such upload set"].merging(refused) { a, _ in a }),
+                      parameters: [set, key], responses: ["200": "the upload set", "404": "no such upload set"]),
             Operation(method: "get", path: "/api/upload_sets/{id}/files", summary: "An upload set's files: file_name, picture_id, content_md5, rejected.",
-                      parameters: [set], responses: ["200": "the files", "404": "no such upload set"].merging(refused) { a, _ in a }),
+                      parameters: [set, key], responses: ["200": "the files", "404": "no such upload set"]),
             Operation(method: "post", path: "/api/upload_sets/{id}/files", summary: "Adds a picture (multipart/form-data field file; isBlurred): "
                       + "checked as lookaround index checks it, blurred unless lookaround blurred it, kept once.", parameters: [set],
                       responses: ["202": "the file", "400": "the picture's checks failed", "409": "already uploaded, or the set is completed",

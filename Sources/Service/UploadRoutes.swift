@@ -8,7 +8,8 @@ import Storage
 /// file, complete), and the deletion of an uploaded collection.
 ///
 /// Uploads need a token from `--upload-key-file` (`Authorization: Bearer TOKEN`, 401 without one; 403
-/// for every upload route when the server has no such file). A picture is bounded (`--max-upload-bytes`,
+/// for every upload route when the server has no such file); reading an upload set and its files follows
+/// the read rules (open unless `--api-key-file`), as `panoramax_cli download --upload-set` sends no token. A picture is bounded (`--max-upload-bytes`,
 /// 413), a JPEG (415), passes the checks `lookaround index` makes (400 naming what is wrong), is blurred
 /// unless lookaround already blurred it (see ``UploadSettings/servesUnblurred``), and is kept once (the
 /// same file again is 409, naming the picture it is). Completing a set ingests it in the background as
@@ -32,9 +33,9 @@ struct UploadRoutes: RouteFamily {
             Route(.post, PathPattern("/api/upload_sets"), label: "panoramax_upload_set_create", access: .upload, errors: .stac,
                   parameters: [], .answer { try createSet($0) }),
             Route(.get, PathPattern("/api/upload_sets/{id}", accepts: { Self.setID($0, suffix: "") != nil }),
-                  label: "panoramax_upload_set", access: .upload, errors: .stac, parameters: [], .answer { try showSet($0) }),
+                  label: "panoramax_upload_set", errors: .stac, parameters: [], .answer { try showSet($0) }),
             Route(.get, PathPattern("/api/upload_sets/{id}/files", accepts: { Self.setID($0, suffix: "/files") != nil }),
-                  label: "panoramax_upload_set_files", access: .upload, errors: .stac, parameters: [], .answer { try files($0) }),
+                  label: "panoramax_upload_set_files", errors: .stac, parameters: [], .answer { try files($0) }),
             Route(.post, PathPattern("/api/upload_sets/{id}/files", accepts: { Self.setID($0, suffix: "/files") != nil }),
                   label: "panoramax_upload_file", access: .upload, errors: .stac, parameters: [], maximumBodyBytes: uploadBody,
                   .worker { try receive($0) }),

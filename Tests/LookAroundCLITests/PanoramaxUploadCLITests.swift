@@ -167,7 +167,7 @@ import TestSupport
         let wrong = try Self.client(["upload", "--api-url", api, "--token", "not-\(token)", photos.path], in: folder)
         #expect(wrong.exitCode != 0 && (wrong.stdout + wrong.stderr).contains("Impossible to use token"), "\(wrong.stdout)\(wrong.stderr)")
         #expect(Self.keptPictures(catalog).isEmpty)
-        for (method, path) in [("POST", "/api/upload_sets"), ("GET", "/api/users/me"), ("POST", "/api/upload_sets/x/files")] {
+        for (method, path) in [("POST", "/api/upload_sets"), ("GET", "/api/users/me"), ("POST", "/api/upload_sets/x/files"), ("POST", "/api/upload_sets/x/complete")] {
             let refused = try Self.request(server.port, method, path)
             #expect(refused.status == 401, "\(method) \(path): \(refused.status) \(refused.text)")
             #expect(refused.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
