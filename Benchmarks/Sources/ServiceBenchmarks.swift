@@ -281,12 +281,13 @@ final class ServedProcess {
     private var errorLog = ""
 
     /// `executable` nil: the `lookaround` built beside this benchmark.
-    init(catalog: String, extra: [String] = [], executable: String? = nil) throws {
+    /// `osm` nil: no OSM extract named (the catalog's own `sources/`, if any).
+    init(catalog: String, extra: [String] = [], executable: String? = nil, osm: String? = "Panoramas/sources/helsinki-centre.osm.pbf") throws {
         let executable = executable ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("lookaround").path
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--catalog", catalog,
-                             "--osm", "Panoramas/sources/helsinki-centre.osm.pbf", "--max-queue", "256"] + extra
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--catalog", catalog] + (osm.map { ["--osm", $0] } ?? [])
+            + ["--max-queue", "256"] + extra
         let output = Pipe()
         process.standardOutput = output
         // The server's stderr goes to a file, so a server that dies under load says why (`stop()` prints it).

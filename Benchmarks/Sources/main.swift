@@ -16,6 +16,7 @@ let sections: [(name: String, about: String, run: () throws -> Void)] = [
     ("captures", "one's own 8K and 11K photos without tile files: first view on one core and in Chromium vs Pannellum, tile bytes vs photo bytes", runCaptureBenchmarks),
     ("web-tiles", "section 4 of web alone: 256² map tiles served and in-process vs Mapnik (not in the default run: web runs it)", runWebTileBenchmarks),
     ("stac", "STAC item searches/s (bbox 200 m, 1M panoramas) directly and under wrk, SQLite vs the same searches in PostGIS", runSTACBenchmarks),
+    ("uploads", "photos/s ingested through Panoramax's upload API (panoramax_cli upload, blurred, indexed) vs lookaround index --blur of the same photos", runUploadBenchmarks),
     ("service", "lookaround serve under wrk on loopback vs nginx (scenes, Street View metadata, snapshots)", runServiceBenchmarks),
     ("soak", "10 minutes of mixed service load, resident memory sampled (not in the default run)", runServiceSoak),
     ("terminal", "160×48-cell half-block frames of a shipped panorama vs the chafa CLI; sixel/kitty at 1280×720 vs img2sixel", runTerminalBenchmarks),

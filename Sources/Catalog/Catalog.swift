@@ -11,17 +11,27 @@ import MapData
 /// Everything above storage (no-coverage reasons, distances, place search) is done here, once, for
 /// both. Thread-safe.
 ///
-/// `@unchecked Sendable`: `placeIndex`, `geocodingIndex` and `knownRevision` are read and written under `lock` only (`withLock`, `withLockNoThrow`, and `init` before the catalog is shared); the store is `Sendable`; the rest is `let`.
+/// `@unchecked Sendable`: `currentStore` is read and written under `storeLock` only; `placeIndex`, `geocodingIndex`, `knownRevision` and `knownStamp` are read and written under `lock` only (`withLock`, `withLockNoThrow`, and `init` before the catalog is shared); the store is `Sendable`; the rest is `let`.
 public final class Catalog: @unchecked Sendable {
     /// The catalog as given: a file path or a `postgres://` URL (never with a password in it).
     public let path: String
     /// Where the catalog is; its ``CatalogLocation/description`` is the text to print.
     public let location: CatalogLocation
-    let store: any CatalogStore
+    /// The open store: replaced whole when an SQLite catalog's file was replaced (an index run, an
+    /// upload) and ``checkForNewRevision()`` reopened it; requests in flight keep the store they read.
+    var store: any CatalogStore {
+        storeLock.lock()
+        defer { storeLock.unlock() }
+        return currentStore
+    }
+    private var currentStore: any CatalogStore
+    private let storeLock = NSLock()
     private let lock = NSLock()
     private var placeIndex: PlaceSearchIndex?
     private var geocodingIndex: GeocodingIndex?
     private var knownRevision: Int64
+    /// The store's own revision as last seen (an SQLite file's identity: inode and modification time).
+    private var knownStamp: Int64
 
     /// The in-memory index scene requests use (SQLite catalogs; nil for a PostGIS catalog, which
     /// answers with its database's KNN index).
@@ -49,10 +59,12 @@ public final class Catalog: @unchecked Sendable {
     }
 
     init(store: any CatalogStore, path: String) throws(CatalogError) {
-        self.store = store
+        currentStore = store
         self.path = path
         location = store.location
-        knownRevision = try store.revision()
+        knownStamp = try store.revision()
+        // An SQLite catalog counts its reopenings from 0; a PostGIS catalog's revision is the database's.
+        knownRevision = store is SQLiteCatalogStore ? 0 : knownStamp
     }
 
     /// Number of panoramas.
@@ -353,8 +365,8 @@ public final class Catalog: @unchecked Sendable {
 
     // MARK: Revisions
 
-    /// The catalog's revision as last seen: it changes when an index run replaces a PostGIS catalog
-    /// (an SQLite catalog's open file never changes: 0).
+    /// The catalog's revision as last seen: it changes when an index run replaces a PostGIS catalog,
+    /// and counts the times an SQLite catalog was reopened after its file was replaced (0 at open).
     public var revision: Int64 { withLockNoThrow { knownRevision } }
 
     private func withLockNoThrow<T>(_ body: () -> T) -> T {
@@ -363,16 +375,33 @@ public final class Catalog: @unchecked Sendable {
         return body()
     }
 
-    /// Asks the store for its revision; when it changed, re-reads the panorama count and drops the
-    /// place index, and returns true: then every answer cached from this catalog (a
+    /// Asks the store for its revision; when it changed, re-reads the panorama count (PostGIS) or reopens
+    /// the replaced file (SQLite) and drops the place index, and returns true: then every answer cached from this catalog (a
     /// ``SceneDetailCache``, a service's response cache) is stale. What service processes poll.
     /// - Throws: `CatalogError.unavailable` when the database cannot be reached.
     @discardableResult
     public func checkForNewRevision() throws(CatalogError) -> Bool {
+        let store = self.store
         let current = try store.revision()
-        guard current != revision else { return false }
+        guard current != withLockNoThrow({ knownStamp }) else { return false }
+        if let reopened = try store.reopened() {
+            let (replacement, stamp) = (reopened.store, reopened.revision)
+            // The SQLite file was replaced: the new file, opened whole (its query index loaded) before
+            // any request sees it.
+            storeLock.lock()
+            currentStore = replacement
+            storeLock.unlock()
+            withLockNoThrow {
+                knownStamp = stamp
+                knownRevision += 1
+                placeIndex = nil
+                geocodingIndex = nil
+            }
+            return true
+        }
         try store.refresh()
         withLockNoThrow {
+            knownStamp = current
             knownRevision = current
             placeIndex = nil
             geocodingIndex = nil

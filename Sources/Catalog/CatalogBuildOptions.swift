@@ -41,6 +41,15 @@ public struct CatalogBuildOptions: Sendable {
     /// Called with (done, total) while videos are read.
     public var videoProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
+    /// Set by the upload ingest: the run owns only the panoramas under this folder (the catalog's
+    /// ``CatalogLocation/uploadsDirectory``), reading ``directories`` inside it; every panorama of the
+    /// previous catalog elsewhere is kept as it is (sequence, order, pose, maps). Nil (an index run): the
+    /// run owns everything but the uploaded panoramas, which it keeps as they are and never reads.
+    public var ownedFolder: String?
+    /// How the captures of a folder (a directory as given in ``directories``) are split into sequences
+    /// and thinned, where it differs from the run's defaults (an upload set's own settings).
+    public var sequenceRules: [String: SequenceRules] = [:]
+
     /// Options with defaults: standard naming, proximity links within 30 m, at most 4 per panorama.
     public init(directories: [String], catalogPath: String, osmFiles: [String] = [],
                 naming: CatalogNamingConvention = .standard, proximityLinkMeters: Double = 30,
@@ -54,4 +63,23 @@ public struct CatalogBuildOptions: Sendable {
         self.forceFullRebuild = forceFullRebuild
     }
 
+}
+
+/// How one folder's captures become sequences (an upload set's `split_distance`, `split_time`,
+/// `duplicate_distance` and `duplicate_rotation`).
+public struct SequenceRules: Sendable, Equatable, Codable {
+    /// A pause longer than this starts the next part of a sequence, seconds (nil: never split by time).
+    public var splitSeconds: Double?
+    /// A jump longer than this starts the next part, metres (nil: never split by distance).
+    public var splitMeters: Double?
+    /// A capture closer than this to the one kept before it, facing within ``duplicateDegrees``, is left out, metres (0: none).
+    public var duplicateMeters: Double
+    /// See ``duplicateMeters``, degrees.
+    public var duplicateDegrees: Double
+
+    public init(splitSeconds: Double? = CatalogBuilder.sequenceGapSeconds, splitMeters: Double? = nil,
+                duplicateMeters: Double = CatalogBuilder.defaultNearDuplicateMeters,
+                duplicateDegrees: Double = CatalogBuilder.defaultNearDuplicateDegrees) {
+        (self.splitSeconds, self.splitMeters, self.duplicateMeters, self.duplicateDegrees) = (splitSeconds, splitMeters, duplicateMeters, duplicateDegrees)
+    }
 }

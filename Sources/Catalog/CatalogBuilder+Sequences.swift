@@ -107,7 +107,8 @@ extension CatalogBuilder {
     /// - Returns: what was left out, in file order, each with the capture it repeats.
     static func dropNearDuplicates(_ records: inout [PanoramaRecord], explicitIndex: inout [Int?],
                                    meters: Double = defaultNearDuplicateMeters,
-                                   degrees: Double = defaultNearDuplicateDegrees) -> [IndexReport.NearDuplicate] {
+                                   degrees: Double = defaultNearDuplicateDegrees,
+                                   rules: [SequenceRules?] = []) -> [IndexReport.NearDuplicate] {
         var bySequence: [String: [Int]] = [:]
         for (i, record) in records.enumerated() where explicitIndex[i] == nil {
             bySequence[record.sequenceName, default: []].append(i)
@@ -116,6 +117,9 @@ extension CatalogBuilder {
         for (_, members) in bySequence where members.count > 1 {
             let ordered = members.sorted { (records[$0].captureTime, records[$0].imagePath) < (records[$1].captureTime, records[$1].imagePath) }
             var kept = ordered[0]
+            // The folder's own thresholds (an upload set's duplicate_distance and duplicate_rotation) when it has them.
+            let rule = rules.isEmpty ? nil : rules[ordered[0]]
+            let meters = rule?.duplicateMeters ?? meters, degrees = rule?.duplicateDegrees ?? degrees
             for i in ordered.dropFirst() {
                 let distance = Geodesic.wgs84.inverse(from: records[kept].coordinate, to: records[i].coordinate).distanceMeters
                 let angle = isMetadataHeading(records[kept].headingSource) && isMetadataHeading(records[i].headingSource)

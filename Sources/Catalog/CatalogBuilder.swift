@@ -36,7 +36,12 @@ public enum CatalogBuilder {
         // once (continuation tokens followed): the listing answers which maps and sidecars exist and
         // what each object's size and ETag are, so nothing is asked per file.
         var files: [(path: String, id: String, folder: String)] = []
+        var fileRules: [SequenceRules?] = []
         var videos: [VideoInput] = []
+        // Uploaded photos are the upload ingest's (``CatalogBuildOptions/ownedFolder``): an index run keeps
+        // them as they are and never reads their folder; the upload ingest keeps everything else.
+        let uploads = URL(fileURLWithPath: options.ownedFolder ?? location.uploadsDirectory).standardizedFileURL.path + "/"
+        let ownsUploads = options.ownedFolder != nil
         // Video frames an index wrote are read as the video's, never as photos of the folder they are in.
         let framesDirectory = URL(fileURLWithPath: options.videoFramesDirectory ?? location.videoFramesDirectory).standardizedFileURL.path + "/"
         var listing = PanoramaIngest.ObjectListing(stamps: [:])
@@ -62,11 +67,13 @@ public enum CatalogBuilder {
                 if options.naming.isImage(name) { found.append(relative) }
                 else if options.videoSampler?.isVideo(name) == true { foundVideos.append(relative) }
             }
-            for relative in found.sorted() where !(root + "/" + relative).hasPrefix(framesDirectory) {
+            for relative in found.sorted() where !(root + "/" + relative).hasPrefix(framesDirectory)
+                && (ownsUploads || !(root + "/" + relative).hasPrefix(uploads)) {
                 let stem = options.naming.stem(ofImage: relative)
                 let folder = FilePath.directory(of: relative)
                 files.append((root + "/" + relative, stem,
                               folder.isEmpty ? rootName : rootName + "/" + folder))
+                fileRules.append(options.sequenceRules[directory])
             }
             for relative in foundVideos.sorted() where !(root + "/" + relative).hasPrefix(framesDirectory) {
                 let folder = FilePath.directory(of: relative)
@@ -76,6 +83,10 @@ public enum CatalogBuilder {
         }
         let video = videoFrames(videos, options: options, location: location)
         files += video.files
+        fileRules += [SequenceRules?](repeating: nil, count: files.count - fileRules.count)
+        // The panoramas this run keeps as they are (see `uploads` above), in path order.
+        let kept = CatalogWriter.previousRecords(at: options.catalogPath).values
+            .filter { $0.imagePath.hasPrefix(uploads) != ownsUploads }.sorted { $0.imagePath < $1.imagePath }
 
         let previous = options.forceFullRebuild ? [:] : CatalogWriter.previousRecords(at: options.catalogPath)
         var outcomes = [PanoramaIngest.Outcome?](repeating: nil, count: files.count)
@@ -167,7 +178,8 @@ public enum CatalogBuilder {
         var explicitIndex: [Int?] = []
         var folders: [String] = []
         var serials: [String?] = [], reusedRecords: [Bool] = []
-        var seenIDs: [String: String] = [:]
+        var rules: [SequenceRules?] = []
+        var seenIDs: [String: String] = Dictionary(kept.map { ($0.id, $0.imagePath) }, uniquingKeysWith: { first, _ in first })
         for (i, outcome) in outcomes.enumerated() {
             switch outcome {
             case .failure(let reason)?:
@@ -184,6 +196,7 @@ public enum CatalogBuilder {
                 folders.append(files[i].folder)
                 serials.append(serial)
                 reusedRecords.append(reused[i])
+                rules.append(fileRules[i])
             case .storageUnavailable(let error)?:
                 failures.append(.init(path: files[i].path, message: "\(error)"))
             case nil:
@@ -191,10 +204,10 @@ public enum CatalogBuilder {
             }
         }
         separateCameras(&records, folders: folders, serials: serials, reused: reusedRecords)
-        splitAtTimeGaps(&records, folders: folders)
-        // From here `folders`, `serials` and `reusedRecords` no longer line up with `records`.
+        splitAtTimeGaps(&records, folders: folders, rules: rules)
+        // From here `folders`, `serials`, `reusedRecords` and `rules` no longer line up with `records`.
         let nearDuplicates = dropNearDuplicates(&records, explicitIndex: &explicitIndex, meters: options.nearDuplicateMeters,
-                                                degrees: options.nearDuplicateDegrees)
+                                                degrees: options.nearDuplicateDegrees, rules: rules)
         assignSequenceOrder(&records, explicitIndex: explicitIndex)
         let headingDisagreements = checkHeadingsAgainstTravel(&records, choice: options.headingFrom)
         headTowardsTravel(&records)
@@ -230,6 +243,7 @@ public enum CatalogBuilder {
         warnings += records.flatMap { record in
             record.warnings.map { IndexReport.FileMessage(path: seenIDs[record.id] ?? record.imagePath, message: $0) }
         }
+        records += kept
         let (streetGraph, graphReport) = try buildStreetGraph(options)
         let summary = try CatalogWriter.write(records: records, places: places, streets: streets, gazetteer: gazetteer,
                                               streetGraph: streetGraph, to: options.catalogPath,
@@ -299,7 +313,7 @@ public enum CatalogBuilder {
     /// sidecar's `sequence_id`) where consecutive captures are more than ``sequenceGapSeconds`` apart: the
     /// parts after the first are named `FOLDER/CAMERA #2`, `#3`… The split starts from the unsuffixed name
     /// each time, so a record kept from the previous index run (already `#2`) is regrouped the same way.
-    static func splitAtTimeGaps(_ records: inout [PanoramaRecord], folders: [String]) {
+    static func splitAtTimeGaps(_ records: inout [PanoramaRecord], folders: [String], rules: [SequenceRules?] = []) {
         var groups: [String: [Int]] = [:]
         for (i, record) in records.enumerated() {
             guard let name = AutomaticSequenceName(parsing: record.sequenceName, folder: folders[i], make: record.make,
@@ -309,8 +323,18 @@ public enum CatalogBuilder {
         for (name, members) in groups {
             let ordered = members.sorted { (records[$0].captureTime, records[$0].imagePath) < (records[$1].captureTime, records[$1].imagePath) }
             var part = 1
+            // A folder's own rules (an upload set's split_time and split_distance), else a pause of 10 minutes.
+            let rule = rules.isEmpty ? nil : rules[ordered[0]]
+            let gapSeconds = rule.map { $0.splitSeconds } ?? sequenceGapSeconds
+            let gapMeters = rule?.splitMeters
             for (k, i) in ordered.enumerated() {
-                if k > 0, records[i].captureTime.timeIntervalSince(records[ordered[k - 1]].captureTime) > sequenceGapSeconds { part += 1 }
+                let previous = k > 0 ? ordered[k - 1] : i
+                if k > 0, let gapSeconds, records[i].captureTime.timeIntervalSince(records[previous].captureTime) > gapSeconds {
+                    part += 1
+                } else if k > 0, let gapMeters,
+                          Geodesic.wgs84.inverse(from: records[previous].coordinate, to: records[i].coordinate).distanceMeters > gapMeters {
+                    part += 1
+                }
                 records[i].sequenceName = part == 1 ? name : "\(name) #\(part)"
             }
         }

@@ -81,6 +81,17 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Where photos uploaded through `lookaround serve`'s Panoramax API are kept, one folder per upload
+    /// set: beside an SQLite catalog, named like it (`photos.sqlite` → `photos.uploads`); for a PostGIS
+    /// catalog `$LOOKAROUND_UPLOAD_DIR` (shared storage every machine mounts), else `Panoramas/catalog.uploads`.
+    /// `lookaround index` keeps the panoramas uploaded there as they are and never reads the folder itself.
+    public var uploadsDirectory: String {
+        switch self {
+        case .file(let path): return (path as NSString).deletingPathExtension + ".uploads"
+        case .postgres: return ProcessInfo.processInfo.environment["LOOKAROUND_UPLOAD_DIR"] ?? "Panoramas/catalog.uploads"
+        }
+    }
+
     /// Whether this is a PostGIS catalog.
     public var isPostgres: Bool { if case .postgres = self { true } else { false } }
 

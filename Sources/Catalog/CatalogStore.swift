@@ -68,6 +68,13 @@ protocol CatalogStore: AnyObject, Sendable {
     func revision() throws(CatalogError) -> Int64
     /// Re-reads what the store keeps in memory (the panorama count) after the revision changed.
     func refresh() throws(CatalogError)
+    /// A store opened anew on what is there now, with its revision as of that opening, when the
+    /// store cannot refresh itself in place (an SQLite file replaced by a rename); nil when ``refresh()`` does.
+    func reopened() throws(CatalogError) -> (store: any CatalogStore, revision: Int64)?
+}
+
+extension CatalogStore {
+    func reopened() throws(CatalogError) -> (store: any CatalogStore, revision: Int64)? { nil }
 }
 
 /// What ``CatalogStore/search(_:)`` found.

@@ -324,3 +324,16 @@ enum PanoramaIngest {
         return .panorama(record, explicitSequenceIndex: sidecar?.sequenceIndex, cameraSerial: metadata.bodySerialNumber)
     }
 }
+
+extension CatalogBuilder {
+    /// What `lookaround index` would say of the photo at `path` (its metadata read, its image data
+    /// checked at 1/8 scale): nil when it would be indexed, else the reason it would be listed as failed.
+    /// The upload API runs it on each picture before keeping it.
+    public static func problem(withPhotoAt path: String, naming: CatalogNamingConvention = .standard) -> String? {
+        switch PanoramaIngest.read(path: path, id: "upload", folder: "upload", naming: naming) {
+        case .panorama: nil
+        case .failure(let reason): reason
+        case .storageUnavailable(let error): "\(error)"
+        }
+    }
+}

@@ -16,6 +16,8 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
     let location: CatalogLocation
     let index: SceneQueryIndex
     let database: SQLiteDatabase
+    /// The identity of the file this store opened (``fileIdentity(_:)``, read just before opening it).
+    let openedRevision: Int64
     private let lock = NSLock()
     private var detailStatement: SQLiteDatabase.Statement?
     private var linksStatement: SQLiteDatabase.Statement?
@@ -33,6 +35,8 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         }
         self.path = path
         location = .file(path: path)
+        // Read before opening: a file replaced in between is seen as new by the next revision check.
+        openedRevision = Self.fileIdentity(path) ?? 0
         database = try SQLiteDatabase(path: path, mode: .readOnly)
         let version: Int
         do { version = try database.userVersion } catch { throw .notACatalog(path: path, detail: "not an SQLite database") }
@@ -76,9 +80,23 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
                                approximateDistanceMeters: hit.approximateDistanceMeters, withinRadius: hit.withinRadius)
     }
 
-    /// An open file never changes under its reader: its revision is fixed (a rebuild is a new file).
-    func revision() throws(CatalogError) -> Int64 { 0 }
+    /// An open file never changes under its reader (a rebuild is a new file renamed over it): the
+    /// revision is the identity of the file now at ``path`` (inode and modification time), which
+    /// differs from ``openedRevision`` once an index run or an upload replaced it.
+    func revision() throws(CatalogError) -> Int64 { Self.fileIdentity(path) ?? openedRevision }
     func refresh() throws(CatalogError) {}
+    func reopened() throws(CatalogError) -> (store: any CatalogStore, revision: Int64)? {
+        let store = try SQLiteCatalogStore(path: path)
+        return (store, store.openedRevision)
+    }
+
+    /// The identity of the file at `path` (inode and modification time mixed), nil when it cannot be read.
+    static func fileIdentity(_ path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let time = UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_mtim.tv_nsec))
+        return Int64(bitPattern: UInt64(status.st_ino) &* 0x9E37_79B9_7F4A_7C15 ^ time)
+    }
 
     func withLock<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
         lock.lock()

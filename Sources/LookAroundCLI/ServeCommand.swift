@@ -1,5 +1,7 @@
 import ArgumentParsing
 import Catalog
+import DerivedMaps
+import LookAround
 import Foundation
 import Parallelism
 import Privacy
@@ -35,6 +37,19 @@ enum ServeCommand: Command {
             (their header segments only, files and s3:// objects alike; exit 69 when the store cannot be read) \
             and refuses to start (exit 65) while one is not, naming them. --serve-unblurred serves them anyway (your \
             own photos on your own machine). Simulated panoramas need no blurring.
+            Uploads (Panoramax's API, so 'panoramax_cli upload --api-url URL --token TOKEN DIR' works unchanged): with \
+            --upload-key-file FILE (one token a line, sent as 'Authorization: Bearer TOKEN'; 401 without a valid one), \
+            /api/upload_sets takes pictures: JPEG only (415 otherwise), at most --max-upload-bytes each (413), each \
+            checked as 'lookaround index' checks it (400 naming the problem), blurred on arrival unless lookaround \
+            blurred it already (with --serve-unblurred, a picture sent as already blurred is kept as sent), and kept \
+            once (the same file again is 409). Pictures go into CATALOG.uploads/ (photos.sqlite -> photos.uploads/, one \
+            folder per upload set), each written whole and renamed into place; what a killed server or a cut connection \
+            left half-done is removed at the next start. Completing a set indexes it in the background with the code of \
+            'lookaround index' (the set's split_distance, split_time, duplicate_distance and duplicate_rotation; the \
+            --osm extract, else sources/ beside the catalog, for places, streets and derived maps), keeping every other \
+            panorama as it is; the catalog file is replaced atomically and this server reopens it, so the pictures are \
+            in scenes, tiles, STAC and the web page without a restart. DELETE /api/collections/ID removes an uploaded \
+            sequence. 'lookaround index' keeps uploaded panoramas and never reads CATALOG.uploads/ itself.
             """,
         options: [
             .value("listen", valueName: "HOST:PORT", help: "Address to listen on (port 0: any free port; IPv6 as [::1]:8080).",
@@ -75,6 +90,10 @@ enum ServeCommand: Command {
             .value("config", valueName: "FILE",
                    help: "Read options from FILE, one 'name = value' per line ('#' comments; a flag is 'name = true'); "
                        + "options on the command line win. The service unit reads /etc/lookaround/serve.conf."),
+            .value("upload-key-file", valueName: "FILE", help: "Take uploads (Panoramax's /api/upload_sets) from clients with one "
+                   + "of the tokens in FILE (one per line) as 'Authorization: Bearer TOKEN'; see above."),
+            .value("max-upload-bytes", valueName: "N", help: "With --upload-key-file: the largest picture taken, 1…1073741824 "
+                   + "bytes (413 beyond).", defaultValue: "\(UploadSettings.defaultMaximumUploadBytes)"),
             .flag("serve-unblurred", help: "Serve real photos that were never blurred (faces and plates visible); only for imagery "
                   + "nobody else sees."),
             .flag("print-config", help: "Print a configuration file with every option, its help and its default, and exit; "
@@ -136,6 +155,36 @@ enum ServeCommand: Command {
             }
         }
 
+        if let file = arguments.string("upload-key-file") {
+            var uploads: UploadSettings
+            do { uploads = UploadSettings(keys: try ServiceConfiguration.apiKeys(fromFile: file)) } catch {
+                Console.error("error: \(error)")
+                return .failed(.missingInput)
+            }
+            uploads.maximumUploadBytes = try arguments.int("max-upload-bytes", in: 1...(1 << 30)) ?? UploadSettings.defaultMaximumUploadBytes
+            uploads.servesUnblurred = arguments.flag("serve-unblurred")
+            do {
+                uploads.blurring = try UploadBlur()
+            } catch {
+                // Uploads are blurred on arrival: without the detectors, only a server that serves unblurred photos takes them.
+                guard uploads.servesUnblurred else {
+                    Console.error("error: uploads are blurred on arrival (faces and licence plates), and the detectors cannot run: \(error)\n"
+                                  + "install their models (scripts/fetch-models.sh), or start with --serve-unblurred to keep uploads as sent")
+                    return .failed(.unavailable)
+                }
+            }
+            if let osm = configuration.resolvedOSMPath {
+                uploads.osmFiles = [osm]
+                uploads.mapDeriver = CityMapDeriver(alignsPose: true)
+                uploads.streetGraphBuilder = StreetGraphBuilder()
+            }
+            // A picture's body is held in memory while it arrives: room for two at once at least.
+            configuration.http.bodyBudgetBytes = max(configuration.http.bodyBudgetBytes, 2 * (uploads.maximumUploadBytes + (1 << 20)))
+            configuration.uploads = uploads
+        } else if arguments.has("max-upload-bytes") {
+            throw arguments.error("--max-upload-bytes needs --upload-key-file (uploads are off without it)")
+        }
+
         // Block the stop signals before any thread starts, so every thread inherits the mask and
         // sigwait below receives them.
         var signals = sigset_t()
@@ -146,6 +195,14 @@ enum ServeCommand: Command {
 
         let service = try SceneService(configuration: configuration)
         var checked: (photos: Int, bytesRead: Int) = (0, 0)
+        // An upload rewrites the catalog with the places and streets of the OSM extract it finds: one the catalog
+        // was indexed with must be found, or uploads would drop them.
+        if let uploads = configuration.uploads, uploads.osmFiles.isEmpty, let places = try? service.catalog.placeCount(), places > 0 {
+            Console.error("error: the catalog holds \(places) places from an OSM extract, and serve finds none (no --osm, no sources/ "
+                          + "beside the catalog): an upload would index the catalog without them; give the extract with --osm FILE")
+            service.close()
+            return .failed(.usage)
+        }
         if !arguments.flag("serve-unblurred") {
             let unblurred: [String]
             do { (unblurred, checked) = try unblurredPhotos(in: service.catalog) } catch let error as StorageError {

@@ -10,7 +10,7 @@ public struct HTTPRequest: Sendable {
     /// Query arguments, decoded (`%2C` → `,`, `+` → space), in order; a name may repeat. Neither names nor
     /// values hold a NUL or another control character (the HTTP layer refuses those requests).
     public var query: [(name: String, value: String)]
-    /// The request headers routes read, by lower-cased name: `if-none-match`, `x-api-key`,
+    /// The request headers routes read, by lower-cased name: `if-none-match`, `x-api-key`, `authorization`,
     /// `content-type`, `accept`, `accept-encoding`, `host`, `x-forwarded-proto`, the CORS
     /// preflight's `origin`, `access-control-request-method` and `-headers`, and the viewport's client
     /// hints `sec-ch-viewport-width`, `sec-ch-viewport-height`, `sec-ch-dpr` (the server keeps only these;

@@ -192,7 +192,7 @@ enum HTTPHeadParser {
     }
 
     /// The headers routes read (``HTTPRequest/headers``): their values are kept, the others skipped.
-    /// A repeated `x-api-key`, `content-type` or `host` is refused; a repeated list header is joined.
+    /// A repeated `x-api-key`, `authorization`, `content-type` or `host` is refused; a repeated list header is joined.
     private enum HeaderRole {
         case contentLength, transferEncoding, connection, expect, singleton, list
 
@@ -202,7 +202,7 @@ enum HTTPHeadParser {
             case "transfer-encoding": self = .transferEncoding
             case "connection": self = .connection
             case "expect": self = .expect
-            case "x-api-key", "content-type", "host", "x-forwarded-proto": self = .singleton
+            case "x-api-key", "content-type", "host", "x-forwarded-proto", "authorization": self = .singleton
             // CORS preflights.
             case "origin", "access-control-request-method": self = .singleton
             case "access-control-request-headers": self = .list

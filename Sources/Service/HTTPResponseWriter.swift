@@ -91,12 +91,13 @@ struct HTTPResponseWriter {
 
 /// Reason phrases of the statuses the service sends.
 enum HTTPStatus {
-    static let known = [100, 200, 204, 206, 301, 302, 304, 400, 401, 403, 404, 405, 408, 413, 414, 417, 429, 431, 500, 501, 503, 504, 505]
+    static let known = [100, 200, 202, 204, 206, 301, 302, 304, 400, 401, 403, 404, 405, 408, 409, 413, 414, 415, 417, 429, 431, 500, 501, 503, 504, 505]
 
     static func reason(_ status: Int) -> String {
         switch status {
         case 100: "Continue"
         case 200: "OK"
+        case 202: "Accepted"
         case 204: "No Content"
         case 206: "Partial Content"
         case 301: "Moved Permanently"
@@ -108,8 +109,10 @@ enum HTTPStatus {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
+        case 409: "Conflict"
         case 413: "Content Too Large"
         case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
         case 417: "Expectation Failed"
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"

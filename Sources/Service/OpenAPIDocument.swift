@@ -262,7 +262,37 @@ enum OpenAPIDocument {
                                Parameter(name: "x", location: "path", type: "integer", description: "Column."),
                                Parameter(name: "y", location: "path", type: "integer", description: "Row."), key],
                   responses: ["200": "MVT", "400": "invalid tile"], contentType: "application/vnd.mapbox-vector-tile"),
-    ]
+    ] + uploadOperations
+
+    /// Panoramax's upload API (`serve --upload-key-file`): every route but the configuration needs
+    /// `Authorization: Bearer TOKEN` (401 without; 403 when the server takes no uploads).
+    static let uploadOperations: [Operation] = {
+        let set = Parameter(name: "id", location: "path", description: "The upload set's id.")
+        let refused = ["401": "no valid upload token", "403": "uploads are off (no --upload-key-file)"]
+        return [
+            Operation(method: "get", path: "/api/configuration", summary: "The instance as Panoramax's clients read it: auth, upload limits, "
+                      + "default split and de-duplication settings.", parameters: [key], responses: ["200": "configuration"]),
+            Operation(method: "get", path: "/api/users/me", summary: "The account of the upload token.", parameters: [],
+                      responses: ["200": "id and name"].merging(refused) { a, _ in a }),
+            Operation(method: "post", path: "/api/upload_sets", summary: "Creates an upload set (JSON: title, split_distance, split_time, no_split, "
+                      + "duplicate_distance, duplicate_rotation, no_deduplication, sort_method time-asc).", parameters: [],
+                      responses: ["200": "the upload set", "400": "a bad setting"].merging(refused) { a, _ in a }),
+            Operation(method: "get", path: "/api/upload_sets/{id}", summary: "An upload set: completed, ready, items_status, associated_collections.",
+                      parameters: [set, key], responses: ["200": "the upload set", "404": "no such upload set"]),
+            Operation(method: "get", path: "/api/upload_sets/{id}/files", summary: "An upload set's files: file_name, picture_id, content_md5, rejected.",
+                      parameters: [set, key], responses: ["200": "the files", "404": "no such upload set"]),
+            Operation(method: "post", path: "/api/upload_sets/{id}/files", summary: "Adds a picture (multipart/form-data field file; isBlurred): "
+                      + "checked as lookaround index checks it, blurred unless lookaround blurred it, kept once.", parameters: [set],
+                      responses: ["202": "the file", "400": "the picture's checks failed", "409": "already uploaded, or the set is completed",
+                                  "413": "over --max-upload-bytes", "415": "not a JPEG", "503": "blurring unavailable"].merging(refused) { a, _ in a }),
+            Operation(method: "post", path: "/api/upload_sets/{id}/complete", summary: "Completes an upload set: its pictures are indexed in the "
+                      + "background; the set reads ready once they are in the catalog.", parameters: [set],
+                      responses: ["200": "the upload set", "404": "no such upload set"].merging(refused) { a, _ in a }),
+            Operation(method: "delete", path: "/api/collections/{id}", summary: "Deletes an uploaded sequence (its pictures leave the catalog and the disk).",
+                      parameters: [Parameter(name: "id", location: "path", description: "The sequence's name.")],
+                      responses: ["204": "deleted", "403": "not an uploaded collection", "404": "no such collection"].merging(["401": "no valid upload token"]) { a, _ in a }),
+        ]
+    }()
 
     /// The document as JSON (sorted keys), built once.
     static let bytes: [UInt8] = {

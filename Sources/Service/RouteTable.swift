@@ -62,8 +62,10 @@ struct Route: Sendable, CustomStringConvertible {
     enum Method: String, Sendable {
         /// GET (and HEAD: the same answer without its body).
         case get = "GET"
-        /// POST, with a body of at most `HTTPServerConfiguration.maximumBodyBytes`.
+        /// POST, with a body of at most `HTTPServerConfiguration.maximumBodyBytes` (or the route's own bound).
         case post = "POST"
+        /// DELETE (an uploaded collection), without a body.
+        case delete = "DELETE"
 
         /// Whether it answers request method `method`.
         func answers(_ method: String) -> Bool { self == .get ? method == "GET" || method == "HEAD" : method == rawValue }
@@ -71,8 +73,9 @@ struct Route: Sendable, CustomStringConvertible {
         var allowed: [String] { self == .get ? ["GET", "HEAD"] : [rawValue] }
     }
 
-    /// Who may ask: anyone, or (when the server has API keys) a client with a key.
-    enum Access: Sendable { case open, key }
+    /// Who may ask: anyone, (when the server has API keys) a client with a key, or an uploader with a
+    /// token from `--upload-key-file` (`Authorization: Bearer TOKEN`).
+    enum Access: Sendable { case open, key, upload }
 
     let method: Method
     let pattern: PathPattern
@@ -81,14 +84,16 @@ struct Route: Sendable, CustomStringConvertible {
     let errors: ErrorShape
     /// The query parameters it takes (besides `key`), checked before the work; nil: the work checks them.
     let parameters: [String]?
+    /// The largest body it takes when that is not `HTTPServerConfiguration.maximumBodyBytes` (an upload's picture).
+    let maximumBodyBytes: Int?
     let work: RouteWork
     /// The family that answers it (its type's name; set by the table).
     fileprivate(set) var family = ""
 
     init(_ method: Method, _ pattern: PathPattern, label: String, access: Access = .key, errors: ErrorShape = .native,
-         parameters: [String]?, _ work: RouteWork) {
-        (self.method, self.pattern, self.label, self.access, self.errors, self.parameters, self.work)
-            = (method, pattern, label, access, errors, parameters, work)
+         parameters: [String]?, maximumBodyBytes: Int? = nil, _ work: RouteWork) {
+        (self.method, self.pattern, self.label, self.access, self.errors, self.parameters, self.maximumBodyBytes, self.work)
+            = (method, pattern, label, access, errors, parameters, maximumBodyBytes, work)
     }
 
     /// `GET /v1/scene → SceneRoutes, scene (answered at once)`: method, pattern, the family, the label,
@@ -100,7 +105,7 @@ struct Route: Sendable, CustomStringConvertible {
         case .rendered: "rendered, cached"
         case .disposition: "its own way"
         }
-        return "\(method.rawValue) \(pattern) → \(family), \(label) (\(how))" + (access == .open ? ", open" : "")
+        return "\(method.rawValue) \(pattern) → \(family), \(label) (\(how))" + (access == .open ? ", open" : access == .upload ? ", upload token" : "")
             + (errors == .native ? "" : ", \(errors) errors")
     }
 }

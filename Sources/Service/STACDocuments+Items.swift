@@ -113,7 +113,7 @@ extension STACDocuments {
         writer.field("geovisio:rank_in_collection", record.sequenceIndex + 1)
         writer.field("geovisio:image", pictureURL(record.id, "hd.jpg"))
         writer.field("geovisio:thumbnail", pictureURL(record.id, "thumb.jpg"))
-        writer.field("original_file:name", (record.imagePath as NSString).lastPathComponent)
+        writer.field("original_file:name", uploadedNames?.originalName(ofPicture: record.id) ?? (record.imagePath as NSString).lastPathComponent)
         writer.field("original_file:size", Int(record.fileSize))
         writer.field("lookaround:source", record.source.rawValue)
         if sphere {

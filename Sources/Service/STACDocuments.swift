@@ -23,6 +23,8 @@ struct STACDocuments {
 
     /// `http://HOST/api`.
     let base: String
+    /// The names uploaded pictures were sent with (their files are named by picture id), for `original_file:name`.
+    var uploadedNames: (any UploadedFileNames)?
 
     init(request: HTTPRequest) {
         let host = request.headers["host"] ?? "127.0.0.1"

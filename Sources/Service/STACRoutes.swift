@@ -8,6 +8,8 @@ import Geodesy
 /// server has API keys (`--api-key-file`), like every other read route.
 struct STACRoutes: RouteFamily {
     let catalog: Catalog
+    /// The names uploaded pictures were sent with (nil: no uploads).
+    var uploadedNames: (any UploadedFileNames)? = nil
 
     /// Sequences the landing page links as children at most (browseable; `/api/collections` pages all).
     static let landingChildren = 10_000
@@ -97,7 +99,8 @@ struct STACRoutes: RouteFamily {
             search.ids = []
         }
         let page = try catalog.searchPanoramas(search)
-        let documents = STACDocuments(request: request)
+        var documents = STACDocuments(request: request)
+        documents.uploadedNames = uploadedNames
         let url = documents.collectionURL(sequence.name) + "/items"
         let kept = request.query.filter { $0.name != "page" && $0.name != "limit" }
             .map { "&\($0.name)=\(STACSearchRequest.queryEscaped($0.value))" }.joined()
@@ -115,7 +118,9 @@ struct STACRoutes: RouteFamily {
             let (previous, next) = try catalog.sequenceNeighbours(of: record)
             let related = try catalog.links(ofPanoramaID: record.id).filter { $0.kind == .proximity }.prefix(8)
                 .compactMap { try? catalog.panorama(id: $0.panoramaID) }.filter { $0.sequenceName != record.sequenceName }
-            var response = HTTPResponse.json(STACDocuments(request: request).item(record, neighbours: .init(previous: previous, next: next,
+            var documents = STACDocuments(request: request)
+            documents.uploadedNames = uploadedNames
+            var response = HTTPResponse.json(documents.item(record, neighbours: .init(previous: previous, next: next,
                                                                                                           related: related)))
             response.contentType = "application/geo+json"
             return response
@@ -126,7 +131,8 @@ struct STACRoutes: RouteFamily {
 
     func search(_ request: HTTPRequest) throws -> HTTPResponse {
         let parsed = try STACSearchRequest(request: request)
-        let documents = STACDocuments(request: request)
+        var documents = STACDocuments(request: request)
+        documents.uploadedNames = uploadedNames
         var records: [PanoramaRecord] = []
         var token: String?
         if let place = parsed.place {

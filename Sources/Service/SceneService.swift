@@ -23,6 +23,7 @@ public final class SceneService: HTTPHandler {
     public let metrics = ServiceMetrics()
     let routes: RouteTable
     private let keys: APIKeys
+    private let uploadKeys: APIKeys
     private let errors = ErrorAnswers()
     private let pipeline: RenderPipeline
     private let watch: CatalogWatch
@@ -36,6 +37,7 @@ public final class SceneService: HTTPHandler {
         self.configuration = configuration
         catalog = try Catalog(location: CatalogLocation(parsing: configuration.catalogPath), connections: configuration.catalogConnections)
         keys = APIKeys(configuration.apiKeys)
+        uploadKeys = APIKeys(configuration.uploads?.keys ?? [])
         accessLog = try configuration.accessLogPath.map { path throws(ServiceError) in try AccessLog(path: path) }
         // A quarter of the cache for answers, the rest for decoded panorama tiles.
         let cacheBytes = max(16, configuration.cacheMegabytes) << 20
@@ -55,7 +57,14 @@ public final class SceneService: HTTPHandler {
             if case .s3(let bucket, _)? = try? StorageLocation(parsing: location) { ObjectStorage.shared.noteBucket(bucket) }
         }
         pipeline = RenderPipeline(catalog: catalog, responses: cached.responses, metrics: metrics, errors: errors)
-        watch = CatalogWatch(catalog: catalog, cached: cached, pollSeconds: configuration.catalogPollSeconds)
+        let watch = CatalogWatch(catalog: catalog, cached: cached, pollSeconds: configuration.catalogPollSeconds)
+        self.watch = watch
+        // Uploads ingest into the catalog in the background; the catalog is reopened as soon as they are in.
+        let uploadsRoot = catalog.location.uploadsDirectory
+        let uploads = try configuration.uploads.map { settings throws(ServiceError) in
+            try UploadSetStore(root: uploadsRoot, catalogPath: configuration.catalogPath, settings: settings,
+                               onIngested: { _ = try? watch.check() })
+        }
         routes = RouteTable([
             SystemRoutes(catalog: catalog, watch: watch, cached: cached, metrics: metrics, server: server),
             SceneRoutes(catalog: catalog, cached: cached, maximumBatchCount: configuration.maximumBatchCount,
@@ -68,9 +77,10 @@ public final class SceneService: HTTPHandler {
             MapTileRoutes(catalog: catalog, maps: maps),
             ViewerRoutes(catalog: catalog, places: places, limit: limit),
             WebPageRoutes(keys: keys, images: images, pipeline: pipeline, limit: limit),
-            STACRoutes(catalog: catalog),
+            STACRoutes(catalog: catalog, uploadedNames: uploads),
             PictureRoutes(catalog: catalog),
             CoverageVectorTileRoutes(catalog: catalog, maps: maps),
+            UploadRoutes(catalog: catalog, settings: configuration.uploads, store: uploads),
         ])
     }
 
@@ -95,7 +105,7 @@ public final class SceneService: HTTPHandler {
         switch preflight(head) {
         case .failure(let refusal): return .refuse(route: refusal.route, Self.sharedAcrossOrigins(refusal.response))
         case .success(let route):
-            return .accept(maximumBodyBytes: route.method == .post ? configuration.http.maximumBodyBytes : 0)
+            return .accept(maximumBodyBytes: route.maximumBodyBytes ?? (route.method == .post ? configuration.http.maximumBodyBytes : 0))
         }
     }
 
@@ -161,8 +171,8 @@ public final class SceneService: HTTPHandler {
         if request.method == "OPTIONS", routes.match(method: "GET", path: request.path).exists {
             return .failure(Refusal(route: "preflight", response: Self.preflightAnswer))
         }
-        guard ["GET", "HEAD", "POST"].contains(request.method) else {
-            let allowed = ["GET", "HEAD", "POST", "OPTIONS"]
+        guard ["GET", "HEAD", "POST", "DELETE"].contains(request.method) else {
+            let allowed = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"]
             return .failure(Refusal(route: "method_not_allowed", response: refusal(.methodNotAllowed(method: request.method, allowed: allowed),
                                                                                    shape: shape)))
         }
@@ -186,6 +196,25 @@ public final class SceneService: HTTPHandler {
                 return .failure(Refusal(route: route.label, response: errors.response(.forbidden, shape: route.errors)))
             }
         }
+        // Uploads: a token from --upload-key-file as `Authorization: Bearer TOKEN` (the read key is not asked).
+        if route.access == .upload {
+            guard uploadKeys.isEnabled else {
+                let off = ServiceError.uploadRefused(status: 403, code: "uploads_disabled", message: "this server takes no uploads: "
+                                                     + "start lookaround serve with --upload-key-file FILE (one token a line)", parameter: nil)
+                return .failure(Refusal(route: route.label, response: errors.response(off, shape: route.errors)))
+            }
+            let token = UploadRoutes.bearerToken(request)
+            if !uploadKeys.accepts(token) {
+                let message = token == nil
+                    ? "an upload token is required: send it as the header 'Authorization: Bearer TOKEN' (panoramax_cli --token TOKEN); "
+                        + "the tokens are the lines of the server's --upload-key-file"
+                    : "the upload token is not one of this server's (its --upload-key-file); check the token you gave"
+                var response = errors.response(.uploadRefused(status: 401, code: "unauthorized", message: message, parameter: "Authorization"),
+                                               shape: route.errors)
+                response.headers.append(("WWW-Authenticate", "Bearer realm=\"lookaround uploads\""))
+                return .failure(Refusal(route: route.label, response: response))
+            }
+        }
         return .success(route)
     }
 
@@ -199,8 +228,8 @@ public final class SceneService: HTTPHandler {
     /// The answer to a CORS preflight: any origin may send any of the methods, with the headers the
     /// APIs read (the key, a JSON body); browsers keep it a day.
     static let preflightAnswer = HTTPResponse(status: 204, contentType: "text/plain", headers: [
-        ("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS"),
-        ("Access-Control-Allow-Headers", "Content-Type, X-API-Key"),
+        ("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE, OPTIONS"),
+        ("Access-Control-Allow-Headers", "Content-Type, X-API-Key, Authorization"),
         ("Access-Control-Max-Age", "86400")], body: [])
 
     static func sharedAcrossOrigins(_ response: HTTPResponse) -> HTTPResponse {

@@ -28,6 +28,8 @@ public struct ServiceConfiguration: Sendable {
     public var accessLogPath: String?
     /// Where clients fetch imagery in object storage directly (`--public-imagery-url`), nil for nowhere.
     public var publicImagery: PublicImageryURL?
+    /// Panoramax-compatible uploads (`--upload-key-file`), nil for none: the upload routes answer 403.
+    public var uploads: UploadSettings?
 
     /// The defaults.
     public init() {}

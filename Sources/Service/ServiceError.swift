@@ -38,6 +38,10 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownResource(kind: String, id: String)
     /// The body is larger than the limit.
     case bodyTooLarge(limitBytes: Int)
+    /// An upload refused (Panoramax's routes): `status` 401 (no valid upload token), 409 (already there),
+    /// 413 (over `--max-upload-bytes`), 415 (not a JPEG), 400 (the picture's own checks), 503 (blurring
+    /// unavailable); `code` and `message` name the value and the limit or form.
+    case uploadRefused(status: Int, code: String, message: String, parameter: String?)
     /// A batch holds more requests than the limit.
     case batchTooLarge(count: Int, limit: Int)
     /// An image larger than `--max-image-pixels`.
@@ -102,6 +106,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .headersTooLarge: 431
         case .unsupportedTransferCoding: 501
         case .httpVersionNotSupported: 505
+        case .uploadRefused(let status, _, _, _): status
         default: nil
         }
     }
@@ -136,6 +141,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .catalogUnavailable: "catalog_unavailable"
         case .storageUnavailable: "storage_unavailable"
         case .internalError, .cannotListen, .badConfiguration: "internal_error"
+        case .uploadRefused(_, let code, _, _): code
         }
     }
 
@@ -144,7 +150,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidParameter, .batchTooLarge, .imageTooLarge, .bodyTooLarge, .methodNotAllowed, .notFound, .malformedRequest,
              .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody, .unsupportedTransferCoding,
-             .expectationFailed, .httpVersionNotSupported, .requestTimeout:
+             .expectationFailed, .httpVersionNotSupported, .requestTimeout, .uploadRefused:
             "INVALID_REQUEST"
         case .unknownPanorama, .noImagery, .noRoute, .unknownResource: "ZERO_RESULTS"
         case .placeNotFound: "NOT_FOUND"
@@ -171,7 +177,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noImagery, .unknownPanorama, .placeNotFound, .unknownResource: "NoRoute"
         case .notFound, .methodNotAllowed, .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge,
              .unexpectedBody, .bodyTooLarge, .batchTooLarge, .imageTooLarge, .unsupportedTransferCoding, .expectationFailed,
-             .httpVersionNotSupported, .requestTimeout, .forbidden:
+             .httpVersionNotSupported, .requestTimeout, .forbidden, .uploadRefused:
             "InvalidUrl"
         case .overloaded, .tooManyConnections, .catalogUnavailable, .storageUnavailable, .unreadableImagery, .catalogFailed, .internalError,
              .cannotListen, .badConfiguration:
@@ -188,6 +194,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .forbidden: "key"
         case .batchTooLarge: "body"
         case .imageTooLarge: "size"
+        case .uploadRefused(_, _, _, let parameter): parameter
         default: nil
         }
     }
@@ -240,6 +247,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .internalError(let detail): "internal error: \(detail)"
         case .cannotListen(let address, let detail): "cannot listen on \(address): \(detail)"
         case .badConfiguration(let file, let detail): "\(file): \(detail)"
+        case .uploadRefused(_, _, let message, _): message
         }
     }
 }
@@ -251,6 +259,7 @@ extension ServiceError: CategorizedError {
         case .invalidParameter, .notFound, .methodNotAllowed, .forbidden, .bodyTooLarge, .batchTooLarge, .imageTooLarge,
              .malformedRequest, .requestTargetTooLong, .headersTooLarge, .contentLengthTooLarge, .unexpectedBody,
              .unsupportedTransferCoding, .expectationFailed, .httpVersionNotSupported, .requestTimeout: .usage
+        case .uploadRefused(let status, _, _, _): status >= 500 ? .unavailable : .usage
         case .unknownPanorama, .placeNotFound, .noImagery, .noRoute, .unknownResource: .noImagery
         case .overloaded, .catalogUnavailable, .storageUnavailable, .tooManyConnections, .cannotListen: .unavailable
         case .unreadableImagery: .badData

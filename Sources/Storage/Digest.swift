@@ -14,6 +14,17 @@ public enum Digest {
     /// SHA-256 of `bytes`.
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBytes { sha256($0) } }
 
+    /// MD5 of `bytes` (16 bytes), through the EVP interface (the one-shot `MD5` is deprecated in
+    /// OpenSSL 3): the `content_md5` Panoramax's upload API reports for each file, not a security measure.
+    public static func md5(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 16)
+        var length: UInt32 = 16
+        out.withUnsafeMutableBufferPointer { digest in
+            _ = EVP_Digest(bytes.baseAddress, bytes.count, digest.baseAddress, &length, EVP_md5(), nil)
+        }
+        return out
+    }
+
     /// SHA-256 of a string's UTF-8.
     public static func sha256(_ text: String) -> [UInt8] { sha256(Array(text.utf8)) }
 

@@ -1,0 +1,289 @@
+import Catalog
+import Foundation
+import Imaging
+import Storage
+import Synchronization
+
+/// Panoramax's upload sets, kept in the catalog's uploads folder (``CatalogLocation/uploadsDirectory``):
+/// one folder per set holding its pictures (`PICTURE_ID.jpg`) and its state (`upload_set.json`). Every
+/// write is a temporary file renamed into place: a picture arrives whole in `.incoming/` and is renamed
+/// into its set once checked and blurred, then the set's state names it. At start, what a killed server
+/// left half-done (temporary files, a picture its set does not name) is removed, so the folder and the
+/// catalog are as they were before the interrupted upload.
+///
+/// A completed set is ingested by `lookaround index`'s code (``CatalogBuilder``) owning the uploads folder,
+/// one ingest at a time, in the background: the catalog file is replaced atomically and the service
+/// reopens it (``CatalogWatch``).
+final class UploadSetStore: UploadedFileNames, Sendable {
+    /// A set's state, as `upload_set.json` holds it.
+    struct UploadSet: Codable, Sendable {
+        var id: String
+        var title: String
+        var createdAt: String
+        var accountID: String
+        var estimatedFiles: Int?
+        var sortMethod: String
+        var rules: SequenceRules
+        var splitDistance: Double?
+        var splitTime: Double?
+        var duplicateDistance: Double?
+        var duplicateRotation: Double?
+        var completed = false
+        /// `open` (receiving), `queued`/`ingesting` (completed, not yet in the catalog), `ingested`.
+        var state = "open"
+        var files: [UploadedFile] = []
+    }
+
+    /// One picture of a set.
+    struct UploadedFile: Codable, Sendable {
+        var pictureID: String
+        var fileName: String
+        var md5: String
+        var size: Int
+        var insertedAt: String
+        /// `not_processed` (kept, not yet ingested), `prepared` (in the catalog), `broken` (the index
+        /// refused it; ``message`` says why), `rejected` (left out: a near-duplicate), `deleted`.
+        var status = "not_processed"
+        var message: String?
+        var blurredFaces = 0, blurredPlates = 0
+    }
+
+    let root: String
+    let catalogPath: String
+    let settings: UploadSettings
+    private let sets = Mutex<[String: UploadSet]>([:])
+    /// Each kept picture's name as sent, by picture id.
+    private let names = Mutex<[String: String]>([:])
+    /// Contents (MD5) being written now, so the same picture sent twice at once is kept once.
+    private let pending = Mutex<Set<String>>([])
+    private let ingestQueue = DispatchQueue(label: "lookaround.uploads.ingest")
+    /// Called after an ingest replaced the catalog (the service reopens it and drops cached answers).
+    private let onIngested: @Sendable () -> Void
+
+    var incoming: String { root + "/.incoming" }
+
+    init(root: String, catalogPath: String, settings: UploadSettings, onIngested: @escaping @Sendable () -> Void) throws(ServiceError) {
+        self.root = URL(fileURLWithPath: root).standardizedFileURL.path
+        self.catalogPath = catalogPath
+        self.settings = settings
+        self.onIngested = onIngested
+        try recover()
+    }
+
+    // MARK: Sets
+
+    func set(_ id: String) -> UploadSet? { sets.withLock { $0[id] } }
+
+    func allSets() -> [UploadSet] { sets.withLock { Array($0.values) } }
+
+    func create(_ set: UploadSet) throws(ServiceError) {
+        do {
+            try FileManager.default.createDirectory(atPath: folder(of: set.id), withIntermediateDirectories: true)
+        } catch {
+            throw .internalError(detail: "cannot create the upload set's folder \(folder(of: set.id)): \(error)")
+        }
+        try persist(set)
+        sets.withLock { $0[set.id] = set }
+    }
+
+    func folder(of id: String) -> String { root + "/" + id }
+
+    /// The picture `md5` is already, nil when it is new (any set: the same file twice is one picture).
+    func picture(withMD5 md5: String) -> (set: String, file: UploadedFile)? {
+        sets.withLock { sets in
+            for set in sets.values {
+                if let file = set.files.first(where: { $0.md5 == md5 && $0.status != "deleted" }) { return (set.id, file) }
+            }
+            return nil
+        }
+    }
+
+    /// Reserves `md5` while its picture is written; false when it is being written already or is there.
+    func reserve(_ md5: String) -> Bool {
+        guard picture(withMD5: md5) == nil else { return false }
+        return pending.withLock { $0.insert(md5).inserted }
+    }
+
+    func release(_ md5: String) { _ = pending.withLock { $0.remove(md5) } }
+
+    /// Moves the checked picture at `temporary` into set `id` as `file`, then records it.
+    func add(_ file: UploadedFile, from temporary: String, to id: String) throws(ServiceError) {
+        let destination = folder(of: id) + "/" + file.pictureID + ".jpg"
+        guard rename(temporary, destination) == 0 else {
+            throw .internalError(detail: "cannot move \(temporary) to \(destination): \(String(cString: strerror(errno)))")
+        }
+        let updated = sets.withLock { sets -> UploadSet? in
+            sets[id]?.files.append(file)
+            return sets[id]
+        }
+        names.withLock { $0[file.pictureID] = file.fileName }
+        guard let updated else { throw .unknownResource(kind: "upload set", id: id) }
+        do { try persist(updated) } catch {
+            // Not recorded: the picture goes again, as if it never arrived.
+            unlink(destination)
+            sets.withLock { $0[id]?.files.removeAll { $0.pictureID == file.pictureID } }
+            throw error
+        }
+    }
+
+    /// Marks set `id` completed and queues the ingest of every completed set.
+    func complete(_ id: String) throws(ServiceError) -> UploadSet {
+        let updated = sets.withLock { sets -> UploadSet? in
+            guard var set = sets[id] else { return nil }
+            set.completed = true
+            set.state = "queued"
+            sets[id] = set
+            return set
+        }
+        guard let updated else { throw .unknownResource(kind: "upload set", id: id) }
+        try persist(updated)
+        ingestQueue.async { [self] in try? ingest() }
+        return updated
+    }
+
+    /// Removes the pictures `pictureIDs` (a deleted collection) from their sets and their files, and
+    /// ingests again (waiting for it).
+    func delete(pictureIDs: Set<String>) throws {
+        let changed = sets.withLock { sets -> [UploadSet] in
+            var changed: [UploadSet] = []
+            for (id, var set) in sets where set.files.contains(where: { pictureIDs.contains($0.pictureID) && $0.status != "deleted" }) {
+                for k in set.files.indices where pictureIDs.contains(set.files[k].pictureID) {
+                    set.files[k].status = "deleted"
+                    set.files[k].message = "its collection was deleted"
+                }
+                sets[id] = set
+                changed.append(set)
+            }
+            return changed
+        }
+        for set in changed {
+            try persist(set)
+            for file in set.files where pictureIDs.contains(file.pictureID) { unlink(folder(of: set.id) + "/" + file.pictureID + ".jpg") }
+        }
+        try ingestQueue.sync { try ingest() }
+    }
+
+    func originalName(ofPicture id: String) -> String? { names.withLock { $0[id] } }
+
+    // MARK: Ingest
+
+    /// Indexes every completed set into the catalog, as `lookaround index` would the folders (with each
+    /// set's splitting and de-duplication), keeping every other panorama of the catalog as it is; then
+    /// records each picture's outcome. Runs on the ingest queue only.
+    private func ingest() throws {
+        let completed = sets.withLock { sets -> [UploadSet] in
+            for id in sets.keys where sets[id]?.completed == true && sets[id]?.state == "queued" { sets[id]?.state = "ingesting" }
+            return sets.values.filter(\.completed)
+        }
+        var options = CatalogBuildOptions(directories: completed.map { folder(of: $0.id) }, catalogPath: catalogPath,
+                                          osmFiles: settings.osmFiles)
+        options.ownedFolder = root
+        for set in completed { options.sequenceRules[folder(of: set.id)] = set.rules }
+        options.mapDeriver = settings.mapDeriver
+        options.streetGraphBuilder = settings.streetGraphBuilder
+        let report: IndexReport
+        do {
+            report = try CatalogBuilder.build(options)
+        } catch {
+            ErrorAnswers.standardError("lookaround serve: the upload ingest failed: \(error)\n")
+            sets.withLock { sets in
+                for id in sets.keys where sets[id]?.state == "ingesting" { sets[id]?.state = "queued" }
+            }
+            throw error
+        }
+        onIngested()
+        let failures = Dictionary(report.failures.map { ($0.path, $0.message) }, uniquingKeysWith: { first, _ in first })
+        let duplicates = Dictionary(report.nearDuplicates.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var updated: [UploadSet] = []
+        sets.withLock { sets in
+            for set in completed {
+                guard var current = sets[set.id] else { continue }
+                for k in current.files.indices where current.files[k].status != "deleted" {
+                    let path = folder(of: set.id) + "/" + current.files[k].pictureID + ".jpg"
+                    if let message = failures[path] {
+                        (current.files[k].status, current.files[k].message) = ("broken", message)
+                    } else if let duplicate = duplicates[path] {
+                        current.files[k].status = "rejected"
+                        current.files[k].message = "a near-duplicate of \(FilePath.name(of: duplicate.keptPath)), "
+                            + String(format: "%.2f m away: left out", duplicate.distanceMeters)
+                    } else {
+                        (current.files[k].status, current.files[k].message) = ("prepared", nil)
+                    }
+                }
+                // A set completed again meanwhile is ingested by the next run.
+                if current.state == "ingesting" { current.state = "ingested" }
+                sets[set.id] = current
+                updated.append(current)
+            }
+        }
+        for set in updated { try? persist(set) }
+    }
+
+    // MARK: Disk
+
+    /// Writes `set`'s state: a temporary file renamed over `upload_set.json`.
+    private func persist(_ set: UploadSet) throws(ServiceError) {
+        let path = folder(of: set.id) + "/upload_set.json"
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(set)
+            try Self.writeAtomically(data, to: path)
+        } catch {
+            throw .internalError(detail: "cannot write \(path): \(error)")
+        }
+    }
+
+    /// `data` into a temporary file beside `path`, flushed, renamed over `path`.
+    static func writeAtomically(_ data: Data, to path: String) throws {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary]) }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor)
+        close(descriptor)
+        guard written == data.count, synced == 0, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+    }
+
+    /// Loads every set and removes what an interrupted upload left: `.incoming/`, temporary files, and
+    /// pictures their set does not name.
+    private func recover() throws(ServiceError) {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: root, withIntermediateDirectories: true)
+            if manager.fileExists(atPath: incoming) { try manager.removeItem(atPath: incoming) }
+            try manager.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        } catch {
+            throw .badConfiguration(file: root, detail: "the uploads folder cannot be prepared: \(error)")
+        }
+        var loaded: [String: UploadSet] = [:]
+        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where !name.hasPrefix(".") {
+            let folder = root + "/" + name
+            guard let data = manager.contents(atPath: folder + "/upload_set.json"),
+                  var set = try? JSONDecoder().decode(UploadSet.self, from: data) else {
+                // A set created but never recorded (killed between the two): nothing of it was kept.
+                try? manager.removeItem(atPath: folder)
+                continue
+            }
+            let named = Set(set.files.filter { $0.status != "deleted" }.map { $0.pictureID + ".jpg" })
+            for entry in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] where entry != "upload_set.json" && !named.contains(entry) {
+                try? manager.removeItem(atPath: folder + "/" + entry)
+            }
+            // An ingest the stop interrupted runs again.
+            if set.state == "ingesting" || set.state == "queued" { set.state = "queued" }
+            loaded[set.id] = set
+        }
+        sets.withLock { $0 = loaded }
+        let kept = loaded.values.flatMap { $0.files.filter { $0.status != "deleted" }.map { ($0.pictureID, $0.fileName) } }
+        names.withLock { $0 = Dictionary(kept, uniquingKeysWith: { first, _ in first }) }
+        if loaded.values.contains(where: { $0.state == "queued" }) { ingestQueue.async { [self] in try? ingest() } }
+    }
+
+    /// The hex MD5 of `bytes` (Panoramax's `content_md5`).
+    static func md5(_ bytes: ArraySlice<UInt8>) -> String {
+        Digest.hex(bytes.withUnsafeBytes { Digest.md5($0) })
+    }
+}
