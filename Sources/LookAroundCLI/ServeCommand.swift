@@ -28,7 +28,9 @@ enum ServeCommand: Command {
             /v1/snapshot, /v1/move, /v1/walk, /v1/map, /v1/tiles/{type}/{z}/{x}/{y}.png and {type}.json \
             (TileJSON; types standard, muted, imagery, hybrid, coverage), /v1/directions, /v1/health, /metrics, \
             /v1/openapi.json; Google's /maps/api/streetview/metadata and /maps/api/streetview, Nominatim's \
-            /search and /reverse, and OSRM's /route/v1/{profile}/{coordinates}. \
+            /search and /reverse, OSRM's /route/v1/{profile}/{coordinates}, and under /api a STAC API 1.0 \
+            (collections per sequence, items, /api/search) with Panoramax's routes and vector coverage tiles \
+            (/api/map/{z}/{x}/{y}.mvt, /api/map/style.json). \
             Cheap requests are answered on the network threads; images go to render workers through a \
             bounded queue (503 with Retry-After when it is full). SIGINT or SIGTERM stop gracefully: new \
             connections are refused at once, requests in flight finish (up to --drain-seconds), exit 0.
