@@ -80,6 +80,8 @@ public final class PrivacyDetector: Sendable {
     public func detect(_ image: RGB8Image, panorama: (pitchDegrees: Double, rollDegrees: Double)?) throws -> [Detection] {
         var found: [Detection] = []
         if faces != nil && plates != nil {
+            // @unchecked Sendable: `result` is written by the plate search's block only, and read after
+            // `group.wait()` returns, which orders the write before the read.
             final class Outcome: @unchecked Sendable { var result: Result<[Detection], any Error> = .success([]) }
             let plateOutcome = Outcome()
             let group = DispatchGroup()

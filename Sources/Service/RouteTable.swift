@@ -176,7 +176,9 @@ struct RouteTable: Sendable, CustomStringConvertible {
         if let found { return .route(found) }
         guard let other else { return .none }
         let candidates = exact[path] ?? patterns.filter { $0.pattern.matches(path) }
-        return .wrongMethod(other, allowed: candidates.flatMap(\.method.allowed))
+        let methods = candidates.flatMap(\.method.allowed)
+        // OPTIONS too where a GET route is: the service answers it as a CORS preflight (SceneService.preflight).
+        return .wrongMethod(other, allowed: methods + (methods.contains("GET") ? ["OPTIONS"] : []))
     }
 
     /// The route labelled `label` (the engine names a request by its route's label).

