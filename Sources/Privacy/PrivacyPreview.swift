@@ -28,7 +28,10 @@ public enum PrivacyPreview {
                     + (region.state == .removed ? " (removed)" : "")
                 let style = TextStyle(pixelSize: 13 * scale, weight: .bold, color: color,
                                       halo: TextStyle.Halo(width: 2 * scale, color: .black))
-                try renderer.draw(label, at: PixelPoint(x: region.box.x, y: max(14 * scale, region.box.y - 4 * scale)), style: style, on: &canvas)
+                // Kept inside the picture: a region at its right edge has its label shifted left, not cut.
+                let width = try renderer.measure(label, style: style).advanceWidth
+                let x = max(0, min(region.box.x, Double(pixels.width) - width - 2 * scale))
+                try renderer.draw(label, at: PixelPoint(x: x, y: max(14 * scale, region.box.y - 4 * scale)), style: style, on: &canvas)
             }
         }
         var out = RGB8Image(unfilledWidth: pixels.width, height: pixels.height)
