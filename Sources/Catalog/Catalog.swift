@@ -193,7 +193,6 @@ public final class Catalog: @unchecked Sendable {
 
     private func row(ofPanoramaID id: String) throws(CatalogError) -> Int { try store.row(ofPanoramaID: id) }
 
-
     /// The panorama with this id.
     /// - Throws: `CatalogError.unknownPanorama`.
     public func panorama(id: String) throws(CatalogError) -> PanoramaRecord { try panorama(row: row(ofPanoramaID: id)) }

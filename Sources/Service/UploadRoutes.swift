@@ -154,9 +154,7 @@ struct UploadRoutes: RouteFamily {
         // panoramax_cli removes near-duplicates itself and says so: the server then leaves them all.
         if flag("no_deduplication") { rules.duplicateMeters = 0 }
         let set = UploadSetStore.UploadSet(id: UUID().uuidString.lowercased(), title: title, createdAt: Self.now(),
-                                           accountID: account(request).id, estimatedFiles: estimated, sortMethod: sort, rules: rules,
-                                           splitDistance: rules.splitMeters, splitTime: rules.splitSeconds,
-                                           duplicateDistance: rules.duplicateMeters, duplicateRotation: rules.duplicateDegrees)
+                                           accountID: account(request).id, estimatedFiles: estimated, sortMethod: sort, rules: rules)
         try store.create(set)
         return Self.json(document(set, request: request))
     }
@@ -312,10 +310,10 @@ struct UploadRoutes: RouteFamily {
                       ["rel": "files", "type": "application/json", "href": "\(base)/upload_sets/\(set.id)/files"]],
         ]
         document["estimated_nb_files"] = set.estimatedFiles ?? NSNull()
-        document["split_distance"] = set.splitDistance ?? NSNull()
-        document["split_time"] = set.splitTime ?? NSNull()
-        document["duplicate_distance"] = set.duplicateDistance ?? NSNull()
-        document["duplicate_rotation"] = set.duplicateRotation ?? NSNull()
+        document["split_distance"] = set.rules.splitMeters ?? NSNull()
+        document["split_time"] = set.rules.splitSeconds ?? NSNull()
+        document["duplicate_distance"] = set.rules.duplicateMeters
+        document["duplicate_rotation"] = set.rules.duplicateDegrees
         return document
     }
 

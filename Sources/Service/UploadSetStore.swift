@@ -23,11 +23,8 @@ final class UploadSetStore: UploadedFileNames, Sendable {
         var accountID: String
         var estimatedFiles: Int?
         var sortMethod: String
+        /// How the set is split and de-duplicated (its `split_*` and `duplicate_*` fields are these).
         var rules: SequenceRules
-        var splitDistance: Double?
-        var splitTime: Double?
-        var duplicateDistance: Double?
-        var duplicateRotation: Double?
         var completed = false
         /// `open` (receiving), `queued`/`ingesting` (completed, not yet in the catalog), `ingested`.
         var state = "open"
