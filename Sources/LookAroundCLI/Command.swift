@@ -136,10 +136,19 @@ enum Console {
 
     /// The text `json(_:)` prints: sorted snake_case keys, ISO 8601 times (README, "JSON output").
     static func jsonText<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try jsonEncoder(pretty: true).encode(value), as: UTF8.self)
+    }
+
+    /// `value` as one line of JSON Lines: ``jsonText(_:)``'s keys and times, without the pretty-printing.
+    static func jsonLine<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try jsonEncoder(pretty: false).encode(value), as: UTF8.self)
+    }
+
+    private static func jsonEncoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return encoder
     }
 }

@@ -162,10 +162,7 @@ enum ImageInfoCommand: Command {
             do {
                 let info = try info(of: path)
                 if arguments.flag("json") {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    encoder.keyEncodingStrategy = .convertToSnakeCase
-                    Console.out(String(decoding: try encoder.encode(info), as: UTF8.self))
+                    Console.out(try Console.jsonLine(info))
                 } else {
                     printHuman(info)
                 }

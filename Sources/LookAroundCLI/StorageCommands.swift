@@ -198,8 +198,7 @@ enum StorageListCommand: Command {
         }
         for object in try ObjectStorage.shared.list(location) {
             if arguments.flag("json") {
-                try Console.out(Console.jsonText(Entry(path: object.relativePath, size: object.stamp.size, version: object.stamp.version))
-                    .replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "  ", with: ""))
+                try Console.out(Console.jsonLine(Entry(path: object.relativePath, size: object.stamp.size, version: object.stamp.version)))
             } else {
                 Console.out(String(format: "%12d  ", object.stamp.size) + object.relativePath)
             }
