@@ -38,7 +38,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-BASE, OUT, FLOW = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
+BASE, OUT, FLOW = sys.argv[1].rstrip("/"), os.path.abspath(sys.argv[2]), sys.argv[3]  # absolute: the embed page is opened as a file:// URL
 KEY = sys.argv[sys.argv.index("--key") + 1] if "--key" in sys.argv else None
 # A covered point on Senaatintori (the senaatintori sequence runs east-west along 60.16948).
 COVERED = (60.169478, 24.95230)
