@@ -41,7 +41,7 @@ enum MapCommand: Command {
             .value("route", valueName: "FILE", help: "A route as GeoJSON lines, drawn in route blue."),
         ] + routeOptions + [
             .value("overlay", valueName: "FILE", help: "GeoJSON overlays and pins with styling properties (repeatable).", repeatable: true),
-            .value("catalog", valueName: "PATH|URL", help: "The catalog for --coverage (built by 'lookaround index'): a file or a postgres:// URL.",
+            .value("catalog", valueName: "PATH|URL", help: "The catalog for --coverage (built by 'lookaround index'): a file or a postgres:// URL. Without an extract and a view, naming it draws its coverage.",
                    defaultValue: Catalog.defaultPath),
             .value("coverage-file", valueName: "FILE", help: "Draw the coverage layer from panorama positions given as GeoJSON points instead."),
             .value("fly-from", valueName: "LAT,LON", help: "Start of a camera flight."),
@@ -120,6 +120,10 @@ enum MapCommand: Command {
             pins += drawing.pins
             if framing == nil, flight == nil { framing = .region(drawing.region) }
         }
+        // No extract, no view named, no route: a catalog named on its own is there to be seen (its coverage).
+        if coverage == nil, worldOnly, framing == nil, flight == nil, arguments.has("catalog") {
+            coverage = CatalogCoverage(catalog: try Catalog(path: try arguments.requiredString("catalog")))
+        }
         // No view named and the coverage drawn from a catalog: the coverage is what to show.
         if framing == nil, flight == nil, let catalogCoverage = coverage as? CatalogCoverage,
            let bounds = try catalogCoverage.catalog.coverageBounds() {
@@ -134,7 +138,7 @@ enum MapCommand: Command {
         let orthophoto: SimulatedOrthophoto? = type.needsOrthophoto ? try SimulatedOrthophoto(dataset: dataset) : nil
         if framing == nil, flight == nil {
             guard let box = dataset.boundingBox else {
-                throw arguments.error(worldOnly ? "without an OSM extract there is no area to show; give --center, --camera or --coverage with a catalog"
+                throw arguments.error(worldOnly ? "without an OSM extract there is no area to show; give --center or --camera, or --catalog FILE to show where its imagery is"
                                       : "\(dataPath) has no nodes; give --center or --camera")
             }
             framing = .region(try CoordinateRegion(north: box.maxLatitude, south: box.minLatitude,

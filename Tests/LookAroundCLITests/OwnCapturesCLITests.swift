@@ -273,6 +273,10 @@ import TestSupport
                 "\(center)")
         let image = try PNGCodec.decodeRGBA(try ImageFile.read(output))
         #expect(Self.bluePixels(image) > 500, "the clusters and dots of the coverage")
+        // Naming the catalog is enough: without an extract or a view, its coverage is what the map shows.
+        let named = try Lookaround.run(["map", "--catalog", catalog, "--size", "800x600", "-o", output, "--json"], in: root)
+        #expect(named.exitCode == 0, "\(named.stderr)")
+        #expect(Self.bluePixels(try PNGCodec.decodeRGBA(try ImageFile.read(output))) > 500, "the coverage drawn without --coverage")
         // The imagery types need the simulator's city: a usage error naming the way out.
         let imagery = try Lookaround.run(["map", "--coverage", "--catalog", catalog, "--type", "imagery", "-o", output], in: root)
         #expect(imagery.exitCode == 64 && imagery.stderr.contains("needs an OSM extract"), "\(imagery.stderr)")
