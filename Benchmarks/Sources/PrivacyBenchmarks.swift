@@ -76,6 +76,7 @@ func runPrivacyBenchmarks() throws {
     try runPrivacySetEvaluation(detector: detector, shared: shared)
 }
 
+
 /// Recall and false regions per class on the labelled set, ours and the peers', matched the same way: a
 /// marked face or plate counts as found when the blocks a detection would blur (its box grown 1.3×, out
 /// to the 16-pixel grid) cover half of it; a detection is false when it covers no marked face, plate,
@@ -104,7 +105,7 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
     struct Tally { var marked = 0, found = 0, falseRegions = 0, signsBlurred = 0 }
     // (name, class) → tally
     var tallies: [String: Tally] = [:]
-    var signNotes: [String] = []
+    var signNotes: [String] = [], missNotes: [String] = []
     func score(_ name: String, _ kind: PrivacyClass, detections: [PixelBox], photo: Labels.Photo, width: Int, height: Int) {
         var t = tallies[name + " " + kind.rawValue] ?? Tally()
         let marked = (kind == .face ? photo.faces : photo.plates) ?? []
@@ -115,6 +116,11 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
         }
         let known = ((photo.faces ?? []) + (photo.plates ?? []) + (photo.small ?? []) + (photo.ignore ?? [])).map(box)
         for d in detections where !known.contains(where: { $0.intersectionArea(d) > 0.2 * min($0.area, d.area) }) { t.falseRegions += 1 }
+        if name == "ours" {
+            for m in marked.map(box) where max(m.width, m.height) >= 20 && !covers.contains(where: { $0.intersectionArea(m) >= 0.5 * m.area }) {
+                missNotes.append("ours \(kind.rawValue): missed \(m) of \(photo.file)")
+            }
+        }
         for s in (photo.signs ?? []).map(box) where covers.contains(where: { $0.intersectionArea(s) > 0.2 * min(s.area, $0.area) }) {
             t.signsBlurred += 1
             signNotes.append("\(name) \(kind.rawValue): sign \(s) of \(photo.file) blurred by "
@@ -169,5 +175,5 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
         print("   \(name.padding(toLength: 39, withPad: " ", startingAt: 0))\(kind.padding(toLength: 8, withPad: " ", startingAt: 0))"
               + "\(recall.padding(toLength: 16, withPad: " ", startingAt: 0))\(String(t.falseRegions).padding(toLength: 16, withPad: " ", startingAt: 0))\(t.signsBlurred)")
     }
-    for note in signNotes { print("   \(note)") }
+    for note in missNotes + signNotes { print("   \(note)") }
 }

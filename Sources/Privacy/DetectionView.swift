@@ -16,6 +16,9 @@ struct DetectionView {
     var name: String
     var image: RGB8Image
     var purpose: Purpose
+    /// The photo enlarged (plates under 20 photo pixels found in it are dropped: the enlarged picture's
+    /// detail is interpolated, and a plate that narrow cannot be read).
+    var enlarged = false
     /// The photo pixel (continuous; x may leave [0, width) on a 360° panorama and is wrapped later)
     /// of a continuous view position.
     var toPhoto: @Sendable (Double, Double) -> (x: Double, y: Double)

@@ -12,21 +12,26 @@ struct Tensor: Sendable {
     @inline(__always) subscript(c c: Int, y y: Int, x x: Int) -> Float { values[(c * height + y) * width + x] }
 }
 
-/// An ONNX network run by OpenCV's DNN module on the CPU (through the COpenCVDNN shim). Calls are
-/// serialised (OpenCV's `Net` is not safe for concurrent use); OpenCV spreads each call over the cores.
+/// An ONNX network run by OpenCV's DNN module on the CPU (through the COpenCVDNN shim). OpenCV's `Net`
+/// is not safe for concurrent use, so each call borrows a `Net` no other call holds: calls on several
+/// threads run at once, each on its own `Net` (``PrivacyDetector`` runs one call per core with OpenCV's
+/// own threads set to one, see ``NeuralNetwork/setThreads(_:)``).
 ///
 /// One OpenCV `Net` per input shape: OpenCV 4.6 returns wrong outputs when a `Net` that has run on one
 /// input size is run on another (CenterFace on a 137×137 view after a 2960×176 band found 61 "faces"
-/// in the sky, none with a fresh `Net`), so a `Net` is loaded for each shape seen and the most recently
-/// used ``cachedShapes`` are kept (callers keep their shapes few: equal tiles, fixed bands).
+/// in the sky, none with a fresh `Net`), so a `Net` is loaded for each shape (and each concurrent call
+/// on it) and is only ever run on that shape; the idle `Net`s of the most recently used
+/// ``cachedShapes`` shapes are kept (callers keep their shapes few: equal tiles, fixed bands).
 ///
-/// `@unchecked Sendable`: every call into OpenCV and the cache of `Net`s happen under one lock (calls are
-/// serialised, as above); the model bytes are `let`.
+/// `@unchecked Sendable`: the pool of idle `Net`s is read and written under `lock` only; a `Net` taken
+/// from it is used by one call at a time (it is out of the pool until that call returns it); the model
+/// bytes are `let`.
 final class NeuralNetwork: @unchecked Sendable {
     private let model: [UInt8]
     private let fuseLayers: Bool
     private let lock = NSLock()
-    private var nets: [(shape: [Int], net: OpaquePointer)] = []
+    /// Idle `Net`s by input shape, the most recently used shape last.
+    private var idle: [(shape: [Int], nets: [OpaquePointer])] = []
     /// The model's file name, for messages.
     let name: String
     /// How many input shapes keep their `Net`.
@@ -51,7 +56,7 @@ final class NeuralNetwork: @unchecked Sendable {
         lk_dnn_free(try load())
     }
 
-    deinit { for entry in nets { lk_dnn_free(entry.net) } }
+    deinit { for entry in idle { entry.nets.forEach { lk_dnn_free($0) } } }
 
     private func load() throws(PrivacyError) -> OpaquePointer {
         var message = [CChar](repeating: 0, count: 1024)
@@ -62,23 +67,33 @@ final class NeuralNetwork: @unchecked Sendable {
         return loaded
     }
 
-    /// The `Net` for `shape` (caller holds the lock).
-    private func net(for shape: [Int]) throws(PrivacyError) -> OpaquePointer {
-        if let index = nets.firstIndex(where: { $0.shape == shape }) {
-            let entry = nets.remove(at: index)
-            nets.append(entry)
-            return entry.net
+    /// A `Net` for `shape` that no other call holds: an idle one, or a new one (loaded outside the lock).
+    private func borrow(_ shape: [Int]) throws(PrivacyError) -> OpaquePointer {
+        lock.lock()
+        if let index = idle.firstIndex(where: { $0.shape == shape }), let net = idle[index].nets.popLast() {
+            lock.unlock()
+            return net
         }
-        let loaded = try load()
-        nets.append((shape, loaded))
-        if nets.count > Self.cachedShapes { lk_dnn_free(nets.removeFirst().net) }
-        return loaded
+        lock.unlock()
+        return try load()
+    }
+
+    /// Puts `net` (run on `shape` only) back among the idle ones; frees the idle `Net`s of the shapes
+    /// beyond the ``cachedShapes`` most recently used.
+    private func giveBack(_ net: OpaquePointer, shape: [Int]) {
+        lock.lock()
+        var entry = idle.firstIndex(where: { $0.shape == shape }).map { idle.remove(at: $0) } ?? (shape: shape, nets: [])
+        entry.nets.append(net)
+        idle.append(entry)
+        let evicted = idle.count > Self.cachedShapes ? idle.removeFirst().nets : []
+        lock.unlock()
+        evicted.forEach { lk_dnn_free($0) }
     }
 
     /// OpenCV's version ("4.6.0").
     static var openCVVersion: String { String(decoding: Array(String(cString: lk_dnn_opencv_version()).utf8), as: UTF8.self) }
 
-    /// Sets the threads OpenCV uses (process-wide; 0 = its default, all cores).
+    /// Sets the threads OpenCV uses inside one call (process-wide; 0 = its default, all cores).
     static func setThreads(_ threads: Int) { lk_dnn_set_threads(Int32(threads)) }
 
     /// Runs the network on `input` (1 × channels × height × width, NCHW) and returns the named outputs
@@ -89,9 +104,9 @@ final class NeuralNetwork: @unchecked Sendable {
         var pointers = [UnsafeMutablePointer<Float>?](repeating: nil, count: count)
         var shapes = [Int32](repeating: 0, count: 4 * count)
         var message = [CChar](repeating: 0, count: 1024)
-        lock.lock()
-        defer { lock.unlock() }
-        let net = try net(for: [channels, height, width])
+        let shape = [channels, height, width]
+        let net = try borrow(shape)
+        defer { giveBack(net, shape: shape) }
         let status: Int32 = input.withUnsafeBufferPointer { source in
             withCStrings(names ?? []) { cNames in
                 lk_dnn_forward(net, source.baseAddress, Int32(channels), Int32(height), Int32(width), Int32(count),

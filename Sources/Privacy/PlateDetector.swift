@@ -70,10 +70,20 @@ public final class PlateDetector: Sendable {
 
     /// Plates in `image`: text lines that pass the shape and colour tests, the words of one line joined
     /// first (a plate "AB 123 CD" or "Passat CC" is found as words); when the joined line is no plate
-    /// (a sign's long line is too long), its words are tested one by one.
+    /// (a sign's long line is too long), its words are tested one by one. Two lines stacked as the rows
+    /// of a two-row plate (motorcycles everywhere, most Vietnamese, Japanese and many Asian car plates:
+    /// the text detector sees each row as a line of its own) are tested as one plate first.
     public func detect(_ image: RGB8Image) throws(PrivacyError) -> [Detection] {
         var found: [Detection] = []
-        for group in Self.joined(try textLines(image)) {
+        let groups = Self.joined(try textLines(image))
+        var used = Set<Int>()
+        for (i, j, rows) in Self.stackedPairs(groups.map(\.line)) where !used.contains(i) && !used.contains(j) {
+            if let plate = Self.plate(rows, in: image, rows: 2) {
+                found.append(plate)
+                used.formUnion([i, j])
+            }
+        }
+        for (k, group) in groups.enumerated() where !used.contains(k) {
             if let plate = Self.plate(group.line, in: image) {
                 found.append(plate)
             } else if group.parts.count > 1 {
@@ -81,6 +91,20 @@ public final class PlateDetector: Sendable {
             }
         }
         return found
+    }
+
+    /// The pairs of `lines` that are the two rows of one plate (``TextLine/stacked(on:)``), closest first.
+    static func stackedPairs(_ lines: [TextLine]) -> [(Int, Int, TextLine)] {
+        var pairs: [(Int, Int, TextLine, Double)] = []
+        for i in lines.indices {
+            for j in lines.indices where j > i {
+                if let rows = lines[i].stacked(on: lines[j]) {
+                    let dx = lines[i].centerX - lines[j].centerX, dy = lines[i].centerY - lines[j].centerY
+                    pairs.append((i, j, rows, dx * dx + dy * dy))
+                }
+            }
+        }
+        return pairs.sorted { $0.3 < $1.3 }.map { ($0.0, $0.1, $0.2) }
     }
 
     /// `lines` with the lines that continue one another (``TextLine/joined(with:)``) joined, each with the lines it joins.
@@ -157,11 +181,14 @@ public final class PlateDetector: Sendable {
         return found
     }
 
-    /// `line` as a plate, or nil when its shape or colours are not a plate's.
-    static func plate(_ line: TextLine, in image: RGB8Image) -> Detection? {
+    /// `line` as a plate, or nil when its shape or colours are not a plate's. A plate of one row is
+    /// 1.4…8 times as long as high; one of two rows (`rows` 2: `line` is both rows, ``TextLine/stacked(on:)``)
+    /// 0.9…2.6 times (a Vietnamese motorcycle plate is 1.3, a Japanese plate 2).
+    static func plate(_ line: TextLine, in image: RGB8Image, rows: Int = 1) -> Detection? {
         let long = 2 * line.halfLength, high = 2 * line.halfThickness
         let aspect = long / high
-        guard long >= minimumWidthPixels, high >= 5, aspect >= 1.4, aspect <= 8 else { return nil }
+        let shape: ClosedRange<Double> = rows == 2 ? 0.9...2.6 : 1.4...8
+        guard long >= minimumWidthPixels, high >= 5, shape.contains(aspect) else { return nil }
         let bounds = line.bounds
         let x0 = max(0, bounds.x), y0 = max(0, bounds.y)
         let x1 = min(Double(image.width), bounds.maxX), y1 = min(Double(image.height), bounds.maxY)
@@ -204,6 +231,29 @@ struct TextLine: Sendable, Hashable {
         let score = (self.score * halfLength + other.score * other.halfLength) / (halfLength + other.halfLength)
         return TextLine(centerX: centerX + middle * axisX, centerY: centerY + middle * axisY, axisX: axisX, axisY: axisY,
                         halfLength: (high - low) / 2, halfThickness: thick, score: score)
+    }
+
+    /// One rectangle around `self` and `other` when they are the two rows of a plate: the same direction
+    /// within 8°, thicknesses within 1.6 times, lengths within 2 times, one above the other (centres
+    /// apart along the axis by at most a quarter of the longer row, across it by at least 0.6 of the sum
+    /// of their half thicknesses: DB's unclipped lines of two rows may overlap a little) with a gap
+    /// between them of at most half the thinner row's thickness; nil otherwise.
+    func stacked(on other: TextLine) -> TextLine? {
+        guard abs(axisX * other.axisX + axisY * other.axisY) >= cos(8 * Double.pi / 180) else { return nil }
+        let thin = min(halfThickness, other.halfThickness), thick = max(halfThickness, other.halfThickness)
+        let short = min(halfLength, other.halfLength), long = max(halfLength, other.halfLength)
+        guard thick <= 1.6 * thin, long <= 2 * short else { return nil }
+        let dx = other.centerX - centerX, dy = other.centerY - centerY
+        let along = dx * axisX + dy * axisY, across = -dx * axisY + dy * axisX
+        guard abs(along) <= 0.5 * long, abs(across) >= 0.6 * (halfThickness + other.halfThickness),
+              abs(across) - halfThickness - other.halfThickness <= thin else { return nil }
+        let lowAlong = min(-halfLength, along - other.halfLength), highAlong = max(halfLength, along + other.halfLength)
+        let lowAcross = min(-halfThickness, across - other.halfThickness), highAcross = max(halfThickness, across + other.halfThickness)
+        let middleAlong = (lowAlong + highAlong) / 2, middleAcross = (lowAcross + highAcross) / 2
+        let score = (self.score * halfLength + other.score * other.halfLength) / (halfLength + other.halfLength)
+        return TextLine(centerX: centerX + middleAlong * axisX - middleAcross * axisY,
+                        centerY: centerY + middleAlong * axisY + middleAcross * axisX, axisX: axisX, axisY: axisY,
+                        halfLength: (highAlong - lowAlong) / 2, halfThickness: (highAcross - lowAcross) / 2, score: score)
     }
 
     /// The axis-aligned box around the rectangle (not clipped).

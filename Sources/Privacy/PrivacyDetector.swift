@@ -36,6 +36,8 @@ public final class PrivacyDetector: Sendable {
             throw .invalidParameter(name: "plate text score", value: "\(options.plateTextScore)", allowed: "0…1")
         }
         self.options = options
+        // One thread per network call: ``detect(_:panorama:)`` runs one call per core.
+        NeuralNetwork.setThreads(1)
         faces = options.faces ? try FaceDetector(threshold: options.faceThreshold) : nil
         plates = options.plates ? try PlateDetector(textScore: options.plateTextScore) : nil
     }
@@ -55,81 +57,109 @@ public final class PrivacyDetector: Sendable {
     /// neighbouring tiles (a face or plate smaller than that is whole in one of them). OpenCV 4.6 runs
     /// the text detector fastest per pixel on about a megapixel, and crashes on inputs over ~4096 wide.
     static let tileSide = 1024, tileOverlap = 320
-    /// The widest piece of a panorama band looked at at once, pixels.
-    static let stripChunk = 2048
-
-    /// `detect` run on the tiles of `image` (at most `side` pixels per side, overlapping by
-    /// ``tileOverlap``), its boxes in `image`'s pixels.
-    static func tiled(_ image: RGB8Image, side: Int, _ detect: (RGB8Image) throws(PrivacyError) -> [Detection]) throws(PrivacyError) -> [Detection] {
-        var found: [Detection] = []
-        for tile in tiles(width: image.width, height: image.height, side: side) {
-            let crop = tile.width == image.width && tile.height == image.height
-                ? image : image.cropped(x: tile.x, y: tile.y, width: tile.width, height: tile.height)
-            found += try detect(crop).map { d in var d = d; d.box = d.box.mapped(scale: 1, dx: Double(tile.x), dy: Double(tile.y)); return d }
-        }
-        return found
-    }
+    /// The largest flat photo (pixels on its longer side) whose plates are also searched at twice its size.
+    static let plateEnlargingSide = 2048
+    /// The widest piece of a panorama band looked at at once, pixels: a 5760-pixel panorama's fine bands
+    /// in two pieces, its half-resolution bands whole (pieces of 2048 overlapped by 320 cost 12 % more
+    /// network time, measured; wider than 4096 the text detector crashes).
+    static let stripChunk = 4096
 
     /// Faces and plates in `image`. `panorama` (GPano pitch and roll, degrees) marks a full 360°
     /// equirectangular panorama (2:1), searched view by view; nil for a flat photo.
     ///
-    /// With both detectors, plates are searched on a second thread while faces are searched on this
-    /// one: each network call leaves a core idle in its serial layers and between calls (the views'
-    /// rendering, the decoding of the outputs), which the other search fills. The two networks are
-    /// separate OpenCV `Net`s, each behind its own lock.
+    /// The search is a list of network calls (each tile of each view, for each detector) run on every
+    /// core at once, one call per core, with OpenCV's own threads set to one (``init(options:)``), so no
+    /// core waits for another inside a call; the costliest calls start first, so the cores finish
+    /// together. (With the bands' pieces of ``stripChunk``: 1.12 s a 5760×2880 photo against 1.68 s for two
+    /// searches on two threads each, Benchmarks/README.md.)
     public func detect(_ image: RGB8Image, panorama: (pitchDegrees: Double, rollDegrees: Double)?) throws -> [Detection] {
-        var found: [Detection] = []
-        if faces != nil && plates != nil {
-            // @unchecked Sendable: `result` is written by the plate search's block only, and read after
-            // `group.wait()` returns, which orders the write before the read.
-            final class Outcome: @unchecked Sendable { var result: Result<[Detection], any Error> = .success([]) }
-            let plateOutcome = Outcome()
-            let group = DispatchGroup()
-            let pose = panorama.map { [$0.pitchDegrees, $0.rollDegrees] }
-            DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                plateOutcome.result = Result { try self.search(image, pose: pose, for: .plates) }
-            }
-            let faceOutcome = Result { try search(image, pose: pose, for: .faces) }
-            group.wait()
-            found = try faceOutcome.get() + plateOutcome.result.get()
-        } else if faces != nil {
-            found = try search(image, pose: panorama.map { [$0.pitchDegrees, $0.rollDegrees] }, for: .faces)
-        } else if plates != nil {
-            found = try search(image, pose: panorama.map { [$0.pitchDegrees, $0.rollDegrees] }, for: .plates)
-        }
+        var purposes: DetectionView.Purpose = []
+        if faces != nil { purposes.insert(.faces) }
+        if plates != nil { purposes.insert(.plates) }
+        guard !purposes.isEmpty else { return [] }
+        let found = try search(image, pose: panorama.map { [$0.pitchDegrees, $0.rollDegrees] }, for: purposes)
         return Detection.suppressed(found, threshold: 0.3)
     }
 
-    /// One detector's search of `image` (`pose`: a panorama's GPano pitch and roll, nil for a flat photo).
-    func search(_ image: RGB8Image, pose: [Double]?, for purpose: DetectionView.Purpose) throws -> [Detection] {
-        var found: [Detection] = []
-        let faces = purpose.contains(.faces) ? self.faces : nil, plates = purpose.contains(.plates) ? self.plates : nil
+    /// The views `image` is searched in: a panorama's (``PanoramaViewPlan``), or a flat photo whole (in
+    /// tiles) and, when it is larger than a tile, whole once more at a quarter of its size for faces larger
+    /// than a tile's overlap.
+    func views(of image: RGB8Image, pose: [Double]?, for purposes: DetectionView.Purpose) throws -> [(view: DetectionView, tileSide: Int)] {
         if let pose, image.width == 2 * image.height, image.height >= 64 {
-            var purposes: DetectionView.Purpose = []
-            if faces != nil { purposes.insert(.faces) }
-            if plates != nil { purposes.insert(.plates) }
-            let views = try PanoramaViewPlan.views(of: image, pitchDegrees: pose[0], rollDegrees: pose[1], purposes: purposes)
-            for view in views {
-                var inView: [Detection] = []
-                if view.purpose.contains(.faces), let faces { inView += try Self.tiled(view.image, side: Self.stripChunk, faces.detect) }
-                if view.purpose.contains(.plates), let plates { inView += try Self.tiled(view.image, side: Self.stripChunk, plates.detect) }
-                for detection in inView {
-                    for box in view.photoBoxes(for: detection.box, panoramaWidth: image.width) {
-                        var mapped = detection
-                        mapped.box = box
-                        if mapped.kind == .plate && !Self.plausiblePlateInPanorama(mapped.box, panoramaHeight: image.height) { continue }
-                        found.append(mapped)
-                    }
+            return try PanoramaViewPlan.views(of: image, pitchDegrees: pose[0], rollDegrees: pose[1], purposes: purposes)
+                .map { ($0, Self.stripChunk) }
+        }
+        var views = [(DetectionView(name: "photo", image: image, purpose: purposes) { x, y in (x, y) }, Self.tileSide)]
+        // Plates once more at twice the size in a photo of at most ``plateEnlargingSide`` pixels: the text
+        // detector sees no characters under about 10 pixels tall, which is what a two-row plate 40 pixels
+        // wide has (the labelled set's Vietnamese plates were missed at 1×, found at 2×).
+        if purposes.contains(.plates), max(image.width, image.height) <= Self.plateEnlargingSide {
+            var enlarged = DetectionView(name: "photo × 2", image: Resampling.doubled(image), purpose: .plates) { x, y in (x / 2, y / 2) }
+            enlarged.enlarged = true
+            views.append((enlarged, Self.tileSide))
+        }
+        if purposes.contains(.faces), max(image.width, image.height) > Self.tileSide {
+            let factor = 4.0
+            views.append((DetectionView(name: "photo / 4", image: Resampling.reduce(image, factor: Int(factor)), purpose: .faces) { x, y in
+                (x * factor, y * factor)
+            }, Self.tileSide))
+        }
+        return views
+    }
+
+    /// The detectors of `purposes` run on every tile of every view of `image` (`pose`: a panorama's GPano
+    /// pitch and roll, nil for a flat photo), their boxes mapped to `image`'s pixels.
+    func search(_ image: RGB8Image, pose: [Double]?, for purposes: DetectionView.Purpose) throws -> [Detection] {
+        let views = try self.views(of: image, pose: pose, for: purposes)
+        struct Call {
+            var view: Int
+            var tile: (x: Int, y: Int, width: Int, height: Int)
+            var plates: Bool
+            var cost: Int
+        }
+        var calls: [Call] = []
+        for (index, (view, side)) in views.enumerated() {
+            for tile in Self.tiles(width: view.image.width, height: view.image.height, side: side) {
+                // Cost: the network's input pixels (padded to 32), the text detector's about 1.5 times CenterFace's.
+                let pixels = (tile.width + 31) / 32 * (tile.height + 31) / 32
+                if view.purpose.contains(.faces) && faces != nil { calls.append(Call(view: index, tile: tile, plates: false, cost: 2 * pixels)) }
+                if view.purpose.contains(.plates) && plates != nil { calls.append(Call(view: index, tile: tile, plates: true, cost: 3 * pixels)) }
+            }
+        }
+        calls.sort { $0.cost > $1.cost }
+        let ordered = calls
+        var results = [Result<[Detection], any Error>](repeating: .success([]), count: calls.count)
+        let faces = self.faces, plates = self.plates
+        results.withUnsafeMutableBufferPointer { slots in
+            // @unchecked Sendable: each call writes its own slot only, and the slots are read after
+            // `concurrentPerform` returns, which orders every write before the reads.
+            struct Slots: @unchecked Sendable { let base: UnsafeMutablePointer<Result<[Detection], any Error>> }
+            let target = Slots(base: slots.baseAddress!)
+            let body: @Sendable (Int) -> Void = { k in
+                let call = ordered[k], view = views[call.view].view
+                let tile = call.tile
+                let crop = tile.width == view.image.width && tile.height == view.image.height
+                    ? view.image : view.image.cropped(x: tile.x, y: tile.y, width: tile.width, height: tile.height)
+                target.base[k] = Result { () throws -> [Detection] in
+                    let found = call.plates ? try plates!.detect(crop) : try faces!.detect(crop)
+                    return found.map { d in var d = d; d.box = d.box.mapped(scale: 1, dx: Double(tile.x), dy: Double(tile.y)); return d }
                 }
             }
-        } else {
-            if let faces { found += try Self.tiled(image, side: Self.tileSide, faces.detect) }
-            if let plates { found += try Self.tiled(image, side: Self.tileSide, plates.detect) }
-            // Faces larger than a tile's overlap: the whole photo once more at a quarter of its size.
-            if let faces, max(image.width, image.height) > Self.tileSide {
-                let factor = 4
-                let small = Resampling.reduce(image, factor: factor)
-                found += try faces.detect(small).map { d in var d = d; d.box = d.box.mapped(scale: Double(factor)); return d }
+            DispatchQueue.concurrentPerform(iterations: calls.count, execute: body)
+        }
+        var found: [Detection] = []
+        let panoramaWidth = pose != nil && image.width == 2 * image.height && image.height >= 64 ? image.width : nil
+        for (k, call) in calls.enumerated() {
+            let view = views[call.view].view
+            for detection in try results[k].get() {
+                for box in view.photoBoxes(for: detection.box, panoramaWidth: panoramaWidth) {
+                    var mapped = detection
+                    mapped.box = box
+                    // Plates from the enlarged photo narrower than 20 of the photo's pixels: dropped (see `enlarged`).
+                    if view.enlarged, mapped.kind == .plate, max(box.width, box.height) < 20 { continue }
+                    if mapped.kind == .plate, let panoramaWidth, !Self.plausiblePlateInPanorama(mapped.box, panoramaHeight: panoramaWidth / 2) { continue }
+                    found.append(mapped)
+                }
             }
         }
         return found
@@ -170,6 +200,33 @@ public final class PrivacyDetector: Sendable {
 
 /// Plain resampling the detector needs.
 enum Resampling {
+    /// `image` at twice its size, bilinear (output pixel centres at a quarter and three quarters of the
+    /// input pixels, edges clamped).
+    static func doubled(_ image: RGB8Image) -> RGB8Image {
+        let width = image.width, height = image.height
+        var out = RGB8Image(unfilledWidth: 2 * width, height: 2 * height)
+        image.components.withUnsafeBufferPointer { source in
+            out.components.withUnsafeMutableBufferPointer { target in
+                for oy in 0..<(2 * height) {
+                    // Output row oy samples input y = (oy + 0.5) / 2 − 0.5: between rows y0 and y1.
+                    let y0 = oy % 2 == 0 ? max(0, oy / 2 - 1) : oy / 2, y1 = oy % 2 == 0 ? oy / 2 : min(height - 1, oy / 2 + 1)
+                    let wy1 = oy % 2 == 0 ? 3 : 1, wy0 = 4 - wy1
+                    for ox in 0..<(2 * width) {
+                        let x0 = ox % 2 == 0 ? max(0, ox / 2 - 1) : ox / 2, x1 = ox % 2 == 0 ? ox / 2 : min(width - 1, ox / 2 + 1)
+                        let wx1 = ox % 2 == 0 ? 3 : 1, wx0 = 4 - wx1
+                        let o = (oy * 2 * width + ox) * 3
+                        let a = (y0 * width + x0) * 3, b = (y0 * width + x1) * 3, c = (y1 * width + x0) * 3, d = (y1 * width + x1) * 3
+                        for k in 0..<3 {
+                            let sum = wy0 * (wx0 * Int(source[a + k]) + wx1 * Int(source[b + k])) + wy1 * (wx0 * Int(source[c + k]) + wx1 * Int(source[d + k]))
+                            target[o + k] = UInt8((sum + 8) / 16)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// `image` reduced by a whole `factor`, each output pixel the mean of the factor × factor pixels under it.
     static func reduce(_ image: RGB8Image, factor: Int) -> RGB8Image {
         let width = max(1, image.width / factor), height = max(1, image.height / factor)

@@ -32,6 +32,51 @@ import Testing
         #expect(all.filter { $0.kind == .plate }.count == 1, "plates: \(all)")
     }
 
+    /// Two rows of a two-row plate (as the text detector returns them, one line each) make one rectangle
+    /// around both; lines side by side, far apart or of very different lengths do not.
+    @Test func twoStackedRowsAreOnePlate() throws {
+        let top = TextLine(centerX: 50, centerY: 20, axisX: 1, axisY: 0, halfLength: 16, halfThickness: 5, score: 0.8)
+        let bottom = TextLine(centerX: 51, centerY: 31, axisX: 1, axisY: 0, halfLength: 20, halfThickness: 5, score: 0.9)
+        let rows = try #require(top.stacked(on: bottom))
+        #expect(abs(rows.bounds.x - 31) < 1e-9 && abs(rows.bounds.maxX - 71) < 1e-9, "\(rows.bounds)")
+        #expect(abs(rows.bounds.y - 15) < 1e-9 && abs(rows.bounds.maxY - 36) < 1e-9, "\(rows.bounds)")
+        #expect(bottom.stacked(on: top) != nil)
+        let beside = TextLine(centerX: 90, centerY: 20, axisX: 1, axisY: 0, halfLength: 16, halfThickness: 5, score: 0.8)
+        #expect(top.stacked(on: beside) == nil, "a word beside is no second row")
+        let far = TextLine(centerX: 50, centerY: 45, axisX: 1, axisY: 0, halfLength: 16, halfThickness: 5, score: 0.8)
+        #expect(top.stacked(on: far) == nil, "a line two rows away is no second row")
+        let long = TextLine(centerX: 50, centerY: 31, axisX: 1, axisY: 0, halfLength: 40, halfThickness: 5, score: 0.8)
+        #expect(top.stacked(on: long) == nil, "a row 2.5 times as long is no plate's other row")
+    }
+
+    /// A drawn two-row plate (black bars in two rows on white, 40×30) is a plate as two rows, not as one line.
+    @Test func aTwoRowPlateIsAPlateOnlyAsTwoRows() throws {
+        var image = RGB8Image(width: 60, height: 50, fill: 90)
+        for y in 10..<40 {
+            for x in 10..<50 {
+                let row = (13..<23).contains(y) || (27..<37).contains(y)
+                let ink = row && x >= 13 && x < 47 && (x - 13) % 6 < 3
+                let i = (y * 60 + x) * 3
+                for c in 0..<3 { image.components[i + c] = ink ? 20 : 235 }
+            }
+        }
+        let rows = TextLine(centerX: 30, centerY: 25, axisX: 1, axisY: 0, halfLength: 20, halfThickness: 15, score: 0.9)
+        let plate = try #require(PlateDetector.plate(rows, in: image, rows: 2))
+        #expect(plate.box == PixelBox(x: 10, y: 10, width: 40, height: 30))
+        #expect(PlateDetector.plate(rows, in: image) == nil, "1.3 times as long as high is no one-row plate")
+    }
+
+    /// The photo enlarged for the plate search is bilinear: a black and a white pixel become a ramp.
+    @Test func theDoubledPhotoIsBilinear() {
+        var image = RGB8Image(width: 2, height: 1)
+        for c in 0..<3 { image.components[3 + c] = 255 }
+        let doubled = Resampling.doubled(image)
+        #expect(doubled.width == 4 && doubled.height == 2)
+        for y in 0..<2 {
+            #expect((0..<4).map { doubled.components[(y * 4 + $0) * 3] } == [0, 64, 191, 255])
+        }
+    }
+
     /// The oriented rectangle of an axis-aligned region is its bounding box.
     @Test func anUprightLinesRectangleIsItsBox() {
         let line = TextLine(centerX: 50, centerY: 20, axisX: 1, axisY: 0, halfLength: 30, halfThickness: 8, score: 0.9)
