@@ -326,8 +326,8 @@ AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t h
         // The source lines four and five rows down: what the output rows a few rows on read first (the
         // hardware prefetchers do not follow a row's curved path). Without these a 1080p view of an
         // 8192×4096 panorama took 2.3–3.2× as long; four and five rows ahead instead of two and three
-        // took 0.87–0.89× the time (alternating runs of 10 frames, the span-kernel harness in the commit
-        // message), and 1.00–1.03× from a cache-resident 2048×1024 panorama.
+        // took 0.87–0.89× the time (the benchmark's cameras through the span kernel alone, alternating
+        // with the old distance, 10 frames a round), and 1.00–1.03× from a cache-resident 2048×1024 panorama.
         _mm_prefetch((const char *)(pixels + ix[0] + 4 * width), _MM_HINT_T0);
         _mm_prefetch((const char *)(pixels + ix[0] + 5 * width), _MM_HINT_T0);
         _mm_prefetch((const char *)(pixels + ix[7] + 5 * width), _MM_HINT_T0);
