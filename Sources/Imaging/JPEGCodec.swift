@@ -259,8 +259,9 @@ public enum JPEGCodec {
     /// 0.03 dB less PSNR. The Huffman tables are the standard ones (TurboJPEG 2.1 has no switch for
     /// optimised tables; libjpeg's optimize_coding is a second pass over the coefficients).
     /// The compressed bytes go into the buffer kept with the compressor (TJFLAG_NOREALLOC, sized by
-    /// tjBufSize): TurboJPEG's own output buffer, allocated and freed per frame, was 0.2–0.3 ms of a
-    /// 2.1–2.3 ms encode (fresh pages each time).
+    /// tjBufSize): in a C harness TurboJPEG's own output buffer, allocated and freed per encode, was
+    /// 0.2–0.3 ms of a 2.1–2.3 ms encode (fresh pages each time); inside `Benchmarks web`, whose heap
+    /// already reuses the freed buffer, the encode row did not move (1.31 vs 1.35 ms, one round each).
     private static func compress(width: Int, height: Int, subsampling: Int32, quality: Int, metadata: ImageMetadata?,
                                  _ body: (tjhandle, inout UnsafeMutablePointer<UInt8>?, inout UInt, Int32) -> Int32) throws -> [UInt8] {
         guard (1...100).contains(quality) else {
