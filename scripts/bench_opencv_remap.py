@@ -52,27 +52,32 @@ def median_ms(fn, runs):
     return sorted(times)[len(times) // 2]
 
 
-if sys.argv[1] == "remap":
-    path, pano_w, out_w, out_h, fov, frames = sys.argv[2:8]
-    pano_w, out_w, out_h, frames = int(pano_w), int(out_w), int(out_h), int(frames)
-    pano = np.fromfile(path, dtype=np.uint8).reshape(pano_w // 2, pano_w, 3)
-    mx, my = maps(pano_w, out_w, out_h, float(fov))
-    out = np.empty((out_h, out_w, 3), np.uint8)
-    ms = median_ms(lambda: cv2.remap(pano, mx, my, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_WRAP), frames)
-    print(f"{ms:.3f}")
-elif sys.argv[1] == "snapshot":
-    path, out_w, out_h, fov, out_path, runs = sys.argv[2:8]
-    out_w, out_h, runs = int(out_w), int(out_h), int(runs)
+def main():
+    if sys.argv[1] == "remap":
+        path, pano_w, out_w, out_h, fov, frames = sys.argv[2:8]
+        pano_w, out_w, out_h, frames = int(pano_w), int(out_w), int(out_h), int(frames)
+        pano = np.fromfile(path, dtype=np.uint8).reshape(pano_w // 2, pano_w, 3)
+        mx, my = maps(pano_w, out_w, out_h, float(fov))
+        out = np.empty((out_h, out_w, 3), np.uint8)
+        ms = median_ms(lambda: cv2.remap(pano, mx, my, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_WRAP), frames)
+        print(f"{ms:.3f}")
+    elif sys.argv[1] == "snapshot":
+        path, out_w, out_h, fov, out_path, runs = sys.argv[2:8]
+        out_w, out_h, runs = int(out_w), int(out_h), int(runs)
 
-    def snapshot():
-        pano = cv2.imread(path, cv2.IMREAD_COLOR)
-        mx, my = maps(pano.shape[1], out_w, out_h, float(fov))
-        view = cv2.remap(pano, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
-        ok, data = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, 85])
-        with open(out_path, "wb") as f:
-            f.write(data.tobytes())
+        def snapshot():
+            pano = cv2.imread(path, cv2.IMREAD_COLOR)
+            mx, my = maps(pano.shape[1], out_w, out_h, float(fov))
+            view = cv2.remap(pano, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
+            ok, data = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            with open(out_path, "wb") as f:
+                f.write(data.tobytes())
 
-    print(f"{median_ms(snapshot, runs):.3f}")
-else:
-    print("usage: bench_opencv_remap.py remap|snapshot …", file=sys.stderr)
-    sys.exit(64)
+        print(f"{median_ms(snapshot, runs):.3f}")
+    else:
+        print("usage: bench_opencv_remap.py remap|snapshot …", file=sys.stderr)
+        sys.exit(64)
+
+
+if __name__ == "__main__":
+    main()

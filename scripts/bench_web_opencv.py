@@ -25,25 +25,9 @@ except ImportError as error:
 arguments = sys.argv[1:]
 
 
-# The maps of scripts/bench_opencv_remap.py (same conventions as Reprojection).
-def maps(pano_w, out_w, out_h, fov_deg, heading_deg=30.0, pitch_deg=10.0):
-    f = out_w / 2 / np.tan(np.radians(fov_deg) / 2)
-    x = (np.arange(out_w, dtype=np.float64) + 0.5 - out_w / 2) / f
-    y = (out_h / 2 - (np.arange(out_h, dtype=np.float64) + 0.5)) / f
-    a, b = np.meshgrid(x, y)
-    h, p = np.radians(heading_deg), np.radians(pitch_deg)
-    # Panorama frame (forward, right, up) components of forward + a·right + b·up, heading relative to the pose.
-    fwd = np.array([np.cos(p) * np.cos(h), np.cos(p) * np.sin(h), np.sin(p)])
-    right = np.array([-np.sin(h), np.cos(h), 0.0])
-    up = np.array([-np.sin(p) * np.cos(h), -np.sin(p) * np.sin(h), np.cos(p)])
-    d = fwd[None, None, :] + a[..., None] * right + b[..., None] * up
-    lon = np.arctan2(d[..., 1], d[..., 0])
-    lat = np.arctan2(d[..., 2], np.hypot(d[..., 0], d[..., 1]))
-    px = pano_w / (2 * np.pi)
-    mx = (lon * px + pano_w / 2 - 0.5) % pano_w
-    my = (np.pi / 2 - lat) * px - 0.5
-    return mx.astype(np.float32), my.astype(np.float32)
-
+# The maps of scripts/bench_opencv_remap.py (same conventions as Reprojection), from that script itself.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_opencv_remap import maps  # noqa: E402
 
 cv2.setNumThreads(1)
 

@@ -134,26 +134,29 @@ func panoramaPointsLua(_ catalog: Catalog) throws -> String {
         """
 }
 
-func randomSceneScript(_ points: String, path: String = "/v1/scene") -> String {
+/// A wrk script whose every request is made by `body` (Lua, ending in a `return wrk.format(…)`) at a
+/// new point near a panorama (`lat`, `lon`), random from `seed`.
+func randomPointScript(_ points: String, seed: Int, _ body: String) -> String {
     points + """
 
-        math.randomseed(42)
+        math.randomseed(\(seed))
         request = function()
           local lat, lon = near()
-          return wrk.format("GET", string.format("\(path)?lat=%.7f&lon=%.7f&radius_meters=50", lat, lon))
+        \(body)
         end
         """
 }
 
-func randomMetadataScript(_ points: String) -> String {
-    points + """
+func randomSceneScript(_ points: String, path: String = "/v1/scene") -> String {
+    randomPointScript(points, seed: 42, """
+          return wrk.format("GET", string.format("\(path)?lat=%.7f&lon=%.7f&radius_meters=50", lat, lon))
+        """)
+}
 
-        math.randomseed(43)
-        request = function()
-          local lat, lon = near()
+func randomMetadataScript(_ points: String) -> String {
+    randomPointScript(points, seed: 43, """
           return wrk.format("GET", string.format("/maps/api/streetview/metadata?location=%.7f,%.7f&key=k", lat, lon))
-        end
-        """
+        """)
 }
 
 /// 640×480 JPEG snapshots of 30 shipped panoramas at random headings (a tenth of a degree): warm
@@ -172,12 +175,8 @@ let randomSnapshotScript = """
 
 /// The mixed load of the memory soak: scenes, metadata, Street View images, tiles and maps.
 func mixedScript(_ points: String) -> String {
-    points + """
-
-        math.randomseed(45)
-        request = function()
+    randomPointScript(points, seed: 45, """
           local r = math.random(100)
-          local lat, lon = near()
           if r <= 60 then
             return wrk.format("GET", string.format("/v1/scene?lat=%.7f&lon=%.7f", lat, lon))
           elseif r <= 85 then
@@ -189,8 +188,7 @@ func mixedScript(_ points: String) -> String {
           else
             return wrk.format("GET", string.format("/v1/map?center=%.6f,%.6f&span_meters=%d&size=512x384", lat, lon, math.random(300, 2000)))
           end
-        end
-        """
+        """)
 }
 
 func runServiceBenchmarks() throws {

@@ -195,23 +195,20 @@ public enum ArgumentParser {
             lines.append(contentsOf: command.discussion.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { wrap(String($0), width: width) })
         }
-        if !command.subcommands.isEmpty {
+        /// A titled table of names and their help, the text column 4 past the longest name.
+        func section(_ title: String, _ rows: [(name: String, help: String)]) {
             lines.append("")
-            lines.append("Commands:")
-            let column = (command.subcommands.map(\.name.count).max() ?? 0) + 4
-            for sub in command.subcommands {
-                lines.append(table(sub.name, sub.abstract, column: column, width: width))
-            }
+            lines.append(title)
+            let column = (rows.map(\.name.count).max() ?? 0) + 4
+            for row in rows { lines.append(table(row.name, row.help, column: column, width: width)) }
+        }
+        if !command.subcommands.isEmpty {
+            section("Commands:", command.subcommands.map { (name: $0.name, help: $0.abstract) })
             lines.append("")
             lines.append("See '\(name) <command> --help' for a command's options.")
         }
         if !command.positionals.isEmpty {
-            lines.append("")
-            lines.append("Arguments:")
-            let column = (command.positionals.map(\.name.count).max() ?? 0) + 4
-            for positional in command.positionals {
-                lines.append(table(positional.name, positional.help, column: column, width: width))
-            }
+            section("Arguments:", command.positionals.map { (name: $0.name, help: $0.help) })
         }
         let options = command.options + [helpOption]
         let visible = options

@@ -133,15 +133,15 @@ extension BlendMode {
         case .normal: return visitor.visit(NormalKernel.self)
         case .multiply: return visitor.visit(MultiplyKernel.self)
         case .screen: return visitor.visit(ScreenKernel.self)
-        case .overlay: return visitor.visit(SeparableKernel<OverlayFunction>.self)
+        case .overlay: return visitor.visit(FormulaKernel<OverlayFunction>.self)
         case .darken: return visitor.visit(DarkenKernel.self)
         case .lighten: return visitor.visit(LightenKernel.self)
-        case .colorBurn: return visitor.visit(SeparableKernel<ColorBurnFunction>.self)
-        case .hardLight: return visitor.visit(SeparableKernel<HardLightFunction>.self)
-        case .hue: return visitor.visit(NonSeparableKernel<HueFunction>.self)
-        case .saturation: return visitor.visit(NonSeparableKernel<SaturationFunction>.self)
-        case .color: return visitor.visit(NonSeparableKernel<ColorFunction>.self)
-        case .luminosity: return visitor.visit(NonSeparableKernel<LuminosityFunction>.self)
+        case .colorBurn: return visitor.visit(FormulaKernel<ColorBurnFunction>.self)
+        case .hardLight: return visitor.visit(FormulaKernel<HardLightFunction>.self)
+        case .hue: return visitor.visit(FormulaKernel<HueFunction>.self)
+        case .saturation: return visitor.visit(FormulaKernel<SaturationFunction>.self)
+        case .color: return visitor.visit(FormulaKernel<ColorFunction>.self)
+        case .luminosity: return visitor.visit(FormulaKernel<LuminosityFunction>.self)
         }
     }
 }
@@ -259,12 +259,15 @@ enum LightenKernel: BlendKernel {
     return SIMD4(co, s.w + d.w - s.w * d.w)
 }
 
-/// B for a separable mode, on three channels at once (straight colours in 0…1).
-protocol SeparableFunction {
+/// B of a mode, on three channels at once (straight colours in 0…1): channel by channel for the
+/// separable modes (hard light, overlay, colour burn), from the whole colour for the non-separable ones
+/// (hue, saturation, colour, luminosity). Both go through the general formula (``FormulaKernel``).
+protocol BlendFunction {
     static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float>
 }
 
-enum SeparableKernel<F: SeparableFunction>: BlendKernel {
+/// A mode given by its B, composited with ``generalFormula(_:_:blended:)``.
+enum FormulaKernel<F: BlendFunction>: BlendKernel {
     @inline(__always) static func blend(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
         if s.w <= 0 { return d }
         if d.w <= 0 { return s }
@@ -280,19 +283,19 @@ enum SeparableKernel<F: SeparableFunction>: BlendKernel {
     return screened.replacing(with: multiplied, where: s .<= 0.5)
 }
 
-enum HardLightFunction: SeparableFunction {
+enum HardLightFunction: BlendFunction {
     @inline(__always) static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float> {
         hardLightVector(backdrop, source)
     }
 }
 
-enum OverlayFunction: SeparableFunction {
+enum OverlayFunction: BlendFunction {
     @inline(__always) static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float> {
         hardLightVector(source, backdrop)
     }
 }
 
-enum ColorBurnFunction: SeparableFunction {
+enum ColorBurnFunction: BlendFunction {
     @inline(__always) static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float> {
         let safeSource = source.replacing(with: 1, where: source .== 0)
         var r = 1 - ((1 - backdrop) / safeSource).replacing(with: 1, where: (1 - backdrop) / safeSource .> 1)
@@ -328,37 +331,26 @@ enum ColorBurnFunction: SeparableFunction {
     return (c - lo) * (s / (hi - lo))
 }
 
-protocol NonSeparableFunction {
-    static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float>
-}
 
-enum NonSeparableKernel<F: NonSeparableFunction>: BlendKernel {
-    @inline(__always) static func blend(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        if s.w <= 0 { return d }
-        if d.w <= 0 { return s }
-        return generalFormula(s, d, blended: F.apply(backdrop: unpremultiplied(d), source: unpremultiplied(s)))
-    }
-}
-
-enum HueFunction: NonSeparableFunction {
+enum HueFunction: BlendFunction {
     @inline(__always) static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float> {
         setLuminance(setSaturation(source, saturation(backdrop)), luminance(backdrop))
     }
 }
 
-enum SaturationFunction: NonSeparableFunction {
+enum SaturationFunction: BlendFunction {
     @inline(__always) static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float> {
         setLuminance(setSaturation(backdrop, saturation(source)), luminance(backdrop))
     }
 }
 
-enum ColorFunction: NonSeparableFunction {
+enum ColorFunction: BlendFunction {
     @inline(__always) static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float> {
         setLuminance(source, luminance(backdrop))
     }
 }
 
-enum LuminosityFunction: NonSeparableFunction {
+enum LuminosityFunction: BlendFunction {
     @inline(__always) static func apply(backdrop: SIMD3<Float>, source: SIMD3<Float>) -> SIMD3<Float> {
         setLuminance(backdrop, luminance(source))
     }

@@ -23,10 +23,20 @@ public struct OSMBoundingBox: Sendable, Hashable, Codable {
     public init?<S: Sequence>(enclosing coordinates: S) where S.Element == OSMCoordinate {
         var iterator = coordinates.makeIterator()
         guard let first = iterator.next() else { return nil }
-        var box = OSMBoundingBox(minLatitude: first.latitude, minLongitude: first.longitude,
-                                 maxLatitude: first.latitude, maxLongitude: first.longitude)
+        var box = OSMBoundingBox(point: first)
         while let next = iterator.next() { box.include(next) }
         self = box
+    }
+
+    /// The box of one point (its edges all through it).
+    public init(point: OSMCoordinate) {
+        self.init(minLatitude: point.latitude, minLongitude: point.longitude, maxLatitude: point.latitude, maxLongitude: point.longitude)
+    }
+
+    /// Grows `box` to hold `coordinate`; a box not begun yet (nil) becomes the point's (as the readers
+    /// grow an extract's box node by node).
+    public static func grow(_ box: inout OSMBoundingBox?, toInclude coordinate: OSMCoordinate) {
+        if box == nil { box = OSMBoundingBox(point: coordinate) } else { box?.include(coordinate) }
     }
 
     /// The centre of the box (mean of the edges), degrees.

@@ -103,12 +103,7 @@ private let onNode: readosm_node_callback = { userData, nodePointer in
     data.counts.nodes += 1
     data.counts.nodeTags += Int(max(node.tag_count, 0))
     data.coordinates[node.id] = coordinate
-    if data.boundingBox == nil {
-        data.boundingBox = OSMBoundingBox(minLatitude: coordinate.latitude, minLongitude: coordinate.longitude,
-                                          maxLatitude: coordinate.latitude, maxLongitude: coordinate.longitude)
-    } else {
-        data.boundingBox?.include(coordinate)
-    }
+    OSMBoundingBox.grow(&data.boundingBox, toInclude: coordinate)
     let tags = CTagList(node.tags, node.tag_count)
     let isTree = tags.value("natural", is: "tree")
     if isTree { data.counts.treeNodes += 1 }

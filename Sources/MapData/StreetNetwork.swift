@@ -209,12 +209,7 @@ private let networkNode: readosm_node_callback = { userData, nodePointer in
     guard let data = networkCollector(userData), let node = nodePointer?.pointee else { return READOSM_ABORT }
     let coordinate = OSMCoordinate(latitude: node.latitude, longitude: node.longitude)
     data.coordinates[node.id] = coordinate
-    if data.boundingBox == nil {
-        data.boundingBox = OSMBoundingBox(minLatitude: coordinate.latitude, minLongitude: coordinate.longitude,
-                                          maxLatitude: coordinate.latitude, maxLongitude: coordinate.longitude)
-    } else {
-        data.boundingBox?.include(coordinate)
-    }
+    OSMBoundingBox.grow(&data.boundingBox, toInclude: coordinate)
     return READOSM_OK
 }
 

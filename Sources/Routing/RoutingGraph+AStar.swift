@@ -125,30 +125,7 @@ extension RoutingGraph {
             }
         }
         guard best(targetState).isFinite, targetDirected >= 0 else { return nil }
-        // Walk back.
-        if parent(targetState) == -2 {
-            return [(targetDirected, source.offsetMeters, target.offsetMeters)]
-        }
-        var chain: [Int] = []
-        var state = Int(parent(targetState))
-        while state >= 0 {
-            chain.append(state)
-            let p = Int(parent(state))
-            if p == -2 { break }
-            state = p
-        }
-        chain.reverse()
-        var pieces: [(directed: Int, start: Double, end: Double)] = []
-        pieces.reserveCapacity(chain.count + 1)
-        for (k, state) in chain.enumerated() {
-            let d = baseEdge(state)
-            let e = d >> 1, total = length(edge: e)
-            let forward = d & 1 == 0
-            let start = k == 0 ? source.offsetMeters : (forward ? 0 : total)
-            pieces.append((d, start, forward ? total : 0))
-        }
-        let forward = targetDirected & 1 == 0
-        pieces.append((targetDirected, forward ? 0 : targetLength, target.offsetMeters))
-        return pieces
+        return walkBack(from: targetState, parent: parent, baseEdge: baseEdge, source: source, target: target,
+                        targetDirected: targetDirected, targetLength: targetLength)
     }
 }

@@ -228,20 +228,29 @@ extension RoutingGraph {
             }
         }
         guard distance[targetState].isFinite, targetDirected >= 0 else { return nil }
-        // Walk back.
-        if parent[targetState] == -2 {
+        return walkBack(from: targetState, parent: { parent[$0] }, baseEdge: baseEdge, source: source, target: target,
+                        targetDirected: targetDirected, targetLength: targetLength)
+    }
+
+    /// A found path as its pieces of directed edges (each with the metres it starts and ends at along
+    /// the edge), walked back from the target's state through `parent` (-2: the source's first edge);
+    /// both searches, the fast one and the reference, end here.
+    func walkBack(from targetState: Int, parent: (Int) -> Int32, baseEdge: (Int) -> Int, source: SnappedPoint, target: SnappedPoint,
+                  targetDirected: Int, targetLength: Double) -> [(directed: Int, start: Double, end: Double)] {
+        if parent(targetState) == -2 {
             return [(targetDirected, source.offsetMeters, target.offsetMeters)]
         }
         var chain: [Int] = []
-        var state = Int(parent[targetState])
+        var state = Int(parent(targetState))
         while state >= 0 {
             chain.append(state)
-            let p = Int(parent[state])
+            let p = Int(parent(state))
             if p == -2 { break }
             state = p
         }
         chain.reverse()
         var pieces: [(directed: Int, start: Double, end: Double)] = []
+        pieces.reserveCapacity(chain.count + 1)
         for (k, state) in chain.enumerated() {
             let d = baseEdge(state)
             let e = d >> 1, total = length(edge: e)

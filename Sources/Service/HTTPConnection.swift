@@ -86,6 +86,8 @@ enum HTTPAfterAnswer {
 /// no copy per read. Its budget reservation is given back when it is dropped, unless handed on.
 final class HTTPBodyReader {
     let head: HTTPRequestHead
+    /// The handler's decision at admission, handed back with the whole request.
+    let admitted: (any Sendable)?
     var decoder: HTTPBodyDecoder
     let buffer: HTTPBodyBuffer
     /// Uptime nanoseconds when the head was read (the body's deadline counts from here).
@@ -94,9 +96,10 @@ final class HTTPBodyReader {
     private let limitBytes: Int
     private(set) var reserved = 0
 
-    init?(head: HTTPRequestHead, limitBytes: Int, lineLimitBytes: Int, budget: HTTPBodyBudget, now: UInt64) {
+    init?(head: HTTPRequestHead, admitted: (any Sendable)?, limitBytes: Int, lineLimitBytes: Int, budget: HTTPBodyBudget, now: UInt64) {
         guard let buffer = HTTPBodyBuffer(capacity: head.contentLength ?? limitBytes) else { return nil }
         self.head = head
+        self.admitted = admitted
         self.limitBytes = limitBytes
         self.buffer = buffer
         self.budget = budget
@@ -293,8 +296,8 @@ final class HTTPConnection {
         case .refuse(let route, let response):
             exchange.route = route
             answer(exchange, response, closing: head.hasBody, linger: head.hasBody, context)
-        case .accept(let limit):
-            guard head.hasBody else { return dispatch(exchange, request, context) }
+        case .accept(let limit, let decision):
+            guard head.hasBody else { return dispatch(exchange, request, admitted: decision, context) }
             if limit == 0 { return refuse(.unexpectedBody(path: head.path), exchange: exchange, context) }
             if let length = head.contentLength {
                 if length > limit { return refuse(.bodyTooLarge(limitBytes: limit), exchange: exchange, context) }
@@ -303,7 +306,7 @@ final class HTTPConnection {
                     return refuse(.overloaded(retryAfterSeconds: configuration.retryAfterSeconds), exchange: exchange, context)
                 }
             }
-            guard let reader = HTTPBodyReader(head: head, limitBytes: limit, lineLimitBytes: configuration.head.chunkLineBytes,
+            guard let reader = HTTPBodyReader(head: head, admitted: decision, limitBytes: limit, lineLimitBytes: configuration.head.chunkLineBytes,
                                               budget: context.bodyBudget, now: context.now) else {
                 return refuse(.overloaded(retryAfterSeconds: configuration.retryAfterSeconds), exchange: exchange, context)
             }
@@ -332,15 +335,16 @@ final class HTTPConnection {
             var exchange = exchange
             exchange.bodyBytes = reader.handOverReservation()
             let request = reader.head.request(body: reader.buffer.bytes)
-            dispatch(exchange, request, context)
+            dispatch(exchange, request, admitted: reader.admitted, context)
             return used
         }
     }
 
     /// Hands a whole request to the handler.
-    private func dispatch<Context: HTTPConnectionContext>(_ exchange: HTTPExchange, _ request: HTTPRequest, _ context: Context) {
+    private func dispatch<Context: HTTPConnectionContext>(_ exchange: HTTPExchange, _ request: HTTPRequest, admitted decision: (any Sendable)?,
+                                                          _ context: Context) {
         var exchange = exchange
-        let (route, disposition) = context.handler.handle(request)
+        let (route, disposition) = context.handler.handle(request, admitted: decision)
         exchange.route = route
         switch disposition {
         case .respond(let response):

@@ -19,8 +19,10 @@ public enum HTTPDisposition: Sendable {
 /// be refused (no such route, wrong method, no valid key) is answered without its body being read or
 /// kept, and a route's body is bounded by what that route takes.
 public enum HTTPAdmission: Sendable {
-    /// Read the body, at most `maximumBodyBytes` (0: the route takes none), then ``HTTPHandler/handle(_:)``.
-    case accept(maximumBodyBytes: Int)
+    /// Read the body, at most `maximumBodyBytes` (0: the route takes none), then
+    /// ``HTTPHandler/handle(_:admitted:)`` with `decision`: what the handler decided from the head (its
+    /// route), handed back as it was so it is not decided twice. The engine never looks inside it.
+    case accept(maximumBodyBytes: Int, decision: (any Sendable)? = nil)
     /// Answer now; the body, if any, is not read (the connection closes after the answer).
     case refuse(route: String, HTTPResponse)
 }
@@ -31,6 +33,8 @@ public protocol HTTPHandler: Sendable {
     func admit(_ head: HTTPRequest) -> HTTPAdmission
     /// The route's label (for metrics and the access log) and what to do.
     func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition)
+    /// The same for a request admitted with `decision` (``HTTPAdmission/accept(maximumBodyBytes:decision:)``).
+    func handle(_ request: HTTPRequest, admitted decision: (any Sendable)?) -> (route: String, disposition: HTTPDisposition)
     /// The answer when the render queue is full or the server is draining (503).
     func overloaded(route: String, retryAfterSeconds: Int) -> HTTPResponse
     /// The answer to a request the HTTP layer refuses itself (malformed, over a limit, too slow, too
@@ -38,6 +42,13 @@ public protocol HTTPHandler: Sendable {
     func protocolError(_ error: ServiceError, path: String?) -> HTTPResponse
     /// Called once per request with its outcome (metrics, access log), refused ones included.
     func finished(_ outcome: HTTPOutcome)
+}
+
+extension HTTPHandler {
+    /// A handler that decides nothing at admission decides again from the whole request.
+    public func handle(_ request: HTTPRequest, admitted decision: (any Sendable)?) -> (route: String, disposition: HTTPDisposition) {
+        handle(request)
+    }
 }
 
 /// What happened to one request, for metrics and the access log.

@@ -10,6 +10,15 @@ struct HTTPResponseWriter {
     /// The `Date` value, remade once a second (one per network thread: no lock).
     private var dateSecond = 0
     private var dateText: [UInt8] = []
+    /// The last head written, whose memory the next one reuses: by then the connection has sent it and
+    /// let it go (an answer still waiting for the socket keeps its own: the write copies it first).
+    private var bytes: [UInt8] = []
+    /// The status line and content type last written, and their bytes up to the length's digits
+    /// (`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: `): most answers of a
+    /// thread are of one kind, so their opening is copied, not written piece by piece.
+    private var opening: (status: Int, contentType: String, bytes: [UInt8]) = (0, "", [])
+    /// The header fields last written and their bytes (most answers carry the same: the CORS pair).
+    private var fields: (headers: [(name: String, value: String)], bytes: [UInt8]) = ([], [])
 
     /// Whether an answer with `status` carries content (and so its length and type).
     static func hasContent(_ status: Int) -> Bool { status >= 200 && status != 204 && status != 304 }
@@ -17,25 +26,37 @@ struct HTTPResponseWriter {
     /// The head of `response` to `method`, at `now` seconds since the epoch; `closing` adds
     /// `Connection: close`, `http10KeepAlive` says the connection stays open to an HTTP/1.0 client.
     mutating func head(_ response: HTTPResponse, method: String, closing: Bool, http10KeepAlive: Bool, now: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
+        bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(160 + response.contentType.utf8.count + response.headers.count * 48)
-        bytes.append(contentsOf: Self.statusLine(response.status))
-        if Self.hasContent(response.status) {
-            bytes.append(contentsOf: "Content-Type: ".utf8)
-            bytes.append(contentsOf: response.contentType.utf8)
-            bytes.append(contentsOf: "\r\nContent-Length: ".utf8)
+        let hasContent = Self.hasContent(response.status)
+        if opening.status != response.status || (hasContent && opening.contentType != response.contentType) {
+            var text = Self.statusLine(response.status)
+            if hasContent {
+                text.append(contentsOf: "Content-Type: ".utf8)
+                text.append(contentsOf: response.contentType.utf8)
+                text.append(contentsOf: "\r\nContent-Length: ".utf8)
+            }
+            opening = (response.status, response.contentType, text)
+        }
+        bytes.append(contentsOf: opening.bytes)
+        if hasContent {
             Self.appendDecimal(response.body.count, to: &bytes)
             bytes.append(contentsOf: "\r\n".utf8)
         }
         bytes.append(contentsOf: "Date: ".utf8)
         bytes.append(contentsOf: date(now))
         bytes.append(contentsOf: "\r\n".utf8)
-        for header in response.headers {
-            bytes.append(contentsOf: header.name.utf8)
-            bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: header.value.utf8)
-            bytes.append(contentsOf: "\r\n".utf8)
+        if !Self.same(response.headers, fields.headers) {
+            var text: [UInt8] = []
+            for header in response.headers {
+                text.append(contentsOf: header.name.utf8)
+                text.append(contentsOf: ": ".utf8)
+                text.append(contentsOf: header.value.utf8)
+                text.append(contentsOf: "\r\n".utf8)
+            }
+            fields = (response.headers, text)
         }
+        bytes.append(contentsOf: fields.bytes)
         if closing {
             bytes.append(contentsOf: "Connection: close\r\n".utf8)
         } else if http10KeepAlive {
@@ -43,6 +64,14 @@ struct HTTPResponseWriter {
         }
         bytes.append(contentsOf: "\r\n".utf8)
         return bytes
+    }
+
+    /// Whether two header lists are the same, name for name and value for value (strings that share
+    /// their storage, as the answers' common headers do, compare at once).
+    private static func same(_ a: [(name: String, value: String)], _ b: [(name: String, value: String)]) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in a.indices where a[index].name != b[index].name || a[index].value != b[index].value { return false }
+        return true
     }
 
     /// The interim answer to `Expect: 100-continue`.

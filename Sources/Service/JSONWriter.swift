@@ -30,15 +30,15 @@ struct JSONWriter {
 
     mutating func value(_ text: String) { separate(); string(text); needsComma = true }
     mutating func value(_ flag: Bool) { separate(); bytes.append(contentsOf: (flag ? "true" : "false").utf8); needsComma = true }
-    mutating func value(_ number: Int) { separate(); bytes.append(contentsOf: String(number).utf8); needsComma = true }
+    mutating func value(_ number: Int) { separate(); integer(Int64(number)); needsComma = true }
     mutating func value(_ number: Double) {
         separate()
         if !number.isFinite {
             bytes.append(contentsOf: "null".utf8)
         } else if number == number.rounded(), abs(number) < 1e15 {
-            bytes.append(contentsOf: String(Int64(number)).utf8)
+            integer(Int64(number))
         } else {
-            bytes.append(contentsOf: "\(number)".utf8)
+            shortest(number)
         }
         needsComma = true
     }
@@ -66,6 +66,41 @@ struct JSONWriter {
 
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// The digits of `number` (as `String(number)` writes them), without making a string.
+    private mutating func integer(_ number: Int64) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var rest = number.magnitude
+        guard rest >= 10 else { return bytes.append(UInt8(ascii: "0") + UInt8(rest)) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes: room for UInt64's 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            while rest > 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            bytes.append(contentsOf: buffer[start...])
+        }
+    }
+
+    /// `number` in Swift's shortest round-trip form (`number.description`), written straight into the
+    /// bytes: `Double.write(to:)` formats into a stack buffer and hands it over as ASCII, where
+    /// `description` would make a string (on the heap when over 15 bytes, as most distances are).
+    private mutating func shortest(_ number: Double) {
+        var sink = ASCIISink()
+        swap(&sink.bytes, &bytes)
+        number.write(to: &sink)
+        swap(&sink.bytes, &bytes)
+    }
+
+    /// A text output stream onto a byte array, taking the ASCII the standard library's number
+    /// formatting writes as bytes.
+    private struct ASCIISink: TextOutputStream {
+        var bytes: [UInt8] = []
+        mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
     }
 
     private mutating func string(_ text: String) {

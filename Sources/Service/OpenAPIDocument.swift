@@ -29,6 +29,18 @@ enum OpenAPIDocument {
         Parameter(name: "id", description: "An id echoed as request_id."),
     ]
 
+    /// A tile route's parameters: `leading` (path parameters before the tile's), `first` (the tile's
+    /// zoom or level), its column and row, and the key.
+    static func tileParameters(_ first: Parameter, row: String = "Row.", after leading: Parameter? = nil) -> [Parameter] {
+        [leading, first, Parameter(name: "x", location: "path", type: "integer", required: true, description: "Column."),
+         Parameter(name: "y", location: "path", type: "integer", required: true, description: row), key].compactMap { $0 }
+    }
+
+    /// A tile's zoom, a path parameter.
+    static func zoom(_ description: String) -> Parameter {
+        Parameter(name: "z", location: "path", type: "integer", required: true, description: description)
+    }
+
     static let key = Parameter(name: "key", description: "API key when the server requires one: give it once, as key= or as the X-API-Key header (both, or key= twice, is a 400).")
 
     static let snapshotParameters: [Parameter] = [
@@ -97,25 +109,19 @@ enum OpenAPIDocument {
                                Parameter(name: "limit", type: "integer", description: "1…1000 (default 10)."), key],
                   responses: ["200": "matches", "400": "invalid parameter"]),
         Operation(method: "get", path: "/v1/coverage/{z}/{x}/{y}", summary: "The panoramas in a slippy tile, as GeoJSON.",
-                  parameters: [Parameter(name: "z", location: "path", type: "integer", required: true, description: "Zoom 0…30."),
-                               Parameter(name: "x", location: "path", type: "integer", required: true, description: "Column."),
-                               Parameter(name: "y", location: "path", type: "integer", required: true, description: "Row."), key],
+                  parameters: tileParameters(zoom("Zoom 0…30.")),
                   responses: ["200": "FeatureCollection", "400": "not a tile"], contentType: "application/geo+json"),
         Operation(method: "get", path: "/v1/coverage/clusters/{z}/{x}/{y}",
                   summary: "The coverage tiles' clusters in a slippy tile, as GeoJSON points: count, bounds [west, south, east, north], zoom (where a click should zoom to), panorama_id for a lone panorama. Below zoom 14 the panoramas of each 64-point cell of the world grid; from 14 on one feature per panorama.",
-                  parameters: [Parameter(name: "z", location: "path", type: "integer", required: true, description: "Zoom 0…30."),
-                               Parameter(name: "x", location: "path", type: "integer", required: true, description: "Column."),
-                               Parameter(name: "y", location: "path", type: "integer", required: true, description: "Row."), key],
+                  parameters: tileParameters(zoom("Zoom 0…30.")),
                   responses: ["200": "FeatureCollection", "400": "not a tile"], contentType: "application/geo+json"),
         Operation(method: "get", path: "/v1/panoramas/{id}", summary: "A panorama's record, links and tile levels.",
                   parameters: [Parameter(name: "id", location: "path", required: true, description: "The panorama id (may contain /)."), key],
                   responses: ["200": "the panorama", "404": "unknown id"]),
         Operation(method: "get", path: "/v1/panoramas/{id}/tiles/{level}/{x}/{y}.jpg",
                   summary: "One 256-pixel JPEG tile of the panorama's pyramid (level 0 the smallest).",
-                  parameters: [Parameter(name: "id", location: "path", required: true, description: "The panorama id."),
-                               Parameter(name: "level", location: "path", type: "integer", required: true, description: "0 = smallest level."),
-                               Parameter(name: "x", location: "path", type: "integer", required: true, description: "Column."),
-                               Parameter(name: "y", location: "path", type: "integer", required: true, description: "Row."), key],
+                  parameters: tileParameters(Parameter(name: "level", location: "path", type: "integer", required: true, description: "0 = smallest level."),
+                                             after: Parameter(name: "id", location: "path", required: true, description: "The panorama id.")),
                   responses: ["200": "JPEG", "304": "not modified", "400": "no such tile", "404": "unknown id"], contentType: "image/jpeg"),
         Operation(method: "get", path: "/v1/snapshot", summary: "A perspective view with labels (lookaround snapshot's options).",
                   parameters: snapshotParameters + [key],
@@ -126,10 +132,8 @@ enum OpenAPIDocument {
                   responses: ["200": "PNG", "304": "not modified", "400": "invalid parameter", "503": "busy"], contentType: "image/png"),
         Operation(method: "get", path: "/v1/tiles/{type}/{z}/{x}/{y}.png",
                   summary: "A 256-pixel XYZ map tile (write {y}@2x.png for 512 pixels): the lookaround map renderer, labels placed on a larger picture so they are not cut at tile edges, no attribution (it is in the TileJSON).",
-                  parameters: [Parameter(name: "type", location: "path", required: true, description: "standard, muted, imagery, hybrid, or coverage (the street-imagery overlay on transparency)."),
-                               Parameter(name: "z", location: "path", type: "integer", required: true, description: "Zoom 0…20."),
-                               Parameter(name: "x", location: "path", type: "integer", required: true, description: "Column."),
-                               Parameter(name: "y", location: "path", type: "integer", required: true, description: "Row (…@2x for 512 pixels)."), key],
+                  parameters: tileParameters(zoom("Zoom 0…20."), row: "Row (…@2x for 512 pixels).",
+                                             after: Parameter(name: "type", location: "path", required: true, description: "standard, muted, imagery, hybrid, or coverage (the street-imagery overlay on transparency).")),
                   responses: ["200": "PNG", "304": "not modified", "400": "invalid parameter", "503": "busy"], contentType: "image/png"),
         Operation(method: "get", path: "/v1/tiles/{type}.json", summary: "TileJSON 3.0.0 for a tile type: absolute tile URLs, attribution, bounds, centre, zoom range.",
                   parameters: [Parameter(name: "type", location: "path", required: true, description: "standard, muted, imagery, hybrid or coverage."), key],
@@ -258,9 +262,7 @@ enum OpenAPIDocument {
         Operation(method: "get", path: "/api/map/style.json", summary: "MapLibre style: the raster basemap under the coverage vector tiles.", parameters: [key],
                   responses: ["200": "MapLibre style"]),
         Operation(method: "get", path: "/api/map/{z}/{x}/{y}.mvt", summary: "Coverage as a Mapbox Vector Tile 2.1: layers sequences (lines) and, from zoom 15, pictures (points).",
-                  parameters: [Parameter(name: "z", location: "path", type: "integer", description: "Zoom, 0…22."),
-                               Parameter(name: "x", location: "path", type: "integer", description: "Column."),
-                               Parameter(name: "y", location: "path", type: "integer", description: "Row."), key],
+                  parameters: tileParameters(zoom("Zoom, 0…22.")),
                   responses: ["200": "MVT", "400": "invalid tile"], contentType: "application/vnd.mapbox-vector-tile"),
     ] + uploadOperations
 

@@ -19,7 +19,8 @@ struct QueryParameters {
     /// A finite number within `range` (NaN, infinities and text are refused).
     func double(_ name: String, in range: ClosedRange<Double>, unit: String = "") throws(ServiceError) -> Double? {
         guard let text = string(name) else { return nil }
-        let allowed = "allowed \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
+        // Made only for an error: this runs twice per scene request.
+        var allowed: String { "allowed \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))\(unit.isEmpty ? "" : " " + unit)" }
         guard let value = ParsedArguments.decimal(text) else {
             throw .invalidParameter(parameter: name, message: "\(name) '\(text)' is not a finite number; \(allowed)")
         }
@@ -165,6 +166,12 @@ struct QueryParameters {
         case CatalogError.placeNotFound(let name): return .placeNotFound(name: name)
         case let error as CatalogError where error.category == .unavailable: return .catalogUnavailable(detail: error.description)
         case let error as RoutingError where error.category == .noImagery: return .noRoute(reason: error.code, detail: error.description)
+        case RoutingError.emptyNetwork(let mode, _):
+            // The extract has streets, none open to this mode (footways only, and a car asked): an answer
+            // about the data, as when there is no extract at all (RoutingGraphSource); the error's own
+            // text names the server's file, so the client is told without it.
+            return .noRoute(reason: "no_street_network", detail: "this server's street network has no way open to \(mode.rawValue); "
+                                + "try another mode, or start the server with an OSM extract that has \(mode.rawValue) streets")
         case let error as StorageError where error.isUnavailable: return .storageUnavailable(reason: error.publicReason, detail: error.description)
         case ReprojectionError.storageFailed(let error) where error.isUnavailable:
             return .storageUnavailable(reason: error.publicReason, detail: error.description)

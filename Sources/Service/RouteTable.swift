@@ -57,8 +57,10 @@ enum RouteWork: Sendable {
 }
 
 /// One route: method and path pattern, its label in metrics and the access log, whether it needs the
-/// API key, the shape its errors take, the query parameters it takes, and its work.
-struct Route: Sendable, CustomStringConvertible {
+/// API key, the shape its errors take, the query parameters it takes, and its work. A class: a request
+/// passes its route along several times (match, preflight, admission, work), and a reference is one
+/// retain where the value's strings, arrays and closures were a dozen.
+final class Route: Sendable, CustomStringConvertible {
     enum Method: String, Sendable {
         /// GET (and HEAD: the same answer without its body).
         case get = "GET"
@@ -87,13 +89,19 @@ struct Route: Sendable, CustomStringConvertible {
     /// The largest body it takes when that is not `HTTPServerConfiguration.maximumBodyBytes` (an upload's picture).
     let maximumBodyBytes: Int?
     let work: RouteWork
-    /// The family that answers it (its type's name; set by the table).
-    fileprivate(set) var family = ""
+    /// The family that answers it (its type's name; given by the table).
+    let family: String
 
     init(_ method: Method, _ pattern: PathPattern, label: String, access: Access = .key, errors: ErrorShape = .native,
-         parameters: [String]?, maximumBodyBytes: Int? = nil, _ work: RouteWork) {
-        (self.method, self.pattern, self.label, self.access, self.errors, self.parameters, self.maximumBodyBytes, self.work)
-            = (method, pattern, label, access, errors, parameters, maximumBodyBytes, work)
+         parameters: [String]?, maximumBodyBytes: Int? = nil, _ work: RouteWork, family: String = "") {
+        (self.method, self.pattern, self.label, self.access, self.errors, self.parameters, self.maximumBodyBytes, self.work, self.family)
+            = (method, pattern, label, access, errors, parameters, maximumBodyBytes, work, family)
+    }
+
+    /// The same route, answered by `family`.
+    fileprivate func answered(by family: String) -> Route {
+        Route(method, pattern, label: label, access: access, errors: errors, parameters: parameters, maximumBodyBytes: maximumBodyBytes,
+              work, family: family)
     }
 
     /// `GET /v1/scene → SceneRoutes, scene (answered at once)`: method, pattern, the family, the label,
@@ -141,11 +149,7 @@ struct RouteTable: Sendable, CustomStringConvertible {
 
     init(_ families: [any RouteFamily]) {
         routes = families.flatMap { family in
-            family.routes.map { route in
-                var route = route
-                route.family = String(describing: type(of: family))
-                return route
-            }
+            family.routes.map { $0.answered(by: String(describing: type(of: family))) }
         }
         var exact: [String: [Route]] = [:]
         var seen: Set<String> = []

@@ -58,8 +58,8 @@ struct SceneRoutes: RouteFamily {
     /// is a placeholder.
     func sceneFilters(_ query: QueryParameters) throws(ServiceError) -> SceneRequest {
         let radius = try query.double("radius_meters", in: SceneRequest.radiusRange, unit: "metres") ?? SceneRequest.defaultRadiusMeters
-        let preference = try query.choice("preference", ScenePreference.allCases.map(\.rawValue)).flatMap(ScenePreference.init) ?? .nearest
-        let source = try query.choice("source", SourceFilter.allCases.map(\.rawValue)).flatMap(SourceFilter.init) ?? .any
+        let preference = try query.choice("preference", Self.preferences).flatMap(ScenePreference.init) ?? .nearest
+        let source = try query.choice("source", Self.sources).flatMap(SourceFilter.init) ?? .any
         let after = try query.date("after", endOfDay: false), before = try query.date("before", endOfDay: true)
         if let after, let before, after > before {
             throw .invalidParameter(parameter: "after", message: "after is later than before; give a window whose start is not after its end")
@@ -77,6 +77,9 @@ struct SceneRoutes: RouteFamily {
         }
         return zoom
     }
+
+    /// The values `preference=` and `source=` take (made once: every scene request checks them).
+    private static let preferences = ScenePreference.allCases.map(\.rawValue), sources = SourceFilter.allCases.map(\.rawValue)
 
     /// The coordinate of a request that has none yet (0°, 0°; a batch's lines bring their own).
     private static let placeholderCoordinate: GeoCoordinate = {

@@ -105,15 +105,26 @@ public final class SceneService: HTTPHandler {
         switch preflight(head) {
         case .failure(let refusal): return .refuse(route: refusal.route, Self.sharedAcrossOrigins(refusal.response))
         case .success(let route):
-            return .accept(maximumBodyBytes: route.maximumBodyBytes ?? (route.method == .post ? configuration.http.maximumBodyBytes : 0))
+            return .accept(maximumBodyBytes: route.maximumBodyBytes ?? (route.method == .post ? configuration.http.maximumBodyBytes : 0),
+                           decision: route)
         }
     }
 
     public func handle(_ request: HTTPRequest) -> (route: String, disposition: HTTPDisposition) {
+        handle(request, admitted: nil)
+    }
+
+    /// `decision`: the route ``admit(_:)`` found for the request's head (the head has not changed since:
+    /// only its body was read), so the checks before the route are not made twice.
+    public func handle(_ request: HTTPRequest, admitted decision: (any Sendable)?) -> (route: String, disposition: HTTPDisposition) {
         let route: Route
-        switch preflight(request) {
-        case .failure(let refusal): return (refusal.route, .respond(Self.sharedAcrossOrigins(refusal.response)))
-        case .success(let found): route = found
+        if let admitted = decision as? Route {
+            route = admitted
+        } else {
+            switch preflight(request) {
+            case .failure(let refusal): return (refusal.route, .respond(Self.sharedAcrossOrigins(refusal.response)))
+            case .success(let found): route = found
+            }
         }
         let disposition: HTTPDisposition
         do {
@@ -166,12 +177,14 @@ public final class SceneService: HTTPHandler {
     /// What every request goes through before its route, from its head alone (so a refused request's
     /// body is never read): the method, the route, the method the route takes, the API key.
     func preflight(_ request: HTTPRequest) -> Result<Route, Refusal> {
-        let shape = ErrorShape.beforeRoute(path: request.path)
+        // (Runs twice per request, at admission and before the work: nothing is made here on the way to a route.)
+        var shape: ErrorShape { .beforeRoute(path: request.path) }
+        let method = request.method
         // A CORS preflight is answered for every route, before the key (browsers send none with it).
-        if request.method == "OPTIONS", routes.match(method: "GET", path: request.path).exists {
+        if method == "OPTIONS", routes.match(method: "GET", path: request.path).exists {
             return .failure(Refusal(route: "preflight", response: Self.preflightAnswer))
         }
-        guard ["GET", "HEAD", "POST", "DELETE"].contains(request.method) else {
+        guard method == "GET" || method == "HEAD" || method == "POST" || method == "DELETE" else {
             let allowed = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"]
             return .failure(Refusal(route: "method_not_allowed", response: refusal(.methodNotAllowed(method: request.method, allowed: allowed),
                                                                                    shape: shape)))
@@ -234,8 +247,13 @@ public final class SceneService: HTTPHandler {
 
     static func sharedAcrossOrigins(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.append(("Access-Control-Allow-Origin", "*"))
-        response.headers.append(("Access-Control-Expose-Headers", "X-Frame-Lengths, X-Move, X-Panorama-Id, X-Heading-Degrees, X-Superseded"))
+        // Most answers have no headers of their own: they share the one array (no copy per answer).
+        if response.headers.isEmpty { response.headers = crossOriginHeaders } else { response.headers += crossOriginHeaders }
         return response
     }
+
+    /// The headers every answer carries (``sharedAcrossOrigins(_:)``).
+    private static let crossOriginHeaders: [(name: String, value: String)] = [
+        ("Access-Control-Allow-Origin", "*"),
+        ("Access-Control-Expose-Headers", "X-Frame-Lengths, X-Move, X-Panorama-Id, X-Heading-Degrees, X-Superseded")]
 }

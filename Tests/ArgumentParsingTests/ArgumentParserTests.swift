@@ -139,4 +139,33 @@ import Testing
             try parsed.double("lat", in: -90...90)
         }
     }
+
+    /// The parser's own conversion (Clinger's fast path, `Double(_:)` beyond it) gives the same double,
+    /// bit for bit, as `Double(_:)` for every decimal text: coordinates as clients write them, long and
+    /// short fractions, exponents at and past the fast path's ±22, 15 to 20 significant digits,
+    /// halfway cases and signed zeros.
+    @Test func decimalValuesAreStrtods() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0.1", "0.3", "9007199254740993", "900719925474099.3", "123456789012345", "1234567890123456",
+                     "12345678901234567890", "0.000000000000000000000001", "1e22", "1e23", "1e-22", "1e-23", "4.9e-324",
+                     "2.2250738585072014e-308", "1.7976931348623157e308", "-0", "-0e5", "00060.16990", "60.1699000000000000000",
+                     "5e-324", "0.5e1", "7.0e+21", "8.5", "2.5", "0.15", "-179.9999999", "89.99999999999999"]
+        for _ in 0..<20_000 {
+            let whole = Int.random(in: -180...180, using: &generator)
+            let fraction = String(UInt64.random(in: 0...UInt64.max, using: &generator)).prefix(Int.random(in: 1...19, using: &generator))
+            var text = "\(whole).\(fraction)"
+            if Bool.random(using: &generator) { text += "e\(Int.random(in: -30...30, using: &generator))" }
+            texts.append(text)
+        }
+        for text in texts {
+            let expected = Double(text)
+            let parsed = ParsedArguments.decimal(text)
+            #expect(parsed?.bitPattern == expected?.bitPattern, "\(text): \(String(describing: parsed)) against Double's \(String(describing: expected))")
+        }
+        // Substrings (the query's LAT,LON halves) take the same path.
+        let pair = "60.1699123,24.9523456"
+        let comma = pair.firstIndex(of: ",")!
+        #expect(ParsedArguments.decimal(pair[..<comma]) == 60.1699123)
+        #expect(ParsedArguments.decimal(pair[pair.index(after: comma)...]) == 24.9523456)
+    }
 }

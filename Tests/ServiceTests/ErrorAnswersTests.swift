@@ -27,8 +27,9 @@ import TestSupport
     }
 
     /// Routing errors used to go to the client with their description, which names the server's OSM file
-    /// (`RoutingError.emptyNetwork`): now through the table, the file stays in the log. Over an extract
-    /// whose only way is a footway, directions by car find no network at all.
+    /// (`RoutingError.emptyNetwork`): now through the table, the file stays out of the answer. Over an
+    /// extract whose only way is a footway, directions by car find no network at all: an answer about the
+    /// data (404 `no_street_network`, OSRM's 400 `NoRoute`), as without any extract, not a failure inside.
     @Test func routingErrorsTellTheClientNoServerPath() throws {
         let folder = try Lookaround.temporaryDirectory()
         let osm = folder.appendingPathComponent("footpath-only.osm")
@@ -51,9 +52,13 @@ import TestSupport
             }
         }
         let native = try answer("/v1/directions", [("from", "60.1700,24.9500"), ("to", "60.1705,24.9510"), ("mode", "driving")])
-        #expect(native.status == 500 && !native.text.contains(folder.path) && native.text.contains("\"code\":\"internal_error\""), "\(native.text)")
+        #expect(native.status == 404 && !native.text.contains(folder.path) && native.text.contains("\"code\":\"no_street_network\"")
+                && native.text.contains("no way open to driving"), "\(native.text)")
         let osrm = try answer("/route/v1/driving/24.9500,60.1700;24.9510,60.1705")
-        #expect(osrm.status == 500 && !osrm.text.contains(folder.path) && osrm.text.contains("\"code\":\"InternalError\""), "\(osrm.text)")
+        #expect(osrm.status == 400 && !osrm.text.contains(folder.path) && osrm.text.contains("\"code\":\"NoRoute\""), "\(osrm.text)")
+        // On foot the same extract routes.
+        let walking = try answer("/v1/directions", [("from", "60.1700,24.9500"), ("to", "60.1705,24.9510"), ("mode", "walking")])
+        #expect(walking.status == 200, "\(walking.text)")
         // A client's own mistakes and "no route" still say what and where.
         let far = try answer("/v1/directions", [("from", "60.3,25.3"), ("to", "60.1705,24.9510")])
         #expect(far.status == 404 && far.text.contains("\"code\":\"no_street_near_source\"") && far.text.contains("60.3,25.3"), "\(far.text)")

@@ -75,3 +75,35 @@ import Testing
         #expect(back?["a"] == "quote \" backslash \\ newline \n tab \t bell \u{07} é /")
     }
 }
+
+extension JSONWriterTests {
+    /// Numbers are written without making strings now; the bytes are the ones the writer wrote when it
+    /// did (`String(Int64(number))` for whole numbers below 10¹⁵, `"\(number)"` otherwise, `null` for
+    /// NaN and ±∞), for every kind of double a scene answer carries and the edges of both forms.
+    @Test func numbersAreWrittenAsSwiftPrintsThem() {
+        func reference(_ number: Double) -> String {
+            if !number.isFinite { return "null" }
+            if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+            return "\(number)"
+        }
+        var generator = SystemRandomNumberGenerator()
+        var numbers: [Double] = [0, -0.0, 1, -1, 9, 10, -10, 0.1, 1e-5, 1e-7, 123.456, 1e15, -1e15, 999_999_999_999_999, 1e16, 1e300,
+                                 5e-324, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .nan, .infinity, -.infinity,
+                                 60.1699, 24.9523, 12.345678901234567, 359.99999999999994]
+        for _ in 0..<20_000 {
+            numbers.append(Double.random(in: -180...180, using: &generator))
+            numbers.append(Double.random(in: 0...500, using: &generator).rounded() / 10)
+            numbers.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator)))
+        }
+        for number in numbers {
+            var writer = JSONWriter()
+            writer.value(number)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == reference(number), "\(number.bitPattern)")
+        }
+        for whole in [0, 1, -1, 9, 10, 99, 100, -100, 1234567, Int.max, Int.min, Int.min + 1] + (0..<1000).map({ _ in Int.random(in: .min ... .max) }) {
+            var writer = JSONWriter()
+            writer.value(whole)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(whole), "\(whole)")
+        }
+    }
+}

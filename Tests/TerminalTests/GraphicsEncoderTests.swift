@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 @testable import Terminal
 
 /// The APC sequences of a kitty frame, parsed back: (control keys, payload) per sequence.
@@ -25,7 +26,7 @@ private func kittyCommands(_ bytes: [UInt8]) throws -> [(control: [String: Strin
 }
 
 private func noise(width: Int, height: Int, seed: UInt64) -> RGB8Image {
-    var rng = SplitMix(seed: seed)
+    var rng = SeededGenerator(seed: seed)
     return RGB8Image(width: width, height: height, components: (0..<width * height * 3).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 @testable import Terminal
 
 private let esc = "\u{1B}"
@@ -87,7 +88,7 @@ private let twoByTwo = RGB8Image(width: 2, height: 2, components: [255, 0, 0, 0,
     /// Random frames with random changes: the diff applied to a screen showing the old frame gives the
     /// same cells as a full repaint of the new one, and is smaller when few cells change.
     @Test(arguments: [0.0, 0.02, 0.3, 1.0]) func diffEqualsFullRepaint(changedFraction: Double) throws {
-        var rng = SplitMix(seed: UInt64(changedFraction * 1000) + 7)
+        var rng = SeededGenerator(seed: UInt64(changedFraction * 1000) + 7)
         let columns = 23, rows = 9
         let colours: [CellColor] = [.rgb(10, 20, 30), .rgb(200, 0, 0), .indexed(42), .terminalDefault, .rgb(0, 0, 0)]
         func randomCell() -> TerminalCell {
@@ -146,7 +147,7 @@ private let twoByTwo = RGB8Image(width: 2, height: 2, components: [255, 0, 0, 0,
     }
 
     @Test func prunedSearchEqualsExhaustive() {
-        var rng = SplitMix(seed: 99)
+        var rng = SeededGenerator(seed: 99)
         for _ in 0..<20_000 {
             let v = rng.next()
             let r = UInt8(truncatingIfNeeded: v), g = UInt8(truncatingIfNeeded: v >> 8), b = UInt8(truncatingIfNeeded: v >> 16)
@@ -160,18 +161,5 @@ private let twoByTwo = RGB8Image(width: 2, height: 2, components: [255, 0, 0, 0,
             let c = XtermPalette.rgb(index: index)
             #expect(XtermPalette.shared.nearestIndex(red: c.red, green: c.green, blue: c.blue) == UInt8(index), "index \(index)")
         }
-    }
-}
-
-/// A deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

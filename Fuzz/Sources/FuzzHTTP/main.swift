@@ -51,11 +51,13 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         precondition(!text.utf8.contains { $0 < 32 || $0 == 127 }, "a control character reached a route: \(text.debugDescription)")
     }
     var body: [UInt8] = []
+    var decision: (any Sendable)?
     switch service.admit(head.request()) {
     case .refuse(_, let answer):
         precondition(answer.status >= 400, "a refusal with status \(answer.status)")
         return 0
-    case .accept(let limit):
+    case .accept(let limit, let admitted):
+        decision = admitted
         // The body as the loop would hand it over: Content-Length bytes (chunked bodies are the loop's).
         guard !head.isChunked else { return 0 }
         let length = head.contentLength ?? 0
@@ -63,7 +65,7 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         body = Array(bytes[used..<(used + length)])
     }
     let request = head.request(body: body)
-    let (_, disposition) = service.handle(request)
+    let (_, disposition) = service.handle(request, admitted: decision)
     let response: HTTPResponse
     switch disposition {
     case .respond(let answer), .respondAndPrepare(let answer, _): response = answer
