@@ -18,6 +18,27 @@ import Storage
 ///   way the sequence goes are reported or replaced (``checkHeadingsAgainstTravel(_:choice:)``); and where the
 ///   metadata gives no heading, faced along the way (``headTowardsTravel(_:)``).
 public enum CatalogBuilder {
+    /// `folder` as the prefix of the paths inside it, ending in `/`: a local folder's standardised
+    /// absolute path, an `s3://` folder as ``StorageLocation`` writes it.
+    static func folderPrefix(_ folder: String) -> String {
+        if StorageLocation.isObjectStorage(folder), let location = try? StorageLocation(parsing: folder) {
+            let text = location.description
+            return text.hasSuffix("/") ? text : text + "/"
+        }
+        return URL(fileURLWithPath: folder).standardizedFileURL.path + "/"
+    }
+
+    /// Where the frames of videos found in the bucket folder `folder` are written: the catalog's frames
+    /// folder when that is in object storage too, else beside the folder in its bucket, `FOLDER.frames`
+    /// (`s3://imagery/rides` → `s3://imagery/rides.frames`; a bucket's root → `s3://BUCKET/lookaround.frames`),
+    /// outside the prefix the index lists, never read as photos of the folder.
+    static func bucketFramesDirectory(of folder: String, catalogFrames: String) -> String {
+        if StorageLocation.isObjectStorage(catalogFrames) { return catalogFrames }
+        guard case .s3(let bucket, var key)? = try? StorageLocation(parsing: folder) else { return catalogFrames }
+        while key.hasSuffix("/") { key.removeLast() }
+        return StorageLocation.s3(bucket: bucket, key: key.isEmpty ? "lookaround.frames" : key + ".frames").description
+    }
+
     /// Builds the catalog described by `options`. `progress(done, total)` is called from worker threads
     /// as files are read.
     /// - Throws: `CatalogError.directoryMissing` for a folder that does not exist, `CatalogError` for a
@@ -40,10 +61,11 @@ public enum CatalogBuilder {
         var videos: [VideoInput] = []
         // Uploaded photos are the upload ingest's (``CatalogBuildOptions/ownedFolder``): an index run keeps
         // them as they are and never reads their folder; the upload ingest keeps everything else.
-        let uploads = URL(fileURLWithPath: options.ownedFolder ?? location.uploadsDirectory).standardizedFileURL.path + "/"
+        let uploads = Self.folderPrefix(options.ownedFolder ?? location.uploadsDirectory)
         let ownsUploads = options.ownedFolder != nil
         // Video frames an index wrote are read as the video's, never as photos of the folder they are in.
-        let framesDirectory = URL(fileURLWithPath: options.videoFramesDirectory ?? location.videoFramesDirectory).standardizedFileURL.path + "/"
+        let catalogFrames = options.videoFramesDirectory ?? location.videoFramesDirectory
+        let framesDirectory = Self.folderPrefix(catalogFrames)
         var listing = PanoramaIngest.ObjectListing(stamps: [:])
         for directory in options.directories {
             if StorageLocation.isObjectStorage(directory) {
@@ -51,10 +73,21 @@ public enum CatalogBuilder {
                 let objects = try ObjectStorage.shared.list(directory)
                 guard !objects.isEmpty else { throw CatalogError.directoryMissing(path: directory) }
                 for object in objects { listing.stamps[object.location] = object.stamp }
-                for object in objects where options.naming.isImage(FilePath.name(of: object.relativePath)) {
+                // Frames of the videos in a bucket go to the bucket (``bucketFramesDirectory(of:catalogFrames:)``).
+                let frames = Self.bucketFramesDirectory(of: directory, catalogFrames: catalogFrames)
+                let framesPrefix = Self.folderPrefix(frames)
+                for object in objects where (ownsUploads || !object.location.hasPrefix(uploads))
+                    && !object.location.hasPrefix(framesPrefix) && !object.location.hasPrefix(framesDirectory) {
+                    let name = FilePath.name(of: object.relativePath)
                     let folder = FilePath.directory(of: object.relativePath)
-                    files.append((object.location, options.naming.stem(ofImage: object.relativePath),
-                                  folder.isEmpty ? rootName : rootName + "/" + folder))
+                    if options.naming.isImage(name) {
+                        files.append((object.location, options.naming.stem(ofImage: object.relativePath),
+                                      folder.isEmpty ? rootName : rootName + "/" + folder))
+                        fileRules.append(options.sequenceRules[directory])
+                    } else if options.videoSampler?.isVideo(name) == true {
+                        videos.append(VideoInput(path: object.location, id: options.naming.stem(ofImage: object.relativePath),
+                                                 folder: folder.isEmpty ? rootName : rootName + "/" + folder, framesDirectory: frames))
+                    }
                 }
                 continue
             }
@@ -83,6 +116,11 @@ public enum CatalogBuilder {
         }
         let video = videoFrames(videos, options: options, location: location)
         files += video.files
+        // Frames written to object storage are read as objects: what their folders hold now, listed once.
+        let framesInBuckets = Set(videos.map { $0.framesDirectory ?? catalogFrames }).filter(StorageLocation.isObjectStorage)
+        for directory in framesInBuckets.sorted() where !video.files.isEmpty {
+            for object in try ObjectStorage.shared.list(directory) { listing.stamps[object.location] = object.stamp }
+        }
         fileRules += [SequenceRules?](repeating: nil, count: files.count - fileRules.count)
         // The panoramas this run keeps as they are (see `uploads` above), in path order.
         let kept = CatalogWriter.previousRecords(at: options.catalogPath).values
@@ -255,6 +293,7 @@ public enum CatalogBuilder {
                            panoramaCount: records.count, sequenceCount: summary.sequences, linkCount: summary.links,
                            placeCount: places.count, streetCount: streets.count, derivedMapsCount: derived,
                            streetGraph: graphReport, videosFound: videos.count, videoFrames: video.files.count,
+                           videoFramesDirectories: Array(Set(videos.map { $0.framesDirectory ?? catalogFrames })).sorted(),
                            seconds: Date().timeIntervalSince(start))
     }
 

@@ -82,13 +82,18 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Where photos uploaded through `lookaround serve`'s Panoramax API are kept, one folder per upload
-    /// set: beside an SQLite catalog, named like it (`photos.sqlite` → `photos.uploads`); for a PostGIS
-    /// catalog `$LOOKAROUND_UPLOAD_DIR` (shared storage every machine mounts), else `Panoramas/catalog.uploads`.
-    /// `lookaround index` keeps the panoramas uploaded there as they are and never reads the folder itself.
+    /// set: `$LOOKAROUND_UPLOAD_DIR` when it names object storage (`s3://BUCKET/PREFIX`, for any catalog,
+    /// as ``tileDirectory``) or the catalog is in PostGIS (shared storage every machine mounts or reads);
+    /// else beside an SQLite catalog, named like it (`photos.sqlite` → `photos.uploads`), and
+    /// `Panoramas/catalog.uploads` for a PostGIS catalog without it. `lookaround index` keeps the panoramas
+    /// uploaded there as they are and never reads the folder itself, so both read the same variable.
     public var uploadsDirectory: String {
+        let shared = ProcessInfo.processInfo.environment["LOOKAROUND_UPLOAD_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         switch self {
-        case .file(let path): return (path as NSString).deletingPathExtension + ".uploads"
-        case .postgres: return ProcessInfo.processInfo.environment["LOOKAROUND_UPLOAD_DIR"] ?? "Panoramas/catalog.uploads"
+        case .file(let path):
+            if let shared, shared.lowercased().hasPrefix("s3://") { return shared }
+            return (path as NSString).deletingPathExtension + ".uploads"
+        case .postgres: return shared ?? "Panoramas/catalog.uploads"
         }
     }
 

@@ -58,6 +58,8 @@ public struct IndexReport: Sendable, Hashable, Codable {
     public var videosFound: Int = 0
     /// Frames of those videos in the catalog's files (counted in ``filesFound`` too).
     public var videoFrames: Int = 0
+    /// The folders those frames are in (the catalog's frames folder; for videos in a bucket, the bucket's).
+    public var videoFramesDirectories: [String] = []
     /// Wall time of the build, seconds.
     public var seconds: Double
 }

@@ -21,11 +21,15 @@ public struct VideoInput: Sendable, Hashable {
     public var id: String
     /// Its folder's sequence name (as photos get: `ROOT/SUBFOLDER`).
     public var folder: String
+    /// Where its frames go when not in the catalog's frames folder (videos found in a bucket: the
+    /// bucket's, ``CatalogBuilder/bucketFramesDirectory(of:catalogFrames:)``).
+    public var framesDirectory: String?
 
-    public init(path: String, id: String, folder: String) {
+    public init(path: String, id: String, folder: String, framesDirectory: String? = nil) {
         self.path = path
         self.id = id
         self.folder = folder
+        self.framesDirectory = framesDirectory
     }
 }
 
@@ -44,14 +48,19 @@ public enum VideoFramesOutcome: Sendable {
 }
 
 extension CatalogLocation {
-    /// Where frames of videos are written (`lookaround index` over folders with 360° videos): beside an
-    /// SQLite catalog, named like it (`photos.sqlite` → `photos.frames`), never in the videos' folder; for a
-    /// PostGIS catalog `$LOOKAROUND_FRAMES_DIR` (shared storage every machine mounts), else
-    /// `Panoramas/catalog.frames`.
+    /// Where frames of videos are written (`lookaround index` over folders with 360° videos):
+    /// `$LOOKAROUND_FRAMES_DIR` when it names object storage (`s3://BUCKET/PREFIX`, for any catalog, as
+    /// ``tileDirectory``) or the catalog is in PostGIS (shared storage every machine mounts or reads); else
+    /// beside an SQLite catalog, named like it (`photos.sqlite` → `photos.frames`), never in the videos'
+    /// folder, and `Panoramas/catalog.frames` for a PostGIS catalog without it. (Videos found in a bucket
+    /// have their frames written into the bucket: ``CatalogBuilder/bucketFramesDirectory(of:catalogFrames:)``.)
     public var videoFramesDirectory: String {
+        let shared = ProcessInfo.processInfo.environment["LOOKAROUND_FRAMES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         switch self {
-        case .file(let path): return (path as NSString).deletingPathExtension + ".frames"
-        case .postgres: return ProcessInfo.processInfo.environment["LOOKAROUND_FRAMES_DIR"] ?? "Panoramas/catalog.frames"
+        case .file(let path):
+            if let shared, shared.lowercased().hasPrefix("s3://") { return shared }
+            return (path as NSString).deletingPathExtension + ".frames"
+        case .postgres: return shared ?? "Panoramas/catalog.frames"
         }
     }
 }
@@ -62,9 +71,16 @@ extension CatalogBuilder {
     static func videoFrames(_ videos: [VideoInput], options: CatalogBuildOptions, location: CatalogLocation)
         -> (files: [(path: String, id: String, folder: String)], failures: [IndexReport.FileMessage], warnings: [IndexReport.FileMessage]) {
         guard let sampler = options.videoSampler else { return ([], [], []) }
-        let directory = options.videoFramesDirectory ?? location.videoFramesDirectory
+        let catalogFrames = options.videoFramesDirectory ?? location.videoFramesDirectory
         var files: [(String, String, String)] = [], failures: [IndexReport.FileMessage] = [], warnings: [IndexReport.FileMessage] = []
-        for outcome in sampler.frames(for: videos, directory: directory, progress: options.videoProgress) {
+        // One call per frames folder (each removes the folders of its recordings no longer found).
+        var outcomes: [VideoFramesOutcome] = []
+        var byDirectory = Dictionary(grouping: videos) { $0.framesDirectory ?? catalogFrames }
+        if byDirectory[catalogFrames] == nil { byDirectory[catalogFrames] = [] }
+        for directory in byDirectory.keys.sorted() {
+            outcomes += sampler.frames(for: byDirectory[directory] ?? [], directory: directory, progress: options.videoProgress)
+        }
+        for outcome in outcomes {
             switch outcome {
             case .frames(let video, let paths, let notes):
                 let name = FilePath.name(of: video.path)

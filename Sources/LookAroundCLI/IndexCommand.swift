@@ -59,12 +59,18 @@ enum IndexCommand: Command {
             A video unchanged since the last run is not decoded again. A GoPro MAX .360 is rebuilt from its two cubemap streams; \
             an Insta360 .insv needs its equirectangular export from Insta360 Studio beside it (NAME.mp4; the .insv gives its GPS); \
             a flat video is listed as a warning and left out. See 'lookaround video info' for what a video holds.
+            Videos in a bucket are copied one at a time to a temporary file to be decoded (the disk must hold the video and \
+            1 GiB more), and their frames are written into the bucket beside the folder, s3://BUCKET/PREFIX.frames/ (or \
+            into $LOOKAROUND_FRAMES_DIR when that is s3:// too), with their manifest last; a video whose size and ETag are \
+            unchanged is not copied or decoded again.
             A folder may be in object storage, s3://BUCKET/PREFIX (see README, 'Imagery on object storage'): it is \
             listed once (continuation tokens followed), each JPEG's headers are read by ranged GETs several at a time (never \
             the whole object; damage past the headers shows at the first view or with --tiles), sidecars are read, maps are \
             found in the listing, and an object whose size and ETag are unchanged is not read again. The catalog then names \
             s3:// locations, and every command reads them from there. --derived-maps and $LOOKAROUND_TILE_DIR may be \
-            s3:// locations too (an s3:// $LOOKAROUND_TILE_DIR holds the tile files of an SQLite catalog as well).
+            s3:// locations too (an s3:// $LOOKAROUND_TILE_DIR holds the tile files of an SQLite catalog as well), and \
+            so may $LOOKAROUND_UPLOAD_DIR, where 'lookaround serve' keeps uploads: the panoramas uploaded there are kept as \
+            they are, never read by index.
             With --blur, every real photo not yet blurred is first blurred in place, before it is read: faces and \
             licence plates, by JPEG blocks, as 'lookaround blur' does (see its help); its XMP then records it, so a \
             photo is blurred once and 'lookaround serve' serves it. Simulated panoramas are left alone; the frames \
@@ -214,8 +220,9 @@ enum IndexCommand: Command {
             Console.out("sequences   \(report.sequenceCount), links \(report.linkCount)")
             Console.out("places      \(report.placeCount), streets \(report.streetCount)")
             if report.videosFound > 0 {
+                let folders = report.videoFramesDirectories.isEmpty ? [location.videoFramesDirectory] : report.videoFramesDirectories
                 Console.out("videos      \(report.videosFound) file\(report.videosFound == 1 ? "" : "s"), \(report.videoFrames) frames in "
-                            + location.videoFramesDirectory)
+                            + folders.joined(separator: ", "))
             }
             if let graph = report.streetGraph {
                 Console.out("routing     graph of \(graph.bytes) bytes, " + (graph.reused ? "kept (the OSM files are unchanged)"

@@ -46,7 +46,10 @@ enum ServeCommand: Command {
             blurred it already (with --serve-unblurred, a picture sent as already blurred is kept as sent), and kept \
             once (the same file again is 409). Pictures go into CATALOG.uploads/ (photos.sqlite -> photos.uploads/, one \
             folder per upload set), each written whole and renamed into place; what a killed server or a cut connection \
-            left half-done is removed at the next start. Completing a set indexes it in the background with the code of \
+            left half-done is removed at the next start. With $LOOKAROUND_UPLOAD_DIR=s3://BUCKET/PREFIX (any catalog; \
+            'lookaround index' reads the same variable) the pictures go into the bucket instead, PREFIX/SET/PICTURE.jpg \
+            beside the set's upload_set.json: each is checked and blurred on the local disk first and written under its \
+            final key only when complete. Completing a set indexes it in the background with the code of \
             'lookaround index' (the set's split_distance, split_time, duplicate_distance and duplicate_rotation; the \
             --osm extract, else sources/ beside the catalog, for places, streets and derived maps), keeping every other \
             panorama as it is; the catalog file is replaced atomically and this server reopens it, so the pictures are \

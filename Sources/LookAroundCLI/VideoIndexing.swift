@@ -5,8 +5,9 @@ import Storage
 import Video
 
 /// `lookaround index`'s videos: Catalog's ``Catalog/VideoFrameSampling`` over the Video module's frame store.
-/// Each recording's frames go in a folder named after it under the catalog's frames folder; the index
-/// then reads them like photos.
+/// Each recording's frames go in a folder named after it under the frames folder (the catalog's, or for
+/// videos in a bucket the bucket's); the index then reads them like photos. Videos and frames folders may
+/// be in object storage (``VideoFrameStore`` copies a video from there to decode it, and sends frames there).
 struct VideoIndexing: VideoFrameSampling {
     var settings: VideoFrameStore.Settings
     /// With `index --blur`: blurs each recording's frames as soon as they are written (nil: left as decoded).
@@ -21,11 +22,12 @@ struct VideoIndexing: VideoFrameSampling {
     static func key(_ video: VideoInput) -> String { video.folder + "/" + FilePath.name(of: video.path) }
 
     func frames(for videos: [VideoInput], directory: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) -> [VideoFramesOutcome] {
-        if StorageLocation.isObjectStorage(directory) {
-            let reason = "index writes video frames to a folder on disk (or a mounted share), not to \(directory): set $LOOKAROUND_FRAMES_DIR "
-                + "to a folder, or write the frames with 'lookaround video frames VIDEO -o \(directory)/NAME' and index that folder"
-            return videos.map { .failed($0, reason: reason) }
+        if case .s3(let bucket, _)? = try? StorageLocation(parsing: directory), !videos.isEmpty,
+           let problem = ObjectStorage.shared.problem(withBucket: bucket) {
+            // The bucket of the frames answers and these credentials may use it, before minutes of decoding.
+            return videos.map { .failed($0, reason: "its frames cannot be written to \(directory): \(problem)") }
         }
+        let remote = StorageLocation.isObjectStorage(directory)
         let store = VideoFrameStore(directory: directory, settings: settings)
         let byPath = Dictionary(videos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let (recordings, partOf) = VideoFrameStore.recordings(of: videos.map(\.path))
@@ -37,10 +39,14 @@ struct VideoIndexing: VideoFrameSampling {
         for (k, path) in recordings.enumerated() {
             let video = byPath[path]!
             let before = done
-            let outcome = store.frames(recording: path, key: Self.key(video)) { p in progress?(min(total, before + p.decoded), total) }
+            // Frames sent to a bucket are blurred before they are sent; frames on disk where they are (those of
+            // an unchanged video too: the blurring skips what it blurred before).
+            let blurBeforeSending: (([String]) -> Void)? = remote ? blurring.map { blurring in { blurring.blur($0) } } : nil
+            let outcome = store.frames(recording: path, key: Self.key(video),
+                                       progress: { p in progress?(min(total, before + p.decoded), total) }, prepare: blurBeforeSending)
             switch outcome {
             case .frames(let paths, let notes, _):
-                blurring?.blur(paths)
+                if !remote { blurring?.blur(paths) }
                 outcomes.append(.frames(video, paths: paths, warnings: notes))
             case .skipped(let reason): outcomes.append(.skipped(video, reason: reason))
             case .failed(let reason): outcomes.append(.failed(video, reason: reason))

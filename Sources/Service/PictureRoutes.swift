@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Imaging
+import Reprojection
 
 /// The picture files a STAC item's assets name, at geovisio's paths: `/api/pictures/{id}/hd.jpg` (the
 /// original file as it was captured or uploaded), `sd.jpg` (2048 pixels wide), `thumb.jpg` (500 wide)
@@ -60,7 +61,12 @@ struct PictureRoutes: RouteFamily {
         let file = picture.file
         return RenderJob(key: RenderPipeline.cacheKey("stac_picture", request, extra: record.imagePath), cacheControl: "public, max-age=86400") {
             let bytes: [UInt8]
-            do { bytes = try ImageFile.read(record.imagePath) } catch {
+            do {
+                // A file, or an object (an indexed bucket, uploads kept there): the store down is a 503.
+                bytes = try ImageryFile.read(record.imagePath)
+            } catch ReprojectionError.storageFailed(let error) where error.isUnavailable {
+                throw ServiceError.storageUnavailable(reason: error.publicReason, detail: error.description)
+            } catch {
                 throw ServiceError.unreadableImagery(panoramaID: record.id, detail: "\(error)")
             }
             return HTTPResponse(contentType: "image/jpeg", body: try ImageRoutes.rendering(record.id) { try Self.picture(file, of: bytes) })

@@ -270,8 +270,7 @@ struct UploadRoutes: RouteFamily {
             guard let next = page.next else { break }
             search.after = next
         }
-        let root = store.root + "/"
-        guard !records.isEmpty, records.allSatisfy({ URL(fileURLWithPath: $0.imagePath).standardizedFileURL.path.hasPrefix(root) }) else {
+        guard !records.isEmpty, records.allSatisfy({ store.holds($0.imagePath) }) else {
             throw ServiceError.uploadRefused(status: 403, code: "not_uploaded", message: "collection '\(path.collection)' was not "
                                              + "uploaded: only uploaded collections can be deleted here (the others come from the folders "
                                              + "'lookaround index' reads)", parameter: nil)

@@ -11,6 +11,12 @@ import Synchronization
 /// left half-done (temporary files, a picture its set does not name) is removed, so the folder and the
 /// catalog are as they were before the interrupted upload.
 ///
+/// The uploads folder may be in object storage (`$LOOKAROUND_UPLOAD_DIR=s3://BUCKET/PREFIX`): a picture
+/// then arrives, is checked and blurred in a local staging folder (``incoming``, this process's own under
+/// the temporary folder), and is sent to its final key only then, in one `PUT` or a multipart upload that
+/// appears only when complete (``ObjectStorage``); the set's state is the object `upload_set.json` beside
+/// its pictures, and a start removes the objects a set does not name, as it removes files.
+///
 /// A completed set is ingested by `lookaround index`'s code (``CatalogBuilder``) owning the uploads folder,
 /// one ingest at a time, in the background: the catalog file is replaced atomically and the service
 /// reopens it (``CatalogWatch``).
@@ -45,7 +51,13 @@ final class UploadSetStore: UploadedFileNames, Sendable {
         var blurredFaces = 0, blurredPlates = 0
     }
 
+    /// The uploads folder: a standardised local path, or `s3://BUCKET/PREFIX` (no `/` at the end).
     let root: String
+    /// Whether ``root`` is in object storage.
+    let isRemote: Bool
+    /// Where a picture is written whole, checked and blurred before it joins its set: `ROOT/.incoming`,
+    /// or for object storage this process's staging folder on the local disk.
+    let incoming: String
     let catalogPath: String
     let settings: UploadSettings
     private let sets = Mutex<[String: UploadSet]>([:])
@@ -57,10 +69,25 @@ final class UploadSetStore: UploadedFileNames, Sendable {
     /// Called after an ingest replaced the catalog (the service reopens it and drops cached answers).
     private let onIngested: @Sendable () -> Void
 
-    var incoming: String { root + "/.incoming" }
+    /// Prefix of the staging folders of processes with uploads in object storage (`NAME-PID`).
+    static let stagingPrefix = "lookaround-upload-staging-"
 
     init(root: String, catalogPath: String, settings: UploadSettings, onIngested: @escaping @Sendable () -> Void) throws(ServiceError) {
-        self.root = URL(fileURLWithPath: root).standardizedFileURL.path
+        if StorageLocation.isObjectStorage(root) {
+            let location: StorageLocation
+            do { location = try StorageLocation(parsing: root) } catch {
+                throw .badConfiguration(file: root, detail: "the uploads folder ($LOOKAROUND_UPLOAD_DIR) is not a location: \(error)")
+            }
+            var text = location.description
+            while text.hasSuffix("/") { text.removeLast() }
+            self.root = text
+            isRemote = true
+            incoming = FileManager.default.temporaryDirectory.standardizedFileURL.path + "/" + Self.stagingPrefix + "\(getpid())"
+        } else {
+            self.root = URL(fileURLWithPath: root).standardizedFileURL.path
+            isRemote = false
+            incoming = self.root + "/.incoming"
+        }
         self.catalogPath = catalogPath
         self.settings = settings
         self.onIngested = onIngested
@@ -74,10 +101,12 @@ final class UploadSetStore: UploadedFileNames, Sendable {
     func allSets() -> [UploadSet] { sets.withLock { Array($0.values) } }
 
     func create(_ set: UploadSet) throws(ServiceError) {
-        do {
-            try FileManager.default.createDirectory(atPath: folder(of: set.id), withIntermediateDirectories: true)
-        } catch {
-            throw .internalError(detail: "cannot create the upload set's folder \(folder(of: set.id)): \(error)")
+        if !isRemote {
+            do {
+                try FileManager.default.createDirectory(atPath: folder(of: set.id), withIntermediateDirectories: true)
+            } catch {
+                throw .internalError(detail: "cannot create the upload set's folder \(folder(of: set.id)): \(error)")
+            }
         }
         try persist(set)
         sets.withLock { $0[set.id] = set }
@@ -103,10 +132,14 @@ final class UploadSetStore: UploadedFileNames, Sendable {
 
     func release(_ md5: String) { _ = pending.withLock { $0.remove(md5) } }
 
-    /// Moves the checked picture at `temporary` into set `id` as `file`, then records it.
+    /// Moves the checked picture at `temporary` into set `id` as `file`, then records it (object storage:
+    /// sends it to its final key, whole or not at all, and removes `temporary`).
     func add(_ file: UploadedFile, from temporary: String, to id: String) throws(ServiceError) {
         let destination = folder(of: id) + "/" + file.pictureID + ".jpg"
-        guard rename(temporary, destination) == 0 else {
+        if isRemote {
+            try Self.storing { () throws(StorageError) in try ObjectStorage.shared.upload(file: temporary, to: destination, contentType: "image/jpeg") }
+            unlink(temporary)
+        } else if rename(temporary, destination) != 0 {
             throw .internalError(detail: "cannot move \(temporary) to \(destination): \(String(cString: strerror(errno)))")
         }
         let updated = sets.withLock { sets -> UploadSet? in
@@ -117,7 +150,7 @@ final class UploadSetStore: UploadedFileNames, Sendable {
         guard let updated else { throw .unknownResource(kind: "upload set", id: id) }
         do { try persist(updated) } catch {
             // Not recorded: the picture goes again, as if it never arrived.
-            unlink(destination)
+            removePicture(destination)
             sets.withLock { $0[id]?.files.removeAll { $0.pictureID == file.pictureID } }
             throw error
         }
@@ -155,12 +188,33 @@ final class UploadSetStore: UploadedFileNames, Sendable {
         }
         for set in changed {
             try persist(set)
-            for file in set.files where pictureIDs.contains(file.pictureID) { unlink(folder(of: set.id) + "/" + file.pictureID + ".jpg") }
+            for file in set.files where pictureIDs.contains(file.pictureID) { removePicture(folder(of: set.id) + "/" + file.pictureID + ".jpg") }
         }
         try ingestQueue.sync { try ingest() }
     }
 
     func originalName(ofPicture id: String) -> String? { names.withLock { $0[id] } }
+
+    /// Removes a kept picture (a file or an object); what cannot be removed now is removed at the next
+    /// start, as its set no longer names it.
+    private func removePicture(_ location: String) {
+        if isRemote { try? ObjectStorage.shared.delete(location) } else { unlink(location) }
+    }
+
+    /// Whether `path` (a catalog record's image) is one of the uploaded pictures.
+    func holds(_ path: String) -> Bool {
+        guard isRemote else { return URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(root + "/") }
+        return (try? StorageLocation(parsing: path))?.description.hasPrefix(root + "/") ?? false
+    }
+
+    /// The object store's failures as the service answers them: unreachable or refusing now is a 503
+    /// with `Retry-After`, anything else a 500 naming it.
+    static func storing<T>(_ body: () throws(StorageError) -> T) throws(ServiceError) -> T {
+        do { return try body() } catch {
+            if error.isUnavailable { throw .storageUnavailable(reason: error.publicReason, detail: error.description) }
+            throw .internalError(detail: "the uploads folder cannot be written: \(error)")
+        }
+    }
 
     // MARK: Ingest
 
@@ -218,15 +272,22 @@ final class UploadSetStore: UploadedFileNames, Sendable {
 
     // MARK: Disk
 
-    /// Writes `set`'s state: a temporary file renamed over `upload_set.json`.
+    /// Writes `set`'s state: a temporary file renamed over `upload_set.json` (object storage: one `PUT`).
     private func persist(_ set: UploadSet) throws(ServiceError) {
         let path = folder(of: set.id) + "/upload_set.json"
+        let data: Data
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(set)
-            try Self.writeAtomically(data, to: path)
+            data = try encoder.encode(set)
         } catch {
+            throw .internalError(detail: "cannot encode the state of upload set \(set.id): \(error)")
+        }
+        if isRemote {
+            try Self.storing { () throws(StorageError) in try ObjectStorage.shared.write([UInt8](data), to: path, contentType: "application/json") }
+            return
+        }
+        do { try Self.writeAtomically(data, to: path) } catch {
             throw .internalError(detail: "cannot write \(path): \(error)")
         }
     }
@@ -248,6 +309,7 @@ final class UploadSetStore: UploadedFileNames, Sendable {
     /// Loads every set and removes what an interrupted upload left: `.incoming/`, temporary files, and
     /// pictures their set does not name.
     private func recover() throws(ServiceError) {
+        if isRemote { return try recoverRemote() }
         let manager = FileManager.default
         do {
             try manager.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -270,6 +332,56 @@ final class UploadSetStore: UploadedFileNames, Sendable {
                 try? manager.removeItem(atPath: folder + "/" + entry)
             }
             // An ingest the stop interrupted runs again.
+            if set.state == "ingesting" || set.state == "queued" { set.state = "queued" }
+            loaded[set.id] = set
+        }
+        sets.withLock { $0 = loaded }
+        let kept = loaded.values.flatMap { $0.files.filter { $0.status != "deleted" }.map { ($0.pictureID, $0.fileName) } }
+        names.withLock { $0 = Dictionary(kept, uniquingKeysWith: { first, _ in first }) }
+        if loaded.values.contains(where: { $0.state == "queued" }) { ingestQueue.async { [self] in try? ingest() } }
+    }
+
+    /// ``recover()`` for an uploads folder in object storage: every set's `upload_set.json` read, the
+    /// objects a set does not name (and the sets never recorded) deleted, and this process's staging
+    /// folder made (staging folders of processes that ended are removed).
+    private func recoverRemote() throws(ServiceError) {
+        let manager = FileManager.default
+        let temporary = FileManager.default.temporaryDirectory.standardizedFileURL.path
+        for name in (try? manager.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(Self.stagingPrefix) {
+            let pid = Int32(name.dropFirst(Self.stagingPrefix.count)) ?? 0
+            if pid == getpid() || (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) { try? manager.removeItem(atPath: temporary + "/" + name) }
+        }
+        do { try manager.createDirectory(atPath: incoming, withIntermediateDirectories: true) } catch {
+            throw .badConfiguration(file: incoming, detail: "the staging folder of uploads cannot be made: \(error)")
+        }
+        let objects = try Self.storing { () throws(StorageError) in try ObjectStorage.shared.list(root) }
+        var bySet: [String: [ListedObject]] = [:]
+        for object in objects {
+            let parts = object.relativePath.split(separator: "/", maxSplits: 1)
+            bySet[String(parts[0]), default: []].append(object)
+        }
+        var loaded: [String: UploadSet] = [:]
+        for (id, objects) in bySet {
+            let state = folder(of: id) + "/upload_set.json"
+            // A state that cannot be read now stops the start (its pictures are not removed); one that reads
+            // but does not decode is treated as never recorded, as a local folder's is.
+            var set: UploadSet?
+            if objects.contains(where: { $0.location == state }) {
+                let bytes = try Self.storing { () throws(StorageError) in try ObjectStorage.shared.read(state, caching: false) }
+                set = try? JSONDecoder().decode(UploadSet.self, from: Data(bytes))
+            }
+            let named = Set((set?.files ?? []).filter { $0.status != "deleted" }.map { folder(of: id) + "/" + $0.pictureID + ".jpg" })
+            for object in objects where object.location != state && !named.contains(object.location) {
+                try Self.storing { () throws(StorageError) in try ObjectStorage.shared.delete(object.location) }
+            }
+            guard var set else {
+                // A set created but never recorded (killed between the two), or a state that cannot be read:
+                // nothing of it was kept.
+                if objects.contains(where: { $0.location == state }) {
+                    try Self.storing { () throws(StorageError) in try ObjectStorage.shared.delete(state) }
+                }
+                continue
+            }
             if set.state == "ingesting" || set.state == "queued" { set.state = "queued" }
             loaded[set.id] = set
         }

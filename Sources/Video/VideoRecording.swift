@@ -277,7 +277,9 @@ public struct VideoRecording: Sendable {
     }
 
     static func logCandidates(_ path: String) -> [String] {
-        let stem = (path as NSString).deletingPathExtension
+        // By hand rather than NSString's path methods, which would fold the `//` of an `s3://` location.
+        let name = FilePath.name(of: path)
+        let stem = name.lastIndex(of: ".").map { String(path.dropLast(name.distance(from: $0, to: name.endIndex))) } ?? path
         var names: [String] = []
         for ext in GPSLog.extensions + ["insv"] { names += [stem + "." + ext, stem + "." + ext.uppercased()] }
         return names

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Testing
 import TestSupport
+import VideoTestSupport
 
 /// Imagery in object storage, as users run it: the shipped panoramas copied into a bucket of a real S3
 /// server (SeaweedFS, with credentials) and indexed from `s3://…` into the same rows as from the disk;
@@ -309,9 +310,8 @@ struct ObjectStorageCLITests {
     /// `video frames -o s3://…`: each frame one object (a PUT: whole or absent), the same bytes as a local
     /// run's (boto3, run unchanged, is the judge of what is in the bucket), `frames.json` beside them, and
     /// `index` reads them from there as photos (EXIF GPS, GPano). A bucket that does not exist is named
-    /// before anything is decoded. `index` writes the frames of videos it finds to a folder on disk: a
-    /// PostGIS catalog's $LOOKAROUND_FRAMES_DIR set to s3://… is refused per video with what to do, and no
-    /// local folder named `s3:` appears.
+    /// before anything is decoded. A PostGIS catalog's $LOOKAROUND_FRAMES_DIR set to s3://… gets the frames
+    /// of the videos `index` finds on disk in the bucket, and no local folder named `s3:` appears.
     @Test(.enabled(if: hasBoto3, "boto3 (PyPI) is not installed: scripts/install-test-tools.sh installs it"))
     func videoFramesAreWrittenToTheBucket() throws {
         try VideoCLITests.requireFFmpeg()
@@ -365,11 +365,182 @@ struct ObjectStorageCLITests {
             defer { PostGISTestServer.drop(url) }
             var environment = setup.environment
             environment["LOOKAROUND_FRAMES_DIR"] = "s3://\(setup.bucket)/index-frames"
-            let refused = try Lookaround.run(["index", videos.path, "--catalog", url, "--no-osm"], in: root, environment: environment)
-            #expect(refused.stdout.contains("index writes video frames to a folder on disk") || refused.stderr.contains("index writes video frames to a folder on disk"),
-                    "\(refused.exitCode) \(refused.stdout)\(refused.stderr)")
+            let indexed = try Lookaround.run(["index", videos.path, "--catalog", url, "--no-osm", "--video-every-meters", "12"], in: root,
+                                             environment: environment)
+            #expect(indexed.exitCode == 0 && indexed.stdout.contains("videos      1 file, 3 frames in s3://\(setup.bucket)/index-frames"),
+                    "\(indexed.exitCode) \(indexed.stdout)\(indexed.stderr)")
+            let listed = try Lookaround.run(["storage", "ls", "s3://\(setup.bucket)/index-frames"], environment: setup.environment)
+            #expect(listed.stdout.contains("videos/walk.mp4/000002.jpg") && listed.stdout.contains("videos/walk.mp4/manifest.json"), "\(listed.stdout)")
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("s3:").path), "no local folder named s3:")
         }
+    }
+
+    /// Uploads into a catalog whose imagery is in the bucket: its panoramas indexed from `s3://…`, and
+    /// `$LOOKAROUND_UPLOAD_DIR` an `s3://` prefix of the same bucket (serve and index read it alike).
+    /// panoramax_cli (PyPI, unchanged) sends the GoPro Max photos; they are objects there, blurred, one per
+    /// picture beside their set's `upload_set.json`, nothing beside the catalog on disk and nothing left
+    /// in the staging folder; the scene answers them, `/v1/snapshot` renders one, `hd.jpg` is the object.
+    /// An index run afterwards keeps them; an object their set does not name (a killed server's) is gone
+    /// at the next start; deleting the collection deletes the objects.
+    @Test func panoramaxUploadsGoIntoTheBucketAndAreServedFromThere() throws {
+        try PanoramaxUploadCLITests.requireClient()
+        let setup = try Self.shared.get()
+        let root = try Lookaround.temporaryDirectory()
+        let photos = try PanoramaxUploadCLITests.goproPhotos(into: root)
+        let catalog = root.appendingPathComponent("bucket.sqlite").path
+        let uploads = "s3://\(setup.bucket)/uploads-\(UUID().uuidString.prefix(8).lowercased())"
+        var environment = setup.environment
+        environment["LOOKAROUND_UPLOAD_DIR"] = uploads
+        let index = try Lookaround.run(["index", setup.folder, "--catalog", catalog, "--no-osm", "--quiet"], environment: environment)
+        try #require(index.exitCode == 0, "\(index.stderr)")
+        let token = UUID().uuidString.lowercased()
+        let keys = root.appendingPathComponent("upload-keys.txt").path
+        try "\(token)\n".write(toFile: keys, atomically: true, encoding: .utf8)
+        var server = try BackgroundServer(["--catalog", catalog, "--upload-key-file", keys], environment: environment)
+        defer { _ = server.terminate() }
+        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("lookaround-upload-staging-\(server.background.process.processIdentifier)")
+        #expect(FileManager.default.fileExists(atPath: staging.path), "the staging folder \(staging.path)")
+
+        let upload = try PanoramaxUploadCLITests.client(["upload", "--api-url", "http://127.0.0.1:\(server.port)", "--token", token, "--wait",
+                                                         photos.path], in: root)
+        #expect(upload.exitCode == 0 && upload.stdout.contains("5 pictures uploaded") && upload.stdout.contains("All uploaded pictures are published"),
+                "\(upload.stdout)\n\(upload.stderr)\n\(server.stderr)")
+        let setID = try String(contentsOf: photos.appendingPathComponent("_panoramax.txt"), encoding: .utf8)
+            .replacingOccurrences(of: "upload_set_id=", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+        // In the bucket: the five pictures and the set's state, under the set's prefix; nothing on the local disk.
+        func listed() throws -> [String] {
+            let result = try Lookaround.run(["storage", "ls", uploads], environment: setup.environment)
+            try #require(result.exitCode == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }.sorted()
+        }
+        let objects = try listed()
+        #expect(objects.count == 6 && objects.allSatisfy { $0.hasPrefix(setID + "/") } && objects.contains(setID + "/upload_set.json"), "\(objects)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("bucket.uploads").path), "no uploads folder beside the catalog")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? ["?"]).isEmpty, "the staging folder is left empty")
+        let pictures = objects.filter { $0.hasSuffix(".jpg") }
+        let local = root.appendingPathComponent("fetched")
+        let fetched = try Lookaround.run(["storage", "cp", "--recursive", "--quiet", uploads, local.path], environment: setup.environment)
+        try #require(fetched.exitCode == 0, "\(fetched.stderr)")
+        for name in pictures {
+            let data = try Data(contentsOf: local.appendingPathComponent(name))
+            #expect(String(decoding: data.prefix(200_000), as: UTF8.self).contains("LookAroundPrivacy"), "\(name) carries no blur record")
+        }
+        // The catalog names the objects; the scene answers them, a view renders, hd.jpg is the object's bytes.
+        let scene = try Lookaround.run(["scene", "--catalog", catalog, "--lat", "49.00692", "--lon", "1.91920", "--radius-meters", "30", "--json"],
+                                       environment: environment)
+        #expect(scene.exitCode == 0, "\(scene.stdout)\(scene.stderr)")
+        let found = try RawHTTPClient(port: server.port).get("/v1/scene?lat=49.00692&lon=1.91920&radius_meters=30")
+        let id = try #require((try found.json()["scene"] as? [String: Any])?["panorama_id"] as? String, "\(found.text)")
+        #expect(pictures.contains(setID + "/" + id + ".jpg"), "\(id) is not one of \(pictures)")
+        let query = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
+        let frame = try RawHTTPClient(port: server.port, timeoutSeconds: 60).get("/v1/snapshot?scene=\(query)&size=320x180")
+        #expect(frame.status == 200, "\(frame.text.prefix(300))")
+        try Data(frame.body).write(to: root.appendingPathComponent("uploaded-view.jpg"))
+        let view = try JPEGCodec.decodeRGB(frame.body).image.components
+        #expect((view.max() ?? 0) - (view.min() ?? 0) > 100, "the uploaded photo's view is blank")
+        let original = try RawHTTPClient(port: server.port, timeoutSeconds: 60).get("/api/pictures/\(query)/hd.jpg")
+        let object = try Data(contentsOf: local.appendingPathComponent(setID + "/" + id + ".jpg"))
+        #expect(original.status == 200 && Data(original.body) == object, "hd.jpg: \(original.status) \(original.text.prefix(200))")
+
+        // An index run keeps the uploads (it reads the same $LOOKAROUND_UPLOAD_DIR and never lists it).
+        let again = try Lookaround.run(["index", setup.folder, "--catalog", catalog, "--no-osm", "--json", "--quiet"], environment: environment)
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(try Lookaround.run(["scene", "--catalog", catalog, "--id", id], environment: environment).exitCode == 0, "index dropped the upload")
+
+        // A killed server's leftover (an object its set does not name) is removed at the next start.
+        _ = server.terminate()
+        let stray = root.appendingPathComponent("stray.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: stray)
+        #expect(try Lookaround.run(["storage", "cp", stray.path, "\(uploads)/\(setID)/stray.jpg"], environment: setup.environment).exitCode == 0)
+        server = try BackgroundServer(["--catalog", catalog, "--upload-key-file", keys], environment: environment)
+        #expect(try listed() == objects, "the stray object is removed at start")
+
+        // Deleting the uploaded collection deletes its objects (the set's state stays).
+        let collection = try #require((try found.json()["scene"] as? [String: Any])?["sequence"] as? String, "\(found.text)")
+        let escaped = collection.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? collection
+        let deleted = try PanoramaxUploadCLITests.request(server.port, "DELETE", "/api/collections/\(escaped)", headers: ["Authorization": "Bearer \(token)"])
+        #expect(deleted.status == 204, "\(deleted.status) \(deleted.text)")
+        #expect(try listed() == [setID + "/upload_set.json"])
+        #expect(try Lookaround.run(["scene", "--catalog", catalog, "--id", id], environment: environment).exitCode != 0, "the deleted upload is still in the catalog")
+    }
+
+    /// 360° videos in a bucket: `index s3://BUCKET/…/rides` copies each to a temporary file (with the GPS
+    /// log beside it) to decode it, and writes its frames into the bucket beside the folder
+    /// (`rides.frames/rides/walk.mp4/`, with the manifest), byte-identical to the frames of the same video
+    /// indexed from the disk, into the same catalog rows; the shared GoPro MAX file in HERO (flat) mode is
+    /// named with its reason, never skipped silently. An unchanged video is not decoded again (its frames'
+    /// folder is left as it is); a changed one is, and its old frames go. A snapshot renders from a frame.
+    @Test func videosInTheBucketBecomeFramesInTheBucket() throws {
+        try VideoCLITests.requireFFmpeg()
+        let setup = try Self.shared.get()
+        let root = try Lookaround.temporaryDirectory()
+        let videos = root.appendingPathComponent("rides")
+        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
+        _ = try VideoCLITests.walkVideo(Array(VideoCLITests.ids.prefix(3)), in: videos)
+        let flat = TestRecordings.sharedVideoData(besides: Lookaround.repository)?.appendingPathComponent("max-heromode.mp4")
+        let hasFlat = flat.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+        if let flat, hasFlat { try FileManager.default.copyItem(at: flat, to: videos.appendingPathComponent("GH010043.MP4")) }
+        let folder = "s3://\(setup.bucket)/videos-\(UUID().uuidString.prefix(8).lowercased())/rides"
+        let sent = try Lookaround.run(["storage", "cp", "--recursive", "--quiet", videos.path, folder], environment: setup.environment)
+        try #require(sent.exitCode == 0, "\(sent.stderr)")
+
+        let catalog = root.appendingPathComponent("bucket.sqlite").path
+        let index = { try Lookaround.run(["index", folder, "--catalog", catalog, "--no-osm", "--video-every-meters", "12"], environment: setup.environment) }
+        let first = try index()
+        let count = hasFlat ? "2 files" : "1 file"
+        #expect(first.exitCode == 0 && first.stdout.contains("videos      \(count), 3 frames in \(folder).frames"), "\(first.stdout)\(first.stderr)")
+        if hasFlat {
+            #expect(first.stdout.contains("warning     \(folder)/GH010043.MP4: a flat (not 360°) video") && !first.stdout.contains("lookaround-video-"),
+                    "the flat video is named with its reason (and its location, not the temporary copy's): \(first.stdout)")
+        }
+        func listed() throws -> [String] {
+            let result = try Lookaround.run(["storage", "ls", folder + ".frames"], environment: setup.environment)
+            try #require(result.exitCode == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }.sorted()
+        }
+        #expect(try listed() == ["rides/walk.mp4/000000.jpg", "rides/walk.mp4/000001.jpg", "rides/walk.mp4/000002.jpg", "rides/walk.mp4/manifest.json"])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("lookaround-video-") || $0.hasPrefix("lookaround-frames-") }
+        #expect(leftovers.isEmpty, "temporary copies left: \(leftovers)")
+
+        // The same video indexed from the disk: the same frames, byte for byte, and the same rows.
+        let local = root.appendingPathComponent("local.sqlite").path
+        let fromDisk = try Lookaround.run(["index", videos.path, "--catalog", local, "--no-osm", "--video-every-meters", "12", "-q"])
+        #expect(fromDisk.exitCode == 0, "\(fromDisk.stderr)")
+        let fetched = root.appendingPathComponent("fetched")
+        #expect(try Lookaround.run(["storage", "cp", "--recursive", "--quiet", folder + ".frames", fetched.path], environment: setup.environment).exitCode == 0)
+        for k in 0..<3 {
+            let name = String(format: "rides/walk.mp4/%06d.jpg", k)
+            let disk = try Data(contentsOf: root.appendingPathComponent("local.frames").appendingPathComponent(name))
+            #expect(try Data(contentsOf: fetched.appendingPathComponent(name)) == disk, "\(name) differs from the disk's frame")
+        }
+        let (remoteRows, localRows) = (try Self.rows(catalog), try Self.rows(local))
+        #expect(remoteRows.panoramas == localRows.panoramas && remoteRows.links == localRows.links && !remoteRows.panoramas.isEmpty,
+                "\(remoteRows.panoramas)\n\(localRows.panoramas)")
+        #expect(remoteRows.paths.count == 3 && remoteRows.paths.allSatisfy { $0.hasPrefix(folder + ".frames/rides/walk.mp4/") }, "\(remoteRows.paths)")
+        let view = root.appendingPathComponent("frame-view.png").path
+        let snapshot = try Lookaround.run(["snapshot", "--catalog", catalog, "--scene", "walk/000001", "--size", "320x240", "-o", view],
+                                          environment: setup.environment)
+        #expect(snapshot.exitCode == 0 && FileManager.default.fileExists(atPath: view), "\(snapshot.stdout)\(snapshot.stderr)")
+
+        // Unchanged: not decoded again (an object planted in its frames' folder stays, as nothing is rewritten).
+        let planted = root.appendingPathComponent("planted.txt")
+        try Data("planted".utf8).write(to: planted)
+        #expect(try Lookaround.run(["storage", "cp", planted.path, folder + ".frames/rides/walk.mp4/planted.txt"], environment: setup.environment).exitCode == 0)
+        let second = try index()
+        #expect(second.exitCode == 0 && second.stdout.contains("3 files: 0 read, 3 unchanged"), "\(second.stdout)\(second.stderr)")
+        #expect(try listed().contains("rides/walk.mp4/planted.txt"), "an unchanged video's frames were written again")
+
+        // Changed (two panoramas now): decoded again, its frames replaced, the old ones and the planted object gone.
+        try FileManager.default.removeItem(at: videos.appendingPathComponent("walk.mp4"))
+        _ = try VideoCLITests.walkVideo(Array(VideoCLITests.ids.prefix(2)), in: videos)
+        for name in ["walk.mp4", "walk.gpx"] {
+            let copied = try Lookaround.run(["storage", "cp", videos.appendingPathComponent(name).path, folder + "/" + name], environment: setup.environment)
+            #expect(copied.exitCode == 0, "\(copied.stderr)")
+        }
+        let third = try index()
+        #expect(third.exitCode == 0 && third.stdout.contains("videos      \(count), 2 frames in \(folder).frames"), "\(third.stdout)\(third.stderr)")
+        #expect(try listed() == ["rides/walk.mp4/000000.jpg", "rides/walk.mp4/000001.jpg", "rides/walk.mp4/manifest.json"])
     }
 
     static let hasBoto3 = (try? Lookaround.runProcess("/usr/bin/env", ["python3", "-c", "import boto3"]).exitCode) == 0
