@@ -92,9 +92,14 @@ public struct SceneQueryIndex: Sendable {
     }
 
     @inline(__always) static func column(longitudeE7: Int64) -> Int64 {
-        let c = ((longitudeE7 + 1_800_000_000) * cellsPerDegree) / 10_000_000
+        // Rounded down, also west of −180° (a query's box reaching across the antimeridian from the
+        // west): division truncating toward zero put −180.0004° in column 0 instead of the last column,
+        // and the cells just west of +180° were never visited (found by the brute-force test).
+        let shifted = (longitudeE7 + 1_800_000_000) * cellsPerDegree
+        let c = shifted >= 0 ? shifted / 10_000_000 : (shifted - 9_999_999) / 10_000_000
         return ((c % fineColumns) + fineColumns) % fineColumns
     }
+
     /// The smallest latitude × 1e7 in fine row `row`.
     @inline(__always) static func latitudeOriginE7(row: Int64) -> Int64 {
         (row * 10_000_000 + cellsPerDegree - 1) / cellsPerDegree - 900_000_000
