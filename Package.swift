@@ -28,7 +28,7 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"])]),
         // epoll and eventfd (libc's Linux headers, which the Glibc module leaves out): the HTTP server.
         .systemLibrary(name: "CLinuxEvents"),
-        // A software prefetch hint (one inline C function; Swift has no intrinsic): the view renderer.
+        // A software prefetch hint (one inline C function; Swift has no intrinsic): the view renderer, the scene query index's batches.
         .systemLibrary(name: "CPrefetch"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
@@ -88,7 +88,7 @@ let package = Package(
         // access, turn restrictions, pedestrian areas), A* over directed edges, steps, encoded polylines.
         .target(name: "Routing", dependencies: ["Diagnostics", "Geodesy", "MapData"]),
         .target(name: "Simulator", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "MapData", "CEmbree3", "Storage"]),
-        .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData", "Storage"]),
+        .target(name: "Catalog", dependencies: ["Parallelism", "Diagnostics", "CPrefetch", "CSQLite", "CPostgres", "Geodesy", "Imaging", "MapData", "Storage"]),
         .target(name: "Reprojection", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "CPrefetch", "CViewKernels", "Storage"]),
         // 360° video in: containers and telemetry (GPMF, CAMM, Insta360 trailer, GPX/NMEA), the GoPro MAX cube
         // rebuild, frames sampled along the track into geotagged JPEGs.

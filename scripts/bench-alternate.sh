@@ -6,8 +6,13 @@
 # (code that rarely changes: the control for the machine's speed), the composed frame's median and
 # mean over a move, and the set-up of a move.
 #
+# With SECTION=catalog it runs `BINARY catalog` instead and prints the nearest-within-50 m queries per
+# second of the in-memory index one query at a time, in batches (n/a for a binary without the batched
+# path), and the SQLite R*Tree peer of the same run.
+#
 #   scripts/bench-alternate.sh /tmp/bench-before /tmp/bench-after   two copies of .build/release/Benchmarks
 #   ROUNDS=7 scripts/bench-alternate.sh A B C
+#   SECTION=catalog ROUNDS=3 scripts/bench-alternate.sh A B
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: [ROUNDS=n] $0 BENCHMARKS-BINARY..." >&2; exit 64; }
@@ -15,8 +20,30 @@ for b in "$@"; do [ -x "$b" ] || { echo "error: $b is not an executable (copy .b
 rounds=${ROUNDS:-5}
 case "$rounds" in ''|*[!0-9]*) echo "error: ROUNDS=$rounds: a whole number of rounds, 1…100" >&2; exit 64;; esac
 [ "$rounds" -ge 1 ] && [ "$rounds" -le 100 ] || { echo "error: ROUNDS=$rounds: 1…100" >&2; exit 64; }
+section=${SECTION:-playback}
+case "$section" in playback|catalog) ;; *) echo "error: SECTION=$section: playback or catalog" >&2; exit 64;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ "$section" = catalog ]; then
+    for r in $(seq 1 "$rounds"); do
+        for k in $(seq 1 $#); do
+            b=${!k}
+            flock /tmp/lookaround-build.lock "$b" catalog > "$tmp/out" 2>&1 || true
+            single=$(sed -n 's/^nearest within 50 m, in-memory index  *\([0-9]*\) q\/s.*/\1/p' "$tmp/out")
+            batched=$(sed -n 's/^  same, in batches of [0-9]* (prefetching)  *\([0-9]*\) q\/s.*/\1/p' "$tmp/out")
+            rtree=$(sed -n 's/^same queries, SQLite R\*Tree + ORDER BY  *\([0-9]*\) q\/s.*/\1/p' "$tmp/out")
+            [ -n "$single" ] && [ -n "$rtree" ] || { echo "error: $b printed no catalog query figures:" >&2; cat "$tmp/out" >&2; exit 70; }
+            echo "$single ${batched:-n/a} $rtree" >> "$tmp/$k"
+            echo "round $r/$rounds $(basename "$b"): index $single q/s, batched ${batched:-n/a} q/s, R*Tree $rtree q/s" >&2
+        done
+    done
+    for k in $(seq 1 $#); do
+        b=${!k}
+        col() { cut -d' ' -f"$1" "$tmp/$k" | sort -n | tr '\n' ' '; }
+        echo "$(basename "$b")  index q/s: $(col 1)| batched q/s: $(col 2)| R*Tree q/s: $(col 3)"
+    done
+    exit 0
+fi
 for r in $(seq 1 "$rounds"); do
     for k in $(seq 1 $#); do
         b=${!k}

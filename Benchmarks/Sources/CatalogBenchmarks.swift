@@ -12,7 +12,8 @@ func runCatalogBenchmarks() throws {
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("lookaround-catalog-bench-\(getpid())")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: work) }
-    print("Catalog benchmarks (release; queries on one thread: index = best of 3 passes over 1M queries, "
+    print("Catalog benchmarks (release; queries on one thread: index = best of 3 passes over 1M queries, one at a time "
+          + "and in batches of \(sceneBatchSize); "
           + "R*Tree = one pass over the first 20k; open = median of 5)")
     print("")
     var table: [(String, String, String)] = []
@@ -63,7 +64,45 @@ func runCatalogBenchmarks() throws {
         bestSeconds = min(bestSeconds, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
     indexQPS = Double(queryCount) / bestSeconds
+    // The same queries in batches, as the availability API receives them: the next queries' cells are prefetched.
+    var hits = [SceneQueryIndex.Hit](repeating: SceneQueryIndex.Hit(position: -1, approximateDistanceMeters: 0, withinRadius: 0, accepted: 0),
+                                     count: sceneBatchSize)
+    var batchSeconds = Double.infinity
+    var batchAgrees = true
+    for _ in 0..<3 {
+        start = DispatchTime.now().uptimeNanoseconds
+        var batchFound = 0
+        queries.withUnsafeBufferPointer { all in
+            hits.withUnsafeMutableBufferPointer { out in
+                var first = 0
+                while first < all.count {
+                    let batch = UnsafeBufferPointer(rebasing: all[first..<min(first + sceneBatchSize, all.count)])
+                    catalog.nearest(batch, into: out)
+                    for k in 0..<batch.count where out[k].found { batchFound += 1 }
+                    first += batch.count
+                }
+            }
+        }
+        batchSeconds = min(batchSeconds, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        batchAgrees = batchAgrees && batchFound == found
+    }
+    let batchQPS = Double(queryCount) / batchSeconds
     print("queries: \(queryCount) points in the area, radius 50 m, nearest; \(found) found (\(found * 100 / queryCount) %)")
+
+    // The layout against its limit: 64-byte lines of the index read per query (each a cache miss on a catalog
+    // much larger than the caches), against the layout before the cell table, over the first 100,000 queries.
+    var linesNow = 0, linesBefore = 0
+    for query in queries.prefix(100_000) {
+        let lines = queryIndex.linesRead(query)
+        linesNow += lines.cellTable
+        linesBefore += lines.previousLayout
+    }
+    print(String(format: "index lines read per query (64 B; unfiltered nearest): %.2f with the cell table, %.2f in the layout before it",
+                 Double(linesNow) / 100_000, Double(linesBefore) / 100_000))
+    if let rollup = try? String(contentsOfFile: "/proc/self/smaps_rollup", encoding: .utf8),
+       let huge = rollup.split(separator: "\n").first(where: { $0.hasPrefix("AnonHugePages:") }) {
+        print("transparent huge pages in this process: \(huge.dropFirst("AnonHugePages:".count).trimmingCharacters(in: .whitespaces))")
+    }
 
     // The R*Tree baseline on the first 20,000 of the same queries; results are compared.
     let baselineCount = 20_000
@@ -85,8 +124,11 @@ func runCatalogBenchmarks() throws {
         if let reference, abs(reference.distanceMeters - hit.approximateDistanceMeters) > 0.02 { disagreements += 1 }
     }
     let ratio = indexQPS / baselineQPS
+    // Issue 55's goal is 2 M q/s on one core; the limit, two cache misses a query, is about 10 M.
     table.append(("nearest within 50 m, in-memory index", String(format: "%.0f q/s", indexQPS),
-                  indexQPS >= 1_000_000 ? "≥ 1,000,000: met" : "≥ 1,000,000: MISSED"))
+                  indexQPS >= 2_000_000 ? "≥ 2,000,000 (limit ≈ 10 M): met" : "≥ 2,000,000 (limit ≈ 10 M): MISSED"))
+    table.append(("  same, in batches of \(sceneBatchSize) (prefetching)", String(format: "%.0f q/s", batchQPS),
+                  (batchQPS >= 2_000_000 ? "≥ 2,000,000: met" : "≥ 2,000,000: MISSED") + (batchAgrees ? "" : "; found counts DIFFER")))
     table.append(("same queries, SQLite R*Tree + ORDER BY", String(format: "%.0f q/s", baselineQPS), ""))
     table.append(("ratio index / R*Tree", String(format: "%.1f×", ratio), ratio >= 20 ? "≥ 20×: met" : "≥ 20×: MISSED"))
     print("index and R*Tree answers differ on \(disagreements) of \(baselineCount) queries, \(atTheBoundary) of them a panorama "
@@ -159,6 +201,9 @@ func runCatalogBenchmarks() throws {
     print(String(repeating: "-", count: 90))
     for (name, value, goal) in table { print(catalogPad(name, 48) + catalogPad(value, 22) + goal) }
 }
+
+/// Queries per call of the batched path (the availability API's batches are of this order).
+private let sceneBatchSize = 1024
 
 private func catalogPad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)

@@ -83,6 +83,14 @@ public final class Catalog: @unchecked Sendable {
         store.queryIndex?.search(query) ?? SceneQueryIndex.Hit(position: -1, approximateDistanceMeters: .infinity, withinRadius: 0, accepted: 0)
     }
 
+    /// ``nearest(_:)`` for many queries at once, in order into `hits` (`hits.count` ≥ `queries.count`): the
+    /// same answers, with the next queries' cells prefetched while one is searched
+    /// (``SceneQueryIndex/search(_:into:)``). A PostGIS catalog answers "nothing found" for each.
+    public func nearest(_ queries: UnsafeBufferPointer<SceneQueryIndex.Query>, into hits: UnsafeMutableBufferPointer<SceneQueryIndex.Hit>) {
+        if let index = store.queryIndex { index.search(queries, into: hits); return }
+        for i in 0..<queries.count { hits[i] = nearest(queries[i]) }
+    }
+
     /// Answers a scene request: the panorama with its geodesic distance and bearing from the request
     /// point, capture heading and date and links; or no coverage with the reason.
     /// - Throws: `CatalogError.invalidParameter` for a bad radius or date window; `.sqlite` when the file fails.

@@ -48,7 +48,15 @@ extension SceneQueryIndex {
                 initialized = n
             }
         }
-        self.init(sortedLatitudes: read(Int32.self, at: 12), longitudes: read(Int32.self, at: 12 + 4 * n),
+        let latitudes = read(Int32.self, at: 12), longitudes = read(Int32.self, at: 12 + 4 * n)
+        // The cell table packs each point as an offset inside its cell: a position off the globe has no cell.
+        if let i = latitudes.firstIndex(where: { abs($0) > 900_000_000 }) {
+            throw .corruptIndex(path: path, detail: "panorama \(i) has latitude × 1e7 \(latitudes[i]), outside ±900000000")
+        }
+        if let i = longitudes.firstIndex(where: { abs($0) > 1_800_000_000 }) {
+            throw .corruptIndex(path: path, detail: "panorama \(i) has longitude × 1e7 \(longitudes[i]), outside ±1800000000")
+        }
+        self.init(sortedLatitudes: latitudes, longitudes: longitudes,
                   rows: read(UInt32.self, at: 12 + 8 * n), captureMinutes: read(Int32.self, at: 12 + 12 * n),
                   flags: read(UInt8.self, at: 12 + 16 * n))
     }
