@@ -114,6 +114,10 @@ final class UploadSetStore: UploadedFileNames, Sendable {
 
     func folder(of id: String) -> String { root + "/" + id }
 
+    /// Whether a name in the uploads folder is a set's (the ids ``UploadRoutes`` gives: lowercase UUIDs).
+    /// Recovery removes only what is in such folders: anything else a person put there is left alone.
+    static func isSetID(_ name: String) -> Bool { UUID(uuidString: name) != nil && name == name.lowercased() }
+
     /// The picture `md5` is already, nil when it is new (any set: the same file twice is one picture).
     func picture(withMD5 md5: String) -> (set: String, file: UploadedFile)? {
         sets.withLock { sets in
@@ -319,7 +323,7 @@ final class UploadSetStore: UploadedFileNames, Sendable {
             throw .badConfiguration(file: root, detail: "the uploads folder cannot be prepared: \(error)")
         }
         var loaded: [String: UploadSet] = [:]
-        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where !name.hasPrefix(".") {
+        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where Self.isSetID(name) {
             let folder = root + "/" + name
             guard let data = manager.contents(atPath: folder + "/upload_set.json"),
                   var set = try? JSONDecoder().decode(UploadSet.self, from: data) else {
@@ -358,6 +362,7 @@ final class UploadSetStore: UploadedFileNames, Sendable {
         var bySet: [String: [ListedObject]] = [:]
         for object in objects {
             let parts = object.relativePath.split(separator: "/", maxSplits: 1)
+            guard parts.count == 2, Self.isSetID(String(parts[0])) else { continue }
             bySet[String(parts[0]), default: []].append(object)
         }
         var loaded: [String: UploadSet] = [:]

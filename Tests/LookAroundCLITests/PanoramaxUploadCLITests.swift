@@ -279,8 +279,14 @@ import TestSupport
         let uploads = URL(fileURLWithPath: Self.uploadsFolder(catalog))
         try Data([0xFF, 0xD8, 0xFF]).write(to: uploads.appendingPathComponent("\(set)/stray.jpg"))
         try Data([0xFF, 0xD8, 0xFF]).write(to: uploads.appendingPathComponent(".incoming/half.jpg"))
+        // What a person put there that is no set's is theirs: a start leaves it alone.
+        let own = uploads.appendingPathComponent("my-photos/keep.jpg")
+        try FileManager.default.createDirectory(at: own.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data([0xFF, 0xD8, 0xFF]).write(to: own)
         server = try Server(["--catalog", catalog, "--upload-key-file", keys])
         defer { _ = server.terminate() }
+        #expect(FileManager.default.fileExists(atPath: own.path), "a folder that is no upload set's was removed at start")
+        #expect(!FileManager.default.fileExists(atPath: uploads.appendingPathComponent("\(set)/stray.jpg").path))
         #expect(Self.keptPictures(catalog).isEmpty, "\(Self.keptPictures(catalog))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: catalog)) == before, "the catalog changed")
         // And the set still takes the picture whole.
