@@ -7,15 +7,14 @@ import Synchronization
 /// Panoramax's upload sets, kept in the catalog's uploads folder (``CatalogLocation/uploadsDirectory``):
 /// one folder per set holding its pictures (`PICTURE_ID.jpg`) and its state (`upload_set.json`). Every
 /// write is a temporary file renamed into place: a picture arrives whole in `.incoming/` and is renamed
-/// into its set once checked and blurred, then the set's state names it. At start, what a killed server
-/// left half-done (temporary files, a picture its set does not name) is removed, so the folder and the
-/// catalog are as they were before the interrupted upload.
+/// into its set once checked and blurred, then the set's state names it. At start, what a killed server left
+/// half-done in the sets' folders is removed: the folder and the catalog are as before the interrupted upload.
 ///
 /// The uploads folder may be in object storage (`$LOOKAROUND_UPLOAD_DIR=s3://BUCKET/PREFIX`): a picture
 /// then arrives, is checked and blurred in a local staging folder (``incoming``, this process's own under
 /// the temporary folder), and is sent to its final key only then, in one `PUT` or a multipart upload that
 /// appears only when complete (``ObjectStorage``); the set's state is the object `upload_set.json` beside
-/// its pictures, and a start removes the objects a set does not name, as it removes files.
+/// its pictures, and a start removes the objects under a set's key that it does not name, as it removes files.
 ///
 /// A completed set is ingested by `lookaround index`'s code (``CatalogBuilder``) owning the uploads folder,
 /// one ingest at a time, in the background: the catalog file is replaced atomically and the service
@@ -53,8 +52,7 @@ final class UploadSetStore: UploadedFileNames, Sendable {
 
     /// The uploads folder: a standardised local path, or `s3://BUCKET/PREFIX` (no `/` at the end).
     let root: String
-    /// Whether ``root`` is in object storage.
-    let isRemote: Bool
+    let isRemote: Bool  // ``root`` is in object storage
     /// Where a picture is written whole, checked and blurred before it joins its set: `ROOT/.incoming`,
     /// or for object storage this process's staging folder on the local disk.
     let incoming: String
@@ -69,8 +67,7 @@ final class UploadSetStore: UploadedFileNames, Sendable {
     /// Called after an ingest replaced the catalog (the service reopens it and drops cached answers).
     private let onIngested: @Sendable () -> Void
 
-    /// Prefix of the staging folders of processes with uploads in object storage (`NAME-PID`).
-    static let stagingPrefix = "lookaround-upload-staging-"
+    static let stagingPrefix = "lookaround-upload-staging-"  // + PID: staging folders of processes uploading to S3
 
     init(root: String, catalogPath: String, settings: UploadSettings, onIngested: @escaping @Sendable () -> Void) throws(ServiceError) {
         if StorageLocation.isObjectStorage(root) {
@@ -97,7 +94,6 @@ final class UploadSetStore: UploadedFileNames, Sendable {
     // MARK: Sets
 
     func set(_ id: String) -> UploadSet? { sets.withLock { $0[id] } }
-
     func allSets() -> [UploadSet] { sets.withLock { Array($0.values) } }
 
     func create(_ set: UploadSet) throws(ServiceError) {
@@ -114,8 +110,7 @@ final class UploadSetStore: UploadedFileNames, Sendable {
 
     func folder(of id: String) -> String { root + "/" + id }
 
-    /// Whether a name in the uploads folder is a set's (the ids ``UploadRoutes`` gives: lowercase UUIDs).
-    /// Recovery removes only what is in such folders: anything else a person put there is left alone.
+    /// A set's folder name (a lowercase UUID, as ``UploadRoutes`` gives): recovery touches nothing else.
     static func isSetID(_ name: String) -> Bool { UUID(uuidString: name) != nil && name == name.lowercased() }
 
     /// The picture `md5` is already, nil when it is new (any set: the same file twice is one picture).
@@ -339,6 +334,11 @@ final class UploadSetStore: UploadedFileNames, Sendable {
             if set.state == "ingesting" || set.state == "queued" { set.state = "queued" }
             loaded[set.id] = set
         }
+        adopt(loaded)
+    }
+
+    /// The recovered sets become the store's: their pictures' names known, an interrupted ingest queued again.
+    private func adopt(_ loaded: [String: UploadSet]) {
         sets.withLock { $0 = loaded }
         let kept = loaded.values.flatMap { $0.files.filter { $0.status != "deleted" }.map { ($0.pictureID, $0.fileName) } }
         names.withLock { $0 = Dictionary(kept, uniquingKeysWith: { first, _ in first }) }
@@ -390,10 +390,7 @@ final class UploadSetStore: UploadedFileNames, Sendable {
             if set.state == "ingesting" || set.state == "queued" { set.state = "queued" }
             loaded[set.id] = set
         }
-        sets.withLock { $0 = loaded }
-        let kept = loaded.values.flatMap { $0.files.filter { $0.status != "deleted" }.map { ($0.pictureID, $0.fileName) } }
-        names.withLock { $0 = Dictionary(kept, uniquingKeysWith: { first, _ in first }) }
-        if loaded.values.contains(where: { $0.state == "queued" }) { ingestQueue.async { [self] in try? ingest() } }
+        adopt(loaded)
     }
 
     /// The hex MD5 of `bytes` (Panoramax's `content_md5`).
