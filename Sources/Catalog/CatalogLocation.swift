@@ -60,13 +60,19 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     /// (`s3://BUCKET/PREFIX`, for any catalog) or the catalog is in PostGIS (shared storage every machine
     /// mounts or reads); else beside an SQLite catalog, named like it (`Panoramas/catalog.sqlite` →
     /// `Panoramas/catalog.tiles`), and `Panoramas/catalog.tiles` for a PostGIS catalog without it.
-    public var tileDirectory: String {
-        let shared = ProcessInfo.processInfo.environment["LOOKAROUND_TILE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+    public var tileDirectory: String { sharedFolder(variable: "LOOKAROUND_TILE_DIR", suffix: ".tiles") }
+
+    /// A folder of imagery beside the catalog, or named by `$variable`: that one when it names object storage
+    /// (`s3://BUCKET/PREFIX`, for any catalog) or the catalog is in PostGIS (shared storage every machine
+    /// mounts or reads); else beside an SQLite catalog, named like it (`photos.sqlite` → `photos` + `suffix`),
+    /// and `Panoramas/catalog` + `suffix` for a PostGIS catalog without it.
+    func sharedFolder(variable: String, suffix: String) -> String {
+        let shared = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
         switch self {
         case .file(let path):
             if let shared, shared.lowercased().hasPrefix("s3://") { return shared }
-            return (path as NSString).deletingPathExtension + ".tiles"
-        case .postgres: return shared ?? "Panoramas/catalog.tiles"
+            return (path as NSString).deletingPathExtension + suffix
+        case .postgres: return shared ?? "Panoramas/catalog" + suffix
         }
     }
 
@@ -87,15 +93,7 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     /// else beside an SQLite catalog, named like it (`photos.sqlite` → `photos.uploads`), and
     /// `Panoramas/catalog.uploads` for a PostGIS catalog without it. `lookaround index` keeps the panoramas
     /// uploaded there as they are and never reads the folder itself, so both read the same variable.
-    public var uploadsDirectory: String {
-        let shared = ProcessInfo.processInfo.environment["LOOKAROUND_UPLOAD_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        switch self {
-        case .file(let path):
-            if let shared, shared.lowercased().hasPrefix("s3://") { return shared }
-            return (path as NSString).deletingPathExtension + ".uploads"
-        case .postgres: return shared ?? "Panoramas/catalog.uploads"
-        }
-    }
+    public var uploadsDirectory: String { sharedFolder(variable: "LOOKAROUND_UPLOAD_DIR", suffix: ".uploads") }
 
     /// Whether this is a PostGIS catalog.
     public var isPostgres: Bool { if case .postgres = self { true } else { false } }

@@ -54,15 +54,7 @@ extension CatalogLocation {
     /// beside an SQLite catalog, named like it (`photos.sqlite` → `photos.frames`), never in the videos'
     /// folder, and `Panoramas/catalog.frames` for a PostGIS catalog without it. (Videos found in a bucket
     /// have their frames written into the bucket: ``CatalogBuilder/bucketFramesDirectory(of:catalogFrames:)``.)
-    public var videoFramesDirectory: String {
-        let shared = ProcessInfo.processInfo.environment["LOOKAROUND_FRAMES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        switch self {
-        case .file(let path):
-            if let shared, shared.lowercased().hasPrefix("s3://") { return shared }
-            return (path as NSString).deletingPathExtension + ".frames"
-        case .postgres: return shared ?? "Panoramas/catalog.frames"
-        }
-    }
+    public var videoFramesDirectory: String { sharedFolder(variable: "LOOKAROUND_FRAMES_DIR", suffix: ".frames") }
 }
 
 extension CatalogBuilder {
