@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A SeaweedFS S3 server for the object storage tests, with credentials (not anonymous).
 ///
@@ -108,16 +109,27 @@ public final class S3TestServer: Sendable {
     /// (a parallel run opens thousands), which left the server half started ("did not start"). Outside the
     /// range only an explicit bind can take it.
     public static func freePortBlock() -> Int {
+        // A block once handed out stays this process's: a test that stops its server to restart it leaves
+        // the ports free for a moment, and another test's server must not be started on them meanwhile.
         let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
             .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) } ?? []
         let ephemeralStart = range.first ?? 32_768
         let upper = max(10_010, ephemeralStart - 10)
         for _ in 0..<200 {
             let first = Int.random(in: 10_000..<upper)
-            if (0...9).allSatisfy({ freePort(first + $0) != nil }) { return first }
+            guard (0...9).allSatisfy({ freePort(first + $0) != nil }) else { continue }
+            let taken = handedOut.withLock { blocks in
+                if blocks.contains(where: { abs($0 - first) < 10 }) { return true }
+                blocks.insert(first)
+                return false
+            }
+            if !taken { return first }
         }
         return 0
     }
+
+    /// The first ports of the blocks ``freePortBlock()`` has handed out in this process.
+    private static let handedOut = Mutex<Set<Int>>([])
 
     /// Binds 127.0.0.1:`port` (0: any) and releases it; the port bound, nil when taken.
     static func freePort(_ port: Int) -> Int? {
