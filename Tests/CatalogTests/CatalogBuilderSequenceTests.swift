@@ -134,11 +134,7 @@ import TestSupport
             let side = k % 2 == 0 ? 0.0 : 180.0
             let at = try Geodesic.wgs84.direct(from: alongStreet, azimuth: Angle(degrees: side), distanceMeters: 3).destination
             written.append(at)
-            var pano = PanoramaMetadata.equirectangular(width: 64, height: 32, headingDegrees: 0)
-            pano.poseHeadingDegrees = nil
-            let metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude,
-                                         dateTimeOriginal: "2024:07:05 09:00:\(10 + 2 * k)", make: "RICOH", model: "RICOH THETA V", panorama: pano)
-            try Fixtures.write(try Fixtures.jpeg(metadata: metadata), root, "z\(k).jpg")
+            try Fixtures.headingless(in: root, name: "z\(k).jpg", at: at, time: "2024:07:05 09:00:\(10 + 2 * k)")
         }
         let path = root.appendingPathComponent("c.sqlite").path
         _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path, proximityLinkMeters: 0))

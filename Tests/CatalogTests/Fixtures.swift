@@ -39,6 +39,16 @@ enum Fixtures {
         try write(try PNGCodec.encode(Gray8Image(width: 64, height: 32, fill: 3)), directory, "\(name).labels.png")
     }
 
+    /// Ricoh Theta V with no heading at all (no GPSImgDirection, GPano without a pose heading): what a
+    /// sequence's direction of travel has to orient.
+    static func headingless(in directory: URL, name: String, at coordinate: GeoCoordinate, time: String) throws {
+        var pano = PanoramaMetadata.equirectangular(width: 64, height: 32, headingDegrees: 0)
+        pano.poseHeadingDegrees = nil
+        let metadata = ImageMetadata(latitudeDegrees: coordinate.latitude, longitudeDegrees: coordinate.longitude,
+                                     dateTimeOriginal: time, make: "RICOH", model: "RICOH THETA V", panorama: pano)
+        try write(try jpeg(metadata: metadata), directory, name)
+    }
+
     /// Insta360: `IMG_20240512_101530_00_001.jpg`, a cropped panorama (64×24 of 64×32) with
     /// PoseHeadingDegrees in XMP and GPS time only (2024-05-12T11:15:30Z).
     static func insta360(in directory: URL, at coordinate: GeoCoordinate, heading: Double = 250) throws {

@@ -89,11 +89,7 @@ import TestSupport
         let root = try Lookaround.temporaryDirectory()
         for k in 0..<3 {
             let at = try Fixtures.offset(Double(k) * 4, bearing: 90)   // walking east, 4 m apart, 2 s apart
-            var pano = PanoramaMetadata.equirectangular(width: 64, height: 32, headingDegrees: 0)
-            pano.poseHeadingDegrees = nil
-            let metadata = ImageMetadata(latitudeDegrees: at.latitude, longitudeDegrees: at.longitude,
-                                         dateTimeOriginal: "2024:05:12 10:15:3\(2 * k)", make: "RICOH", model: "RICOH THETA V", panorama: pano)
-            try Fixtures.write(try Fixtures.jpeg(metadata: metadata), root, "R00\(k).JPG")
+            try Fixtures.headingless(in: root, name: "R00\(k).JPG", at: at, time: "2024:05:12 10:15:3\(2 * k)")
         }
         let path = root.appendingPathComponent("c.sqlite").path
         let report = try CatalogBuilder.build(CatalogBuildOptions(directories: [root.path], catalogPath: path))

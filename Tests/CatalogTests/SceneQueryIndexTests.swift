@@ -5,21 +5,12 @@ import Testing
 import TestSupport
 
 @Suite struct SceneQueryIndexTests {
-    /// A deterministic generator.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-    }
-
     static func entries(around center: (Double, Double), count: Int, spreadDegrees: Double, seed: UInt64)
         -> [SceneQueryIndex.Entry] {
-        var random = Random(state: seed)
+        var random = SeededRandom(seed: seed)
         return (0..<count).map { i in
-            let lat = max(-90, min(90, center.0 + (random.next() - 0.5) * spreadDegrees))
-            var lon = center.1 + (random.next() - 0.5) * spreadDegrees * 2
+            let lat = max(-90, min(90, center.0 + (random.unit() - 0.5) * spreadDegrees))
+            var lon = center.1 + (random.unit() - 0.5) * spreadDegrees * 2
             if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
             return SceneQueryIndex.Entry(latitudeE7: Int32((lat * 1e7).rounded()), longitudeE7: Int32((lon * 1e7).rounded()),
                                          row: UInt32(i + 1), captureMinute: Int32(i % 1000), flags: UInt8(i % 8))
@@ -42,11 +33,11 @@ import TestSupport
     func nearestMatchesBruteForceKarney(center: (Double, Double)) throws {
         let entries = Self.entries(around: center, count: 600, spreadDegrees: 0.01, seed: 7)
         let index = SceneQueryIndex(entries: entries)
-        var random = Random(state: 99)
+        var random = SeededRandom(seed: 99)
         for _ in 0..<60 {
-            let lat = max(-90, min(90, center.0 + (random.next() - 0.5) * 0.012))
-            let query = try GeoCoordinate(latitude: lat, normalizingLongitude: center.1 + (random.next() - 0.5) * 0.024)
-            let radius = [5.0, 20, 50, 200, 2000][Int(random.next() * 5)]
+            let lat = max(-90, min(90, center.0 + (random.unit() - 0.5) * 0.012))
+            let query = try GeoCoordinate(latitude: lat, normalizingLongitude: center.1 + (random.unit() - 0.5) * 0.024)
+            let radius = [5.0, 20, 50, 200, 2000][Int(random.unit() * 5)]
             let hit = index.search(SceneQueryIndex.Query(coordinate: query, radiusMeters: radius))
             let reference = Self.bruteForce(entries, query, radius: radius)
             if let reference, reference.distance < radius * 0.999 {
@@ -123,18 +114,18 @@ import TestSupport
     /// the twelve points a slot holds), points on and beside fine-cell edges, duplicates, and ±180°.
     static func hardEntries(around center: (Double, Double), seed: UInt64) -> [SceneQueryIndex.Entry] {
         var entries = Self.entries(around: center, count: 500, spreadDegrees: 0.01, seed: seed)
-        var random = Random(state: seed &+ 1)
+        var random = SeededRandom(seed: seed &+ 1)
         var row = UInt32(entries.count)
         func add(_ latitudeE7: Int64, _ longitudeE7: Int64) {
             var lon = longitudeE7
             if lon > 1_800_000_000 { lon -= 3_600_000_000 } else if lon < -1_800_000_000 { lon += 3_600_000_000 }
             row += 1
             entries.append(SceneQueryIndex.Entry(latitudeE7: Int32(max(-900_000_000, min(900_000_000, latitudeE7))),
-                                                 longitudeE7: Int32(lon), row: row, captureMinute: Int32(random.next() * 2000),
-                                                 flags: UInt8(random.next() * 8)))
+                                                 longitudeE7: Int32(lon), row: row, captureMinute: Int32(random.unit() * 2000),
+                                                 flags: UInt8(random.unit() * 8)))
         }
         let cLat = Int64((center.0 * 1e7).rounded()), cLon = Int64((center.1 * 1e7).rounded())
-        for _ in 0..<200 { add(cLat + Int64((random.next() - 0.5) * 4000), cLon + Int64((random.next() - 0.5) * 8000)) }
+        for _ in 0..<200 { add(cLat + Int64((random.unit() - 0.5) * 4000), cLon + Int64((random.unit() - 0.5) * 8000)) }
         let r0 = SceneQueryIndex.row(latitudeE7: cLat), c0 = SceneQueryIndex.column(longitudeE7: cLon)
         for dr in -3...3 {
             for dc in -3...3 {
@@ -158,26 +149,26 @@ import TestSupport
     func searchIsExactlyTheBruteForceRanking(center: (Double, Double)) throws {
         let entries = Self.hardEntries(around: center, seed: 11)
         let index = SceneQueryIndex(entries: entries)
-        var random = Random(state: 123)
+        var random = SeededRandom(seed: 123)
         var queries: [SceneQueryIndex.Query] = []
         let cLat = Int64((center.0 * 1e7).rounded()), cLon = Int64((center.1 * 1e7).rounded())
         let r0 = SceneQueryIndex.row(latitudeE7: cLat), c0 = SceneQueryIndex.column(longitudeE7: cLon)
         for q in 0..<240 {
-            var lat = max(-90, min(90, center.0 + (random.next() - 0.5) * 0.012))
-            var lon = center.1 + (random.next() - 0.5) * 0.024
+            var lat = max(-90, min(90, center.0 + (random.unit() - 0.5) * 0.012))
+            var lon = center.1 + (random.unit() - 0.5) * 0.024
             if q % 4 == 1 {
                 // On a fine-cell edge or corner.
-                lat = Double(SceneQueryIndex.latitudeOriginE7(row: r0 + Int64(random.next() * 5) - 2)) / 1e7
-                lon = Double(SceneQueryIndex.longitudeOriginE7(column: (c0 + Int64(random.next() * 5) - 2 + SceneQueryIndex.fineColumns)
+                lat = Double(SceneQueryIndex.latitudeOriginE7(row: r0 + Int64(random.unit() * 5) - 2)) / 1e7
+                lon = Double(SceneQueryIndex.longitudeOriginE7(column: (c0 + Int64(random.unit() * 5) - 2 + SceneQueryIndex.fineColumns)
                                                                 % SceneQueryIndex.fineColumns)) / 1e7
             }
             lat = max(-90, min(90, lat))
             let coordinate = try GeoCoordinate(latitude: lat, normalizingLongitude: lon)
-            let radius = [5.0, 20, 50, 50, 120, 400, 2000, 30_000][Int(random.next() * 8)]
-            let source = [SourceFilter.any, .any, .simulated, .photo][Int(random.next() * 4)]
-            let window = Int(random.next() * 3)
+            let radius = [5.0, 20, 50, 50, 120, 400, 2000, 30_000][Int(random.unit() * 8)]
+            let source = [SourceFilter.any, .any, .simulated, .photo][Int(random.unit() * 4)]
+            let window = Int(random.unit() * 3)
             queries.append(SceneQueryIndex.Query(
-                coordinate: coordinate, radiusMeters: radius, preference: random.next() < 0.3 ? .best : .nearest, source: source,
+                coordinate: coordinate, radiusMeters: radius, preference: random.unit() < 0.3 ? .best : .nearest, source: source,
                 capturedAfter: window == 1 ? Date(timeIntervalSince1970: 60 * 300) : nil,
                 capturedBefore: window == 2 ? Date(timeIntervalSince1970: 60 * 900) : nil))
         }
@@ -265,10 +256,10 @@ import TestSupport
     /// The in-memory index and the plain SQLite R*Tree query agree on a synthetic catalog.
     @Test func indexAgreesWithTheRTreeQuery() throws {
         let root = try TestSupport.Lookaround.temporaryDirectory()
-        var random = SceneQueryIndexTests.Random(state: 5)
+        var random = SeededRandom(seed: 5)
         let records = try (0..<800).map { i in
-            PanoramaRecord(id: "p\(i)", coordinate: try GeoCoordinate(latitude: 60.16 + random.next() * 0.02,
-                                                                     longitude: 24.93 + random.next() * 0.04),
+            PanoramaRecord(id: "p\(i)", coordinate: try GeoCoordinate(latitude: 60.16 + random.unit() * 0.02,
+                                                                     longitude: 24.93 + random.unit() * 0.04),
                            captureTime: Date(timeIntervalSince1970: 1.7e9), headingDegrees: 0, imageWidth: 64,
                            imageHeight: 32, imagePath: "/p\(i).jpg")
         }
@@ -276,8 +267,8 @@ import TestSupport
         _ = try CatalogBuilder.write(records: records, to: path, proximityLinkMeters: 0)
         let catalog = try Catalog(path: path)
         for _ in 0..<300 {
-            let query = SceneQueryIndex.Query(coordinate: try GeoCoordinate(latitude: 60.16 + random.next() * 0.02,
-                                                                            longitude: 24.93 + random.next() * 0.04),
+            let query = SceneQueryIndex.Query(coordinate: try GeoCoordinate(latitude: 60.16 + random.unit() * 0.02,
+                                                                            longitude: 24.93 + random.unit() * 0.04),
                                               radiusMeters: 60)
             let hit = catalog.nearest(query)
             let reference = try catalog.nearestByRTreeQuery(query)

@@ -69,11 +69,8 @@ import Testing
 
     @Test(arguments: FillRule.allCases)
     func randomPolygonsMatchTheReferenceRasterizer(rule: FillRule) {
-        var state: UInt64 = rule == .nonZero ? 11 : 12
-        func random() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var generator = SeededRandom(seed: rule == .nonZero ? 11 : 12)
+        func random() -> Double { generator.unit() }
         for _ in 0..<4 {
             // Self-intersecting polygons and a second overlapping contour, partly outside the image.
             var path = Path()

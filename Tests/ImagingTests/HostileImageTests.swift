@@ -51,6 +51,26 @@ import Testing
         return bytes
     }
 
+    /// Every one of `decodes` throws `exceedsPixelBudget` for a `width`×`height` image against the default
+    /// budget, naming the budget, without the process's peak memory growing by 64 MiB.
+    static func expectRefusedByTheBudget(_ what: String, width: Int, height: Int, _ decodes: [() throws -> Void],
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = peakResidentBytes()
+        for decode in decodes {
+            do {
+                try decode()
+                Issue.record("\(what) decoded", sourceLocation: sourceLocation)
+            } catch let error as ImagingError {
+                guard case .exceedsPixelBudget(_, width, height, defaultPixelBudget) = error else {
+                    Issue.record("expected exceedsPixelBudget, got \(error)", sourceLocation: sourceLocation); continue
+                }
+                #expect(error.description.contains("over the budget of \(defaultPixelBudget) pixels"), "\(error)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+        #expect(peakResidentBytes() - before < 64 << 20, sourceLocation: sourceLocation)
+    }
+
     @Test("a 65535×65535 JPEG header is refused from the header, naming libjpeg's 65500-pixel limit")
     func hugeJPEG() throws {
         let bytes = try Self.jpeg(claiming: 65535, 65535)
@@ -73,20 +93,9 @@ import Testing
     func hugeJPEGUnderTheDimensionLimit() throws {
         let bytes = try Self.jpeg(claiming: 60000, 60000)
         #expect(try JPEGCodec.readHeader(bytes).width == 60000)
-        let before = Self.peakResidentBytes()
-        for decode in [{ _ = try JPEGCodec.decodeRGB(bytes) }, { _ = try ImageDecoder.decodeRGBA(bytes) },
-                       { _ = try JPEGCodec.decodeGray(bytes) }] as [() throws -> Void] {
-            do {
-                try decode()
-                Issue.record("a 60000×60000 JPEG decoded")
-            } catch let error as ImagingError {
-                guard case .exceedsPixelBudget(_, 60000, 60000, defaultPixelBudget) = error else {
-                    Issue.record("expected exceedsPixelBudget, got \(error)"); continue
-                }
-                #expect(error.description.contains("over the budget of \(defaultPixelBudget) pixels"), "\(error)")
-            }
-        }
-        #expect(Self.peakResidentBytes() - before < 64 << 20)
+        try Self.expectRefusedByTheBudget("a 60000×60000 JPEG", width: 60000, height: 60000,
+                                          [{ _ = try JPEGCodec.decodeRGB(bytes) }, { _ = try ImageDecoder.decodeRGBA(bytes) },
+                                           { _ = try JPEGCodec.decodeGray(bytes) }])
     }
 
     @Test("a PNG claiming 2^31 pixels (65536×32768) is refused from the header, naming the budget")
@@ -94,20 +103,9 @@ import Testing
         let bytes = try Self.png(claiming: 65536, 32768)
         let header = try PNGCodec.readHeader(bytes)
         #expect(header.width * header.height == 1 << 31)
-        let before = Self.peakResidentBytes()
-        for decode in [{ _ = try PNGCodec.decodeRGBA(bytes) }, { _ = try PNGCodec.decodeGray16(bytes) },
-                       { _ = try ImageDecoder.decodeRGB(bytes) }] as [() throws -> Void] {
-            do {
-                try decode()
-                Issue.record("a 2^31-pixel PNG decoded")
-            } catch let error as ImagingError {
-                guard case .exceedsPixelBudget(_, 65536, 32768, defaultPixelBudget) = error else {
-                    Issue.record("expected exceedsPixelBudget, got \(error)"); continue
-                }
-                #expect(error.description.contains("over the budget of \(defaultPixelBudget) pixels"), "\(error)")
-            }
-        }
-        #expect(Self.peakResidentBytes() - before < 64 << 20)
+        try Self.expectRefusedByTheBudget("a 2^31-pixel PNG", width: 65536, height: 32768,
+                                          [{ _ = try PNGCodec.decodeRGBA(bytes) }, { _ = try PNGCodec.decodeGray16(bytes) },
+                                           { _ = try ImageDecoder.decodeRGB(bytes) }])
         // PNG's own limit (2^31 - 1 per side) holds too: a side of 2^31 is not a PNG.
         #expect { try PNGCodec.decodeRGB(try Self.png(claiming: 1 << 31, 1)) } throws: { error in
             guard case ImagingError.corrupt(nil, "PNG", _) = error else { return false }

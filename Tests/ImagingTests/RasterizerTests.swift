@@ -2,6 +2,7 @@ import Foundation
 @testable import Imaging
 import Synchronization
 import Testing
+import TestSupport
 
 /// The fast `Rasterizer` against its plain scalar reference, `ReferenceRasterizer` (same algorithm and
 /// arithmetic, written the obvious way), pixel by pixel on the raw float coverage.
@@ -45,11 +46,8 @@ import Testing
     /// polygons and strokes that cross the columns' edges (spans entering from the left, leaving right).
     @Test(arguments: FillRule.allCases)
     func columnsKeepTheirCoverageExactly(rule: FillRule) {
-        var state: UInt64 = rule == .nonZero ? 31 : 32
-        func random() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var generator = SeededRandom(seed: rule == .nonZero ? 31 : 32)
+        func random() -> Double { generator.unit() }
         let width = 200, height = 48, columns = 64..<136
         for _ in 0..<20 {
             let line = Path(polyline: (0..<6).map { _ in PixelPoint(random() * 240 - 20, random() * 60 - 6) })
@@ -77,11 +75,8 @@ import Testing
 
     @Test(arguments: FillRule.allCases)
     func randomPolygonsMatchTheReference(rule: FillRule) {
-        var state: UInt64 = rule == .nonZero ? 21 : 22
-        func random() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var generator = SeededRandom(seed: rule == .nonZero ? 21 : 22)
+        func random() -> Double { generator.unit() }
         for _ in 0..<20 {
             // Several self-intersecting contours scattered over a wide image (several runs per row),
             // partly outside it.
@@ -96,11 +91,8 @@ import Testing
     }
 
     @Test func strokedPolylinesMatchTheReference() {
-        var state: UInt64 = 23
-        func random() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var generator = SeededRandom(seed: 23)
+        func random() -> Double { generator.unit() }
         for join in [StrokeStyle.Join.miter, .bevel, .round] {
             var path = Path()
             for _ in 0..<6 {

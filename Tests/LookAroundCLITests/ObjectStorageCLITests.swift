@@ -316,10 +316,7 @@ struct ObjectStorageCLITests {
     func videoFramesAreWrittenToTheBucket() throws {
         try VideoCLITests.requireFFmpeg()
         let setup = try Self.shared.get()
-        let root = try Lookaround.temporaryDirectory()
-        let videos = root.appendingPathComponent("videos")
-        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
-        _ = try VideoCLITests.walkVideo(Array(VideoCLITests.ids.prefix(3)), in: videos)
+        let (root, videos, _) = try VideoCLITests.newWalkVideo(count: 3)
         let video = videos.appendingPathComponent("walk.mp4").path
         let out = "s3://\(setup.bucket)/frames/walk"
         let sent = try Lookaround.run(["video", "frames", video, "-o", out, "--video-every-meters", "12", "-q"], environment: setup.environment)
@@ -473,10 +470,7 @@ struct ObjectStorageCLITests {
     @Test func videosInTheBucketBecomeFramesInTheBucket() throws {
         try VideoCLITests.requireFFmpeg()
         let setup = try Self.shared.get()
-        let root = try Lookaround.temporaryDirectory()
-        let videos = root.appendingPathComponent("rides")
-        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
-        _ = try VideoCLITests.walkVideo(Array(VideoCLITests.ids.prefix(3)), in: videos)
+        let (root, videos, _) = try VideoCLITests.newWalkVideo(count: 3, folder: "rides")
         let flat = TestRecordings.sharedVideoData(besides: Lookaround.repository)?.appendingPathComponent("max-heromode.mp4")
         let hasFlat = flat.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
         if let flat, hasFlat { try FileManager.default.copyItem(at: flat, to: videos.appendingPathComponent("GH010043.MP4")) }

@@ -41,9 +41,9 @@ import TestSupport
                                   environment: ["COLUMNS": "200", "NO_COLOR": "1", "XDG_CONFIG_HOME": folder.appendingPathComponent(".config").path])
     }
 
-    /// A catalog of three simulated panoramas (no OSM: nothing to carry over) and an upload key file,
-    /// in a new folder.
-    static func catalog() throws -> (folder: URL, catalog: String, keys: String, token: String) {
+    /// A catalog of three simulated panoramas (no OSM: nothing to carry over), an upload key file and
+    /// the GoPro photos to upload (``goproPhotos(into:)``), in a new folder.
+    static func catalog() throws -> (folder: URL, catalog: String, keys: String, token: String, photos: URL) {
         let folder = try Lookaround.temporaryDirectory()
         let panoramas = folder.appendingPathComponent("panoramas")
         try FileManager.default.createDirectory(at: panoramas, withIntermediateDirectories: true)
@@ -58,7 +58,21 @@ import TestSupport
         let token = UUID().uuidString.lowercased()
         let keys = folder.appendingPathComponent("upload-keys.txt").path
         try "# upload tokens\n\(token)\n".write(toFile: keys, atomically: true, encoding: .utf8)
-        return (folder, catalog, keys, token)
+        return (folder, catalog, keys, token, try goproPhotos(into: folder))
+    }
+
+    /// `lookaround serve` on `catalog`, taking uploads with the tokens in `keys`.
+    static func serve(_ catalog: String, keys: String, _ more: [String] = []) throws -> Server {
+        try Server(["--catalog", catalog, "--upload-key-file", keys] + more)
+    }
+
+    /// For the tests that run panoramax_cli (cancelled without it): ``catalog()`` served, and the API
+    /// URL the client is given.
+    static func servedForClient() throws -> (folder: URL, catalog: String, token: String, photos: URL, server: Server, api: String) {
+        try requireClient()
+        let (folder, catalog, keys, token, photos) = try Self.catalog()
+        let server = try serve(catalog, keys: keys)
+        return (folder, catalog, token, photos, server, "http://127.0.0.1:\(server.port)")
     }
 
     /// A raw request with `headers`, and its answer.
@@ -100,12 +114,8 @@ import TestSupport
     }
 
     @Test func panoramaxClientUploadsWithATokenAndTheCatalogServesAndDownloadsThem() throws {
-        try Self.requireClient()
-        let (folder, catalog, keys, token) = try Self.catalog()
-        let photos = try Self.goproPhotos(into: folder)
-        let server = try Server(["--catalog", catalog, "--upload-key-file", keys])
+        let (folder, catalog, token, photos, server, api) = try Self.servedForClient()
         defer { _ = server.terminate() }
-        let api = "http://127.0.0.1:\(server.port)"
         let upload = try Self.client(["upload", "--api-url", api, "--token", token, "--wait", photos.path], in: folder)
         #expect(upload.exitCode == 0, "\(upload.stdout)\n\(upload.stderr)")
         #expect(upload.stdout.contains("Using 🔑 token of upload key 1"), "\(upload.stdout)")
@@ -169,12 +179,8 @@ import TestSupport
     }
 
     @Test func uploadsWithoutAValidTokenAreRefusedWith401() throws {
-        try Self.requireClient()
-        let (folder, catalog, keys, token) = try Self.catalog()
-        let photos = try Self.goproPhotos(into: folder)
-        let server = try Server(["--catalog", catalog, "--upload-key-file", keys])
+        let (folder, catalog, token, photos, server, api) = try Self.servedForClient()
         defer { _ = server.terminate() }
-        let api = "http://127.0.0.1:\(server.port)"
         // The client without --token goes anonymous and is refused when it creates the upload set.
         let anonymous = try Self.client(["upload", "--api-url", api, photos.path], in: folder)
         #expect(anonymous.exitCode != 0, "\(anonymous.stdout)")
@@ -202,9 +208,8 @@ import TestSupport
     }
 
     @Test func oversizeNonJPEGUnlocatedAndRepeatedPicturesAreRefusedClearly() throws {
-        let (folder, catalog, keys, token) = try Self.catalog()
-        let photos = try Self.goproPhotos(into: folder)
-        let server = try Server(["--catalog", catalog, "--upload-key-file", keys, "--max-upload-bytes", "3300000"])
+        let (_, catalog, keys, token, photos) = try Self.catalog()
+        let server = try Self.serve(catalog, keys: keys, ["--max-upload-bytes", "3300000"])
         defer { _ = server.terminate() }
         let set = try Self.createSet(server.port, token: token)
         let auth = ["Authorization": "Bearer \(token)"]
@@ -235,10 +240,9 @@ import TestSupport
     }
 
     @Test func aKilledUploadLeavesTheCatalogAsItWas() throws {
-        let (folder, catalog, keys, token) = try Self.catalog()
-        let photos = try Self.goproPhotos(into: folder)
+        let (folder, catalog, keys, token, photos) = try Self.catalog()
         let before = try Data(contentsOf: URL(fileURLWithPath: catalog))
-        var server = try Server(["--catalog", catalog, "--upload-key-file", keys])
+        var server = try Self.serve(catalog, keys: keys)
         let set = try Self.createSet(server.port, token: token)
         let form = Self.form(Array(try Data(contentsOf: photos.appendingPathComponent("2.jpg"))), name: "2.jpg")
         // The connection cut mid-body: half the picture sent, then the socket closed.
@@ -283,7 +287,7 @@ import TestSupport
         let own = uploads.appendingPathComponent("my-photos/keep.jpg")
         try FileManager.default.createDirectory(at: own.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data([0xFF, 0xD8, 0xFF]).write(to: own)
-        server = try Server(["--catalog", catalog, "--upload-key-file", keys])
+        server = try Self.serve(catalog, keys: keys)
         defer { _ = server.terminate() }
         #expect(FileManager.default.fileExists(atPath: own.path), "a folder that is no upload set's was removed at start")
         try FileManager.default.removeItem(at: own.deletingLastPathComponent())  // (the counts below are the sets' pictures)

@@ -117,15 +117,20 @@ import VideoTestSupport
         return truths
     }
 
+    /// ``walkVideo(_:in:)`` of the first `count` of ``ids`` in the folder `name` of a new temporary folder.
+    static func newWalkVideo(count: Int, folder name: String = "videos") throws -> (root: URL, videos: URL, truths: [Truth]) {
+        let root = try Lookaround.temporaryDirectory()
+        let videos = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
+        return (root, videos, try walkVideo(Array(ids.prefix(count)), in: videos))
+    }
+
     /// An equirectangular MP4 made from six shipped panoramas (one per second) with a GPX log of their
     /// positions beside it: one sequence whose frames lie within 1 m of the track, derived depth from the
     /// extract, and a walk along it that moves through the depth maps.
     @Test func equirectangularVideoWithGPXIndexesAndWalks() throws {
         try Self.requireFFmpeg()
-        let root = try Lookaround.temporaryDirectory()
-        let videos = root.appendingPathComponent("videos")
-        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
-        let truths = try Self.walkVideo(Self.ids, in: videos)
+        let (root, videos, truths) = try Self.newWalkVideo(count: Self.ids.count)
         let catalog = root.appendingPathComponent("walk.sqlite").path
         let index = try Lookaround.run(["index", videos.path, "--catalog", catalog, "--osm", Self.osm, "--video-every-meters", "12"])
         #expect(index.exitCode == 0, "\(index.stdout)\(index.stderr)")
@@ -167,10 +172,7 @@ import VideoTestSupport
     /// in the report line), and a second run finds them blurred; `serve` then starts without --serve-unblurred.
     @Test func indexBlurBlursTheFramesItWrites() throws {
         try Self.requireFFmpeg()
-        let root = try Lookaround.temporaryDirectory()
-        let videos = root.appendingPathComponent("videos")
-        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
-        _ = try Self.walkVideo(Array(Self.ids.prefix(3)), in: videos)
+        let (root, videos, _) = try Self.newWalkVideo(count: 3)
         let catalog = root.appendingPathComponent("walk.sqlite").path
         let arguments = ["index", videos.path, "--catalog", catalog, "--no-osm", "--video-every-meters", "12", "--blur"]
         let index = try Lookaround.run(arguments)

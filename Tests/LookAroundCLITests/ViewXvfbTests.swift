@@ -23,6 +23,13 @@ import TestSupport
                                                    cellWidth: numbers[4], cellHeight: numbers[5]) : nil
     }
 
+    /// The comparison of an xterm window's screenshot with the picture where the layout puts it: after
+    /// xwd's 1 px border and xterm's 2 px internal border, then the message row; ±2 px.
+    private static func compareInXterm(_ shot: RGB8Image, _ expected: RGB8Image, _ layout: ReportedLayout) -> VirtualDisplay.Comparison {
+        let top = 3 + layout.top * layout.cellHeight, left = 3 + layout.left * layout.cellWidth
+        return VirtualDisplay.compare(shot, expected, xOffsets: left - 2...left + 2, yOffsets: top - 2...top + 2)
+    }
+
     /// Runs the viewer in a terminal (`launch`), waits for its "first frame drawn" line on stderr (the
     /// layout), renders the snapshot of that size, then takes screenshots until one matches it
     /// (`good`) or 15 s pass, and quits with q. Returns the best comparison.
@@ -78,15 +85,11 @@ import TestSupport
     }
 
     @Test func sixelInXtermMatchesTheSnapshot() throws {
-        guard let xterm = which("xterm"), which("xdotool") != nil, which("xwd") != nil else {
-            try Test.cancel("ViewXvfbTests.sixelInXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
-        }
+        let xterm = try VirtualDisplay.requireTerminal("xterm", package: "xterm", test: "ViewXvfbTests.sixelInXterm")
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-view-sixel-\(getpid())"
             guard let view = try session(display: display, folder: folder, title: title, compare: { shot, expected, layout in
-                // xwd's 1 px border and xterm's 2 px internal border, then the message row.
-                let top = 3 + layout.top * layout.cellHeight, left = 3 + layout.left * layout.cellWidth
-                return VirtualDisplay.compare(shot, expected, xOffsets: left - 2...left + 2, yOffsets: top - 2...top + 2)
+                Self.compareInXterm(shot, expected, layout)
             }, good: { $0.psnr >= Self.sixelMinimumPSNR }, launch: { command in
                 try VirtualDisplay.start(xterm, ["-ti", "vt340", "-xrm", "XTerm*maxGraphicSize: 2000x2000", "-xrm", "XTerm*allowWindowOps: true",
                                                  "-T", title, "-geometry", "100x30+0+0", "-e"] + command, environment: ["DISPLAY": display],
@@ -103,15 +106,12 @@ import TestSupport
     /// operations) in a window wider than 1000 px. A larger sixel image would be dropped and the window
     /// stay empty; the viewer asks (XTSMGRAPHICS), fits the picture inside the limit and centres it.
     @Test func sixelInADefaultXtermWiderThanItsLimit() throws {
-        guard let xterm = which("xterm"), which("xdotool") != nil, which("xwd") != nil else {
-            try Test.cancel("ViewXvfbTests.sixelInADefaultXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
-        }
+        let xterm = try VirtualDisplay.requireTerminal("xterm", package: "xterm", test: "ViewXvfbTests.sixelInADefaultXterm")
         try VirtualDisplay.withXvfb(screen: "1400x900x24") { display, folder in
             let title = "lookaround-view-default-xterm-\(getpid())"
             guard let view = try session(display: display, folder: folder, title: title, compare: { shot, expected, layout in
                 #expect(shot.width > 1000, "the window is \(shot.width) px wide: wider than xterm's default limit")
-                let top = 3 + layout.top * layout.cellHeight, left = 3 + layout.left * layout.cellWidth
-                return VirtualDisplay.compare(shot, expected, xOffsets: left - 2...left + 2, yOffsets: top - 2...top + 2)
+                return Self.compareInXterm(shot, expected, layout)
             }, good: { $0.psnr >= Self.sixelMinimumPSNR }, launch: { command in
                 // No -xrm: the resources every xterm starts with.
                 try VirtualDisplay.start(xterm, ["-ti", "vt340", "-T", title, "-geometry", "200x60+0+0", "-e"] + command,
@@ -127,21 +127,15 @@ import TestSupport
     }
 
     @Test func kittyGraphicsInKittyMatchTheSnapshot() throws {
-        guard let kitty = which("kitty"), which("xdotool") != nil, which("xwd") != nil else {
-            try Test.cancel("ViewXvfbTests.kitty skipped: kitty, xdotool or xwd is not installed (apt install kitty xdotool x11-apps)")
-        }
+        let kitty = try VirtualDisplay.requireTerminal("kitty", package: "kitty", test: "ViewXvfbTests.kitty")
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-view-kitty-\(getpid())"
-            for d in ["conf", "cache", "mesa"] { try FileManager.default.createDirectory(atPath: folder + "/" + d, withIntermediateDirectories: true) }
             guard let view = try session(display: display, folder: folder, title: title, compare: { shot, expected, layout in
                 let top = layout.top * layout.cellHeight
                 return VirtualDisplay.compare(shot, expected, xOffsets: 0...4, yOffsets: top...top + 4)
             }, good: { $0.psnr >= Self.kittyMinimumPSNR }, launch: { command in
-                try VirtualDisplay.start(kitty, ["--config", "NONE", "-T", title, "-o", "remember_window_size=no", "-o", "initial_window_width=900",
-                                                 "-o", "initial_window_height=560", "-o", "close_on_child_death=yes"] + command,
-                                         environment: ["DISPLAY": display, "KITTY_CONFIG_DIRECTORY": folder + "/conf",
-                                                       "KITTY_CACHE_DIRECTORY": folder + "/cache", "MESA_SHADER_CACHE_DIR": folder + "/mesa"],
-                                         errorLog: folder + "/terminal.err")
+                try VirtualDisplay.startKitty(kitty, title: title, width: 900, height: 560, command: command, display: display, folder: folder,
+                                              errorLog: folder + "/terminal.err")
             }) else { return }
             let (result, width, height, _) = view
             print("lookaround view in kitty (graphics protocol, \(width)×\(height) px): PSNR "

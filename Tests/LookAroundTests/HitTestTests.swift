@@ -22,8 +22,7 @@ import Testing
     func snapshotter(_ capture: CaptureMetadata, headingDegrees: Double, pitchDegrees: Double = 0,
                      language: String? = nil) async throws -> LookAroundSnapshotter {
         let town = try TinyTown.shared.get()
-        let coordinate = try #require(capture.coordinate)
-        let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+        let scene = try await town.scene(at: capture)
         var options = LookAroundSnapshotter.Options(size: PixelSize(width: Self.viewWidth, height: Self.viewHeight))
         options.camera = .init(headingDegrees: headingDegrees, pitchDegrees: pitchDegrees, fieldOfViewDegrees: 90)
         options.language = language

@@ -12,14 +12,19 @@ import Testing
     /// How far (view pixels) a label's anchor may be from the simulator's sign centre.
     static let tolerancePixels = 3.0
 
+    /// The scene of the capture in the middle of the street (|east| < 25 m), the café's sign south of it.
+    static func middleScene(_ town: TinyTown) async throws -> LookAroundScene {
+        let capture = try #require(town.captures.first { abs($0.scenePosition.east) < 25 })
+        return try await town.scene(at: capture)
+    }
+
     @Test func cafeLabelLandsOnItsSign() async throws {
         let town = try TinyTown.shared.get()
         let sign = try #require(town.model.signs.first { $0.text == "Café Test" })
         var checked = 0
         var worst = 0.0
         for capture in town.captures {
-            let coordinate = try #require(capture.coordinate)
-            let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+            let scene = try await town.scene(at: capture)
             let toSign = EastNorthUp(east: sign.center.east - capture.scenePosition.east,
                                      north: sign.center.north - capture.scenePosition.north, up: 0)
             let heading = atan2(toSign.east, toSign.north) * 180 / .pi
@@ -50,9 +55,7 @@ import Testing
 
     @Test func filterAndLanguage() async throws {
         let town = try TinyTown.shared.get()
-        let capture = try #require(town.captures.first { abs($0.scenePosition.east) < 25 })
-        let coordinate = try #require(capture.coordinate)
-        let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+        let scene = try await Self.middleScene(town)
         let camera = try ViewCamera(headingDegrees: 180, fieldOfViewDegrees: 120, width: 320, height: 240)
         var options = LookAroundSnapshotter.Options()
         options.language = "sv"
@@ -67,9 +70,7 @@ import Testing
 extension PlaceLabelTests {
     @Test func snapshotDrawsItsLabelsAndNoneWhenExcluded() async throws {
         let town = try TinyTown.shared.get()
-        let capture = try #require(town.captures.first { abs($0.scenePosition.east) < 25 })
-        let coordinate = try #require(capture.coordinate)
-        let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+        let scene = try await Self.middleScene(town)
         var options = LookAroundSnapshotter.Options(size: PixelSize(width: 320, height: 240))
         options.camera = .init(headingDegrees: 180, fieldOfViewDegrees: 100)
         let labelled = try await LookAroundSnapshotter(scene: scene, options: options, catalog: town.catalog).snapshot
@@ -90,8 +91,7 @@ extension PlaceLabelTests {
         let town = try TinyTown.shared.get()
         var checkedLabels = 0
         for capture in town.captures.prefix(4) {
-            let coordinate = try #require(capture.coordinate)
-            let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+            let scene = try await town.scene(at: capture)
             for heading in stride(from: 0.0, to: 360, by: 90) {
                 var options = LookAroundSnapshotter.Options(size: PixelSize(width: 320, height: 240), showsRoadLabels: false)
                 options.camera = .init(headingDegrees: heading, fieldOfViewDegrees: 100)
@@ -233,8 +233,7 @@ extension PlaceLabelTests {
         // The first view of the town with a label.
         var found: (LookAroundSnapshotter, ViewCamera, [LookAroundPlaceLabel])?
         search: for capture in town.captures {
-            let coordinate = try #require(capture.coordinate)
-            let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+            let scene = try await town.scene(at: capture)
             for heading in stride(from: 0.0, to: 360, by: 45) {
                 let camera = try ViewCamera(headingDegrees: heading, fieldOfViewDegrees: 120, width: 320, height: 240)
                 let snapshotter = LookAroundSnapshotter(scene: scene)
@@ -262,8 +261,7 @@ extension PlaceLabelTests {
         let town = try TinyTown.shared.get()
         var views = 0, labelled = 0, painted = 0
         for capture in town.captures.prefix(2) {
-            let coordinate = try #require(capture.coordinate)
-            let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+            let scene = try await town.scene(at: capture)
             let kept = LookAroundSnapshotter(scene: scene)
             for heading in stride(from: 0.0, to: 360, by: 60) {
                 let camera = try ViewCamera(headingDegrees: heading, fieldOfViewDegrees: 100, width: 320, height: 240)
@@ -297,8 +295,7 @@ extension PlaceLabelTests {
         let town = try TinyTown.shared.get()
         var scenes: [LookAroundScene] = []
         for capture in town.captures.prefix(2) {
-            let coordinate = try #require(capture.coordinate)
-            scenes.append(try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene))
+            scenes.append(try await town.scene(at: capture))
         }
         try #require(scenes.count == 2 && scenes[0].panoramaID != scenes[1].panoramaID)
         let first = LookAroundSnapshotter(scene: scenes[0], catalog: town.catalog)
@@ -332,9 +329,7 @@ extension PlaceLabelTests {
     /// as large, on the same anchor; labels at scale 1 are unchanged by it.
     @Test func labelScaleSizesPlaceLabels() async throws {
         let town = try TinyTown.shared.get()
-        let capture = try #require(town.captures.first { abs($0.scenePosition.east) < 25 })
-        let coordinate = try #require(capture.coordinate)
-        let scene = try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
+        let scene = try await Self.middleScene(town)
         let camera = try ViewCamera(headingDegrees: 180, fieldOfViewDegrees: 100, width: 960, height: 720)
         func cafe(_ scale: Double) throws -> LookAroundPlaceLabel? {
             let options = LookAroundSnapshotter.Options(pointOfInterestFilter: .including([.food]), labelScale: scale)

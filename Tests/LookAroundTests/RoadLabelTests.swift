@@ -15,11 +15,6 @@ import Testing
     /// How far the text's reading direction may be from the street's (either way), degrees.
     static let directionToleranceDegrees = 1.0
 
-    func scene(_ capture: CaptureMetadata, _ town: TinyTown) async throws -> LookAroundScene {
-        let coordinate = try #require(capture.coordinate)
-        return try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: town.catalog).scene)
-    }
-
     /// A point of Testikatu's centreline in the simulator's scene coordinates (its own frame, not the
     /// catalog's), `east` metres along the town's frame.
     func testikatu(east: Double, _ town: TinyTown) throws -> EastNorthUp {
@@ -33,7 +28,7 @@ import Testing
         var checked = 0
         var worst = 0.0
         for capture in town.captures {
-            let scene = try await scene(capture, town)
+            let scene = try await town.scene(at: capture)
             let options = LookAroundSnapshotter.Options(pointOfInterestFilter: .excludingAll)
             for (heading, pitch) in [(90.0, -8.0), (270, -8), (78, -12), (258, -4), (100, -20)] {
                 let camera = try ViewCamera(headingDegrees: heading, pitchDegrees: pitch, fieldOfViewDegrees: 90,
@@ -89,7 +84,7 @@ import Testing
     @Test func streetBehindABuildingGetsNoLabel() async throws {
         let town = try TinyTown.shared.get()
         let capture = try #require(town.captures.first { abs($0.scenePosition.east) < 5 })
-        let scene = try await scene(capture, town)
+        let scene = try await town.scene(at: capture)
         let snapshotter = LookAroundSnapshotter(scene: scene, options: .init(pointOfInterestFilter: .excludingAll))
         // Permissive limits, so that only the depth check can keep the name off: a street 34 m away
         // across the view is otherwise too thin to read.
@@ -113,7 +108,7 @@ import Testing
     @Test func languageFallsBackToTheLocalNameAndCJKRenders() async throws {
         let town = try TinyTown.shared.get()
         let capture = try #require(town.captures.first { abs($0.scenePosition.east) < 5 })
-        let scene = try await scene(capture, town)
+        let scene = try await town.scene(at: capture)
         var options = LookAroundSnapshotter.Options(size: PixelSize(width: 640, height: 360),
                                                     camera: .init(headingDegrees: 90, pitchDegrees: -8),
                                                     pointOfInterestFilter: .excludingAll)
@@ -156,7 +151,7 @@ extension RoadLabelTests {
     @Test func showsRoadLabelsSwitchesOnlyTheStreetNames() async throws {
         let town = try TinyTown.shared.get()
         let capture = try #require(town.captures.min { $0.scenePosition.east < $1.scenePosition.east })
-        let scene = try await scene(capture, town)
+        let scene = try await town.scene(at: capture)
         var options = LookAroundSnapshotter.Options(size: PixelSize(width: 640, height: 360),
                                                     camera: .init(headingDegrees: 90, pitchDegrees: -8))
         func render() async throws -> LookAroundSnapshotter.Snapshot {
@@ -206,7 +201,7 @@ extension RoadLabelTests {
     @Test func paintedNamesStayClearOfTheViewEdges() async throws {
         let town = try TinyTown.shared.get()
         let capture = try #require(town.captures.min { $0.scenePosition.east < $1.scenePosition.east })
-        let scene = try await scene(capture, town)
+        let scene = try await town.scene(at: capture)
         var painted = 0
         for (heading, pitch) in [(90.0, -8.0), (100, -20), (60, -12), (120, -12)] {
             var options = LookAroundSnapshotter.Options(size: PixelSize(width: 480, height: 270),

@@ -2,8 +2,10 @@ import Catalog
 import Foundation
 import Geodesy
 import Imaging
+import LookAround
 import MapData
 import Simulator
+import Testing
 import TestSupport
 
 /// A tiny simulated town, written as an OSM file so the simulator (signs) and the catalog (places,
@@ -91,5 +93,13 @@ final class TinyTown: Sendable {
             \(ways.joined(separator: "\n"))
             </osm>
             """
+    }
+}
+
+extension TinyTown {
+    /// The scene a client gets at `capture`'s position (the panorama rendered there).
+    func scene(at capture: CaptureMetadata) async throws -> LookAroundScene {
+        let coordinate = try #require(capture.coordinate)
+        return try #require(try await LookAroundSceneRequest(coordinate: coordinate, catalog: catalog).scene)
     }
 }

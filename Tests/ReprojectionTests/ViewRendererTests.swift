@@ -2,6 +2,7 @@ import CViewKernels
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 @testable import Reprojection
 
 @Suite("Fast renderer vs reference")
@@ -121,11 +122,8 @@ struct ViewRendererTests {
           .enabled(if: ViewRenderer.hasVectorKernel, "this CPU lacks AVX2: only the portable kernel runs here"))
     func kernelsAgree() throws {
         let panorama = Self.noise
-        var state: UInt64 = 42
-        func random() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var generator = SeededRandom(seed: 42)
+        func random() -> Double { generator.unit() }
         var differing = 0, total = 0
         try panorama.pixels.withUnsafeBufferPointer { pixels in
             for trial in 0..<400 {
@@ -201,11 +199,8 @@ struct ViewRendererTests {
 
     @Test("a span's cubic bounds hold every value the span takes (the span kernel's preconditions rest on them)")
     func cubicBoundsHold() {
-        var state: UInt64 = 7
-        func random() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53) - 0.5
-        }
+        var generator = SeededRandom(seed: 7)
+        func random() -> Double { generator.unit() - 0.5 }
         for _ in 0..<2000 {
             let c = (1000 * random(), 4 * random(), 0.05 * random(), 0.0005 * random())
             let count = 1 + Int((random() + 0.5) * 256)

@@ -31,11 +31,24 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
     #expect(wrong == 0, "\(wrong) of \((rows - 1) * columns) cells differ from the pattern at shift \(shift)")
 }
 
+/// tmux's path; without it the test is cancelled (reported as skipped).
+private func requireTmux() throws -> String {
+    guard let tmux = which("tmux") else {
+        try Test.cancel("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
+    }
+    return tmux
+}
+
+/// The probe ended with exit status `status` and left the screen as it found it (the pane's contents
+/// after are those before it started).
+private func expectEnded(_ pane: TmuxPane, status: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == status, sourceLocation: sourceLocation)
+    #expect(pane.waitForFile("after") == pane.file("before"), sourceLocation: sourceLocation)
+}
+
 @Suite(.serialized) struct TmuxProbeTests {
     @Test func drawsTurnsTakesMouseResizesAndRestores() throws {
-        guard let tmux = which("tmux") else {
-            try Test.cancel("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
-        }
+        let tmux = try requireTmux()
         try #require(FileManager.default.isExecutableFile(atPath: probePath), "no TerminalProbe at \(probePath)")
         let pane = try TmuxPane(tmux: tmux, columns: 50, rows: 14, command: "\(probePath) show")
         var capture = try pane.waitFor("the first frame") { $0.contains("probe 50x14 truecolor s0: none") }
@@ -56,15 +69,12 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
         expectPattern(capture, columns: 40, rows: 10, shift: 1)
 
         try pane.run(["send-keys", "-t", "t", "q"])
-        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(pane.waitForFile("after") == pane.file("before"))
+        expectEnded(pane, status: "0")
         #expect(try pane.display("#{alternate_on}") == "0")
     }
 
     @Test func palette256Frames() throws {
-        guard let tmux = which("tmux") else {
-            try Test.cancel("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
-        }
+        let tmux = try requireTmux()
         let pane = try TmuxPane(tmux: tmux, columns: 40, rows: 10, command: "\(probePath) show --protocol 256")
         var capture = try pane.waitFor("the first frame") { $0.contains("probe 40x10 256 s0: none") }
         expectPattern(capture, columns: 40, rows: 10, shift: 0, palette: true)
@@ -83,15 +93,12 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
         _ = try pane.waitFor("the first frame") { $0.contains("probe 40x10") }
         let pid = try #require(pane.probePID)
         kill(pid, signal)
-        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "\(128 + signal)")
-        #expect(pane.waitForFile("after") == pane.file("before"))
+        expectEnded(pane, status: "\(128 + signal)")
         #expect(try pane.display("#{alternate_on}") == "0")
     }
 
     @Test func suspendAndResume() throws {
-        guard let tmux = which("tmux") else {
-            try Test.cancel("TmuxProbeTests skipped: tmux is not installed (apt install tmux)")
-        }
+        let tmux = try requireTmux()
         let pane = try TmuxPane(tmux: tmux, columns: 40, rows: 10, command: "\(probePath) show")
         _ = try pane.waitFor("the first frame") { $0.contains("probe 40x10") }
         let pid = try #require(pane.probePID)
@@ -108,7 +115,6 @@ private func expectPattern(_ capture: String, columns: Int, rows: Int, shift: In
         _ = try pane.waitFor("the redraw after SIGCONT") { $0.contains("s0: resumed") }
         #expect(try pane.display("#{alternate_on}") == "1")
         try pane.run(["send-keys", "-t", "t", "q"])
-        #expect(pane.waitForFile("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(pane.waitForFile("after") == pane.file("before"))
+        expectEnded(pane, status: "0")
     }
 }

@@ -1,4 +1,5 @@
 @testable import Terminal
+import TestSupport
 
 /// A tiny terminal written for the tests, independent of the encoders: it interprets CUP (`ESC [ r ; c H`),
 /// CUF (`ESC [ n C`), ED 2 (`ESC [ 2 J`), SGR 0 / 38;2 / 48;2 / 38;5 / 48;5 / 39 / 49, private modes
@@ -50,24 +51,8 @@ struct VirtualScreen {
         case "C": column = min(columns - 1, column + (numbers.first.flatMap { $0 } ?? 1))
         case "J": cells = Array(repeating: .blank, count: columns * rows)
         case "m":
-            var k = 0
-            let n = numbers.map { $0 ?? 0 }
-            while k < n.count {
-                switch n[k] {
-                case 0: foreground = .terminalDefault; background = .terminalDefault
-                case 39: foreground = .terminalDefault
-                case 49: background = .terminalDefault
-                case 38, 48:
-                    let isForeground = n[k] == 38
-                    let color: CellColor
-                    if n[k + 1] == 2 { color = .rgb(UInt8(n[k + 2]), UInt8(n[k + 3]), UInt8(n[k + 4])); k += 4 } else {
-                        guard n[k + 1] == 5 else { throw ParseError(description: "SGR \(n[k]);\(n[k + 1])") }
-                        color = .indexed(UInt8(n[k + 2])); k += 2
-                    }
-                    if isForeground { foreground = color } else { background = color }
-                default: throw ParseError(description: "SGR \(n[k])")
-                }
-                k += 1
+            try applySelectGraphicRendition(numbers.map { $0 ?? 0 }, foreground: &foreground, background: &background) {
+                throw ParseError(description: $0)
             }
         default: throw ParseError(description: "CSI \(parameters)\(final)")
         }

@@ -90,9 +90,7 @@ private var probePath: String {
     /// xterm -ti vt340: the probe detects sixel (DA1 attribute 4) and the 6×13 cells (CSI 16 t);
     /// the screenshot at (3, 3) matches the pattern within palette quantisation (PSNR ≥ 25 dB).
     @Test func sixelInXterm() throws {
-        guard let xterm = which("xterm"), which("xdotool") != nil, which("xwd") != nil else {
-            try Test.cancel("XvfbProbeTests.sixelInXterm skipped: xterm, xdotool or xwd is not installed (apt install xterm xdotool x11-apps)")
-        }
+        let xterm = try VirtualDisplay.requireTerminal("xterm", package: "xterm", test: "XvfbProbeTests.sixelInXterm")
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-sixel-\(getpid())"
             let terminal = try VirtualDisplay.start(xterm, ["-ti", "vt340", "-xrm", "XTerm*maxGraphicSize: 2000x2000", "-xrm", "XTerm*allowWindowOps: true",
@@ -128,18 +126,13 @@ private var probePath: String {
     /// kitty: the probe detects the graphics protocol (a=q answered) and the shared-memory frame is
     /// shown pixel for pixel.
     @Test func kittyGraphicsInKitty() throws {
-        guard let kitty = which("kitty"), which("xdotool") != nil, which("xwd") != nil else {
-            try Test.cancel("XvfbProbeTests.kittyGraphicsInKitty skipped: kitty, xdotool or xwd is not installed (apt install kitty xdotool x11-apps)")
-        }
+        let kitty = try VirtualDisplay.requireTerminal("kitty", package: "kitty", test: "XvfbProbeTests.kittyGraphicsInKitty")
         try VirtualDisplay.withXvfb { display, folder in
             let title = "lookaround-kitty-\(getpid())"
-            for d in ["conf", "cache", "mesa"] { try FileManager.default.createDirectory(atPath: folder + "/" + d, withIntermediateDirectories: true) }
             let report = folder + "/picture.txt"
-            let terminal = try VirtualDisplay.start(kitty, ["--config", "NONE", "-T", title, "-o", "remember_window_size=no", "-o", "initial_window_width=560",
-                                             "-o", "initial_window_height=340", "-o", "close_on_child_death=yes", probePath, "show"],
-                                     environment: ["DISPLAY": display, "KITTY_CONFIG_DIRECTORY": folder + "/conf",
-                                                   "KITTY_CACHE_DIRECTORY": folder + "/cache", "MESA_SHADER_CACHE_DIR": folder + "/mesa",
-                                                   "LOOKAROUND_KITTY_SHM": "1", "LOOKAROUND_PROBE_REPORT": report], errorLog: folder + "/kitty.err")
+            let terminal = try VirtualDisplay.startKitty(kitty, title: title, width: 560, height: 340, command: [probePath, "show"], display: display,
+                                                         folder: folder, environment: ["LOOKAROUND_KITTY_SHM": "1", "LOOKAROUND_PROBE_REPORT": report],
+                                                         errorLog: folder + "/kitty.err")
             defer { terminal.stop() }
             let id = try VirtualDisplay.window(title, display: display, folder: folder, process: terminal, errorLog: folder + "/kitty.err").id()
             // The picture is the probe's columns × (rows − 1) cells at the cell size kitty reported, which

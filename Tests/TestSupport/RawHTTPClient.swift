@@ -39,31 +39,25 @@ public final class RawHTTPClient {
     public init(host: String = "127.0.0.1", port: UInt16, timeoutSeconds: Double = 10, sourceAddress: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure.connect(String(cString: strerror(errno))) }
-        if let sourceAddress {
-            var source = sockaddr_in()
-            source.sin_family = sa_family_t(AF_INET)
-            inet_pton(AF_INET, sourceAddress, &source.sin_addr)
-            let bound = withUnsafePointer(to: &source) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        /// `call` (bind or connect) on the IPv4 address `host:port`; on failure the socket is closed and
+        /// the error names `what` and the system's reason.
+        func attach(_ host: String, port: UInt16, _ what: String,
+                    _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) throws {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            inet_pton(AF_INET, host, &address.sin_addr)
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0 else {
+            guard result == 0 else {
                 let why = String(cString: strerror(errno))
                 close(descriptor)
-                throw Failure.connect("bind \(sourceAddress): \(why)")
+                throw Failure.connect(what + why)
             }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let why = String(cString: strerror(errno))
-            close(descriptor)
-            throw Failure.connect(why)
-        }
+        if let sourceAddress { try attach(sourceAddress, port: 0, "bind \(sourceAddress): ") { bind($0, $1, $2) } }
+        try attach(host, port: port, "") { connect($0, $1, $2) }
         var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1e6))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1

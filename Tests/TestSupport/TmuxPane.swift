@@ -126,20 +126,7 @@ public func parseTmuxCapture(_ text: String) -> [[TerminalCell]] {
                 var p = ""
                 while j < s.count, s[j] != "m" { p.unicodeScalars.append(s[j]); j += 1 }
                 let n = p.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
-                var k = 0
-                while k < n.count {
-                    switch n[k] {
-                    case 0: fg = .terminalDefault; bg = .terminalDefault
-                    case 39: fg = .terminalDefault
-                    case 49: bg = .terminalDefault
-                    case 38, 48:
-                        let c: CellColor = n[k + 1] == 2 ? .rgb(UInt8(n[k + 2]), UInt8(n[k + 3]), UInt8(n[k + 4])) : .indexed(UInt8(n[k + 2]))
-                        if n[k] == 38 { fg = c } else { bg = c }
-                        k += n[k + 1] == 2 ? 4 : 2
-                    default: break
-                    }
-                    k += 1
-                }
+                applySelectGraphicRendition(n, foreground: &fg, background: &bg) { _ in }   // attributes: not looked at
                 i = j + 1
             } else {
                 cells.append(TerminalCell(s[i], foreground: fg, background: bg))

@@ -7,6 +7,29 @@ import Testing
 /// Programs on a virtual X server (Xvfb) for tests of graphical terminals: start and stop them with a
 /// cleared signal mask, find their windows, take screenshots with xwd and compare them with a picture.
 public enum VirtualDisplay {
+    /// The path of the graphical terminal `terminal` (from the Debian package `package`) when it and the
+    /// screenshot tools (xdotool, xwd) are installed; else `test` is cancelled (reported as skipped),
+    /// naming what to install.
+    public static func requireTerminal(_ terminal: String, package: String, test: String) throws -> String {
+        guard let path = which(terminal), which("xdotool") != nil, which("xwd") != nil else {
+            try Test.cancel("\(test) skipped: \(terminal), xdotool or xwd is not installed (apt install \(package) xdotool x11-apps)")
+        }
+        return path
+    }
+
+    /// Starts kitty on `display` running `command`, as no user's kitty: no configuration file, its
+    /// configuration, cache and Mesa shader cache in `folder`, a `width`×`height` px window titled
+    /// `title` that closes when the command ends; `environment` added, errors to `errorLog`.
+    public static func startKitty(_ kitty: String, title: String, width: Int, height: Int, command: [String], display: String,
+                                  folder: String, environment: [String: String] = [:], errorLog: String) throws -> SpawnedProgram {
+        for d in ["conf", "cache", "mesa"] { try FileManager.default.createDirectory(atPath: folder + "/" + d, withIntermediateDirectories: true) }
+        return try start(kitty, ["--config", "NONE", "-T", title, "-o", "remember_window_size=no", "-o", "initial_window_width=\(width)",
+                                 "-o", "initial_window_height=\(height)", "-o", "close_on_child_death=yes"] + command,
+                         environment: ["DISPLAY": display, "KITTY_CONFIG_DIRECTORY": folder + "/conf", "KITTY_CACHE_DIRECTORY": folder + "/cache",
+                                       "MESA_SHADER_CACHE_DIR": folder + "/mesa"].merging(environment) { $1 },
+                         errorLog: errorLog)
+    }
+
     /// Starts a program (signal mask cleared, output to `log` or /dev/null, errors to `errorLog` or
     /// /dev/null, no other descriptor of ours). `passing` is a descriptor of ours the program gets as
     /// its descriptor 3.
