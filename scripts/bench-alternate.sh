@@ -24,43 +24,55 @@ section=${SECTION:-playback}
 case "$section" in playback|catalog) ;; *) echo "error: SECTION=$section: playback or catalog" >&2; exit 64;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ "$section" = catalog ]; then
+# The figure a sed pattern's first group takes from the round's output ($tmp/out), or nothing.
+figure() { sed -n "s/$1/\\1/p" "$tmp/out"; }
+
+# Sorted figures of column $1 of the file $2, on one line.
+col() { cut -d' ' -f"$1" "$2" | sort -n | tr '\n' ' '; }
+
+# Runs every binary in turn, ROUNDS times: `$1 BINARY FILE` runs it once (its output in $tmp/out),
+# appends its figures to FILE and reports the round; then `$2 BINARY FILE` prints each binary's
+# sorted figures.
+alternate() {
+    local measure=$1 summary=$2 r k
+    shift 2
     for r in $(seq 1 "$rounds"); do
-        for k in $(seq 1 $#); do
-            b=${!k}
-            flock /tmp/lookaround-build.lock "$b" catalog > "$tmp/out" 2>&1 || true
-            single=$(sed -n 's/^nearest within 50 m, in-memory index  *\([0-9]*\) q\/s.*/\1/p' "$tmp/out")
-            batched=$(sed -n 's/^  same, in batches of [0-9]* (prefetching)  *\([0-9]*\) q\/s.*/\1/p' "$tmp/out")
-            rtree=$(sed -n 's/^same queries, SQLite R\*Tree + ORDER BY  *\([0-9]*\) q\/s.*/\1/p' "$tmp/out")
-            [ -n "$single" ] && [ -n "$rtree" ] || { echo "error: $b printed no catalog query figures:" >&2; cat "$tmp/out" >&2; exit 70; }
-            echo "$single ${batched:-n/a} $rtree" >> "$tmp/$k"
-            echo "round $r/$rounds $(basename "$b"): index $single q/s, batched ${batched:-n/a} q/s, R*Tree $rtree q/s" >&2
-        done
+        for k in $(seq 1 $#); do "$measure" "${!k}" "$tmp/$k"; done
     done
-    for k in $(seq 1 $#); do
-        b=${!k}
-        col() { cut -d' ' -f"$1" "$tmp/$k" | sort -n | tr '\n' ' '; }
-        echo "$(basename "$b")  index q/s: $(col 1)| batched q/s: $(col 2)| R*Tree q/s: $(col 3)"
-    done
-    exit 0
-fi
-for r in $(seq 1 "$rounds"); do
-    for k in $(seq 1 $#); do
-        b=${!k}
-        flock /tmp/lookaround-build.lock env LOOKAROUND_BENCH_FRAMES_ONLY=1 "$b" playback > "$tmp/out" 2>&1 || true
-        warp=$(sed -n 's/^   depth warp 640.*): \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
-        turning=$(sed -n 's/^   depth warp, the camera turning.*: \([0-9.]*\) ms per.*/\1/p' "$tmp/out")
-        fade=$(sed -n 's/^   depth warp 640.*crossfade \([0-9.]*\) ms.*/\1/p' "$tmp/out")
-        composed=$(sed -n 's/^   composed.*median \([0-9.]*\) ms,.*/\1/p' "$tmp/out")
-        mean=$(sed -n 's/^   composed.* mean \([0-9.]*\) ms,.*/\1/p' "$tmp/out")
-        setup=$(sed -n 's/^   depth warp 640.*set-up per move \([0-9.]*\) ms.*/\1/p' "$tmp/out")
-        [ -n "$warp" ] && [ -n "$composed" ] || { echo "error: $b printed no playback figures:" >&2; cat "$tmp/out" >&2; exit 70; }
-        echo "$warp $fade $composed $setup ${mean:-n/a} ${turning:-n/a}" >> "$tmp/$k"
-        echo "round $r/$rounds $(basename "$b"): warp $warp ms (turning camera ${turning:-n/a} ms), crossfade $fade ms, composed median $composed ms, mean ${mean:-n/a} ms, set-up $setup ms" >&2
-    done
-done
-for k in $(seq 1 $#); do
-    b=${!k}
-    col() { cut -d' ' -f"$1" "$tmp/$k" | sort -n | tr '\n' ' '; }
-    echo "$(basename "$b")  warp: $(col 1)| turning camera: $(col 6)| crossfade: $(col 2)| composed median: $(col 3)| mean: $(col 5)| set-up: $(col 4)"
-done
+    for k in $(seq 1 $#); do "$summary" "${!k}" "$tmp/$k"; done
+}
+
+catalog_round() {
+    local b=$1 single batched rtree
+    flock /tmp/lookaround-build.lock "$b" catalog > "$tmp/out" 2>&1 || true
+    single=$(figure '^nearest within 50 m, in-memory index  *\([0-9]*\) q\/s.*')
+    batched=$(figure '^  same, in batches of [0-9]* (prefetching)  *\([0-9]*\) q\/s.*')
+    rtree=$(figure '^same queries, SQLite R\*Tree + ORDER BY  *\([0-9]*\) q\/s.*')
+    [ -n "$single" ] && [ -n "$rtree" ] || { echo "error: $b printed no catalog query figures:" >&2; cat "$tmp/out" >&2; exit 70; }
+    echo "$single ${batched:-n/a} $rtree" >> "$2"
+    echo "round $r/$rounds $(basename "$b"): index $single q/s, batched ${batched:-n/a} q/s, R*Tree $rtree q/s" >&2
+}
+
+catalog_summary() {
+    echo "$(basename "$1")  index q/s: $(col 1 "$2")| batched q/s: $(col 2 "$2")| R*Tree q/s: $(col 3 "$2")"
+}
+
+playback_round() {
+    local b=$1 warp turning fade composed mean setup
+    flock /tmp/lookaround-build.lock env LOOKAROUND_BENCH_FRAMES_ONLY=1 "$b" playback > "$tmp/out" 2>&1 || true
+    warp=$(figure '^   depth warp 640.*): \([0-9.]*\) ms per.*')
+    turning=$(figure '^   depth warp, the camera turning.*: \([0-9.]*\) ms per.*')
+    fade=$(figure '^   depth warp 640.*crossfade \([0-9.]*\) ms.*')
+    composed=$(figure '^   composed.*median \([0-9.]*\) ms,.*')
+    mean=$(figure '^   composed.* mean \([0-9.]*\) ms,.*')
+    setup=$(figure '^   depth warp 640.*set-up per move \([0-9.]*\) ms.*')
+    [ -n "$warp" ] && [ -n "$composed" ] || { echo "error: $b printed no playback figures:" >&2; cat "$tmp/out" >&2; exit 70; }
+    echo "$warp $fade $composed $setup ${mean:-n/a} ${turning:-n/a}" >> "$2"
+    echo "round $r/$rounds $(basename "$b"): warp $warp ms (turning camera ${turning:-n/a} ms), crossfade $fade ms, composed median $composed ms, mean ${mean:-n/a} ms, set-up $setup ms" >&2
+}
+
+playback_summary() {
+    echo "$(basename "$1")  warp: $(col 1 "$2")| turning camera: $(col 6 "$2")| crossfade: $(col 2 "$2")| composed median: $(col 3 "$2")| mean: $(col 5 "$2")| set-up: $(col 4 "$2")"
+}
+
+alternate "${section}_round" "${section}_summary" "$@"

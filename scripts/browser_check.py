@@ -21,6 +21,7 @@ on the first failure. Chromium and its driver come from Debian (chromium, chromi
 from PyPI, given the driver's path so nothing is downloaded. Screenshots go to OUT_DIR.
 """
 import base64
+import contextlib
 import json
 import math
 import os
@@ -82,6 +83,18 @@ def shot(driver, name):
 
 def console_errors(driver):
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@contextlib.contextmanager
+def session(*arguments, expected_errors=None, **options):
+    """A browser (browser()'s arguments) for one flow, quit when it ends; when the flow finishes, the
+    page's console errors go into result["console_errors"], less those containing `expected_errors`."""
+    driver = browser(*arguments, **options)
+    try:
+        yield driver
+        result["console_errors"] = [e for e in console_errors(driver) if expected_errors is None or expected_errors not in e]
+    finally:
+        driver.quit()
 
 
 def viewer_state(driver):
@@ -630,8 +643,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     if FLOW in ("desktop", "nowebgl"):
         extra = ("--disable-webgl", "--disable-3d-apis") if FLOW == "nowebgl" else ()
-        driver = browser(extra=extra)
-        try:
+        with session(extra=extra) as driver:
             result["webgl"] = driver.execute_script("return !!document.createElement('canvas').getContext('webgl')")
             open_map_and_preview(driver)
             check_drag_and_keys(driver)
@@ -648,35 +660,24 @@ def main():
                 check_suggestions(driver)
                 check_directions(driver)
                 check_walk(driver)
-            result["console_errors"] = console_errors(driver)
-        finally:
-            driver.quit()
     elif FLOW == "phone":
-        driver = browser(390, 844, phone=True)
-        try:
+        with session(390, 844, phone=True) as driver:
             result["touch_points"] = driver.execute_script("return navigator.maxTouchPoints")
             open_map_and_preview(driver, touch=True)
             result["layout_width"] = driver.execute_script("return window.innerWidth")
             check_drag_and_keys(driver, touch=True)
             check_pinch(driver)
             shot(driver, "phone-pinched")
-            result["console_errors"] = console_errors(driver)
-        finally:
-            driver.quit()
     elif FLOW == "captures":
-        driver = browser(extra=("--disable-webgl", "--disable-3d-apis"))
-        try:
+        with session(extra=("--disable-webgl", "--disable-3d-apis")) as driver:
             result["webgl"] = driver.execute_script("return !!document.createElement('canvas').getContext('webgl')")
             check_captures_map(driver)
             check_keys_after_controls(driver)
             check_coordinate_search(driver)
             check_readme_embed(driver)
-            result["console_errors"] = console_errors(driver)
-        finally:
-            driver.quit()
     elif FLOW == "key":
-        driver = browser()
-        try:
+        # The 403 errors before the key is given are the browser's own log lines, expected here.
+        with session(expected_errors="403") as driver:
             driver.get(BASE + "/")
             wait(driver, "const d = document.getElementById('key-dialog'); return d && !d.hidden", "the API key form after a 403")
             result["key_reason"] = driver.execute_script("return document.getElementById('key-reason').textContent")
@@ -695,10 +696,6 @@ def main():
                 return {source: f && f.source, key: f && f.key, requested: v.stats.requested, images_left: document.querySelectorAll('img.la-first-view').length,
                         size: v.canvas.width + 'x' + v.canvas.height}""")
             shot(driver, "key-deeplink")
-            # The 403 errors before the key was given are the browser's own log lines, expected here.
-            result["console_errors"] = [e for e in console_errors(driver) if "403" not in e]
-        finally:
-            driver.quit()
     else:
         fail("unknown flow " + FLOW)
     print(json.dumps(result, indent=1))

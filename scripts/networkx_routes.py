@@ -9,19 +9,10 @@ REQUEST.json: {"ways": [way ids], "chains": [[node ids]…], "pairs": [[from nod
 Exit 3 (with the reason) when pyosmium, networkx or geographiclib is missing.
 """
 import json
-import sys
 
-try:
-    import networkx
-    import osmium
-    from geographiclib.geodesic import Geodesic
-except ImportError as error:
-    print(f"networkx_routes.py needs PyPI networkx, osmium and geographiclib: {error}", file=sys.stderr)
-    sys.exit(3)
+from networkx_peer import start
 
-extract, request_path = sys.argv[1], sys.argv[2]
-with open(request_path) as handle:
-    request = json.load(handle)
+networkx, osmium, Geodesic, extract, request = start("networkx_routes.py")
 wanted = set(request["ways"])
 chains = [list(chain) for chain in request["chains"]]
 

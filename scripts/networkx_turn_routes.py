@@ -22,19 +22,10 @@ Prints {"seconds": [… or null], "restrictions": n, "unresolved": n}.
 Exit 3 (with the reason) when pyosmium, networkx or geographiclib is missing.
 """
 import json
-import sys
 
-try:
-    import networkx
-    import osmium
-    from geographiclib.geodesic import Geodesic
-except ImportError as error:
-    print(f"networkx_turn_routes.py needs PyPI networkx, osmium and geographiclib: {error}", file=sys.stderr)
-    sys.exit(3)
+from networkx_peer import start
 
-extract, request_path = sys.argv[1], sys.argv[2]
-with open(request_path) as handle:
-    request = json.load(handle)
+networkx, osmium, Geodesic, extract, request = start("networkx_turn_routes.py")
 MODE = request["mode"]
 assert MODE in ("driving", "cycling"), "driving or cycling"
 

@@ -37,22 +37,7 @@ url() { echo "postgresql://$role@127.0.0.1:$port/$database?passfile=$passfile"; 
 
 running() { [[ -x $bin/pg_ctl ]] && as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; }
 
-# What listens on 127.0.0.1:$port, or nothing when the port is free: "pid N: its command line".
-port_holder() {
-  local line pid
-  line=$(ss -Hltnp "sport = :$port" 2>/dev/null | head -1 || true)
-  if [[ -z $line ]]; then
-    # No ss (or it sees nothing): try to connect.
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && echo "a process this script cannot name"
-    return 0
-  fi
-  pid=$(grep -o 'pid=[0-9]*' <<<"$line" | head -1 | cut -d= -f2 || true)
-  if [[ -n $pid ]]; then
-    echo "pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || echo unknown)"
-  else
-    echo "a process of another user"
-  fi
-}
+source "$here/port-holder.sh"
 
 admin_psql() { as_owner "$bin/psql" -X -q -h "$dir" -p "$port" -d "${1:-postgres}" -v ON_ERROR_STOP=1 -tA -c "$2"; }
 
@@ -100,7 +85,7 @@ EOF
       rm -f "$data/pg_hba.conf.new"
     fi
     if ! running; then
-      holder=$(port_holder)
+      holder=$(port_holder "$port")
       if [[ -n $holder ]]; then
         echo "postgis: port $port on 127.0.0.1 is taken by $holder" >&2
         if [[ $holder =~ postgres.*-D\ ([^ ]+)/data ]]; then

@@ -46,17 +46,7 @@ running() {
 # A running server keeps the port it was started with (kept in its folder), whatever LOOKAROUND_S3_PORT says now.
 if running && [[ -s $dir/port ]]; then port=$(cat "$dir/port"); fi
 
-# What listens on 127.0.0.1:$1, or nothing when the port is free.
-port_holder() {
-  local line pid
-  line=$(ss -Hltnp "sport = :$1" 2>/dev/null | head -1 || true)
-  if [[ -z $line ]]; then
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && echo "a process this script cannot name"
-    return 0
-  fi
-  pid=$(grep -o 'pid=[0-9]*' <<<"$line" | head -1 | cut -d= -f2 || true)
-  if [[ -n $pid ]]; then echo "pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || echo unknown)"; else echo "a process of another user"; fi
-}
+source "$here/port-holder.sh"
 
 weed_binary() {
   if command -v weed >/dev/null 2>&1 && weed version >/dev/null 2>&1; then command -v weed; return; fi

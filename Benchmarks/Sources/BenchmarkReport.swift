@@ -1,8 +1,24 @@
 import Foundation
+import MapData
 import ProcessRunner
 
 /// Shared timing and reporting helpers for the benchmark sections.
 enum BenchmarkReport {
+    /// The OSM extract of central Helsinki the map, simulator and service sections read.
+    static let helsinkiExtract = "Panoramas/sources/helsinki-centre.osm.pbf"
+
+    /// ``helsinkiExtract`` read, and the seconds that took; nil, having printed why the section is
+    /// skipped, when it is not there (run from the repository root).
+    static func loadHelsinkiExtract() throws -> (dataset: MapDataset, seconds: Double)? {
+        guard FileManager.default.fileExists(atPath: helsinkiExtract) else {
+            print("   skipped: \(helsinkiExtract) not found (run from the repository root)")
+            return nil
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let dataset = try MapDataset(contentsOfFile: helsinkiExtract)
+        return (dataset, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
     /// Prints the machine the figures come from.
     static func header() {
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?

@@ -45,24 +45,38 @@ final class EmbreeScene {
         rtcReleaseDevice(device)
     }
 
-    /// The closest-hit distance of each ray, `.infinity` for a miss: one ray per call, or `streamSize`
-    /// rays per coherent stream call.
-    func closestHitDistances(origins: [Float], directions: [Float], streamSize: Int = 1) -> [Float] {
-        let count = origins.count / 3
-        var out = [Float](repeating: .infinity, count: count)
+    /// Runs `trace` over the rays of the packed xyz arrays `origins` and `directions`, `streamSize` at a
+    /// time (a coherent stream when more than one), in `Ray` records it fills and reads: with the
+    /// context, the records, the first ray's index, how many there are, and ray `i` unbounded (0…∞) with
+    /// every geometry mask.
+    @inline(__always)
+    private func inStreams<Ray>(of _: Ray.Type, origins: [Float], directions: [Float], streamSize: Int,
+                                _ trace: (_ context: inout RTCIntersectContext, _ rays: UnsafeMutablePointer<Ray>, _ first: Int, _ n: Int,
+                                          _ ray: (Int) -> RTCRay) -> Void) {
         var context = RTCIntersectContext()
         rtcInitIntersectContext(&context)
         if streamSize > 1 { context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT }
-        let rays = UnsafeMutablePointer<RTCRayHit>.allocate(capacity: streamSize)
+        let rays = UnsafeMutablePointer<Ray>.allocate(capacity: streamSize)
         defer { rays.deallocate() }
+        let count = origins.count / 3
         origins.withUnsafeBufferPointer { origins in directions.withUnsafeBufferPointer { directions in
-        for first in stride(from: 0, to: count, by: streamSize) {
-            let n = min(streamSize, count - first)
+            for first in stride(from: 0, to: count, by: streamSize) {
+                trace(&context, rays, first, min(streamSize, count - first)) { i in
+                    RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
+                           dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
+                           time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
+                }
+            }
+        } }
+    }
+
+    /// The closest-hit distance of each ray, `.infinity` for a miss: one ray per call, or `streamSize`
+    /// rays per coherent stream call.
+    func closestHitDistances(origins: [Float], directions: [Float], streamSize: Int = 1) -> [Float] {
+        var out = [Float](repeating: .infinity, count: origins.count / 3)
+        inStreams(of: RTCRayHit.self, origins: origins, directions: directions, streamSize: streamSize) { context, rays, first, n, ray in
             for k in 0..<n {
-                let i = first + k
-                rays[k].ray = RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
-                                     dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
-                                     time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
+                rays[k].ray = ray(first + k)
                 rays[k].hit.geomID = Self.invalidGeometryID
                 rays[k].hit.instID = Self.invalidGeometryID
             }
@@ -70,33 +84,18 @@ final class EmbreeScene {
             else { rtcIntersect1M(scene, &context, rays, UInt32(n), MemoryLayout<RTCRayHit>.stride) }
             for k in 0..<n where rays[k].hit.geomID != Self.invalidGeometryID { out[first + k] = rays[k].ray.tfar }
         }
-        } }
         return out
     }
 
     /// Whether each ray is blocked anywhere along it: one ray per call, or `streamSize` per stream call.
     func occlusions(origins: [Float], directions: [Float], streamSize: Int = 1) -> [Bool] {
-        let count = origins.count / 3
-        var out = [Bool](repeating: false, count: count)
-        var context = RTCIntersectContext()
-        rtcInitIntersectContext(&context)
-        if streamSize > 1 { context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT }
-        let rays = UnsafeMutablePointer<RTCRay>.allocate(capacity: streamSize)
-        defer { rays.deallocate() }
-        origins.withUnsafeBufferPointer { origins in directions.withUnsafeBufferPointer { directions in
-        for first in stride(from: 0, to: count, by: streamSize) {
-            let n = min(streamSize, count - first)
-            for k in 0..<n {
-                let i = first + k
-                rays[k] = RTCRay(org_x: origins[3 * i], org_y: origins[3 * i + 1], org_z: origins[3 * i + 2], tnear: 0,
-                                 dir_x: directions[3 * i], dir_y: directions[3 * i + 1], dir_z: directions[3 * i + 2],
-                                 time: 0, tfar: .infinity, mask: .max, id: 0, flags: 0)
-            }
+        var out = [Bool](repeating: false, count: origins.count / 3)
+        inStreams(of: RTCRay.self, origins: origins, directions: directions, streamSize: streamSize) { context, rays, first, n, ray in
+            for k in 0..<n { rays[k] = ray(first + k) }
             if streamSize == 1 { rtcOccluded1(scene, &context, rays) }
             else { rtcOccluded1M(scene, &context, rays, UInt32(n), MemoryLayout<RTCRay>.stride) }
             for k in 0..<n { out[first + k] = rays[k].tfar < 0 }   // Embree sets tfar to −∞ when the ray is occluded
         }
-        } }
         return out
     }
 }

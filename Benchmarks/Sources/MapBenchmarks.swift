@@ -8,14 +8,9 @@ import MapSnapshot
 /// core, against Mapnik rendering the same layers at the same size in the same run
 /// (`scripts/mapnik-peer.sh`; render and PNG encode timed separately).
 func runMapBenchmarks() throws {
-    let osm = "Panoramas/sources/helsinki-centre.osm.pbf"
-    guard FileManager.default.fileExists(atPath: osm) else {
-        print("   skipped: \(osm) not found (run from the repository root)")
-        return
-    }
-    let loadStart = DispatchTime.now().uptimeNanoseconds
-    let dataset = try MapDataset(contentsOfFile: osm)
-    let loadMs = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
+    let osm = BenchmarkReport.helsinkiExtract
+    guard let extract = try BenchmarkReport.loadHelsinkiExtract() else { return }
+    let dataset = extract.dataset, loadMs = extract.seconds * 1e3
     var content: MapContent?
     let prepareMs = BenchmarkReport.medianMilliseconds(runs: 5) { content = MapContent(dataset) }
     let snapshotter = MapSnapshotter(content: content!, fonts: try FontLibrary())

@@ -13,14 +13,8 @@ import Simulator
 // SIMULATOR_BENCH_OUT=DIR also writes the rendered images there (for looking at them).
 
 func runSimulatorBenchmarks() throws {
-    let path = "Panoramas/sources/helsinki-centre.osm.pbf"
-    guard FileManager.default.fileExists(atPath: path) else {
-        print("   skipped: run from the repository root (\(path) not found)")
-        return
-    }
-    let loadStart = DispatchTime.now().uptimeNanoseconds
-    let dataset = try MapDataset(contentsOfFile: path)
-    let loaded = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
+    guard let extract = try BenchmarkReport.loadHelsinkiExtract() else { return }
+    let dataset = extract.dataset, loaded = extract.seconds
     let buildStart = DispatchTime.now().uptimeNanoseconds
     let model = try CityModel(dataset: dataset)
     let built = Double(DispatchTime.now().uptimeNanoseconds - buildStart) / 1e9

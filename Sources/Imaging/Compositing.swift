@@ -25,22 +25,9 @@ public enum Compositing {
     public static func composite(_ source: RGBA8Image, onto destination: inout RGBA8Image,
                                  x: Int, y: Int, opacity: Float = 1, mode: BlendMode = .normal) {
         let opacity = min(max(opacity, 0), 1)
-        guard opacity > 0, let (x0, y0, x1, y1) = overlap(source, at: x, y, on: destination.width, destination.height) else { return }
-        let dstWidth = destination.width, srcWidth = source.width
-        source.components.withUnsafeBufferPointer { src in
-            destination.components.withUnsafeMutableBufferPointer { dst in
-                let srcBase = src.baseAddress!, dstBase = dst.baseAddress!
-                // Rows are independent: split them across cores (each chunk writes only its rows).
-                Parallel.forEachRowRange(y1 - y0, minimumRowsPerChunk: max(1, 16_384 / (x1 - x0))) { rows in
-                    for row in (y0 + rows.lowerBound)..<(y0 + rows.upperBound) {
-                        let visitor = ImageRowVisitor(
-                            destination: dstBase + (row * dstWidth + x0) * 4,
-                            source: srcBase + ((row - y) * srcWidth + (x0 - x)) * 4,
-                            count: x1 - x0, opacity: opacity)
-                        mode.dispatch(visitor)
-                    }
-                }
-            }
+        guard opacity > 0 else { return }
+        forEachCoveredRow(of: source, onto: &destination, x: x, y: y) { from, to, count in
+            mode.dispatch(ImageRowVisitor(destination: to, source: from, count: count, opacity: opacity))
         }
     }
 
@@ -51,25 +38,36 @@ public enum Compositing {
     /// cropped to what it covers costs only its own area.
     public static func composite(_ source: RGBA8Image, onto destination: inout RGB8Image, x: Int, y: Int, opacity: Float = 1) {
         let scale = UInt32((min(max(opacity, 0), 1) * 255).rounded())
-        guard scale > 0, let (x0, y0, x1, y1) = overlap(source, at: x, y, on: destination.width, destination.height) else { return }
-        let dstWidth = destination.width, srcWidth = source.width
+        guard scale > 0 else { return }
+        forEachCoveredRow(of: source, onto: &destination, x: x, y: y) { from, to, count in
+            for k in 0..<count {
+                // a in 0…255·255; each channel (s·a + d·(255² − a) + 255²/2) / 255².
+                let a = UInt32(from[4 * k + 3]) * scale
+                guard a > 0 else { continue }
+                let keep = 65_025 - a
+                for c in 0..<3 {
+                    to[3 * k + c] = UInt8((UInt32(from[4 * k + c]) * a + UInt32(to[3 * k + c]) * keep + 32_512) / 65_025)
+                }
+            }
+        }
+    }
+
+    /// Calls `row` for every destination row that `source`, with its top-left corner at (`x`, `y`),
+    /// covers (none when it is wholly outside), with the first covered pixel of the source row and of
+    /// the destination row and the number of covered pixels. Rows are independent, so they are split
+    /// across cores (each chunk writes only its rows).
+    private static func forEachCoveredRow<F: PixelFormat>(
+        of source: RGBA8Image, onto destination: inout Image<F>, x: Int, y: Int,
+        _ row: (_ from: UnsafePointer<UInt8>, _ to: UnsafeMutablePointer<UInt8>, _ count: Int) -> Void
+    ) where F.Component == UInt8 {
+        guard let (x0, y0, x1, y1) = overlap(source, at: x, y, on: destination.width, destination.height) else { return }
+        let dstWidth = destination.width, srcWidth = source.width, channels = F.channelCount
         source.components.withUnsafeBufferPointer { src in
             destination.components.withUnsafeMutableBufferPointer { dst in
                 let srcBase = src.baseAddress!, dstBase = dst.baseAddress!
-                // Rows are independent: split them across cores (each chunk writes only its rows).
                 Parallel.forEachRowRange(y1 - y0, minimumRowsPerChunk: max(1, 16_384 / (x1 - x0))) { rows in
-                    for row in (y0 + rows.lowerBound)..<(y0 + rows.upperBound) {
-                        let from = srcBase + ((row - y) * srcWidth + (x0 - x)) * 4
-                        let to = dstBase + (row * dstWidth + x0) * 3
-                        for k in 0..<(x1 - x0) {
-                            // a in 0…255·255; each channel (s·a + d·(255² − a) + 255²/2) / 255².
-                            let a = UInt32(from[4 * k + 3]) * scale
-                            guard a > 0 else { continue }
-                            let keep = 65_025 - a
-                            for c in 0..<3 {
-                                to[3 * k + c] = UInt8((UInt32(from[4 * k + c]) * a + UInt32(to[3 * k + c]) * keep + 32_512) / 65_025)
-                            }
-                        }
+                    for r in (y0 + rows.lowerBound)..<(y0 + rows.upperBound) {
+                        row(srcBase + ((r - y) * srcWidth + (x0 - x)) * 4, dstBase + (r * dstWidth + x0) * channels, x1 - x0)
                     }
                 }
             }

@@ -369,9 +369,7 @@ public final class LookAroundViewer: @unchecked Sendable {
                         let t = Double(k) / Double(Self.transitionFrames)
                         let picture = (try? move?.render(fraction: t, camera: view.camera)) ?? Self.crossfade(old.picture, view.picture, t: t)
                         try session.write(try frames.bytes(for: moving, picture: picture, pictureChanged: true))
-                        condition.lock()
-                        framesDrawn += 1
-                        condition.unlock()
+                        condition.withLock { framesDrawn += 1 }
                         condition.lock()
                         let newer = generation != generationNow || quitting
                         condition.unlock()
@@ -387,10 +385,7 @@ public final class LookAroundViewer: @unchecked Sendable {
                 lastView = view
                 condition.unlock()
             } catch {
-                condition.lock()
-                renderError = error
-                condition.broadcast()
-                condition.unlock()
+                condition.withLock { renderError = error; condition.broadcast() }
                 return
             }
         }

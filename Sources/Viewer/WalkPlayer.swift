@@ -249,9 +249,7 @@ public final class WalkPlayer: @unchecked Sendable {
                     let status = (left: left, right: keys.first { left.count + $0.count < layout.columns } ?? "")
                     let cells = ViewerScreen.cells(layout: layout, picture: frame.image, status: status, message: nil)
                     try session.write(try screen.bytes(frame: cells, picture: frame.image, layout: layout, pictureChanged: true))
-                    condition.lock()
-                    framesDrawn += 1
-                    condition.unlock()
+                    condition.withLock { framesDrawn += 1 }
                     shown = (index, layout, paused)
                     let atEnd = rate > 0 ? index == count - 1 : index == 0
                     if atEnd, !paused, endReached == nil { endReached = DispatchTime.now() }
@@ -261,10 +259,7 @@ public final class WalkPlayer: @unchecked Sendable {
                 let next = (Double(index + (rate > 0 ? 1 : 0)) / fps - time) / rate
                 usleep(UInt32(max(5_000, min(100_000, next * 1e6))))
             } catch {
-                condition.lock()
-                renderError = error
-                condition.broadcast()
-                condition.unlock()
+                condition.withLock { renderError = error; condition.broadcast() }
                 return
             }
         }

@@ -10,30 +10,36 @@ struct GeoCoordinateTests {
         #expect(c.latitude == latitude && c.longitude == longitude)
     }
 
+    /// `make` throws a `GeodesyError` whose case (`value` takes it apart) carries `value` itself and whose
+    /// text names `name value` and `range`; the text, for further checks.
+    static func rejection(of value: Double, named name: String, range: String, _ make: () throws -> GeoCoordinate,
+                          _ reported: (GeodesyError) -> Double?, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        let error = #expect(throws: GeodesyError.self, sourceLocation: sourceLocation) { try make() }
+        guard let error, let carried = reported(error) else {
+            Issue.record("wrong error \(String(describing: error))", sourceLocation: sourceLocation)
+            return ""
+        }
+        #expect(carried == value || (carried.isNaN && value.isNaN), sourceLocation: sourceLocation)
+        #expect(error.description.contains("\(name) \(value)"), sourceLocation: sourceLocation)
+        #expect(error.description.contains(range), sourceLocation: sourceLocation)
+        return error.description
+    }
+
     @Test(arguments: [90.0000001, -91, 1000, Double.nan, .infinity, -.infinity])
     func rejectsBadLatitudeNamingValueAndRange(latitude: Double) {
-        let error = #expect(throws: GeodesyError.self) { try GeoCoordinate(latitude: latitude, longitude: 0) }
-        guard case .latitudeOutOfRange(let value)? = error else {
-            Issue.record("wrong error \(String(describing: error))")
-            return
+        _ = Self.rejection(of: latitude, named: "latitude", range: "[-90, 90]", { try GeoCoordinate(latitude: latitude, longitude: 0) }) {
+            guard case .latitudeOutOfRange(let value) = $0 else { return nil }
+            return value
         }
-        #expect(value == latitude || (value.isNaN && latitude.isNaN))
-        let message = error?.description ?? ""
-        #expect(message.contains("latitude \(latitude)"))
-        #expect(message.contains("[-90, 90]"))
     }
 
     @Test(arguments: [180.0, -180.0000001, 360, Double.nan, .infinity])
     func rejectsBadLongitudeNamingValueAndRange(longitude: Double) {
-        let error = #expect(throws: GeodesyError.self) { try GeoCoordinate(latitude: 10, longitude: longitude) }
-        guard case .longitudeOutOfRange(let value)? = error else {
-            Issue.record("wrong error \(String(describing: error))")
-            return
+        let message = Self.rejection(of: longitude, named: "longitude", range: "[-180, 180)",
+                                     { try GeoCoordinate(latitude: 10, longitude: longitude) }) {
+            guard case .longitudeOutOfRange(let value) = $0 else { return nil }
+            return value
         }
-        #expect(value == longitude || (value.isNaN && longitude.isNaN))
-        let message = error?.description ?? ""
-        #expect(message.contains("longitude \(longitude)"))
-        #expect(message.contains("[-180, 180)"))
         #expect(message.contains("normalizingLongitude"))  // the remedy
     }
 

@@ -86,6 +86,16 @@ import TestSupport
         try Lookaround.run(["index", "Panoramas", "--catalog", catalog, "--no-osm", "--quiet"] + extra, in: root)
     }
 
+    /// ``setUp()``'s folder with its panoramas indexed into `name` there (the index expected to succeed),
+    /// and the catalog's path. The caller removes the folder.
+    static func indexedCopy(_ name: String = "catalog.sqlite", sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (root: URL, catalog: String) {
+        let root = try setUp()
+        let catalog = root.appendingPathComponent(name).path
+        #expect(try index(root, catalog: catalog).exitCode == 0, sourceLocation: sourceLocation)
+        return (root, catalog)
+    }
+
     /// The catalog answers a scene request for the first panorama (it is whole and readable).
     static func expectReadable(_ catalog: String, panoramas: Int) throws {
         let scene = try Lookaround.run(["scene", "--lat", "60.16847", "--lon", "24.94085", "--catalog", catalog, "--json"])
@@ -97,10 +107,8 @@ import TestSupport
     // MARK: Disk full
 
     @Test func indexOnAFullDiskKeepsTheOldCatalog() throws {
-        let root = try Self.setUp()
+        let (root, built) = try Self.indexedCopy("built.sqlite")
         defer { try? FileManager.default.removeItem(at: root) }
-        let built = root.appendingPathComponent("built.sqlite").path
-        #expect(try Self.index(root, catalog: built).exitCode == 0)
         let old = try Data(contentsOf: URL(fileURLWithPath: built))
         let disk = try FullDisk(freeBytes: 8 * 1024, holding: [("catalog.sqlite", old)])
         let catalog = disk.path + "/catalog.sqlite"
@@ -151,10 +159,8 @@ import TestSupport
     }
 
     @Test func walkPreviewOnAFullDiskKeepsTheOldPreview() throws {
-        let root = try Self.setUp()
+        let (root, catalog) = try Self.indexedCopy()
         defer { try? FileManager.default.removeItem(at: root) }
-        let catalog = root.appendingPathComponent("catalog.sqlite").path
-        #expect(try Self.index(root, catalog: catalog).exitCode == 0)
         let old = Data("an old preview".utf8)
         for name in ["walk.gif", "frames"] {
             let disk = try FullDisk(freeBytes: 4 * 1024, holding: name == "walk.gif" ? [("walk.gif", old)] : [])
@@ -213,10 +219,8 @@ import TestSupport
     // MARK: SIGKILL
 
     @Test func aBuildKilledMidWayIsRecoveredByTheNextRun() throws {
-        let root = try Self.setUp()
+        let (root, catalog) = try Self.indexedCopy()
         defer { try? FileManager.default.removeItem(at: root) }
-        let catalog = root.appendingPathComponent("catalog.sqlite").path
-        #expect(try Self.index(root, catalog: catalog).exitCode == 0)
         let old = try Data(contentsOf: URL(fileURLWithPath: catalog))
 
         // Killed while it makes the tile files (the longest step): poll for the first one, then SIGKILL.
@@ -267,10 +271,8 @@ import TestSupport
     // MARK: Panoramas changed after indexing
 
     @Test func aPanoramaDeletedOrReplacedAfterIndexing() throws {
-        let root = try Self.setUp()
+        let (root, catalog) = try Self.indexedCopy()
         defer { try? FileManager.default.removeItem(at: root) }
-        let catalog = root.appendingPathComponent("catalog.sqlite").path
-        #expect(try Self.index(root, catalog: catalog).exitCode == 0)
         let deleted = root.appendingPathComponent("Panoramas/\(Self.ids[1]).jpg").path
         let replaced = root.appendingPathComponent("Panoramas/\(Self.ids[2]).jpg").path
         try FileManager.default.removeItem(atPath: deleted)

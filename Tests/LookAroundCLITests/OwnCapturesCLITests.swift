@@ -27,12 +27,8 @@ import TestSupport
     /// folder, as the README's "Your own 360° photos" does.
     static let indexed = Result { () throws -> (root: URL, catalog: String, index: ProcessResult) in
         guard let shared = realPhotos else { throw CocoaError(.fileNoSuchFile) }
-        let root = try Lookaround.temporaryDirectory()
-        let photos = root.appendingPathComponent("photos")
-        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-        for folder in ["gopro-max-sequence", "single-cameras"] {
-            try FileManager.default.copyItem(at: shared.appendingPathComponent(folder), to: photos.appendingPathComponent(folder))
-        }
+        let (root, _) = try Lookaround.temporaryDirectory(withFolder: "photos", copying: ["gopro-max-sequence", "single-cameras"]
+            .map { shared.appendingPathComponent($0) })
         let catalog = root.appendingPathComponent("photos.sqlite").path
         return (root, catalog, try Lookaround.run(["index", "photos", "--catalog", "photos.sqlite"], in: root))
     }

@@ -10,12 +10,8 @@ import TestSupport
 
     /// The two photos indexed into a temporary catalog: (catalog, index result).
     static let indexed = Result { () throws -> (catalog: String, result: ProcessResult) in
-        let root = try Lookaround.temporaryDirectory()
-        let photos = root.appendingPathComponent("photos")
-        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-        for name in ["d1.jpg", "crop.jpg"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: photos.appendingPathComponent(name))
-        }
+        let (root, photos) = try Lookaround.temporaryDirectory(withFolder: "photos", copying: ["d1.jpg", "crop.jpg"]
+            .map { fixtures.appendingPathComponent($0) })
         let catalog = root.appendingPathComponent("c.sqlite").path
         return (catalog, try Lookaround.run(["index", photos.path, "--catalog", catalog]))
     }

@@ -65,14 +65,20 @@ struct PanoramaRegionTests {
         #expect(throws: ImagingError.self) { try JPEGCodec.losslessTiles(cut, tileSize: 256) }
     }
 
+    /// A new temporary folder holding ``jpeg`` as `pano.jpg`, and that file's path. The caller removes the folder.
+    static func folderWithTheJPEG() throws -> (folder: String, source: String) {
+        let folder = PanoramaTileFileTests.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let source = folder + "/pano.jpg"
+        try Data(jpeg).write(to: URL(fileURLWithPath: source))
+        return (folder, source)
+    }
+
     /// Level 0 cut from the JPEG is the JPEG's own pixels (but for the chroma upsampling at tile edges):
     /// the tile file of a 4:2:0 photo costs about a third more than the photo, not three times.
     @Test func levelZeroIsTheSourceItself() throws {
-        let folder = PanoramaTileFileTests.temporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, source) = try Self.folderWithTheJPEG()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let source = folder + "/pano.jpg"
-        try Data(Self.jpeg).write(to: URL(fileURLWithPath: source))
         let file = try #require(try PanoramaTileFile.write(jpeg: Self.jpeg, source: source, to: folder + "/pano.lktiles"))
         #expect(file.levels.map(\.width) == [2048, 1024, 512])
         let whole = try PanoramaDecoder.decode(Self.jpeg, level: 0)
@@ -98,11 +104,8 @@ struct PanoramaRegionTests {
 
     /// A server's cache makes the missing tile file in the background, once.
     @Test func theMakerMakesMissingFilesOnce() throws {
-        let folder = PanoramaTileFileTests.temporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, source) = try Self.folderWithTheJPEG()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let source = folder + "/pano.jpg"
-        try Data(Self.jpeg).write(to: URL(fileURLWithPath: source))
         let store = PanoramaTileStore(catalogPath: folder + "/catalog.sqlite")
         let maker = PanoramaTileMaker()
         for _ in 0..<5 { maker.request(store: store, panoramaID: "pano", source: source, crop: nil) }

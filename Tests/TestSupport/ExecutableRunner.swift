@@ -81,4 +81,16 @@ public enum Lookaround {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// A new ``temporaryDirectory()`` with a folder `name` in it holding copies of `items` (files or
+    /// folders, under their own names): the root and the folder.
+    public static func temporaryDirectory(withFolder name: String, copying items: [URL]) throws -> (root: URL, folder: URL) {
+        let root = try temporaryDirectory()
+        let folder = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for item in items {
+            try FileManager.default.copyItem(at: item, to: folder.appendingPathComponent(item.lastPathComponent))
+        }
+        return (root, folder)
+    }
 }
