@@ -8,27 +8,16 @@ Exit 3 (with the reason) when routingpy is not installed.
 """
 import json
 import sys
-import urllib.parse
 
 try:
-    import requests
     import routingpy
+    from requests_guard import only_to
 except ImportError as error:
     print(f"routingpy_client.py needs PyPI routingpy: {error}", file=sys.stderr)
     sys.exit(3)
 
 base = sys.argv[1]
-netloc = urllib.parse.urlsplit(base).netloc
-original = requests.Session.request
-
-
-def guarded(self, method, url, *args, **kwargs):
-    if urllib.parse.urlsplit(url).netloc != netloc:
-        raise RuntimeError(f"refusing a request to {url}")
-    return original(self, method, url, *args, **kwargs)
-
-
-requests.Session.request = guarded
+only_to(base)
 client = routingpy.OSRM(base_url=base)
 senaatintori, stockmann = [24.9523, 60.1699], [24.9417, 60.1686]
 out = {}

@@ -19,25 +19,15 @@ import json
 import math
 import sqlite3
 import sys
-import urllib.parse
 from datetime import datetime, timezone
 
-import requests
 from pystac_client import Client, ItemSearch
 from pystac_client.stac_api_io import StacApiIO
 
+from requests_guard import only_to
+
 base, catalog_path = sys.argv[1], sys.argv[2]
-netloc = urllib.parse.urlsplit(base).netloc
-original_send = requests.Session.send
-
-
-def guarded(self, request, **kwargs):
-    if urllib.parse.urlsplit(request.url).netloc != netloc:
-        raise RuntimeError(f"refusing a request to {request.url}")
-    return original_send(self, request, **kwargs)
-
-
-requests.Session.send = guarded
+only_to(base)
 database = sqlite3.connect(f"file:{catalog_path}?mode=ro", uri=True)
 rows = database.execute(
     "SELECT p.id, p.latitude, p.longitude, p.capture_time, s.name FROM panoramas p JOIN sequences s ON s.id = p.sequence"

@@ -8,24 +8,14 @@ usage: streetview_client.py BASE OUT [location]
 """
 import json
 import sys
-import urllib.parse
 
-import requests
 import google_streetview.api
+
+from requests_guard import only_to
 
 base, out = sys.argv[1], sys.argv[2]
 location = sys.argv[3] if len(sys.argv) > 3 else "60.1699,24.9523"
-allowed = urllib.parse.urlsplit(base).netloc
-original = requests.Session.request
-
-
-def guarded(self, method, url, *args, **kwargs):
-    if urllib.parse.urlsplit(url).netloc != allowed:
-        raise RuntimeError(f"refusing a request to {url}")
-    return original(self, method, url, *args, **kwargs)
-
-
-requests.Session.request = guarded
+only_to(base)
 params = [{"size": "640x400", "location": location, "heading": "151.78", "pitch": "-0.76", "key": "test-key"}]
 results = google_streetview.api.results(params, site_api=base + "/maps/api/streetview",
                                         site_metadata=base + "/maps/api/streetview/metadata")

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import MapData
 import ProcessRunner
@@ -6,6 +7,17 @@ import ProcessRunner
 enum BenchmarkReport {
     /// The OSM extract of central Helsinki the map, simulator and service sections read.
     static let helsinkiExtract = "Panoramas/sources/helsinki-centre.osm.pbf"
+
+    /// ``helsinkiExtract`` when it is there (the OSM files a catalog may be built with).
+    static var helsinkiExtractIfPresent: [String] { [helsinkiExtract].filter { FileManager.default.fileExists(atPath: $0) } }
+
+    /// A catalog of the shipped panoramas (`Panoramas/helsinki`) with the streets and places of `osmFiles`,
+    /// built as `shipped.sqlite` in `folder` (a path ending in /).
+    static func shippedCatalog(in folder: String, osmFiles: [String]) throws -> Catalog {
+        let catalogPath = folder + "shipped.sqlite"
+        _ = try CatalogBuilder.build(CatalogBuildOptions(directories: ["Panoramas/helsinki"], catalogPath: catalogPath, osmFiles: osmFiles))
+        return try Catalog(path: catalogPath)
+    }
 
     /// ``helsinkiExtract`` read, and the seconds that took; nil, having printed why the section is
     /// skipped, when it is not there (run from the repository root).

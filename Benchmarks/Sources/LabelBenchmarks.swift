@@ -93,10 +93,7 @@ func runRoadLabelBenchmark(in tmp: String) throws {
         print("road labels: skipped (\(shipped) does not exist; run from the package root)")
         return
     }
-    let catalogPath = tmp + "shipped.sqlite"
-    let osm = ["Panoramas/sources/helsinki-centre.osm.pbf"].filter { FileManager.default.fileExists(atPath: $0) }
-    _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [shipped], catalogPath: catalogPath, osmFiles: osm))
-    let catalog = try Catalog(path: catalogPath)
+    let catalog = try BenchmarkReport.shippedCatalog(in: tmp, osmFiles: BenchmarkReport.helsinkiExtractIfPresent)
     let views: [(id: String, heading: Double)] = [("aleksanterinkatu-030", 250), ("aleksanterinkatu-010", 70),
                                                   ("aleksanterinkatu-010", 250), ("pohjoisesplanadi-020", 90),
                                                   ("pohjoisesplanadi-020", 270)]

@@ -40,9 +40,7 @@ func runPlaybackBenchmarks() throws {
     let tmp = NSTemporaryDirectory() + "lookaround-playback-bench-\(getpid())/"
     try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: tmp) }
-    let catalogPath = tmp + "shipped.sqlite"
-    _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [shipped], catalogPath: catalogPath, osmFiles: [osm]))
-    let catalog = try Catalog(path: catalogPath)
+    let catalog = try BenchmarkReport.shippedCatalog(in: tmp, osmFiles: [osm])
     let planner = try RoutePlanner(catalog: catalog)
     let from = try catalog.locate("Senaatintori", language: nil).coordinate
     let to = try catalog.locate("Stockmann", language: nil).coordinate

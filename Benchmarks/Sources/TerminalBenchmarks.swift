@@ -39,10 +39,7 @@ func runTerminalBenchmarks() throws {
     let tmp = NSTemporaryDirectory() + "lookaround-terminal-bench-\(getpid())/"
     try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: tmp) }
-    let catalogPath = tmp + "shipped.sqlite"
-    let osm = ["Panoramas/sources/helsinki-centre.osm.pbf"].filter { FileManager.default.fileExists(atPath: $0) }
-    _ = try CatalogBuilder.build(CatalogBuildOptions(directories: [shipped], catalogPath: catalogPath, osmFiles: osm))
-    let catalog = try Catalog(path: catalogPath)
+    let catalog = try BenchmarkReport.shippedCatalog(in: tmp, osmFiles: BenchmarkReport.helsinkiExtractIfPresent)
     let panoramaID = "aleksanterinkatu-010"
     let scene = try LookAroundScene(panoramaID: panoramaID, catalog: catalog)
     let cache = PanoramaCache()

@@ -59,13 +59,7 @@ extension ImageMetadata {
         guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), let h = number(11..<13),
               let minute = number(14..<16), let s = number(17..<19),
               (1...12).contains(m), (1...31).contains(d), h < 24, minute < 60, s < 61, y > 0 else { return nil }
-        // Days from civil (H. Hinnant).
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
+        let days = Int(CivilDate(year: Int64(y), month: Int64(m), day: Int64(d)).daysSince1970)
         return Date(timeIntervalSince1970: Double(days * 86_400 + h * 3600 + minute * 60 + s))
     }
 }

@@ -23,7 +23,7 @@ extension ImageMetadata {
         add("CroppedAreaLeftPixels", p.croppedAreaLeftPixels.map { "\($0)" })
         add("CroppedAreaTopPixels", p.croppedAreaTopPixels.map { "\($0)" })
         add("CaptureSoftware", p.captureSoftware)
-        let body = attributes.map { "\n   GPano:\($0.0)=\"\(Self.escapeXML($0.1))\"" }.joined()
+        let body = attributes.map { "\n   GPano:\($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined()
         return """
             <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
             <x:xmpmeta xmlns:x="adobe:ns:meta/">
@@ -34,27 +34,6 @@ extension ImageMetadata {
             </x:xmpmeta>
             <?xpacket end="w"?>
             """
-    }
-
-    static func escapeXML(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-
-    static func unescapeXML(_ s: Substring) -> String {
-        guard s.contains("&") else { return String(s) }
-        return String(s).replacingAll("&lt;", "<").replacingAll("&gt;", ">").replacingAll("&quot;", "\"")
-            .replacingAll("&apos;", "'").replacingAll("&amp;", "&")
     }
 
     /// Reads the GPano fields from an XMP packet, whether written as attributes of `rdf:Description`
@@ -87,7 +66,7 @@ extension ImageMetadata {
                     guard let close = find([UInt8(ascii: "<"), UInt8(ascii: "/")] + qualified, in: text, from: start)
                     else { continue }
                     found = true
-                    return unescapeXML(String(decoding: text[start..<close], as: UTF8.self)[...]).trimmingWhitespace()
+                    return XMLText.unescaped(String(decoding: text[start..<close], as: UTF8.self)).trimmingWhitespace()
                 }
                 guard at > 0, isSpace(text[at - 1]), text[i] == UInt8(ascii: "=") else { continue }
                 i += 1
@@ -96,7 +75,7 @@ extension ImageMetadata {
                 let quote = text[i], start = i + 1
                 guard let end = text[start...].firstIndex(of: quote) else { continue }
                 found = true
-                return unescapeXML(String(decoding: text[start..<end], as: UTF8.self)[...]).trimmingWhitespace()
+                return XMLText.unescaped(String(decoding: text[start..<end], as: UTF8.self)).trimmingWhitespace()
             }
             return nil
         }

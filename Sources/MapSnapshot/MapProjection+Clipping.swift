@@ -2,6 +2,14 @@ import Geodesy
 import Imaging
 
 extension MapProjection {
+    /// The pixel where the segment from `a` to `b` (camera space, one end in front of the near plane and
+    /// one behind it) crosses the near plane.
+    @inline(__always) func nearPlaneCrossing(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> PixelPoint {
+        let t = (nearDepth - a.z) / (b.z - a.z)
+        let cut = a + (b - a) * t
+        return pixel(ofCameraSpace: SIMD3(cut.x, cut.y, nearDepth))
+    }
+
     /// Projects a polyline given relative to the centre (map points; `z` heights in map points) into pixel
     /// pieces, cutting it where it passes behind the near plane. Appends the pieces (≥ 2 points) to `path`.
     ///
@@ -24,9 +32,7 @@ extension MapProjection {
             let current = cameraSpace(point(i))
             let inPrev = previous.z > near, inCur = current.z > near
             if inPrev != inCur {
-                let t = (near - previous.z) / (current.z - previous.z)
-                let cut = previous + (current - previous) * t
-                piece.append(pixel(ofCameraSpace: SIMD3(cut.x, cut.y, near)))
+                piece.append(nearPlaneCrossing(previous, current))
                 if !inCur {
                     if piece.count >= 2, Self.addClipped(Self.straightened(piece, spacing2), to: &path, clip: clip) { added = true }
                     piece.removeAll(keepingCapacity: true)
@@ -110,9 +116,7 @@ extension MapProjection {
             let current = cameraSpace(point(i))
             let inPrev = previous.z > near, inCur = current.z > near
             if inPrev != inCur {
-                let t = (near - previous.z) / (current.z - previous.z)
-                let cut = previous + (current - previous) * t
-                out.append(pixel(ofCameraSpace: SIMD3(cut.x, cut.y, near)))
+                out.append(nearPlaneCrossing(previous, current))
             }
             if inCur { out.append(pixel(ofCameraSpace: current)) }
             previous = current

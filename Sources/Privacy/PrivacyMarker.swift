@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Storage
 
 /// What a blurred photo records about its blurring, in its own XMP: one `rdf:Description` in the
@@ -86,7 +87,7 @@ public struct PrivacyMarker: Sendable, Hashable {
         func attribute(_ name: String) -> String? {
             guard let start = text.range(of: "\(prefix):\(name)=\"") else { return nil }
             guard let end = text[start.upperBound...].firstIndex(of: "\"") else { return nil }
-            return unescape(String(text[start.upperBound..<end]))
+            return XMLText.unescaped(text[start.upperBound..<end])
         }
         let regions = (attribute("Regions") ?? "").split(separator: ";").compactMap { parseRegion(String($0)) }
         return PrivacyMarker(blurred: attribute("Blurred")?.lowercased() == "true", software: attribute("Software") ?? "",
@@ -239,9 +240,4 @@ public struct PrivacyMarker: Sendable, Hashable {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    static func unescape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
 }

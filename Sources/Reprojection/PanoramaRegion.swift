@@ -41,13 +41,7 @@ public struct PanoramaRegion: Sendable, Hashable, CustomStringConvertible {
     public static func needed(for camera: ViewCamera, pose: PanoramaPose, width: Int, height: Int,
                               slackFraction: Double = 0) -> PanoramaRegion {
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: width)
-        let spacing = PanoramaTileFile.coverageSampleSpacingPixels
-        func positions(_ length: Int) -> [Double] {
-            var values = Swift.stride(from: 0, to: length, by: spacing).map(Double.init)
-            values.append(Double(length))
-            return values
-        }
-        let xs = positions(camera.width), ys = positions(camera.height)
+        let xs = PanoramaTileFile.coverageSamplePositions(camera.width), ys = PanoramaTileFile.coverageSamplePositions(camera.height)
         let w = Double(width), h = Double(height)
         // Columns unwrapped about the view's centre, so a view across the seam is one interval.
         let reference = projection.panoramaPixel(viewX: Double(camera.width) / 2, viewY: Double(camera.height) / 2).x

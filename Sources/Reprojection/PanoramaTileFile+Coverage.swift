@@ -3,6 +3,12 @@ import Imaging
 extension PanoramaTileFile {
     /// View pixels between the samples that find the tiles a view needs.
     static let coverageSampleSpacingPixels = 16
+
+    /// The sample positions along a view side of `length` pixels: every ``coverageSampleSpacingPixels``
+    /// from 0, and the far edge.
+    static func coverageSamplePositions(_ length: Int) -> [Double] {
+        Swift.stride(from: 0, to: length, by: coverageSampleSpacingPixels).map(Double.init) + [Double(length)]
+    }
     /// Source pixels added around each sampled cell: the bilinear and bicubic footprints, plus slack
     /// for the curvature of a cell's edges between its corners.
     static let coverageMarginPixels = 3.0
@@ -14,13 +20,7 @@ extension PanoramaTileFile {
     public func tiles(for camera: ViewCamera, pose: PanoramaPose, level: Int) -> [Int] {
         let l = levels[level]
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: l.width)
-        let spacing = Self.coverageSampleSpacingPixels
-        func positions(_ length: Int) -> [Double] {
-            var values = Swift.stride(from: 0, to: length, by: spacing).map(Double.init)
-            values.append(Double(length))
-            return values
-        }
-        let xs = positions(camera.width), ys = positions(camera.height)
+        let xs = Self.coverageSamplePositions(camera.width), ys = Self.coverageSamplePositions(camera.height)
         var samples: [PixelPoint] = []
         samples.reserveCapacity(xs.count * ys.count)
         for y in ys { for x in xs { samples.append(projection.panoramaPixel(viewX: x, viewY: y)) } }

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Synchronization
 
 /// What S3 says about an object: its key, size, ETag and modification time.
@@ -315,7 +316,7 @@ public final class S3Client: Sendable {
             let parts = etags.withLock { $0 }
             var body = "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
             for (i, etag) in parts.enumerated() {
-                body += "<Part><PartNumber>\(i + 1)</PartNumber><ETag>\"\(S3XML.escape(etag ?? ""))\"</ETag></Part>"
+                body += "<Part><PartNumber>\(i + 1)</PartNumber><ETag>\"\(XMLText.escaped(etag ?? ""))\"</ETag></Part>"
             }
             body += "</CompleteMultipartUpload>"
             let completed = try send(Call(operation: "CompleteMultipartUpload", method: "POST", bucket: bucket, key: key,

@@ -53,21 +53,6 @@ enum S3XML {
         return out + rest
     }
 
-    /// `text` with `& < > " '` escaped (for request bodies).
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }
 
 /// The two date forms S3 uses: ISO 8601 in XML (`2026-12-07T09:17:38.000Z`) and RFC 1123 in headers

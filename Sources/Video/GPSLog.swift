@@ -161,13 +161,7 @@ public struct GPSLog: Sendable {
 
     /// A UTC instant from calendar fields (proleptic Gregorian).
     static func civilUTC(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double) -> Date? {
-        // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
+        let days = Int(CivilDate(year: Int64(year), month: Int64(month), day: Int64(day)).daysSince1970)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60) + second)
     }
 

@@ -30,6 +30,15 @@ import TestSupport
         return VirtualDisplay.compare(shot, expected, xOffsets: left - 2...left + 2, yOffsets: top - 2...top + 2)
     }
 
+    /// Prints how close a session's best screenshot came to the snapshot, and expects `minimumPSNR` dB.
+    private static func expectMatch(_ view: (result: VirtualDisplay.Comparison, width: Int, height: Int, report: String),
+                                    in terminal: String, by outputProtocol: String, minimumPSNR: Double,
+                                    sourceLocation: SourceLocation = #_sourceLocation) {
+        print("lookaround view in \(terminal) (\(outputProtocol), \(view.width)×\(view.height) px): PSNR "
+              + "\(String(format: "%.1f", view.result.psnr)) dB against snapshot at offset \(view.result.offset)")
+        #expect(view.result.psnr >= minimumPSNR, "PSNR \(view.result.psnr) dB", sourceLocation: sourceLocation)
+    }
+
     /// Runs the viewer in a terminal (`launch`), waits for its "first frame drawn" line on stderr (the
     /// layout), renders the snapshot of that size, then takes screenshots until one matches it
     /// (`good`) or 15 s pass, and quits with q. Returns the best comparison.
@@ -95,10 +104,7 @@ import TestSupport
                                                  "-T", title, "-geometry", "100x30+0+0", "-e"] + command, environment: ["DISPLAY": display],
                                          errorLog: folder + "/terminal.err")
             }) else { return }
-            let (result, width, height, _) = view
-            print("lookaround view in xterm -ti vt340 (sixel, \(width)×\(height) px): PSNR "
-                  + "\(String(format: "%.1f", result.psnr)) dB against snapshot at offset \(result.offset)")
-            #expect(result.psnr >= Self.sixelMinimumPSNR, "PSNR \(result.psnr) dB")
+            Self.expectMatch(view, in: "xterm -ti vt340", by: "sixel", minimumPSNR: Self.sixelMinimumPSNR)
         }
     }
 
@@ -117,12 +123,9 @@ import TestSupport
                 try VirtualDisplay.start(xterm, ["-ti", "vt340", "-T", title, "-geometry", "200x60+0+0", "-e"] + command,
                                          environment: ["DISPLAY": display], errorLog: folder + "/terminal.err")
             }) else { return }
-            let (result, width, height, report) = view
-            print("lookaround view in a default xterm -ti vt340 of 200x60 cells (sixel, \(width)×\(height) px): PSNR "
-                  + "\(String(format: "%.1f", result.psnr)) dB against snapshot at offset \(result.offset)")
-            #expect(width <= 1000 && height <= 1000, "the picture is within xterm's default limit")
-            #expect(report.contains("fitted in the terminal's sixel limit"), "\(report)")
-            #expect(result.psnr >= Self.sixelMinimumPSNR, "PSNR \(result.psnr) dB")
+            Self.expectMatch(view, in: "a default xterm -ti vt340 of 200x60 cells", by: "sixel", minimumPSNR: Self.sixelMinimumPSNR)
+            #expect(view.width <= 1000 && view.height <= 1000, "the picture is within xterm's default limit")
+            #expect(view.report.contains("fitted in the terminal's sixel limit"), "\(view.report)")
         }
     }
 
@@ -137,10 +140,7 @@ import TestSupport
                 try VirtualDisplay.startKitty(kitty, title: title, width: 900, height: 560, command: command, display: display, folder: folder,
                                               errorLog: folder + "/terminal.err")
             }) else { return }
-            let (result, width, height, _) = view
-            print("lookaround view in kitty (graphics protocol, \(width)×\(height) px): PSNR "
-                  + "\(String(format: "%.1f", result.psnr)) dB against snapshot at offset \(result.offset)")
-            #expect(result.psnr >= Self.kittyMinimumPSNR, "PSNR \(result.psnr) dB")
+            Self.expectMatch(view, in: "kitty", by: "graphics protocol", minimumPSNR: Self.kittyMinimumPSNR)
         }
     }
 }

@@ -20,6 +20,15 @@ import TestSupport
         return try HTTPServer(configuration: configuration, handler: handler)
     }
 
+    /// A new handler, a server on it (``start(_:_:)``'s settings, changed by `configure`) and a client
+    /// connected to it with `timeoutSeconds` for every read. The caller stops the server.
+    static func startWithClient(timeoutSeconds: Double = 10, _ configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws
+        -> (handler: Handler, server: HTTPServer, client: RawHTTPClient) {
+        let handler = Handler()
+        let server = try start(handler, configure)
+        return (handler, server, try RawHTTPClient(port: server.port, timeoutSeconds: timeoutSeconds))
+    }
+
     /// Waits (at most 5 s) until `condition` holds.
     static func eventually(_ condition: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + .seconds(5)
@@ -44,10 +53,8 @@ import TestSupport
     }
 
     @Test func noContentAndNotModifiedAnswersCarryNoLengthOrType() throws {
-        let handler = Handler()
-        let server = try Self.start(handler)
+        let (_, server, client) = try Self.startWithClient()
         defer { server.stop(drainingForSeconds: 1) }
-        let client = try RawHTTPClient(port: server.port)
         // Pipelined: were a length or a body sent, the third answer would be misread.
         try client.send("GET /nocontent HTTP/1.1\r\nHost: x\r\n\r\nGET /notmodified HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
         for status in [204, 304] {
@@ -69,10 +76,8 @@ import TestSupport
     }
 
     @Test func emptyLinesBeforeARequestAreSkippedUpToALimit() throws {
-        let handler = Handler()
-        let server = try Self.start(handler)
+        let (_, server, client) = try Self.startWithClient()
         defer { server.stop(drainingForSeconds: 1) }
-        let client = try RawHTTPClient(port: server.port)
         try client.send("\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\n\r\n\r\n\r\n\r\nGET /fast?second HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try client.readResponse().status == 200)
         #expect(try client.readResponse().text == "fast GET second=")
@@ -139,10 +144,8 @@ import TestSupport
     }
 
     @Test func manyPipelinedRequestsAreAnsweredInOrder() throws {
-        let handler = Handler()
-        let server = try Self.start(handler)
+        let (_, server, client) = try Self.startWithClient(timeoutSeconds: 20)
         defer { server.stop(drainingForSeconds: 1) }
-        let client = try RawHTTPClient(port: server.port, timeoutSeconds: 20)
         let count = 3_000
         let requests = (0..<count).map { "GET /fast?i=\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
         let sent = DispatchSemaphore(value: 0)
@@ -158,10 +161,8 @@ import TestSupport
     }
 
     @Test func workPastItsDeadlineIs503AndItsLateAnswerDropped() throws {
-        let handler = Handler()
-        let server = try Self.start(handler) { $0.workTimeoutSeconds = 1 }
+        let (handler, server, client) = try Self.startWithClient { $0.workTimeoutSeconds = 1 }
         defer { server.stop(drainingForSeconds: 1) }
-        let client = try RawHTTPClient(port: server.port)
         let clock = ContinuousClock.now
         let late = try client.get("/slow")
         #expect(late.status == 503 && late.header("retry-after") == "1")

@@ -65,6 +65,14 @@ import TestSupport
         return try HTTPServer(configuration: configuration, handler: handler)
     }
 
+    /// A new handler, a server on it (``start(_:queue:timeoutSeconds:)``'s settings) and a client
+    /// connected to it. The caller stops the server.
+    static func startWithClient() throws -> (handler: GatedHandler, server: HTTPServer, client: RawHTTPClient) {
+        let handler = GatedHandler()
+        let server = try start(handler)
+        return (handler, server, try RawHTTPClient(port: server.port))
+    }
+
     @Test func queryArgumentsArriveDecoded() throws {
         let handler = GatedHandler()
         let server = try Self.start(handler)
@@ -178,10 +186,8 @@ import TestSupport
     }
 
     @Test func aRefusedRequestsBodyIsNeverRead() throws {
-        let handler = GatedHandler()
-        let server = try Self.start(handler)
+        let (handler, server, client) = try Self.startWithClient()
         defer { server.stop(drainingForSeconds: 1) }
-        let client = try RawHTTPClient(port: server.port)
         try client.send("POST /refused HTTP/1.1\r\nHost: x\r\nContent-Length: 900\r\n\r\n")
         let answer = try client.readResponse()
         #expect(answer.status == 403)
@@ -190,10 +196,8 @@ import TestSupport
     }
 
     @Test func bodiesArriveWholeUpToTheLimit() throws {
-        let handler = GatedHandler()
-        let server = try Self.start(handler)
+        let (_, server, client) = try Self.startWithClient()
         defer { server.stop(drainingForSeconds: 1) }
-        let client = try RawHTTPClient(port: server.port)
         let body = (0..<1000).map { UInt8($0 % 251) }
         #expect(try client.post("/echo", body: body).body == body)
         #expect(try client.post("/echo", body: body + [1]).status == 413)
