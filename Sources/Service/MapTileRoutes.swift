@@ -92,12 +92,7 @@ public struct MapTileRoutes: RouteFamily {
     /// `Benchmarks` renders tiles exactly as served.
     public static func mapTileOptions(_ tile: SlippyTile, scale: Int, type: MapType?, orthophoto: (any OrthophotoProvider)?,
                                       coverage: (any PanoramaCoverage)?) -> MapSnapshotOptions {
-        let rect = tile.mapRect, margin = tileMarginPoints
-        let grow = rect.size.width * Double(margin) / 256
-        let framed = MapRect(x: rect.origin.x - grow, y: rect.origin.y - grow,
-                             width: rect.size.width + 2 * grow, height: rect.size.height + 2 * grow)
-        var options = MapSnapshotOptions(framing: .mapRect(framed), size: PointSize(width: 256 + 2 * margin, height: 256 + 2 * margin),
-                                         scale: Double(scale), mapType: type ?? .standard)
+        var options = MapSnapshotOptions(tile: tile, marginPoints: tileMarginPoints, scale: scale, mapType: type ?? .standard)
         options.orthophotoProvider = orthophoto
         if type == nil {
             options.showsBaseMap = false
@@ -107,15 +102,8 @@ public struct MapTileRoutes: RouteFamily {
         // A country is named at its label point only: each tile naming it somewhere on its own land would
         // repeat the name across a map of tiles.
         options.namesCountriesOutOfView = false
-        // The tile's edges, a pixel wide: a label that would cross one is left out (here, and in the
-        // neighbour's picture, which reserves the same line), never cut.
-        let lo = Double(margin * scale), hi = Double((margin + 256) * scale), far = Double((256 + 2 * margin) * scale)
-        options.labelExclusions = [PixelRect(minX: lo - 0.5, minY: 0, maxX: lo + 0.5, maxY: far),
-                                   PixelRect(minX: hi - 0.5, minY: 0, maxX: hi + 0.5, maxY: far),
-                                   PixelRect(minX: 0, minY: lo - 0.5, maxX: far, maxY: lo + 0.5),
-                                   PixelRect(minX: 0, minY: hi - 0.5, maxX: far, maxY: hi + 0.5)]
         // Only the tile's pixels are drawn; the margin is there for placing labels.
-        options.window = (x: margin * scale, y: margin * scale, width: 256 * scale, height: 256 * scale)
+        options.window = MapSnapshotOptions.tileWindow(marginPoints: tileMarginPoints, scale: scale)
         return options
     }
 

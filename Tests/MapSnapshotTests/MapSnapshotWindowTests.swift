@@ -15,18 +15,8 @@ import Testing
 
     /// A tile as `lookaround serve` frames it: 64 points of margin, labels kept off the tile's edges.
     static func tileOptions(_ tile: SlippyTile, scale: Int, type: MapType) -> MapSnapshotOptions {
-        let rect = tile.mapRect, margin = 64
-        let grow = rect.size.width * Double(margin) / 256
-        let framed = MapRect(x: rect.origin.x - grow, y: rect.origin.y - grow,
-                             width: rect.size.width + 2 * grow, height: rect.size.height + 2 * grow)
-        var options = MapSnapshotOptions(framing: .mapRect(framed), size: PointSize(width: 256 + 2 * margin, height: 256 + 2 * margin),
-                                         scale: Double(scale), mapType: type)
+        var options = MapSnapshotOptions(tile: tile, marginPoints: 64, scale: scale, mapType: type)
         options.showsAttribution = false
-        let lo = Double(margin * scale), hi = Double((margin + 256) * scale), far = Double((256 + 2 * margin) * scale)
-        options.labelExclusions = [PixelRect(minX: lo - 0.5, minY: 0, maxX: lo + 0.5, maxY: far),
-                                   PixelRect(minX: hi - 0.5, minY: 0, maxX: hi + 0.5, maxY: far),
-                                   PixelRect(minX: 0, minY: lo - 0.5, maxX: far, maxY: lo + 0.5),
-                                   PixelRect(minX: 0, minY: hi - 0.5, maxX: far, maxY: hi + 0.5)]
         return options
     }
 
