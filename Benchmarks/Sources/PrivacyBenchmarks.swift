@@ -44,6 +44,8 @@ func runPrivacyBenchmarks() throws {
     print(String(format: "   ours, faces + plates: %.2f s per 5760×2880 photo (median of %d; detection %.2f s, decode + blur + encode %.2f s)",
                  ours.total, photos.count, ours.detect, ours.blur))
     print(String(format: "   ours, faces only:     %.2f s per photo (detection %.2f s)", oursFaces.total, oursFaces.detect))
+    // LOOKAROUND_BENCH_PRIVACY_SPEED_ONLY: our seconds only (no deface, no labelled set), to compare changes quickly.
+    if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_PRIVACY_SPEED_ONLY"] != nil { return }
     // The deface command on the same photos, one process for all (its start-up, measured on a 64×32
     // image, taken off), ONNX Runtime's CPU provider, outputs written beside copies of the photos.
     if let deface = BenchmarkReport.which("deface") {

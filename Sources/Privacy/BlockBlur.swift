@@ -39,30 +39,49 @@ enum BlockBlur {
         let x1 = min(image.width, Int(rect.maxX) + margin), y1 = min(image.height, Int(rect.maxY) + margin)
         let w = x1 - x0, h = y1 - y0
         guard w > 0, h > 0 else { return }
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: w * h), count: 3)
-        for y in 0..<h {
-            for x in 0..<w {
-                let i = ((y0 + y) * image.width + x0 + x) * 3
-                for c in 0..<3 { planes[c][y * w + x] = Float(image.components[i + c]) }
+        let imageWidth = image.width
+        // One plane per channel, the three blurred at once (the photo's cores are idle while it is blurred).
+        var planes = [Float](repeating: 0, count: 3 * w * h)
+        planes.withUnsafeMutableBufferPointer { planes in
+            image.components.withUnsafeBufferPointer { source in
+                for y in 0..<h {
+                    var i = ((y0 + y) * imageWidth + x0) * 3
+                    for x in 0..<w {
+                        for c in 0..<3 { planes[c * w * h + y * w + x] = Float(source[i + c]) }
+                        i += 3
+                    }
+                }
             }
-        }
-        for c in 0..<3 {
-            for _ in 0..<3 {
-                boxPass(&planes[c], count: h, length: w, step: 1, lineStride: w, radius: radius)
-                boxPass(&planes[c], count: w, length: h, step: w, lineStride: 1, radius: radius)
+            // @unchecked Sendable: each iteration writes its own plane only.
+            struct Planes: @unchecked Sendable { let base: UnsafeMutablePointer<Float> }
+            let shared = Planes(base: planes.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: 3) { c in
+                let plane = UnsafeMutableBufferPointer(start: shared.base + c * w * h, count: w * h)
+                var line = [Float](repeating: 0, count: max(w, h))
+                line.withUnsafeMutableBufferPointer { line in
+                    for _ in 0..<3 {
+                        boxPass(plane, count: h, length: w, step: 1, lineStride: w, radius: radius, line: line)
+                        boxPass(plane, count: w, length: h, step: w, lineStride: 1, radius: radius, line: line)
+                    }
+                }
             }
         }
         let cover = box.scaled(by: coverScale)
         let rx0 = Int(rect.x), ry0 = Int(rect.y), rx1 = min(image.width, Int(rect.maxX)), ry1 = min(image.height, Int(rect.maxY))
-        for y in ry0..<ry1 {
-            for x in rx0..<rx1 {
-                let weight = coverWeight(x: Double(x) + 0.5, y: Double(y) + 0.5, cover: cover, rect: rect)
-                guard weight > 0 else { continue }
-                let i = (y * image.width + x) * 3, j = (y - y0) * w + (x - x0)
-                for c in 0..<3 {
-                    let blurred = planes[c][j], original = Float(image.components[i + c])
-                    let value = original + Float(weight) * (blurred - original)
-                    image.components[i + c] = UInt8(max(0, min(255, value.rounded())))
+        guard rx1 > rx0, ry1 > ry0 else { return }
+        planes.withUnsafeBufferPointer { planes in
+            image.components.withUnsafeMutableBufferPointer { target in
+                for y in ry0..<ry1 {
+                    for x in rx0..<rx1 {
+                        let weight = Float(coverWeight(x: Double(x) + 0.5, y: Double(y) + 0.5, cover: cover, rect: rect))
+                        guard weight > 0 else { continue }
+                        let i = (y * imageWidth + x) * 3, j = (y - y0) * w + (x - x0)
+                        for c in 0..<3 {
+                            let blurred = planes[c * w * h + j], original = Float(target[i + c])
+                            let value = original + weight * (blurred - original)
+                            target[i + c] = UInt8(max(0, min(255, value.rounded())))
+                        }
+                    }
                 }
             }
         }
@@ -81,19 +100,17 @@ enum BlockBlur {
 
     /// A running-sum box filter of half-width `radius` along `count` lines of `length` samples
     /// (`step` apart; lines `lineStride` apart); the edges repeat the first and last sample.
-    static func boxPass(_ data: inout [Float], count: Int, length: Int, step: Int, lineStride: Int, radius: Int) {
-        var line = [Float](repeating: 0, count: length)
+    static func boxPass(_ p: UnsafeMutableBufferPointer<Float>, count: Int, length: Int, step: Int, lineStride: Int, radius: Int,
+                        line: UnsafeMutableBufferPointer<Float>) {
         let norm = 1 / Float(2 * radius + 1)
-        data.withUnsafeMutableBufferPointer { p in
-            for l in 0..<count {
-                let base = l * lineStride
-                for k in 0..<length { line[k] = p[base + k * step] }
-                var sum: Float = 0
-                for k in -radius...radius { sum += line[min(max(k, 0), length - 1)] }
-                for k in 0..<length {
-                    p[base + k * step] = sum * norm
-                    sum += line[min(k + radius + 1, length - 1)] - line[max(k - radius, 0)]
-                }
+        for l in 0..<count {
+            let base = l * lineStride
+            for k in 0..<length { line[k] = p[base + k * step] }
+            var sum: Float = 0
+            for k in -radius...radius { sum += line[min(max(k, 0), length - 1)] }
+            for k in 0..<length {
+                p[base + k * step] = sum * norm
+                sum += line[min(k + radius + 1, length - 1)] - line[max(k - radius, 0)]
             }
         }
     }

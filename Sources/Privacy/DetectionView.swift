@@ -101,36 +101,44 @@ struct PanoramaViewPlan {
     /// The views of `panorama` (2:1) taken with GPano `pitch` and `roll` (degrees).
     static func views(of panorama: RGB8Image, pitchDegrees: Double, rollDegrees: Double,
                       purposes: DetectionView.Purpose) throws -> [DetectionView] {
-        var views: [DetectionView] = []
         let level = abs(pitchDegrees) < 0.01 && abs(rollDegrees) < 0.01
         let frame = EquirectangularFrame(headingDegrees: 0, pitchDegrees: pitchDegrees, rollDegrees: rollDegrees)
         let levelFrame = EquirectangularFrame(headingDegrees: 0)
-        var bands: [Band] = []
-        if purposes.contains(.faces) { bands += faceBands }
-        if purposes.contains(.plates) { bands += plateBands }
-        for band in bands {
-            views.append(strip(panorama, band: band, level: level, frame: frame, levelFrame: levelFrame))
+        let bands = (purposes.contains(.faces) ? faceBands : []) + (purposes.contains(.plates) ? plateBands : [])
+        // The bands and the cap views built at once, one task per band and one for the caps.
+        let built = try Concurrently.map(bands.count + (purposes.contains(.faces) ? 1 : 0)) { k -> [DetectionView] in
+            if k < bands.count { return [strip(panorama, band: bands[k], level: level, frame: frame, levelFrame: levelFrame)] }
+            return try caps(panorama, pitchDegrees: pitchDegrees, rollDegrees: rollDegrees)
         }
-        if purposes.contains(.faces) {
-            let pose = PanoramaPose(headingDegrees: 0, pitchDegrees: pitchDegrees, rollDegrees: rollDegrees)
-            let side = max(capMinimumSide, Int((2 * Double(panorama.width) * capScale / (2 * .pi) * tan(capFieldOfView * .pi / 360)).rounded()))
-            let focal = Double(side) / 2 / tan(capFieldOfView * .pi / 360)
-            // Rendered from the halving of the panorama that still has 1.5 pixels per view pixel.
-            var reduced = try PanoramaImage(panorama)
-            while Double(reduced.width / 2) / (2 * .pi) >= 1.5 * focal, let half = reduced.halved() { reduced = half }
-            var renderer = try ViewRenderer(kernel: .bilinear)
-            for pitch in [capPitch, -capPitch] {
-                for heading in [0.0, 90, 180, 270] {
-                    let camera = try ViewCamera(headingDegrees: heading, pitchDegrees: pitch, fieldOfViewDegrees: capFieldOfView,
-                                                width: side, height: side)
-                    var image = RGB8Image(width: side, height: side)
-                    try renderer.render(reduced, camera: camera, pose: pose, into: &image)
-                    let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: panorama.width)
-                    views.append(DetectionView(name: "\(pitch > 0 ? "up" : "down") \(Int(heading))°", image: image, purpose: .faces) { x, y in
-                        let p = projection.panoramaPixel(viewX: x, viewY: y)
-                        return (p.x, p.y)
-                    })
-                }
+        return built.flatMap { $0 }
+    }
+
+    /// The eight cap views of `panorama` (faces), looking ``capPitch`` up and down.
+    static func caps(_ panorama: RGB8Image, pitchDegrees: Double, rollDegrees: Double) throws -> [DetectionView] {
+        let pose = PanoramaPose(headingDegrees: 0, pitchDegrees: pitchDegrees, rollDegrees: rollDegrees)
+        let side = max(capMinimumSide, Int((2 * Double(panorama.width) * capScale / (2 * .pi) * tan(capFieldOfView * .pi / 360)).rounded()))
+        let focal = Double(side) / 2 / tan(capFieldOfView * .pi / 360)
+        // Rendered from the panorama reduced by the largest power of two that still leaves 1.5 pixels per
+        // view pixel (the mean of each factor × factor square: no full-size copy of the panorama is made).
+        var factor = 1
+        while Double(panorama.width / (2 * factor)) / (2 * .pi) >= 1.5 * focal, panorama.height % (2 * factor) == 0,
+              panorama.height / (2 * factor) >= 2 {
+            factor *= 2
+        }
+        let reduced = try PanoramaImage(factor == 1 ? panorama : Resampling.reduce(panorama, factor: factor))
+        var renderer = try ViewRenderer(kernel: .bilinear)
+        var views: [DetectionView] = []
+        for pitch in [capPitch, -capPitch] {
+            for heading in [0.0, 90, 180, 270] {
+                let camera = try ViewCamera(headingDegrees: heading, pitchDegrees: pitch, fieldOfViewDegrees: capFieldOfView,
+                                            width: side, height: side)
+                var image = RGB8Image(width: side, height: side)
+                try renderer.render(reduced, camera: camera, pose: pose, into: &image)
+                let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: panorama.width)
+                views.append(DetectionView(name: "\(pitch > 0 ? "up" : "down") \(Int(heading))°", image: image, purpose: .faces) { x, y in
+                    let p = projection.panoramaPixel(viewX: x, viewY: y)
+                    return (p.x, p.y)
+                })
             }
         }
         return views

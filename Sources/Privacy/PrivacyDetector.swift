@@ -128,30 +128,20 @@ public final class PrivacyDetector: Sendable {
         }
         calls.sort { $0.cost > $1.cost }
         let ordered = calls
-        var results = [Result<[Detection], any Error>](repeating: .success([]), count: calls.count)
         let faces = self.faces, plates = self.plates
-        results.withUnsafeMutableBufferPointer { slots in
-            // @unchecked Sendable: each call writes its own slot only, and the slots are read after
-            // `concurrentPerform` returns, which orders every write before the reads.
-            struct Slots: @unchecked Sendable { let base: UnsafeMutablePointer<Result<[Detection], any Error>> }
-            let target = Slots(base: slots.baseAddress!)
-            let body: @Sendable (Int) -> Void = { k in
-                let call = ordered[k], view = views[call.view].view
-                let tile = call.tile
-                let crop = tile.width == view.image.width && tile.height == view.image.height
-                    ? view.image : view.image.cropped(x: tile.x, y: tile.y, width: tile.width, height: tile.height)
-                target.base[k] = Result { () throws -> [Detection] in
-                    let found = call.plates ? try plates!.detect(crop) : try faces!.detect(crop)
-                    return found.map { d in var d = d; d.box = d.box.mapped(scale: 1, dx: Double(tile.x), dy: Double(tile.y)); return d }
-                }
-            }
-            DispatchQueue.concurrentPerform(iterations: calls.count, execute: body)
+        let results = try Concurrently.map(calls.count) { k -> [Detection] in
+            let call = ordered[k], view = views[call.view].view
+            let tile = call.tile
+            let crop = tile.width == view.image.width && tile.height == view.image.height
+                ? view.image : view.image.cropped(x: tile.x, y: tile.y, width: tile.width, height: tile.height)
+            let found = call.plates ? try plates!.detect(crop) : try faces!.detect(crop)
+            return found.map { d in var d = d; d.box = d.box.mapped(scale: 1, dx: Double(tile.x), dy: Double(tile.y)); return d }
         }
         var found: [Detection] = []
         let panoramaWidth = pose != nil && image.width == 2 * image.height && image.height >= 64 ? image.width : nil
         for (k, call) in calls.enumerated() {
             let view = views[call.view].view
-            for detection in try results[k].get() {
+            for detection in results[k] {
                 for box in view.photoBoxes(for: detection.box, panoramaWidth: panoramaWidth) {
                     var mapped = detection
                     mapped.box = box

@@ -103,14 +103,24 @@ import Testing
     @Test func blackCharactersOnWhiteAreAPlatesColoursWhiteLettersOnBlueAreNot() throws {
         let box = PixelBox(x: 0, y: 0, width: 60, height: 20)
         let plate = try #require(PlateColours(Self.line(background: (235, 235, 230), ink: (25, 25, 30)), box))
-        #expect(plate.isDarkTextOnPlateBackground, "\(plate)")
+        #expect(plate.isDarkTextOnPlateBackground(), "\(plate)")
         #expect(plate.darkChroma < 10)
         // Bold white letters filling 48 % of their box: light enough a fraction to pass as a background.
         let sign = try #require(PlateColours(Self.line(background: (10, 85, 145), ink: (240, 240, 240), bar: 6, rows: 2..<18), box))
         #expect(sign.darkChroma > 100 && sign.lightFraction > 0.45 && sign.lightFraction < 0.5, "\(sign)")
-        #expect(!sign.isDarkTextOnPlateBackground, "white letters on blue: \(sign)")
+        #expect(!sign.isDarkTextOnPlateBackground(), "white letters on blue: \(sign)")
         // Dark blue letters on a white plate (as some US plates): the white is clearly the background.
         let blueInk = try #require(PlateColours(Self.line(background: (240, 240, 240), ink: (20, 40, 120)), box))
-        #expect(blueInk.lightFraction >= 0.55 && blueInk.isDarkTextOnPlateBackground, "\(blueInk)")
+        #expect(blueInk.lightFraction >= 0.55 && blueInk.isDarkTextOnPlateBackground(), "\(blueInk)")
+        // Red letters on white (a shop's sign) and purple ones are not a plate's; black on yellow is.
+        let redInk = try #require(PlateColours(Self.line(background: (235, 235, 230), ink: (170, 30, 40)), box))
+        #expect(redInk.darkIsRedOrPurple && !redInk.isDarkTextOnPlateBackground(), "\(redInk)")
+        let purpleInk = try #require(PlateColours(Self.line(background: (235, 235, 230), ink: (90, 30, 110)), box))
+        #expect(!purpleInk.isDarkTextOnPlateBackground(), "\(purpleInk)")
+        let yellowPlate = try #require(PlateColours(Self.line(background: (230, 190, 30), ink: (25, 25, 20)), box))
+        #expect(!yellowPlate.darkIsRedOrPurple && yellowPlate.isDarkTextOnPlateBackground(), "\(yellowPlate)")
+        // A plate of two rows needs less contrast than one of one row (the rows are evidence already).
+        let faint = try #require(PlateColours(Self.line(background: (200, 200, 200), ink: (160, 160, 160)), box))
+        #expect(faint.isDarkTextOnPlateBackground(rows: 2) && !faint.isDarkTextOnPlateBackground(rows: 1), "\(faint)")
     }
 }

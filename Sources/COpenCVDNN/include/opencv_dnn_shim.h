@@ -18,8 +18,8 @@ extern "C" {
 typedef struct lk_dnn_net lk_dnn_net;
 
 /// Loads an ONNX model held in memory (`bytes`, `length`). `fuse_layers` 0 turns off OpenCV's layer
-/// fusion (OpenCV 4.6 fuses some PaddlePaddle exports wrongly: the DB text detector's output is wrong
-/// with fusion, right without). Returns NULL on failure, with OpenCV's message in `err`.
+/// fusion (for a model whose fused layers give other outputs than unfused ones). Returns NULL on
+/// failure, with OpenCV's message in `err`.
 lk_dnn_net *lk_dnn_load_onnx(const uint8_t *bytes, size_t length, int fuse_layers, char *err, size_t err_len);
 
 /// Frees a network from lk_dnn_load_onnx (NULL is ignored).
