@@ -18,9 +18,11 @@ import Parallelism
 ///    where longitude turns fast) is split into 4 × 4 sub-blocks with their own bicubics and checks,
 ///    and a sub-block that still fails uses the exact projection per pixel.
 /// 3. **Sampling.** Rows are split across cores. Along a block's row the position is a cubic in the
-///    pixel index; a span whose taps stay inside the panorama's rows (the ±180° seam may be crossed)
-///    goes to `lk_bilinear_span` (CViewKernels: AVX2 where the CPU has it, else plain C) — positions
-///    stepped in fixed point, 14-bit bilinear weights, 8 pixels at a time. Spans reaching the poles'
+///    pixel index; a fitted block whose taps stay inside the panorama's rows (the ±180° seam may be
+///    crossed) has all its rows of a core's range sampled in one call, `lk_bilinear_block` (CViewKernels:
+///    AVX2 where the CPU has it, else plain C; its preconditions checked once on bounds of the whole
+///    block), else span by span (`lk_bilinear_block_span`) — positions stepped in fixed point, 14-bit
+///    bilinear weights, 8 pixels at a time; the same bytes either way. Spans reaching the poles'
 ///    last half row, and exact pixels, take ``edgeTap`` (rows clamp, columns wrap) with the same
 ///    arithmetic.
 ///
@@ -83,6 +85,17 @@ public struct ViewRenderer: Sendable {
     var subCoefficients: [Double] = []
     /// Catmull–Rom weights × 2^14 for fractions k/1024, 4 per entry.
     let cubicTable: [Int32]
+    /// The table, made once per process (a snapshot makes a renderer per frame: ~20 µs each otherwise).
+    static let sharedCubicTable: [Int32] = {
+        var table = [Int32](repeating: 0, count: (cubicSteps + 1) * 4)
+        for k in 0...cubicSteps {
+            let w = SamplingKernel.cubicWeights(Double(k) / Double(cubicSteps))
+            let one = Double(1 << cubicWeightBits)
+            table[4 * k] = Int32((w.0 * one).rounded()); table[4 * k + 1] = Int32((w.1 * one).rounded())
+            table[4 * k + 2] = Int32((w.2 * one).rounded()); table[4 * k + 3] = Int32((w.3 * one).rounded())
+        }
+        return table
+    }()
     /// Whether spans use the plain C kernel even where AVX2 runs (tests and benchmarks set it; it
     /// starts true on a CPU without AVX2 and with `LOOKAROUND_VIEW_KERNEL=portable` in the environment).
     public var usesPortableKernel = !ViewRenderer.vectorKernelByDefault
@@ -109,14 +122,7 @@ public struct ViewRenderer: Sendable {
         }
         self.kernel = kernel
         self.blockSizePixels = blockSizePixels
-        var table = [Int32](repeating: 0, count: (Self.cubicSteps + 1) * 4)
-        for k in 0...Self.cubicSteps {
-            let w = SamplingKernel.cubicWeights(Double(k) / Double(Self.cubicSteps))
-            let one = Double(1 << Self.cubicWeightBits)
-            table[4 * k] = Int32((w.0 * one).rounded()); table[4 * k + 1] = Int32((w.1 * one).rounded())
-            table[4 * k + 2] = Int32((w.2 * one).rounded()); table[4 * k + 3] = Int32((w.3 * one).rounded())
-        }
-        cubicTable = table
+        cubicTable = Self.sharedCubicTable
     }
 
     /// Renders a view from the pyramid level that suits it (no aliasing), into a new image.
@@ -423,39 +429,53 @@ public struct ViewRenderer: Sendable {
             let src = source.baseAddress!, dst = destination.baseAddress!, table = cubic.baseAddress!
             let k = coefficients.baseAddress!, subK = subCoefficients.baseAddress
             Parallel.forEachRowRange(viewHeight, maximumThreads: maximumThreads) { rows in
-                var j = 0
-                for y in rows {
+                // Block row by block row: a fitted bilinear block's rows in this range go to C in one call
+                // (lk_bilinear_block: preconditions checked once per block, no call per row); the others,
+                // and blocks whose bounds fail there, row by row as before. The bytes do not depend on the path.
+                var j = 0, y = rows.lowerBound
+                while y < rows.upperBound {
                     while j + 1 < by && y >= nodePixelY[j + 1] { j += 1 }
                     let y0 = nodePixelY[j], y1 = nodePixelY[j + 1]
-                    let rowOut = dst + y * viewWidth * 3
+                    // The last block row also holds the view's last row (its bottom node).
+                    let end = j + 1 < by ? min(rows.upperBound, y1) : rows.upperBound
                     for i in 0..<bx {
                         let x0 = nodePixelX[i], x1 = nodePixelX[i + 1]
                         let lastColumn = i == bx - 1
                         let count = lastColumn ? x1 - x0 + 1 : x1 - x0
                         let b = j * bx + i
-                        switch state[b] {
-                        case .fitted:
-                            context.span(k + b * perBlock, t: Double(y - y0), x0: x0, y: y, count: count,
-                                         src: src, table: table, out: rowOut + 3 * x0)
-                        case .split, .exact:
-                            // The sub-block row holding y, then its sub-blocks left to right.
-                            var l = 0
-                            while l + 1 < subdivisions && y >= Self.boundary(y0, y1, l + 1) { l += 1 }
-                            let sy = Self.boundary(y0, y1, l)
-                            for s in 0..<subdivisions {
-                                let sx = Self.boundary(x0, x1, s), end = Self.boundary(x0, x1, s + 1)
-                                let n = (s == subdivisions - 1 && lastColumn ? end + 1 : end) - sx
-                                guard n > 0 else { continue }
-                                let sub = firstSubBlock[b] + l * subdivisions + s
-                                if subState[sub] == .fitted, let subK {
-                                    context.span(subK + sub * perBlock, t: Double(y - sy), x0: sx, y: y, count: n,
-                                                 src: src, table: table, out: rowOut + 3 * sx)
-                                } else {
-                                    context.exactPixels(x0: sx, y: y, count: n, src: src, table: table, out: rowOut + 3 * sx)
+                        if state[b] == .fitted && context.kernel == .bilinear
+                            && lk_bilinear_block(src, Int32(context.panoramaWidth), Int32(context.panoramaHeight), k + b * perBlock,
+                                                 Int32(y - y0), Int32(end - y), Int32(count), dst + (y * viewWidth + x0) * 3,
+                                                 viewWidth * 3, context.vector ? 1 : 0) != 0 {
+                            continue
+                        }
+                        for row in y..<end {
+                            let rowOut = dst + row * viewWidth * 3
+                            switch state[b] {
+                            case .fitted:
+                                context.span(k + b * perBlock, t: Double(row - y0), x0: x0, y: row, count: count,
+                                             src: src, table: table, out: rowOut + 3 * x0)
+                            case .split, .exact:
+                                // The sub-block row holding this row, then its sub-blocks left to right.
+                                var l = 0
+                                while l + 1 < subdivisions && row >= Self.boundary(y0, y1, l + 1) { l += 1 }
+                                let sy = Self.boundary(y0, y1, l)
+                                for s in 0..<subdivisions {
+                                    let sx = Self.boundary(x0, x1, s), sEnd = Self.boundary(x0, x1, s + 1)
+                                    let n = (s == subdivisions - 1 && lastColumn ? sEnd + 1 : sEnd) - sx
+                                    guard n > 0 else { continue }
+                                    let sub = firstSubBlock[b] + l * subdivisions + s
+                                    if subState[sub] == .fitted, let subK {
+                                        context.span(subK + sub * perBlock, t: Double(row - sy), x0: sx, y: row, count: n,
+                                                     src: src, table: table, out: rowOut + 3 * sx)
+                                    } else {
+                                        context.exactPixels(x0: sx, y: row, count: n, src: src, table: table, out: rowOut + 3 * sx)
+                                    }
                                 }
                             }
                         }
                     }
+                    y = end
                 }
             }
         }}}}}}}}}}

@@ -4,6 +4,16 @@ import Imaging
 import Testing
 @testable import Reprojection
 
+/// Uniform numbers in [0, 1) from a 64-bit linear congruential generator: the random spans and blocks
+/// the kernel tests draw, the same every run.
+struct SeededUniform {
+    var state: UInt64
+    mutating func next() -> Double {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Double(state >> 11) / Double(1 << 53)
+    }
+}
+
 @Suite("Fast renderer vs reference")
 struct ViewRendererTests {
     static let panorama: PanoramaImage = {
@@ -121,11 +131,8 @@ struct ViewRendererTests {
           .enabled(if: ViewRenderer.hasVectorKernel, "this CPU lacks AVX2: only the portable kernel runs here"))
     func kernelsAgree() throws {
         let panorama = Self.noise
-        var state: UInt64 = 42
-        func random() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var generator = SeededUniform(state: 42)
+        func random() -> Double { generator.next() }
         var differing = 0, total = 0
         try panorama.pixels.withUnsafeBufferPointer { pixels in
             for trial in 0..<400 {
@@ -197,6 +204,61 @@ struct ViewRendererTests {
             k[16] = 40
             #expect(lk_bilinear_block_span(pixels.baseAddress, w, h, k, 0, 64, &out, 0) == 1)
         }
+    }
+
+    @Test("a block in one call (lk_bilinear_block) writes what its rows one by one write, only inside the panorama's rows and never outside its rows' bytes")
+    func blockMatchesRowByRow() throws {
+        let panorama = Self.noise
+        var generator = SeededUniform(state: 11)
+        func random() -> Double { generator.next() }
+        var accepted = 0, refused = 0
+        try panorama.pixels.withUnsafeBufferPointer { pixels in
+            let w = Int32(panorama.width), h = Int32(panorama.height), width = Double(panorama.width), height = Double(panorama.height)
+            for trial in 0..<400 {
+                // A bicubic like a view block's (a tilted, curving row path), anywhere in the panorama: near the
+                // seam, near the poles and in between.
+                var k = [Double](repeating: 0, count: 32)
+                k[0] = trial % 4 == 0 ? width - 40 * random() : width * random()
+                k[1] = 0.3 + random(); k[2] = (random() - 0.5) * 0.004; k[3] = (random() - 0.5) * 0.00002
+                k[4] = (random() - 0.5) * 0.3; k[5] = (random() - 0.5) * 0.002; k[8] = (random() - 0.5) * 0.002
+                k[16] = trial % 5 == 0 ? 0.5 + 3 * random() : (trial % 5 == 1 ? height - 1 - 60 * random() : height * random())
+                k[17] = (random() - 0.5) * 0.3; k[18] = (random() - 0.5) * 0.004; k[20] = 0.3 + random()
+                k[21] = (random() - 0.5) * 0.002; k[24] = (random() - 0.5) * 0.002; k[28] = (random() - 0.5) * 0.00002
+                let count = 1 + Int(random() * 80), t0 = Int(random() * 40), rows = 1 + Int(random() * 30)
+                let stride = 3 * count + 7
+                for vector in ViewRenderer.hasVectorKernel ? [false, true] : [false] {
+                    var block = [UInt8](repeating: 0xA5, count: stride * rows + 16)
+                    let done = block.withUnsafeMutableBufferPointer { o in
+                        lk_bilinear_block(pixels.baseAddress, w, h, k, Int32(t0), Int32(rows), Int32(count), o.baseAddress! + 8, stride,
+                                          vector ? 1 : 0)
+                    }
+                    guard done == 1 else {
+                        #expect(block.allSatisfy { $0 == 0xA5 }, "trial \(trial): refused but wrote")
+                        refused += 1
+                        continue
+                    }
+                    accepted += 1
+                    for r in 0..<rows {
+                        let t = Double(t0 + r)
+                        // Every tap inside the panorama's rows, within one turn of the seam.
+                        for m in 0..<count {
+                            let q = ViewRenderer.evaluate(k, s: Double(m), t: t)
+                            try #require(q.v >= 0 && q.v < height - 1 && q.u > -width && q.u < 2 * width - 1,
+                                         "trial \(trial) row \(r) pixel \(m): \(q) outside the span kernel's preconditions")
+                        }
+                        let start = 8 + r * stride
+                        #expect(block[(start + 3 * count)..<(start + stride)].allSatisfy { $0 == 0xA5 }, "trial \(trial) row \(r): wrote past the row")
+                        var one = [UInt8](repeating: 0, count: 3 * count)
+                        if lk_bilinear_block_span(pixels.baseAddress, w, h, k, t, Int32(count), &one, vector ? 1 : 0) == 1 {
+                            try #require(Array(block[start..<(start + 3 * count)]) == one, "trial \(trial) row \(r): bytes differ")
+                        }
+                    }
+                    #expect(block[0..<8].allSatisfy { $0 == 0xA5 })
+                }
+            }
+        }
+        // Both outcomes exercised.
+        #expect(accepted > 100 && refused > 20, "accepted \(accepted), refused \(refused)")
     }
 
     @Test("a span's cubic bounds hold every value the span takes (the span kernel's preconditions rest on them)")

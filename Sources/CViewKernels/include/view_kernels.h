@@ -6,6 +6,7 @@
 // 256-bit shuffles with predictable code generation. A plain C version with the same integer
 // arithmetic runs everywhere else; both are tested against the reference renderer.
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -60,6 +61,15 @@ void lk_cubic_bounds(const double *c, int32_t count, double *low, double *high);
 /// The per-span set-up in C: in Swift it was 18 % of a frame (issue 55's profile).
 int32_t lk_bilinear_block_span(const uint32_t *pixels, int32_t width, int32_t height, const double *k, double t,
                                int32_t count, uint8_t *out, int32_t vector);
+
+/// Rows t = `t0` … `t0` + `rows` − 1 of a block (`count` pixels each, row r written at `out` + r·`stride`
+/// bytes) in one call: as lk_bilinear_block_span row by row (the same bytes), but the preconditions are
+/// checked once, on bounds of the bicubic over the whole block (lk_cubic_bounds' idea in two
+/// variables), and the per-row span set-up runs without a call from Swift per row. Returns 1 when the
+/// block met them, else 0 with nothing written (near a pole's last half row, or bounds too loose):
+/// the caller then takes its rows one by one. (Issue 55: the per-span fixed cost was ~20 % of a frame.)
+int32_t lk_bilinear_block(const uint32_t *pixels, int32_t width, int32_t height, const double *k, int32_t t0, int32_t rows,
+                          int32_t count, uint8_t *out, ptrdiff_t stride, int32_t vector);
 
 #ifdef __cplusplus
 }
