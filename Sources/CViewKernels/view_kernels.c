@@ -385,13 +385,15 @@ AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t h
     span_avx2(pixels, width, u, v, count, out, wraps);
 }
 
-/// Rows t0 … t0 + rows − 1 of a block (lk_bilinear_block's loop) with the span inlined.
-AVX2 static void block_avx2(const uint32_t *pixels, int32_t width, const double *k, int32_t t0, int32_t rows, int32_t count,
-                            uint8_t *out, ptrdiff_t stride, int32_t wraps) {
-    for (int32_t r = 0; r < rows; r++) {
+/// One view row across a block row's checked blocks (lk_bilinear_row's loop) with the span inlined.
+AVX2 static void row_avx2(const uint32_t *pixels, int32_t width, const double *k, const uint8_t *modes, const intptr_t *x,
+                          int32_t blocks, double t, uint8_t *row) {
+    for (int32_t i = 0; i < blocks; i++) {
+        if (!modes[i]) continue;
+        int32_t count = (int32_t)(x[i + 1] - x[i]) + (i == blocks - 1);
         double c[8];
-        row_cubics(k, (double)(t0 + r), c);
-        span_avx2(pixels, width, c, c + 4, count, out + r * stride, wraps);
+        row_cubics(k + 32 * i, t, c);
+        span_avx2(pixels, width, c, c + 4, count, row + 3 * x[i], modes[i] == 2);
     }
 }
 
@@ -466,31 +468,35 @@ static void block_bounds(const double *a, double S, double t0, double R, double 
     *high = hi + slack;
 }
 
-int32_t lk_bilinear_block(const uint32_t *pixels, int32_t width, int32_t height, const double *k, int32_t t0, int32_t rows,
-                          int32_t count, uint8_t *out, ptrdiff_t stride, int32_t vector) {
+int32_t lk_bilinear_block_check(int32_t width, int32_t height, const double *k, int32_t rows, int32_t count) {
     if (rows < 1 || count < 1 || count > LK_SPAN_MAXIMUM_COUNT) return 0;
     double xLow, xHigh, vLow, vHigh;
     const double S = count - 1, R = rows - 1;
-    block_bounds(k, S, t0, R, &xLow, &xHigh);
-    block_bounds(k + 16, S, t0, R, &vLow, &vHigh);
+    block_bounds(k, S, 0, R, &xLow, &xHigh);
+    block_bounds(k + 16, S, 0, R, &vLow, &vHigh);
     // The same preconditions, with the same margin, as lk_bilinear_block_span's per row: what holds for
     // the whole block holds for each of its rows.
     const double margin = 1.0 / 64, w = width, h = height;
     if (!(vLow >= margin && vHigh < h - 1 - margin && xHigh - xLow < 2000 && vHigh - vLow < 2000
           && xLow > -w && xHigh < 2 * w - 1)) return 0;
-    int32_t wraps = (xLow >= margin && xHigh < w - 1 - margin) ? 0 : 1;
+    return (xLow >= margin && xHigh < w - 1 - margin) ? 1 : 2;
+}
+
+void lk_bilinear_row(const uint32_t *pixels, int32_t width, int32_t height, const double *k, const uint8_t *modes,
+                     const intptr_t *x, int32_t blocks, double t, uint8_t *row, int32_t vector) {
 #if defined(__x86_64__)
     if (vector) {
-        block_avx2(pixels, width, k, t0, rows, count, out, stride, wraps);
-        return 1;
+        row_avx2(pixels, width, k, modes, x, blocks, t, row);
+        return;
     }
 #else
     (void)vector;
 #endif
-    for (int32_t r = 0; r < rows; r++) {
+    for (int32_t i = 0; i < blocks; i++) {
+        if (!modes[i]) continue;
+        int32_t count = (int32_t)(x[i + 1] - x[i]) + (i == blocks - 1);
         double c[8];
-        row_cubics(k, (double)(t0 + r), c);
-        lk_bilinear_span_portable(pixels, width, height, c, c + 4, count, out + r * stride, wraps);
+        row_cubics(k + 32 * i, t, c);
+        lk_bilinear_span_portable(pixels, width, height, c, c + 4, count, row + 3 * x[i], modes[i] == 2);
     }
-    return 1;
 }

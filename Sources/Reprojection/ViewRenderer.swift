@@ -18,10 +18,10 @@ import Parallelism
 ///    where longitude turns fast) is split into 4 × 4 sub-blocks with their own bicubics and checks,
 ///    and a sub-block that still fails uses the exact projection per pixel.
 /// 3. **Sampling.** Rows are split across cores. Along a block's row the position is a cubic in the
-///    pixel index; a fitted block whose taps stay inside the panorama's rows (the ±180° seam may be
-///    crossed) has all its rows of a core's range sampled in one call, `lk_bilinear_block` (CViewKernels:
-///    AVX2 where the CPU has it, else plain C; its preconditions checked once on bounds of the whole
-///    block), else span by span (`lk_bilinear_block_span`) — positions stepped in fixed point, 14-bit
+///    pixel index; the fitted blocks whose taps all stay inside the panorama's rows (the ±180° seam may
+///    be crossed; checked once per block and frame, `lk_bilinear_block_check`) are sampled a whole view
+///    row at a time by `lk_bilinear_row` (CViewKernels: AVX2 where the CPU has it, else plain C), the
+///    others span by span (`lk_bilinear_block_span`) — positions stepped in fixed point, 14-bit
 ///    bilinear weights, 8 pixels at a time; the same bytes either way. Spans reaching the poles'
 ///    last half row, and exact pixels, take ``edgeTap`` (rows clamp, columns wrap) with the same
 ///    arithmetic.
@@ -83,6 +83,9 @@ public struct ViewRenderer: Sendable {
     var firstSubBlock: [Int] = []
     var subState: [BlockState] = []
     var subCoefficients: [Double] = []
+    /// Per block, what `lk_bilinear_block_check` said (0 when not fitted or not bilinear): the blocks
+    /// `lk_bilinear_row` samples.
+    var blockModes: [UInt8] = []
     /// Catmull–Rom weights × 2^14 for fractions k/1024, 4 per entry.
     let cubicTable: [Int32]
     /// The table, made once per process (a snapshot makes a renderer per frame: ~20 µs each otherwise).
@@ -397,6 +400,26 @@ public struct ViewRenderer: Sendable {
         exactBlockCount = exact
     }
 
+    /// Fills ``blockModes`` for this frame: each fitted block's rows checked at once against the span
+    /// kernels' preconditions (bilinear only; the bicubic kernel samples every block in Swift).
+    mutating func checkBlocks(_ panorama: PanoramaImage) {
+        let bx = nodePixelX.count - 1, by = nodePixelY.count - 1
+        if blockModes.count != state.count { blockModes = [UInt8](repeating: 0, count: state.count) }
+        let width = Int32(panorama.width), height = Int32(panorama.height), bilinear = kernel == .bilinear
+        coefficients.withUnsafeBufferPointer { k in
+            for j in 0..<by {
+                let rows = nodePixelY[j + 1] - nodePixelY[j] + (j == by - 1 ? 1 : 0)
+                for i in 0..<bx {
+                    let b = j * bx + i, count = nodePixelX[i + 1] - nodePixelX[i] + (i == bx - 1 ? 1 : 0)
+                    blockModes[b] = bilinear && state[b] == .fitted
+                        ? UInt8(lk_bilinear_block_check(width, height, k.baseAddress! + b * Self.coefficientsPerBlock,
+                                                        Int32(rows), Int32(count)))
+                        : 0
+                }
+            }
+        }
+    }
+
     /// Boundary `k` (0…``subdivisions``) of a block from pixel `a` to pixel `b` cut into ``subdivisions`` parts.
     @inline(__always)
     static func boundary(_ a: Int, _ b: Int, _ k: Int) -> Int { a + (b - a) * k / subdivisions }
@@ -411,6 +434,7 @@ public struct ViewRenderer: Sendable {
                                   into output: inout RGB8Image, maximumThreads: Int?) {
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: panorama.width)
         prepareGrid(projection, camera: camera)
+        checkBlocks(panorama)
         let context = SpanContext(kernel: kernel, vector: Self.hasVectorKernel && !usesPortableKernel, projection: projection,
                                   panoramaWidth: panorama.width, panoramaHeight: panorama.height)
         let viewWidth = camera.width, viewHeight = camera.height
@@ -420,6 +444,7 @@ public struct ViewRenderer: Sendable {
         subCoefficients.withUnsafeBufferPointer { subCoefficients in
         nodePixelX.withUnsafeBufferPointer { nodePixelX in
         nodePixelY.withUnsafeBufferPointer { nodePixelY in
+        blockModes.withUnsafeBufferPointer { blockModes in
         state.withUnsafeBufferPointer { state in
         subState.withUnsafeBufferPointer { subState in
         firstSubBlock.withUnsafeBufferPointer { firstSubBlock in
@@ -427,58 +452,51 @@ public struct ViewRenderer: Sendable {
         panorama.pixels.withUnsafeBufferPointer { source in
         output.components.withUnsafeMutableBufferPointer { destination in
             let src = source.baseAddress!, dst = destination.baseAddress!, table = cubic.baseAddress!
-            let k = coefficients.baseAddress!, subK = subCoefficients.baseAddress
+            let k = coefficients.baseAddress!, subK = subCoefficients.baseAddress, modes = blockModes.baseAddress!
             Parallel.forEachRowRange(viewHeight, maximumThreads: maximumThreads) { rows in
-                // Block row by block row: a fitted bilinear block's rows in this range go to C in one call
-                // (lk_bilinear_block: preconditions checked once per block, no call per row); the others,
-                // and blocks whose bounds fail there, row by row as before. The bytes do not depend on the path.
-                var j = 0, y = rows.lowerBound
-                while y < rows.upperBound {
+                var j = 0
+                for y in rows {
                     while j + 1 < by && y >= nodePixelY[j + 1] { j += 1 }
                     let y0 = nodePixelY[j], y1 = nodePixelY[j + 1]
-                    // The last block row also holds the view's last row (its bottom node).
-                    let end = j + 1 < by ? min(rows.upperBound, y1) : rows.upperBound
+                    let rowOut = dst + y * viewWidth * 3
+                    // The row's checked blocks in one call to C (lk_bilinear_row); the others below.
+                    if context.kernel == .bilinear {
+                        lk_bilinear_row(src, Int32(context.panoramaWidth), Int32(context.panoramaHeight), k + j * bx * perBlock,
+                                        modes + j * bx, nodePixelX.baseAddress, Int32(bx), Double(y - y0), rowOut,
+                                        context.vector ? 1 : 0)
+                    }
                     for i in 0..<bx {
+                        let b = j * bx + i
+                        guard modes[b] == 0 else { continue }
                         let x0 = nodePixelX[i], x1 = nodePixelX[i + 1]
                         let lastColumn = i == bx - 1
                         let count = lastColumn ? x1 - x0 + 1 : x1 - x0
-                        let b = j * bx + i
-                        if state[b] == .fitted && context.kernel == .bilinear
-                            && lk_bilinear_block(src, Int32(context.panoramaWidth), Int32(context.panoramaHeight), k + b * perBlock,
-                                                 Int32(y - y0), Int32(end - y), Int32(count), dst + (y * viewWidth + x0) * 3,
-                                                 viewWidth * 3, context.vector ? 1 : 0) != 0 {
-                            continue
-                        }
-                        for row in y..<end {
-                            let rowOut = dst + row * viewWidth * 3
-                            switch state[b] {
-                            case .fitted:
-                                context.span(k + b * perBlock, t: Double(row - y0), x0: x0, y: row, count: count,
-                                             src: src, table: table, out: rowOut + 3 * x0)
-                            case .split, .exact:
-                                // The sub-block row holding this row, then its sub-blocks left to right.
-                                var l = 0
-                                while l + 1 < subdivisions && row >= Self.boundary(y0, y1, l + 1) { l += 1 }
-                                let sy = Self.boundary(y0, y1, l)
-                                for s in 0..<subdivisions {
-                                    let sx = Self.boundary(x0, x1, s), sEnd = Self.boundary(x0, x1, s + 1)
-                                    let n = (s == subdivisions - 1 && lastColumn ? sEnd + 1 : sEnd) - sx
-                                    guard n > 0 else { continue }
-                                    let sub = firstSubBlock[b] + l * subdivisions + s
-                                    if subState[sub] == .fitted, let subK {
-                                        context.span(subK + sub * perBlock, t: Double(row - sy), x0: sx, y: row, count: n,
-                                                     src: src, table: table, out: rowOut + 3 * sx)
-                                    } else {
-                                        context.exactPixels(x0: sx, y: row, count: n, src: src, table: table, out: rowOut + 3 * sx)
-                                    }
+                        switch state[b] {
+                        case .fitted:
+                            context.span(k + b * perBlock, t: Double(y - y0), x0: x0, y: y, count: count,
+                                         src: src, table: table, out: rowOut + 3 * x0)
+                        case .split, .exact:
+                            // The sub-block row holding y, then its sub-blocks left to right.
+                            var l = 0
+                            while l + 1 < subdivisions && y >= Self.boundary(y0, y1, l + 1) { l += 1 }
+                            let sy = Self.boundary(y0, y1, l)
+                            for s in 0..<subdivisions {
+                                let sx = Self.boundary(x0, x1, s), end = Self.boundary(x0, x1, s + 1)
+                                let n = (s == subdivisions - 1 && lastColumn ? end + 1 : end) - sx
+                                guard n > 0 else { continue }
+                                let sub = firstSubBlock[b] + l * subdivisions + s
+                                if subState[sub] == .fitted, let subK {
+                                    context.span(subK + sub * perBlock, t: Double(y - sy), x0: sx, y: y, count: n,
+                                                 src: src, table: table, out: rowOut + 3 * sx)
+                                } else {
+                                    context.exactPixels(x0: sx, y: y, count: n, src: src, table: table, out: rowOut + 3 * sx)
                                 }
                             }
                         }
                     }
-                    y = end
                 }
             }
-        }}}}}}}}}}
+        }}}}}}}}}}}
     }
 
     /// What the span sampler needs per frame.
