@@ -36,6 +36,16 @@ static inline int64_t round_small(double x) {
     return (int64_t)((x + magic) - magic);  // IEEE arithmetic: not reassociated without -ffast-math
 }
 
+/// The cubics in s along row `t` of the bicubic `k` (lk_bilinear_block_span's layout): u's into c[0..<4],
+/// v's into c[4..<8]. Every caller evaluates them with this one expression, so a row's bytes do not
+/// depend on whether its block went through lk_bilinear_block or lk_bilinear_block_span.
+static inline void row_cubics(const double *k, double t, double *c) {
+    for (int axis = 0; axis < 2; axis++) {
+        const double *a = k + 16 * axis;
+        for (int i = 0; i < 4; i++) c[4 * axis + i] = ((a[12 + i] * t + a[8 + i]) * t + a[4 + i]) * t + a[i];
+    }
+}
+
 /// One tap: `row0`/`row1` the tap's two rows, `x0`/`x1` its two columns.
 static inline void blend1(const uint32_t *row0, const uint32_t *row1, int32_t x0, int32_t x1, uint32_t fx, uint32_t fy,
                           uint8_t *out) {
@@ -223,13 +233,6 @@ int lk_view_kernels_have_avx2(void) {
 
 #define AVX2 __attribute__((target("avx2,fma")))
 
-/// 8 lanes of doubles (two registers) to 20-bit fixed point, rounded to nearest.
-AVX2 static inline __m256i fixed8(__m256d lo, __m256d hi) {
-    const __m256d scale = _mm256_set1_pd((double)(1 << LK_SPAN_POSITION_BITS));
-    __m128i a = _mm256_cvtpd_epi32(_mm256_mul_pd(lo, scale)), b = _mm256_cvtpd_epi32(_mm256_mul_pd(hi, scale));
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
-}
-
 /// c[0] + c[1]·m + c[2]·m² + c[3]·m³ (Horner, no fused multiply-add).
 AVX2 static inline __m256d cubic(const double *c, __m256d m) {
     __m256d r = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(c[3]), m), _mm256_set1_pd(c[2]));
@@ -239,16 +242,24 @@ AVX2 static inline __m256d cubic(const double *c, __m256d m) {
 
 /// Lane i of group g is pixel 8g + i: its position P, and the forward differences of step 8 of the
 /// cubic at 8g + i: Δ1 = P(m + 8) − P(m) (quadratic in m), Δ2 (linear), Δ3 (constant), analytically.
+/// `c` is already in units of 2^-LK_SPAN_POSITION_BITS px: scaling by a power of two is exact in every
+/// operation, so this gives the bytes the scaling after Horner gave (and the SSE2 kernel's fixed4 gives),
+/// as does leaving out the products with the zero coefficients of Δ1's and Δ2's Horner (they only
+/// change the sign of a zero, which the conversion to integers drops).
 AVX2 static inline void lanes(const double *c, __m256i *p, __m256i *d1, __m256i *d2, __m256i *d3) {
     const __m256d m0 = _mm256_setr_pd(0, 1, 2, 3), m1 = _mm256_setr_pd(4, 5, 6, 7);
-    *p = fixed8(cubic(c, m0), cubic(c, m1));
+#define LK_JOIN(a, b) _mm256_inserti128_si256(_mm256_castsi128_si256(_mm256_cvtpd_epi32(a)), _mm256_cvtpd_epi32(b), 1)
+    *p = LK_JOIN(cubic(c, m0), cubic(c, m1));
     // Δ1(m) = 8c1 + c2(16m + 64) + c3(24m² + 192m + 512)
-    double q[4] = { 8 * c[1] + 64 * c[2] + 512 * c[3], 16 * c[2] + 192 * c[3], 24 * c[3], 0 };
-    *d1 = fixed8(cubic(q, m0), cubic(q, m1));
+    const __m256d q0 = _mm256_set1_pd(8 * c[1] + 64 * c[2] + 512 * c[3]), q1 = _mm256_set1_pd(16 * c[2] + 192 * c[3]);
+    const __m256d q2 = _mm256_set1_pd(24 * c[3]);
+    *d1 = LK_JOIN(_mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(q2, m0), q1), m0), q0),
+                  _mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(q2, m1), q1), m1), q0));
     // Δ2(m) = 128c2 + c3(384m + 3072)
-    double r[4] = { 128 * c[2] + 3072 * c[3], 384 * c[3], 0, 0 };
-    *d2 = fixed8(cubic(r, m0), cubic(r, m1));
-    *d3 = _mm256_set1_epi32((int32_t)round_small(3072 * c[3] * (double)(1 << LK_SPAN_POSITION_BITS)));
+    const __m256d r0 = _mm256_set1_pd(128 * c[2] + 3072 * c[3]), r1 = _mm256_set1_pd(384 * c[3]);
+    *d2 = LK_JOIN(_mm256_add_pd(_mm256_mul_pd(r1, m0), r0), _mm256_add_pd(_mm256_mul_pd(r1, m1), r0));
+#undef LK_JOIN
+    *d3 = _mm256_set1_epi32((int32_t)round_small(3072 * c[3]));
 }
 
 /// The qwords (left texel, right texel) at pixels + ix[a], + ix[b] (low lane) and + ix[c], + ix[d].
@@ -260,19 +271,24 @@ AVX2 static inline __m256i pairs(const uint32_t *pixels, int32_t a, int32_t b, i
     return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
 }
 
-AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
-                           int32_t count, uint8_t *out, int32_t wraps) {
-    (void)height;
-    const double ub = floor_small(u[0]), vb = floor_small(v[0]);
-    const double cu[4] = { u[0] - ub, u[1], u[2], u[3] }, cv[4] = { v[0] - vb, v[1], v[2], v[3] };
+/// The 14-bit weight fraction of a fixed-point position.
+#define LK_FRACTION(p) ((uint32_t)(p) >> (LK_SPAN_POSITION_BITS - LK_SPAN_WEIGHT_BITS) & ((1u << LK_SPAN_WEIGHT_BITS) - 1))
+
+/// One span (lk_bilinear_span_avx2's contract), inlined into the block loop.
+AVX2 static inline __attribute__((always_inline)) void span_avx2(const uint32_t *pixels, int32_t width, const double *u, const double *v, int32_t count,
+                                  uint8_t *out, int32_t wraps) {
+    const double ub = floor_small(u[0]), vb = floor_small(v[0]), scale = (double)(1 << LK_SPAN_POSITION_BITS);
+    const double cu[4] = { (u[0] - ub) * scale, u[1] * scale, u[2] * scale, u[3] * scale };
+    const double cv[4] = { (v[0] - vb) * scale, v[1] * scale, v[2] * scale, v[3] * scale };
     __m256i U, U1, U2, U3, V, V1, V2, V3;
     lanes(cu, &U, &U1, &U2, &U3);
     lanes(cv, &V, &V1, &V2, &V3);
 
-    // Pass 1: per pixel the texel index of its top-left texel and its fractions; per group of 8 the
-    // packed weight pairs (w00 | w10 << 16, w01 | w11 << 16) and whether a tap sits on the last column.
+    // Pass 1: per pixel the texel index of its top-left texel and its fixed-point position (what the
+    // scalar path of seam groups and the tail takes its fractions from); per group of 8 the packed
+    // weight pairs (w00 | w10 << 16, w01 | w11 << 16) and whether a tap sits on the last column.
     int32_t index[LK_SPAN_MAXIMUM_COUNT] __attribute__((aligned(32)));
-    uint16_t fxs[LK_SPAN_MAXIMUM_COUNT] __attribute__((aligned(32))), fys[LK_SPAN_MAXIMUM_COUNT] __attribute__((aligned(32)));
+    int32_t us[LK_SPAN_MAXIMUM_COUNT] __attribute__((aligned(32))), vs[LK_SPAN_MAXIMUM_COUNT] __attribute__((aligned(32)));
     __m256i top[LK_SPAN_MAXIMUM_COUNT / 8], bottom[LK_SPAN_MAXIMUM_COUNT / 8];
     int seam[LK_SPAN_MAXIMUM_COUNT / 8];
     const __m256i w = _mm256_set1_epi32(width), last = _mm256_set1_epi32(width - 1), zero = _mm256_setzero_si256();
@@ -292,11 +308,8 @@ AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t h
         _mm256_store_si256((__m256i *)(index + 8 * g), _mm256_add_epi32(_mm256_mullo_epi32(y0, w), x0));
         __m256i fx = _mm256_and_si256(_mm256_srli_epi32(U, fractionShift), fractionMask);
         __m256i fy = _mm256_and_si256(_mm256_srli_epi32(V, fractionShift), fractionMask);
-        __m256i packed = _mm256_packus_epi32(fx, fy);  // per lane: fx ×4, fy ×4
-        _mm_storel_epi64((__m128i *)(fxs + 8 * g), _mm256_castsi256_si128(packed));
-        _mm_storel_epi64((__m128i *)(fxs + 8 * g + 4), _mm256_extracti128_si256(packed, 1));
-        _mm_storel_epi64((__m128i *)(fys + 8 * g), _mm_unpackhi_epi64(_mm256_castsi256_si128(packed), _mm256_castsi256_si128(packed)));
-        _mm_storel_epi64((__m128i *)(fys + 8 * g + 4), _mm_unpackhi_epi64(_mm256_extracti128_si256(packed, 1), _mm256_extracti128_si256(packed, 1)));
+        _mm256_store_si256((__m256i *)(us + 8 * g), U);
+        _mm256_store_si256((__m256i *)(vs + 8 * g), V);
         __m256i w11 = _mm256_srli_epi32(_mm256_madd_epi16(fx, fy), LK_SPAN_WEIGHT_BITS);
         __m256i w10 = _mm256_sub_epi32(fx, w11), w01 = _mm256_sub_epi32(fy, w11);
         __m256i w00 = _mm256_sub_epi32(_mm256_sub_epi32(unit, fx), w01);
@@ -335,7 +348,7 @@ AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t h
             for (int k = 0; k < 8; k++) {
                 int32_t row = ix[k] / width, x0 = ix[k] - row * width, x1 = x0 + 1 == width ? 0 : x0 + 1;
                 const uint32_t *row0 = pixels + (ptrdiff_t)row * width;
-                blend1(row0, row0 + width, x0, x1, fxs[8 * g + k], fys[8 * g + k], out + 3 * (8 * g + k));
+                blend1(row0, row0 + width, x0, x1, LK_FRACTION(us[8 * g + k]), LK_FRACTION(vs[8 * g + k]), out + 3 * (8 * g + k));
             }
             continue;
         }
@@ -362,7 +375,25 @@ AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t h
     for (int32_t m = 8 * full; m < count; m++) {
         int32_t row = index[m] / width, x0 = index[m] - row * width, x1 = x0 + 1 == width ? 0 : x0 + 1;
         const uint32_t *row0 = pixels + (ptrdiff_t)row * width;
-        blend1(row0, row0 + width, x0, x1, fxs[m], fys[m], out + 3 * m);
+        blend1(row0, row0 + width, x0, x1, LK_FRACTION(us[m]), LK_FRACTION(vs[m]), out + 3 * m);
+    }
+}
+
+AVX2 void lk_bilinear_span_avx2(const uint32_t *pixels, int32_t width, int32_t height, const double *u, const double *v,
+                                int32_t count, uint8_t *out, int32_t wraps) {
+    (void)height;
+    span_avx2(pixels, width, u, v, count, out, wraps);
+}
+
+/// One view row across a block row's checked blocks (lk_bilinear_row's loop) with the span inlined.
+AVX2 static void row_avx2(const uint32_t *pixels, int32_t width, const double *k, const uint8_t *modes, const intptr_t *x,
+                          int32_t blocks, double t, uint8_t *row) {
+    for (int32_t i = 0; i < blocks; i++) {
+        if (!modes[i]) continue;
+        int32_t count = (int32_t)(x[i + 1] - x[i]) + (i == blocks - 1);
+        double c[8];
+        row_cubics(k + 32 * i, t, c);
+        span_avx2(pixels, width, c, c + 4, count, row + 3 * x[i], modes[i] == 2);
     }
 }
 
@@ -390,10 +421,7 @@ void lk_cubic_bounds(const double *c, int32_t count, double *low, double *high) 
 int32_t lk_bilinear_block_span(const uint32_t *pixels, int32_t width, int32_t height, const double *k, double t,
                                int32_t count, uint8_t *out, int32_t vector) {
     double c[8];
-    for (int axis = 0; axis < 2; axis++) {
-        const double *a = k + 16 * axis;
-        for (int i = 0; i < 4; i++) c[4 * axis + i] = ((a[12 + i] * t + a[8 + i]) * t + a[4 + i]) * t + a[i];
-    }
+    row_cubics(k, t, c);
     double xLow, xHigh, vLow, vHigh;
     lk_cubic_bounds(c, count, &xLow, &xHigh);
     lk_cubic_bounds(c + 4, count, &vLow, &vHigh);
@@ -405,4 +433,70 @@ int32_t lk_bilinear_block_span(const uint32_t *pixels, int32_t width, int32_t he
     if (vector) lk_bilinear_span_avx2(pixels, width, height, c, c + 4, count, out, wraps);
     else lk_bilinear_span_portable(pixels, width, height, c, c + 4, count, out, wraps);
     return 1;
+}
+
+/// Bounds on one coordinate of a block's bicubic `a` (16 coefficients, sⁱ·tʲ at 4j + i) over s ∈ [0, S],
+/// t ∈ [t0, t0 + R]: in τ = t − t0 (the t-cubics' Taylor shift to t0), the bilinear part's four
+/// corners (where a bilinear function has its extremes) widened by |b_ij|·S^i·R^j of every other term
+/// and a billionth of the magnitudes (as lk_cubic_bounds, for the Double sums' rounding).
+static void block_bounds(const double *a, double S, double t0, double R, double *low, double *high) {
+    double b[16];
+    for (int i = 0; i < 4; i++) {
+        double a0 = a[i], a1 = a[4 + i], a2 = a[8 + i], a3 = a[12 + i];
+        b[i] = ((a3 * t0 + a2) * t0 + a1) * t0 + a0;
+        b[4 + i] = (3 * a3 * t0 + 2 * a2) * t0 + a1;
+        b[8 + i] = 3 * a3 * t0 + a2;
+        b[12 + i] = a3;
+    }
+    double corners[4] = { b[0], b[0] + b[1] * S, b[0] + b[4] * R, b[0] + b[1] * S + (b[4] + b[5] * S) * R };
+    double lo = corners[0], hi = corners[0];
+    for (int q = 1; q < 4; q++) {
+        lo = corners[q] < lo ? corners[q] : lo;
+        hi = corners[q] > hi ? corners[q] : hi;
+    }
+    double slack = 0, sj = 1;
+    for (int j = 0; j < 4; j++) {
+        double si = 1;
+        for (int i = 0; i < 4; i++) {
+            if (i >= 2 || j >= 2) slack += fabs(b[4 * j + i]) * si * sj;
+            si *= S;
+        }
+        sj *= R;
+    }
+    slack += 1e-9 * (fabs(b[0]) + fabs(b[1]) * S + fabs(b[4]) * R + fabs(b[5]) * S * R + 1);
+    *low = lo - slack;
+    *high = hi + slack;
+}
+
+int32_t lk_bilinear_block_check(int32_t width, int32_t height, const double *k, int32_t rows, int32_t count) {
+    if (rows < 1 || count < 1 || count > LK_SPAN_MAXIMUM_COUNT) return 0;
+    double xLow, xHigh, vLow, vHigh;
+    const double S = count - 1, R = rows - 1;
+    block_bounds(k, S, 0, R, &xLow, &xHigh);
+    block_bounds(k + 16, S, 0, R, &vLow, &vHigh);
+    // The same preconditions, with the same margin, as lk_bilinear_block_span's per row: what holds for
+    // the whole block holds for each of its rows.
+    const double margin = 1.0 / 64, w = width, h = height;
+    if (!(vLow >= margin && vHigh < h - 1 - margin && xHigh - xLow < 2000 && vHigh - vLow < 2000
+          && xLow > -w && xHigh < 2 * w - 1)) return 0;
+    return (xLow >= margin && xHigh < w - 1 - margin) ? 1 : 2;
+}
+
+void lk_bilinear_row(const uint32_t *pixels, int32_t width, int32_t height, const double *k, const uint8_t *modes,
+                     const intptr_t *x, int32_t blocks, double t, uint8_t *row, int32_t vector) {
+#if defined(__x86_64__)
+    if (vector) {
+        row_avx2(pixels, width, k, modes, x, blocks, t, row);
+        return;
+    }
+#else
+    (void)vector;
+#endif
+    for (int32_t i = 0; i < blocks; i++) {
+        if (!modes[i]) continue;
+        int32_t count = (int32_t)(x[i + 1] - x[i]) + (i == blocks - 1);
+        double c[8];
+        row_cubics(k + 32 * i, t, c);
+        lk_bilinear_span_portable(pixels, width, height, c, c + 4, count, row + 3 * x[i], modes[i] == 2);
+    }
 }

@@ -18,9 +18,11 @@ import Parallelism
 ///    where longitude turns fast) is split into 4 × 4 sub-blocks with their own bicubics and checks,
 ///    and a sub-block that still fails uses the exact projection per pixel.
 /// 3. **Sampling.** Rows are split across cores. Along a block's row the position is a cubic in the
-///    pixel index; a span whose taps stay inside the panorama's rows (the ±180° seam may be crossed)
-///    goes to `lk_bilinear_span` (CViewKernels: AVX2 where the CPU has it, else plain C) — positions
-///    stepped in fixed point, 14-bit bilinear weights, 8 pixels at a time. Spans reaching the poles'
+///    pixel index; the fitted blocks whose taps all stay inside the panorama's rows (the ±180° seam may
+///    be crossed; checked once per block and frame, `lk_bilinear_block_check`) are sampled a whole view
+///    row at a time by `lk_bilinear_row` (CViewKernels: AVX2 where the CPU has it, else plain C), the
+///    others span by span (`lk_bilinear_block_span`) — positions stepped in fixed point, 14-bit
+///    bilinear weights, 8 pixels at a time; the same bytes either way. Spans reaching the poles'
 ///    last half row, and exact pixels, take ``edgeTap`` (rows clamp, columns wrap) with the same
 ///    arithmetic.
 ///
@@ -81,8 +83,22 @@ public struct ViewRenderer: Sendable {
     var firstSubBlock: [Int] = []
     var subState: [BlockState] = []
     var subCoefficients: [Double] = []
+    /// Per block, what `lk_bilinear_block_check` said (0 when not fitted or not bilinear): the blocks
+    /// `lk_bilinear_row` samples.
+    var blockModes: [UInt8] = []
     /// Catmull–Rom weights × 2^14 for fractions k/1024, 4 per entry.
     let cubicTable: [Int32]
+    /// The table, made once per process (a snapshot makes a renderer per frame: ~20 µs each otherwise).
+    static let sharedCubicTable: [Int32] = {
+        var table = [Int32](repeating: 0, count: (cubicSteps + 1) * 4)
+        for k in 0...cubicSteps {
+            let w = SamplingKernel.cubicWeights(Double(k) / Double(cubicSteps))
+            let one = Double(1 << cubicWeightBits)
+            table[4 * k] = Int32((w.0 * one).rounded()); table[4 * k + 1] = Int32((w.1 * one).rounded())
+            table[4 * k + 2] = Int32((w.2 * one).rounded()); table[4 * k + 3] = Int32((w.3 * one).rounded())
+        }
+        return table
+    }()
     /// Whether spans use the plain C kernel even where AVX2 runs (tests and benchmarks set it; it
     /// starts true on a CPU without AVX2 and with `LOOKAROUND_VIEW_KERNEL=portable` in the environment).
     public var usesPortableKernel = !ViewRenderer.vectorKernelByDefault
@@ -109,14 +125,7 @@ public struct ViewRenderer: Sendable {
         }
         self.kernel = kernel
         self.blockSizePixels = blockSizePixels
-        var table = [Int32](repeating: 0, count: (Self.cubicSteps + 1) * 4)
-        for k in 0...Self.cubicSteps {
-            let w = SamplingKernel.cubicWeights(Double(k) / Double(Self.cubicSteps))
-            let one = Double(1 << Self.cubicWeightBits)
-            table[4 * k] = Int32((w.0 * one).rounded()); table[4 * k + 1] = Int32((w.1 * one).rounded())
-            table[4 * k + 2] = Int32((w.2 * one).rounded()); table[4 * k + 3] = Int32((w.3 * one).rounded())
-        }
-        cubicTable = table
+        cubicTable = Self.sharedCubicTable
     }
 
     /// Renders a view from the pyramid level that suits it (no aliasing), into a new image.
@@ -391,6 +400,26 @@ public struct ViewRenderer: Sendable {
         exactBlockCount = exact
     }
 
+    /// Fills ``blockModes`` for this frame: each fitted block's rows checked at once against the span
+    /// kernels' preconditions (bilinear only; the bicubic kernel samples every block in Swift).
+    mutating func checkBlocks(_ panorama: PanoramaImage) {
+        let bx = nodePixelX.count - 1, by = nodePixelY.count - 1
+        if blockModes.count != state.count { blockModes = [UInt8](repeating: 0, count: state.count) }
+        let width = Int32(panorama.width), height = Int32(panorama.height), bilinear = kernel == .bilinear
+        coefficients.withUnsafeBufferPointer { k in
+            for j in 0..<by {
+                let rows = nodePixelY[j + 1] - nodePixelY[j] + (j == by - 1 ? 1 : 0)
+                for i in 0..<bx {
+                    let b = j * bx + i, count = nodePixelX[i + 1] - nodePixelX[i] + (i == bx - 1 ? 1 : 0)
+                    blockModes[b] = bilinear && state[b] == .fitted
+                        ? UInt8(lk_bilinear_block_check(width, height, k.baseAddress! + b * Self.coefficientsPerBlock,
+                                                        Int32(rows), Int32(count)))
+                        : 0
+                }
+            }
+        }
+    }
+
     /// Boundary `k` (0…``subdivisions``) of a block from pixel `a` to pixel `b` cut into ``subdivisions`` parts.
     @inline(__always)
     static func boundary(_ a: Int, _ b: Int, _ k: Int) -> Int { a + (b - a) * k / subdivisions }
@@ -405,6 +434,7 @@ public struct ViewRenderer: Sendable {
                                   into output: inout RGB8Image, maximumThreads: Int?) {
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: panorama.width)
         prepareGrid(projection, camera: camera)
+        checkBlocks(panorama)
         let context = SpanContext(kernel: kernel, vector: Self.hasVectorKernel && !usesPortableKernel, projection: projection,
                                   panoramaWidth: panorama.width, panoramaHeight: panorama.height)
         let viewWidth = camera.width, viewHeight = camera.height
@@ -414,6 +444,7 @@ public struct ViewRenderer: Sendable {
         subCoefficients.withUnsafeBufferPointer { subCoefficients in
         nodePixelX.withUnsafeBufferPointer { nodePixelX in
         nodePixelY.withUnsafeBufferPointer { nodePixelY in
+        blockModes.withUnsafeBufferPointer { blockModes in
         state.withUnsafeBufferPointer { state in
         subState.withUnsafeBufferPointer { subState in
         firstSubBlock.withUnsafeBufferPointer { firstSubBlock in
@@ -421,18 +452,25 @@ public struct ViewRenderer: Sendable {
         panorama.pixels.withUnsafeBufferPointer { source in
         output.components.withUnsafeMutableBufferPointer { destination in
             let src = source.baseAddress!, dst = destination.baseAddress!, table = cubic.baseAddress!
-            let k = coefficients.baseAddress!, subK = subCoefficients.baseAddress
+            let k = coefficients.baseAddress!, subK = subCoefficients.baseAddress, modes = blockModes.baseAddress!
             Parallel.forEachRowRange(viewHeight, maximumThreads: maximumThreads) { rows in
                 var j = 0
                 for y in rows {
                     while j + 1 < by && y >= nodePixelY[j + 1] { j += 1 }
                     let y0 = nodePixelY[j], y1 = nodePixelY[j + 1]
                     let rowOut = dst + y * viewWidth * 3
+                    // The row's checked blocks in one call to C (lk_bilinear_row); the others below.
+                    if context.kernel == .bilinear {
+                        lk_bilinear_row(src, Int32(context.panoramaWidth), Int32(context.panoramaHeight), k + j * bx * perBlock,
+                                        modes + j * bx, nodePixelX.baseAddress, Int32(bx), Double(y - y0), rowOut,
+                                        context.vector ? 1 : 0)
+                    }
                     for i in 0..<bx {
+                        let b = j * bx + i
+                        guard modes[b] == 0 else { continue }
                         let x0 = nodePixelX[i], x1 = nodePixelX[i + 1]
                         let lastColumn = i == bx - 1
                         let count = lastColumn ? x1 - x0 + 1 : x1 - x0
-                        let b = j * bx + i
                         switch state[b] {
                         case .fitted:
                             context.span(k + b * perBlock, t: Double(y - y0), x0: x0, y: y, count: count,
@@ -458,7 +496,7 @@ public struct ViewRenderer: Sendable {
                     }
                 }
             }
-        }}}}}}}}}}
+        }}}}}}}}}}}
     }
 
     /// What the span sampler needs per frame.

@@ -197,6 +197,62 @@ struct ViewRendererTests {
         }
     }
 
+    @Test("a block checked once (lk_bilinear_block_check) has every tap inside the span kernels' preconditions, and lk_bilinear_row writes its rows' bytes as lk_bilinear_block_span does, nothing else")
+    func checkedBlocksMatchSpans() throws {
+        let panorama = Self.noise
+        var generator = SeededRandom(seed: 11)
+        func random() -> Double { generator.unit() }
+        var accepted = 0, refused = 0, wrapping = 0
+        try panorama.pixels.withUnsafeBufferPointer { pixels in
+            let w = Int32(panorama.width), h = Int32(panorama.height), width = Double(panorama.width), height = Double(panorama.height)
+            for trial in 0..<400 {
+                // A bicubic like a view block's (a tilted, curving row path), anywhere in the panorama: near the
+                // seam, near the poles and in between.
+                var k = [Double](repeating: 0, count: 32)
+                k[0] = trial % 4 == 0 ? width - 40 * random() : width * random()
+                k[1] = 0.3 + random(); k[2] = (random() - 0.5) * 0.004; k[3] = (random() - 0.5) * 0.00002
+                k[4] = (random() - 0.5) * 0.3; k[5] = (random() - 0.5) * 0.002; k[8] = (random() - 0.5) * 0.002
+                k[16] = trial % 5 == 0 ? 0.5 + 3 * random() : (trial % 5 == 1 ? height - 1 - 60 * random() : height * random())
+                k[17] = (random() - 0.5) * 0.3; k[18] = (random() - 0.5) * 0.004; k[20] = 0.3 + random()
+                k[21] = (random() - 0.5) * 0.002; k[24] = (random() - 0.5) * 0.002; k[28] = (random() - 0.5) * 0.00002
+                let count = 1 + Int(random() * 80), rows = 1 + Int(random() * 65)
+                let mode = lk_bilinear_block_check(w, h, k, Int32(rows), Int32(count))
+                guard mode != 0 else { refused += 1; continue }
+                accepted += 1
+                if mode == 2 { wrapping += 1 }
+                for r in 0..<rows {
+                    let t = Double(r)
+                    for m in 0..<count {
+                        let q = ViewRenderer.evaluate(k, s: Double(m), t: t)
+                        try #require(q.v >= 0 && q.v < height - 1 && q.u > -width && q.u < 2 * width - 1,
+                                     "trial \(trial) row \(r) pixel \(m): \(q) outside the span kernel's preconditions")
+                        if mode == 1 { try #require(q.u >= 0 && q.u < width - 1, "trial \(trial): \(q) wraps but was not said to") }
+                    }
+                    for vector in ViewRenderer.hasVectorKernel ? [false, true] : [false] {
+                        var row = [UInt8](repeating: 0xA5, count: 3 * count + 16)
+                        let modes: [UInt8] = [UInt8(mode)], x = [0, count - 1]
+                        row.withUnsafeMutableBufferPointer { o in
+                            lk_bilinear_row(pixels.baseAddress, w, h, k, modes, x, 1, t, o.baseAddress! + 8, vector ? 1 : 0)
+                        }
+                        #expect(row[0..<8].allSatisfy { $0 == 0xA5 } && row[(8 + 3 * count)...].allSatisfy { $0 == 0xA5 },
+                                "trial \(trial) row \(r): wrote outside the span")
+                        var one = [UInt8](repeating: 0, count: 3 * count)
+                        if lk_bilinear_block_span(pixels.baseAddress, w, h, k, t, Int32(count), &one, vector ? 1 : 0) == 1 {
+                            try #require(Array(row[8..<(8 + 3 * count)]) == one, "trial \(trial) row \(r): bytes differ")
+                        }
+                    }
+                }
+                // A block left out (mode 0) is not touched.
+                var untouched = [UInt8](repeating: 0xA5, count: 3 * count)
+                let none: [UInt8] = [0], x = [0, count - 1]
+                lk_bilinear_row(pixels.baseAddress, w, h, k, none, x, 1, 0, &untouched, 1)
+                #expect(untouched.allSatisfy { $0 == 0xA5 })
+            }
+        }
+        // Every outcome exercised.
+        #expect(accepted > 100 && refused > 20 && wrapping > 10, "accepted \(accepted) (\(wrapping) across the seam), refused \(refused)")
+    }
+
     @Test("a span's cubic bounds hold every value the span takes (the span kernel's preconditions rest on them)")
     func cubicBoundsHold() {
         var generator = SeededRandom(seed: 7)
