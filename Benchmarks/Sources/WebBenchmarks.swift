@@ -168,8 +168,13 @@ func runWebBenchmarks() throws {
     let encodeCPUStart = cpuNanoseconds()
     for _ in 0..<21 { _ = try JPEGCodec.encode(image, quality: 80) }
     let encodeCPU = Double(cpuNanoseconds() - encodeCPUStart) / 1e6 / 21
-    let opencv = runHelper(python, [webScript("bench_web_opencv.py"), record.imagePath, "1280", "720", "90", "80", "\(frames)"],
-                           label: "OpenCV peer")
+    // Every OpenCV on the machine (BenchmarkReport.opencvPythons); the goal is judged against the one
+    // with the least CPU a frame.
+    let opencvs = BenchmarkReport.opencvPythons.compactMap { peer in
+        runHelper(peer.python, [webScript("bench_web_opencv.py"), record.imagePath, "1280", "720", "90", "80", "\(frames)"],
+                  label: "OpenCV \(peer.version) peer")
+    }
+    let opencv = opencvs.min { (number($0, "frame_cpu_ms") ?? .infinity) < (number($1, "frame_cpu_ms") ?? .infinity) }
     restore()
     let peerFrame = number(opencv, "frame_ms")
     print("")
@@ -186,15 +191,16 @@ func runWebBenchmarks() throws {
     row("a new snapshotter per frame, render + labels + JPEG q80", served, cpu[0], "(the labels' sources read again each time)")
     row("as /v1/snapshot does: label sources kept per panorama, + JPEG q80", shared, cpu[3],
         peerFrame.map { String(format: "OpenCV/ours: wall %.2f×, CPU %.2f×", $0 / shared, (peerCPU ?? .nan) / cpu[3]) } ?? "")
-    if let opencv {
-        row("OpenCV \(opencv["opencv"] ?? "?") remap (maps precomputed, not timed) + imencode q80", peerFrame, peerCPU,
+    for peer in opencvs {
+        row("OpenCV \(peer["opencv"] ?? "?") remap (maps precomputed, not timed) + imencode q80", number(peer, "frame_ms"),
+            number(peer, "frame_cpu_ms"),
             String(format: "(remap %.2f, encode %.2f; one camera's maps in numpy %.1f ms; no labels)",
-                   number(opencv, "remap_ms") ?? .nan, number(opencv, "encode_ms") ?? .nan, number(opencv, "maps_ms") ?? .nan))
+                   number(peer, "remap_ms") ?? .nan, number(peer, "encode_ms") ?? .nan, number(peer, "maps_ms") ?? .nan))
     }
     // Issue 55's goal for the frame as /v1/snapshot serves it: ≤ 5 ms of CPU on one core and ≥ 1.6× OpenCV's remap + encode.
     let peerRatio = peerCPU.map { $0 / cpu[3] }
     print("   goal: render + labels + encode ≤ 5 ms CPU on one core, as served: \(met(cpu[3] <= 5)) (CPU \(f2(cpu[3])) ms, wall \(f2(shared)) ms); "
-          + "≥ 1.6× OpenCV remap + imencode (CPU \(f2(peerCPU)) ms): "
+          + "≥ 1.6× the fastest OpenCV remap + imencode (\(opencv?["opencv"] ?? "?"), CPU \(f2(peerCPU)) ms): "
           + (peerRatio.map { "\(met($0 >= 1.6)) (\(f2($0))×)" } ?? "OpenCV not measured"))
 
     // LOOKAROUND_BENCH_WEB_FRAME_ONLY=1: stop here (for `perf record` / callgrind of the frame).
