@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "DerivedMaps", dependencies: ["Geodesy", "Imaging", "MapData", "Catalog", "Simulator", "Storage"]),
         // Face and licence-plate detection on the CPU (OpenCV DNN behind COpenCVDNN) on photos and 360°
         // panoramas, blurring by JPEG blocks that keeps every other block's coefficients, corrections.
-        .target(name: "Privacy", dependencies: ["Diagnostics", "Geodesy", "Imaging", "Reprojection", "Storage", "CTurboJPEG", "COpenCVDNN"]),
+        .target(name: "Privacy", dependencies: ["Parallelism", "Diagnostics", "Geodesy", "Imaging", "Reprojection", "Storage", "CTurboJPEG", "COpenCVDNN"]),
         // Walkthroughs: routes over the link graph, timelines, composed frames, preview writers.
         .target(name: "Playback",
                 dependencies: ["Diagnostics", "Geodesy", "Imaging", "Catalog", "Reprojection", "MapSnapshot", "LookAround"]),

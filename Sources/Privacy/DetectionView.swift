@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Imaging
+import Parallelism
 import Reprojection
 
 /// A picture the detectors look at, cut or rendered from the photo, with the way back from its pixels
@@ -106,7 +107,7 @@ struct PanoramaViewPlan {
         let levelFrame = EquirectangularFrame(headingDegrees: 0)
         let bands = (purposes.contains(.faces) ? faceBands : []) + (purposes.contains(.plates) ? plateBands : [])
         // The bands and the cap views built at once, one task per band and one for the caps.
-        let built = try Concurrently.map(bands.count + (purposes.contains(.faces) ? 1 : 0)) { k -> [DetectionView] in
+        let built = try Parallel.map(bands.count + (purposes.contains(.faces) ? 1 : 0)) { k -> [DetectionView] in
             if k < bands.count { return [strip(panorama, band: bands[k], level: level, frame: frame, levelFrame: levelFrame)] }
             return try caps(panorama, pitchDegrees: pitchDegrees, rollDegrees: rollDegrees)
         }

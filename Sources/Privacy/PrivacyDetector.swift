@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Imaging
+import Parallelism
 
 /// What to look for and how hard.
 public struct PrivacyDetectorOptions: Sendable, Hashable {
@@ -129,7 +130,7 @@ public final class PrivacyDetector: Sendable {
         calls.sort { $0.cost > $1.cost }
         let ordered = calls
         let faces = self.faces, plates = self.plates
-        let results = try Concurrently.map(calls.count) { k -> [Detection] in
+        let results = try Parallel.map(calls.count) { k -> [Detection] in
             let call = ordered[k], view = views[call.view].view
             let tile = call.tile
             let crop = tile.width == view.image.width && tile.height == view.image.height
