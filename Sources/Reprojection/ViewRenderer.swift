@@ -86,10 +86,9 @@ public struct ViewRenderer: Sendable {
     /// Per block, what `lk_bilinear_block_check` said (0 when not fitted or not bilinear): the blocks
     /// `lk_bilinear_row` samples.
     var blockModes: [UInt8] = []
-    /// Catmull–Rom weights × 2^14 for fractions k/1024, 4 per entry.
-    let cubicTable: [Int32]
-    /// The table, made once per process (a snapshot makes a renderer per frame: ~20 µs each otherwise).
-    static let sharedCubicTable: [Int32] = {
+    /// Catmull–Rom weights × 2^14 for fractions k/1024, 4 per entry; made once per process (a snapshot
+    /// makes a renderer per frame: ~20 µs each otherwise).
+    static let cubicTable: [Int32] = {
         var table = [Int32](repeating: 0, count: (cubicSteps + 1) * 4)
         for k in 0...cubicSteps {
             let w = SamplingKernel.cubicWeights(Double(k) / Double(cubicSteps))
@@ -125,7 +124,6 @@ public struct ViewRenderer: Sendable {
         }
         self.kernel = kernel
         self.blockSizePixels = blockSizePixels
-        cubicTable = Self.sharedCubicTable
     }
 
     /// Renders a view from the pyramid level that suits it (no aliasing), into a new image.
@@ -448,7 +446,7 @@ public struct ViewRenderer: Sendable {
         state.withUnsafeBufferPointer { state in
         subState.withUnsafeBufferPointer { subState in
         firstSubBlock.withUnsafeBufferPointer { firstSubBlock in
-        cubicTable.withUnsafeBufferPointer { cubic in
+        Self.cubicTable.withUnsafeBufferPointer { cubic in
         panorama.pixels.withUnsafeBufferPointer { source in
         output.components.withUnsafeMutableBufferPointer { destination in
             let src = source.baseAddress!, dst = destination.baseAddress!, table = cubic.baseAddress!
