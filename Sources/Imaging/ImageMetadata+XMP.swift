@@ -153,9 +153,6 @@ extension ImageMetadata {
 }
 
 extension String {
-    func replacingAll(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
     func trimmingWhitespace() -> String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s = s.dropFirst() }

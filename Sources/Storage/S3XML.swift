@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Just enough XML for S3's answers (list results, errors, multipart ids): elements found by name,
 /// their text with the five predefined entities and numeric references decoded. S3's answers are flat
@@ -19,40 +20,10 @@ enum S3XML {
 
     /// The decoded text of the first `<name>` in `text`, nil when there is none.
     static func value(_ name: String, in text: Substring) -> String? {
-        elements(name, in: text).first.map { decode($0) }
+        elements(name, in: text).first.map { XMLText.unescaped($0) }
     }
 
     static func value(_ name: String, in text: String) -> String? { value(name, in: text[...]) }
-
-    /// `&lt; &gt; &amp; &quot; &apos; &#N; &#xN;` decoded.
-    static func decode(_ text: Substring) -> String {
-        guard text.contains("&") else { return String(text) }
-        var out = "", rest = text[...]
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            guard let semicolon = rest[amp...].firstIndex(of: ";") else { out += rest[amp...]; return out }
-            let entity = rest[rest.index(after: amp)..<semicolon]
-            switch entity {
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "amp": out += "&"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16),
-                   let scalar = Unicode.Scalar(code) {
-                    out.unicodeScalars.append(scalar)
-                } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
-                    out.unicodeScalars.append(scalar)
-                } else {
-                    out += rest[amp...semicolon]
-                }
-            }
-            rest = rest[rest.index(after: semicolon)...]
-        }
-        return out + rest
-    }
-
 }
 
 /// The two date forms S3 uses: ISO 8601 in XML (`2026-12-07T09:17:38.000Z`) and RFC 1123 in headers
