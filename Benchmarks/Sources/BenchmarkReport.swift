@@ -125,23 +125,11 @@ extension BenchmarkReport {
     /// Runs `scripts/mapnik-peer.sh` (which converts the extract with osmium and times Mapnik); nil, after
     /// printing why, when Mapnik is missing or fails.
     static func runMapnikPeer(osm: String, width: Int, height: Int, runs: Int, folder: String) -> MapnikPeerResult? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "scripts/mapnik-peer.sh")
-        process.arguments = [osm, "\(width)", "\(height)", "\(runs)", folder]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch {
-            print("   peer: cannot run scripts/mapnik-peer.sh: \(error)")
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
-              let result = try? JSONDecoder().decode(MapnikPeerResult.self, from: Data(line.utf8)) else {
-            print("   peer: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+        guard let object = runHelper("scripts/mapnik-peer.sh", [osm, "\(width)", "\(height)", "\(runs)", folder], label: "peer")
+        else { return nil }
+        guard let data = try? JSONSerialization.data(withJSONObject: object),
+              let result = try? JSONDecoder().decode(MapnikPeerResult.self, from: data) else {
+            print("   peer: unexpected answer \(object)")
             return nil
         }
         return result

@@ -31,12 +31,12 @@ func f1(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "–" 
 private func f2(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "–" }
 private func met(_ ok: Bool) -> String { ok ? "met" : "NOT met" }
 
-/// Runs a Python helper (`python` the interpreter) and decodes the JSON object of its last stdout line;
-/// nil, after printing why, when it fails.
+/// Runs a helper (`python` the interpreter, found on PATH unless it is a path, or an executable script's
+/// path) and decodes the JSON object of its last stdout line; nil, after printing why, when it fails.
 func runHelper(_ python: String, _ arguments: [String], directory: String? = nil, label: String) -> [String: Any]? {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: python.hasPrefix("/") ? python : "/usr/bin/env")
-    process.arguments = (python.hasPrefix("/") ? [] : [python]) + arguments
+    process.executableURL = URL(fileURLWithPath: python.contains("/") ? python : "/usr/bin/env")
+    process.arguments = (python.contains("/") ? [] : [python]) + arguments
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out

@@ -34,9 +34,7 @@ extern "C" lk_dnn_net *lk_dnn_load_onnx(const uint8_t *bytes, size_t length, int
         wrapper->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
         wrapper->net.enableFusion(fuse_layers != 0);
         return wrapper;
-    } catch (const cv::Exception &e) {
-        lk_copy_error(e.what(), err, err_len);
-    } catch (const std::exception &e) {
+    } catch (const std::exception &e) {  // cv::Exception is one
         lk_copy_error(e.what(), err, err_len);
     } catch (...) {
         lk_copy_error("unknown exception while reading the model", err, err_len);
@@ -95,9 +93,7 @@ extern "C" int lk_dnn_forward(lk_dnn_net *net, const float *input, int channels,
             for (int d = 0; d < 4; d++) output_shapes[4 * i + d] = dims[d];
         }
         return 0;
-    } catch (const cv::Exception &e) {
-        lk_copy_error(e.what(), err, err_len);
-    } catch (const std::exception &e) {
+    } catch (const std::exception &e) {  // cv::Exception is one
         lk_copy_error(e.what(), err, err_len);
     } catch (...) {
         lk_copy_error("unknown exception while running the network", err, err_len);

@@ -11,16 +11,12 @@ extension PanoramaRecord {
         s.name, p.sequence_index, p.file_size, p.file_mtime, p.warnings, p.row, p.maps_source, p.alignment, p.file_etag
         """
 
-    /// The INSERT matching `bind(to:row:sequence:)`.
-    static let insertSQL = """
-        INSERT INTO panoramas(row, id, latitude, longitude, ground_elevation_meters, camera_height_meters, altitude_meters,
-            capture_time, capture_time_source, heading_degrees, heading_source, pitch_degrees, roll_degrees,
-            image_width, image_height, full_width, full_height, cropped_left, cropped_top,
-            image_path, depth_path, labels_path, sidecar_path, source, make, model,
-            sequence, sequence_index, file_size, file_mtime, warnings, maps_source, alignment, file_etag)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)
-        """
+    /// The INSERT matching `bind(to:row:sequence:)`: the SQLite table's columns (``PanoramaTable``) in order.
+    static let insertSQL: String = {
+        let names = PanoramaTable.columns.filter { $0.sqliteVersion != nil }.map(\.name)
+        return "INSERT INTO panoramas(\(names.joined(separator: ", "))) VALUES ("
+            + (1...names.count).map { "?\($0)" }.joined(separator: ", ") + ")"
+    }()
 
     /// Reads a row selected with `selectColumns`.
     init(reading s: SQLiteDatabase.Statement, path: String) throws(CatalogError) {
@@ -48,39 +44,80 @@ extension PanoramaRecord {
 
     /// Binds this record to `insertSQL`.
     func bind(to s: SQLiteDatabase.Statement, row: Int, sequence: Int) throws(CatalogError) {
-        try s.bind(1, row)
-        try s.bind(2, id)
-        try s.bind(3, coordinate.latitude)
-        try s.bind(4, coordinate.longitude)
-        try s.bind(5, groundElevationMeters)
-        try s.bind(6, cameraHeightMeters)
-        try s.bind(7, altitudeMeters)
-        try s.bind(8, captureTime.timeIntervalSince1970)
-        try s.bind(9, captureTimeSource)
-        try s.bind(10, headingDegrees)
-        try s.bind(11, headingSource)
-        try s.bind(12, pitchDegrees)
-        try s.bind(13, rollDegrees)
-        try s.bind(14, imageWidth)
-        try s.bind(15, imageHeight)
-        try s.bind(16, fullWidth)
-        try s.bind(17, fullHeight)
-        try s.bind(18, croppedLeft)
-        try s.bind(19, croppedTop)
-        try s.bind(20, imagePath)
-        try s.bind(21, depthPath)
-        try s.bind(22, labelsPath)
-        try s.bind(23, sidecarPath)
-        try s.bind(24, source.rawValue)
-        try s.bind(25, make)
-        try s.bind(26, model)
-        try s.bind(27, sequence)
-        try s.bind(28, sequenceIndex)
-        try s.bind(29, fileSize)
-        try s.bind(30, fileModificationTime)
-        try s.bind(31, warnings.joined(separator: "\n"))
-        try s.bind(32, mapsSource?.rawValue)
-        try s.bind(33, alignment?.jsonText)
-        try s.bind(34, fileEntityTag)
+        var binder = SQLiteColumnBinder(statement: s)
+        try write(to: &binder, row: row, sequence: sequence)
     }
+
+    /// Writes the record's column values in ``PanoramaTable`` order, for SQLite's INSERT and PostGIS's COPY:
+    /// `row`, `id`, the position, then `indexColumns` (PostGIS's point and query-index columns, which a
+    /// SQLite catalog keeps in memory instead), then the rest.
+    func write<Sink: PanoramaColumnSink>(to sink: inout Sink, row: Int, sequence: Int,
+                                         indexColumns: (inout Sink) throws(CatalogError) -> Void = { _ in })
+    throws(CatalogError) {
+        try sink.put(row)
+        try sink.put(id)
+        try sink.put(coordinate.latitude)
+        try sink.put(coordinate.longitude)
+        try indexColumns(&sink)
+        try sink.put(groundElevationMeters)
+        try sink.put(cameraHeightMeters)
+        try sink.put(altitudeMeters)
+        try sink.put(captureTime.timeIntervalSince1970)
+        try sink.put(captureTimeSource)
+        try sink.put(headingDegrees)
+        try sink.put(headingSource)
+        try sink.put(pitchDegrees)
+        try sink.put(rollDegrees)
+        try sink.put(imageWidth)
+        try sink.put(imageHeight)
+        try sink.put(fullWidth)
+        try sink.put(fullHeight)
+        try sink.put(croppedLeft)
+        try sink.put(croppedTop)
+        try sink.put(imagePath)
+        try sink.put(depthPath)
+        try sink.put(labelsPath)
+        try sink.put(sidecarPath)
+        try sink.put(source.rawValue)
+        try sink.put(make)
+        try sink.put(model)
+        try sink.put(sequence)
+        try sink.put(sequenceIndex)
+        try sink.put(fileSize)
+        try sink.put(fileModificationTime)
+        try sink.put(warnings.joined(separator: "\n"))
+        try sink.put(mapsSource?.rawValue)
+        try sink.put(alignment?.jsonText)
+        try sink.put(fileEntityTag)
+    }
+}
+
+/// Where ``PanoramaRecord/write(to:row:sequence:indexColumns:)`` puts a row's values, one column after
+/// the other (nil is NULL): a SQLite statement's parameters or a PostgreSQL COPY buffer.
+protocol PanoramaColumnSink {
+    mutating func put(_ value: Int64?) throws(CatalogError)
+    mutating func put(_ value: Double?) throws(CatalogError)
+    mutating func put(_ value: String?) throws(CatalogError)
+}
+
+extension PanoramaColumnSink {
+    mutating func put(_ value: Int?) throws(CatalogError) { try put(value.map(Int64.init)) }
+}
+
+/// Binds the values to a statement's parameters ?1, ?2, … in order.
+struct SQLiteColumnBinder: PanoramaColumnSink {
+    let statement: SQLiteDatabase.Statement
+    private var index: Int32 = 0
+
+    init(statement: SQLiteDatabase.Statement) { self.statement = statement }
+
+    mutating func put(_ value: Int64?) throws(CatalogError) { index += 1; try statement.bind(index, value) }
+    mutating func put(_ value: Double?) throws(CatalogError) { index += 1; try statement.bind(index, value) }
+    mutating func put(_ value: String?) throws(CatalogError) { index += 1; try statement.bind(index, value) }
+}
+
+extension PostgresConnection.CopyBuffer: PanoramaColumnSink {
+    mutating func put(_ value: Int64?) { field(value) }
+    mutating func put(_ value: Double?) { field(value) }
+    mutating func put(_ value: String?) { field(value) }
 }

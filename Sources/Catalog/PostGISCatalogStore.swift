@@ -137,15 +137,16 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
         let best = query.preference == .best
         let limit = best ? Self.bestCandidateLimit : Self.nearestCandidates
         let filtered = query.source != .any || query.earliestMinute != .min || query.latestMinute != .max
-        let (candidates, within) = try pool.read { connection throws(CatalogError) -> ([SceneQueryIndex.Candidate], Int?) in
+        let (candidates, within) = try pool.read { connection throws(CatalogError) -> ([SceneQueryIndex.Entry], Int?) in
             let result = try connection.executePrepared("nearest", Self.nearestSQL, [
                 latitude, longitude, radius, source, "\(query.earliestMinute)", "\(query.latestMinute)", "\(limit)"])
-            var candidates: [SceneQueryIndex.Candidate] = []
+            var candidates: [SceneQueryIndex.Entry] = []
             candidates.reserveCapacity(result.rowCount)
             for r in 0..<result.rowCount {
-                candidates.append(SceneQueryIndex.Candidate(row: UInt32(result.int(r, 0)), latitudeE7: Int32(result.int(r, 1)),
-                                                            longitudeE7: Int32(result.int(r, 2)),
-                                                            captureMinute: Int32(result.int(r, 3)), flags: UInt8(result.int(r, 4))))
+                // The entry the in-memory index would hold for the panorama found.
+                candidates.append(SceneQueryIndex.Entry(latitudeE7: Int32(result.int(r, 1)), longitudeE7: Int32(result.int(r, 2)),
+                                                        row: UInt32(result.int(r, 0)), captureMinute: Int32(result.int(r, 3)),
+                                                        flags: UInt8(result.int(r, 4))))
             }
             return (candidates, nil)
         }
@@ -307,10 +308,7 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
                               highwayClass: HighwayClass(stored: result.string(r, 3)), points: CatalogStreet.points(decoding: result.string(r, 4)))
             }
             guard !streets.isEmpty else { return [] }
-            let names = try connection.execute("SELECT street, language, name FROM street_names WHERE street = ANY($1::integer[])",
-                                               ["{" + streets.map { "\($0.id)" }.joined(separator: ",") + "}"])
-            var byStreet: [Int: [String: String]] = [:]
-            for r in 0..<names.rowCount { byStreet[names.int(r, 0), default: [:]][names.string(r, 1)] = names.string(r, 2) }
+            let byStreet = try connection.namesByOwner("street", ids: streets.map(\.id))
             for i in streets.indices { streets[i].names = byStreet[streets[i].id] ?? [:] }
             return streets
         }
@@ -318,9 +316,7 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
 
     func namedStreets() throws(CatalogError) -> [CatalogStreet] {
         try pool.read { connection throws(CatalogError) in
-            let nameRows = try connection.execute("SELECT street, language, name FROM street_names")
-            var names: [Int: [String: String]] = [:]
-            for r in 0..<nameRows.rowCount { names[nameRows.int(r, 0), default: [:]][nameRows.string(r, 1)] = nameRows.string(r, 2) }
+            let names = try connection.namesByOwner("street")
             let result = try connection.execute("SELECT id, osm, name, highway_class, points FROM streets WHERE name IS NOT NULL ORDER BY id")
             return (0..<result.rowCount).map { r in
                 let id = result.int(r, 0)
@@ -345,9 +341,7 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
 
     func places() throws(CatalogError) -> [CatalogPlace] {
         try pool.read { connection throws(CatalogError) in
-            let nameRows = try connection.execute("SELECT place, language, name FROM place_names")
-            var names: [Int: [String: String]] = [:]
-            for r in 0..<nameRows.rowCount { names[nameRows.int(r, 0), default: [:]][nameRows.string(r, 1)] = nameRows.string(r, 2) }
+            let names = try connection.namesByOwner("place")
             let result = try connection.execute("""
                 SELECT id, osm, name, category, category_group, street, house_number, postcode, city, phone, website,
                        opening_hours, latitude, longitude FROM places ORDER BY id
@@ -392,9 +386,7 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
 
     func localities() throws(CatalogError) -> [CatalogLocality] {
         try pool.read { connection throws(CatalogError) in
-            let nameRows = try connection.execute("SELECT locality, language, name FROM locality_names")
-            var names: [Int: [String: String]] = [:]
-            for r in 0..<nameRows.rowCount { names[nameRows.int(r, 0), default: [:]][nameRows.string(r, 1)] = nameRows.string(r, 2) }
+            let names = try connection.namesByOwner("locality")
             let rows = try connection.execute("SELECT id, osm, name, kind, latitude, longitude FROM localities ORDER BY id")
             var result: [CatalogLocality] = []
             for r in 0..<rows.rowCount {
@@ -408,6 +400,22 @@ final class PostGISCatalogStore: CatalogStore, @unchecked Sendable {
             }
             return result
         }
+    }
+}
+
+extension PostgresConnection {
+    /// The rows of `<owner>_names` (`street_names`, `place_names`, `locality_names`), all or those of
+    /// `ids`: names by language, by the owner's id.
+    func namesByOwner(_ owner: String, ids: [Int]? = nil) throws(CatalogError) -> [Int: [String: String]] {
+        let sql = "SELECT \(owner), language, name FROM \(owner)_names"
+        let rows = if let ids {
+            try execute(sql + " WHERE \(owner) = ANY($1::integer[])", ["{" + ids.map(String.init).joined(separator: ",") + "}"])
+        } else {
+            try execute(sql)
+        }
+        var names: [Int: [String: String]] = [:]
+        for r in 0..<rows.rowCount { names[rows.int(r, 0), default: [:]][rows.string(r, 1)] = rows.string(r, 2) }
+        return names
     }
 }
 

@@ -326,9 +326,7 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
     /// Every street with a name, ordered by id, with its names (the geocoder's street index).
     func namedStreets() throws(CatalogError) -> [CatalogStreet] {
         try withLock { () throws(CatalogError) -> [CatalogStreet] in
-            var names: [Int: [String: String]] = [:]
-            let nameStatement = try database.prepare("SELECT street, language, name FROM street_names")
-            while try nameStatement.step() { names[nameStatement.int(0), default: [:]][nameStatement.string(1)] = nameStatement.string(2) }
+            let names = try database.namesByOwner("street")
             let statement = try database.prepare("SELECT id, osm, name, highway_class, points FROM streets WHERE name IS NOT NULL ORDER BY id")
             var streets: [CatalogStreet] = []
             while try statement.step() {
@@ -367,9 +365,7 @@ final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
 
     func places() throws(CatalogError) -> [CatalogPlace] {
         try withLock { () throws(CatalogError) -> [CatalogPlace] in
-            var names: [Int: [String: String]] = [:]
-            let nameStatement = try database.prepare("SELECT place, language, name FROM place_names")
-            while try nameStatement.step() { names[nameStatement.int(0), default: [:]][nameStatement.string(1)] = nameStatement.string(2) }
+            let names = try database.namesByOwner("place")
             let statement = try database.prepare("""
                 SELECT id, osm, name, category, category_group, street, house_number, postcode, city, phone, website,
                        opening_hours, latitude, longitude FROM places ORDER BY id
@@ -418,9 +414,7 @@ extension SQLiteCatalogStore {
     func localities() throws(CatalogError) -> [CatalogLocality] {
         try withLock { () throws(CatalogError) -> [CatalogLocality] in
             guard try database.hasTable("localities") else { return [] }
-            var names: [Int: [String: String]] = [:]
-            let nameStatement = try database.prepare("SELECT locality, language, name FROM locality_names")
-            while try nameStatement.step() { names[nameStatement.int(0), default: [:]][nameStatement.string(1)] = nameStatement.string(2) }
+            let names = try database.namesByOwner("locality")
             let statement = try database.prepare("SELECT id, osm, name, kind, latitude, longitude FROM localities ORDER BY id")
             var result: [CatalogLocality] = []
             while try statement.step() {
@@ -434,6 +428,17 @@ extension SQLiteCatalogStore {
             }
             return result
         }
+    }
+}
+
+extension SQLiteDatabase {
+    /// Every row of `<owner>_names` (`street_names`, `place_names`, `locality_names`): names by language,
+    /// by the owner's id.
+    func namesByOwner(_ owner: String) throws(CatalogError) -> [Int: [String: String]] {
+        var names: [Int: [String: String]] = [:]
+        let statement = try prepare("SELECT \(owner), language, name FROM \(owner)_names")
+        while try statement.step() { names[statement.int(0), default: [:]][statement.string(1)] = statement.string(2) }
+        return names
     }
 }
 

@@ -1,15 +1,6 @@
 import Geodesy
 
 extension SceneQueryIndex {
-    /// A panorama a database query found near the request point, with what the index would hold for it.
-    struct Candidate: Sendable {
-        var row: UInt32
-        var latitudeE7: Int32
-        var longitudeE7: Int32
-        var captureMinute: Int32
-        var flags: UInt8
-    }
-
     /// The squared distance ``search(_:)`` ranks by, metres²: the local equirectangular approximation
     /// at the query latitude (Karney's geodesic above ``polarLatitude``), from 1e-7° positions.
     @inline(__always)
@@ -25,7 +16,7 @@ extension SceneQueryIndex {
     }
 
     /// The order ``search(_:)`` visits points in: by fine cell, then row.
-    static func storageKey(_ candidate: Candidate) -> (UInt64, UInt32) {
+    static func storageKey(_ candidate: Entry) -> (UInt64, UInt32) {
         (fineKey(row: row(latitudeE7: Int64(candidate.latitudeE7)), column: column(longitudeE7: Int64(candidate.longitudeE7))),
          candidate.row)
     }
@@ -34,7 +25,7 @@ extension SceneQueryIndex {
     /// radius test, filters, preference and ties. So a store that finds candidates another way (the
     /// PostGIS store's KNN query) answers as the in-memory index does, provided the candidates include
     /// every point that could win.
-    static func rank(_ candidates: [Candidate], for query: Query) -> CatalogStoreHit {
+    static func rank(_ candidates: [Entry], for query: Query) -> CatalogStoreHit {
         let ordered = candidates.sorted { storageKey($0) < storageKey($1) }
         let radiusSquared = query.radiusMeters * query.radiusMeters
         let best = query.preference == .best

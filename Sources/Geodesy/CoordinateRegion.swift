@@ -117,6 +117,7 @@ public struct CoordinateRegion: Sendable, Hashable, Codable {
             span: CoordinateSpan(uncheckedLatitudeDelta: north - south, longitudeDelta: longitudeDelta))
     }
 
+    /// Also the keys of the synthesized `encode(to:)`, in this order.
     private enum CodingKeys: String, CodingKey { case center, span }
 
     /// Decodes `{"center": {…}, "span": {…}}` and validates like ``init(center:span:)``.
@@ -124,13 +125,6 @@ public struct CoordinateRegion: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(center: try container.decode(GeoCoordinate.self, forKey: .center),
                       span: try container.decode(CoordinateSpan.self, forKey: .span))
-    }
-
-    /// Encodes as `{"center": {"latitude", "longitude"}, "span": {"latitudeDelta", "longitudeDelta"}}`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(center, forKey: .center)
-        try container.encode(span, forKey: .span)
     }
 
     /// Eastward angle from one longitude to another, degrees in [0, 360).

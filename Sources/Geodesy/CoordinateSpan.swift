@@ -24,6 +24,7 @@ public struct CoordinateSpan: Sendable, Hashable, Codable {
         self.longitudeDelta = longitudeDelta
     }
 
+    /// Also the keys of the synthesized `encode(to:)`, in this order.
     private enum CodingKeys: String, CodingKey { case latitudeDelta, longitudeDelta }
 
     /// Decodes and validates like ``init(latitudeDelta:longitudeDelta:)``.
@@ -31,12 +32,5 @@ public struct CoordinateSpan: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(latitudeDelta: try container.decode(Double.self, forKey: .latitudeDelta),
                       longitudeDelta: try container.decode(Double.self, forKey: .longitudeDelta))
-    }
-
-    /// Encodes as `{"latitudeDelta": …, "longitudeDelta": …}` in degrees.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(latitudeDelta, forKey: .latitudeDelta)
-        try container.encode(longitudeDelta, forKey: .longitudeDelta)
     }
 }

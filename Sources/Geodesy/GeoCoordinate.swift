@@ -66,6 +66,7 @@ public struct GeoCoordinate: Sendable, Hashable, Codable, CustomStringConvertibl
     /// "lat, lon" in degrees, e.g. `60.1699, 24.9384`.
     public var description: String { "\(latitude), \(longitude)" }
 
+    /// Also the keys of the synthesized `encode(to:)`, in this order.
     private enum CodingKeys: String, CodingKey { case latitude, longitude }
 
     /// Decodes `{"latitude": …, "longitude": …}` (degrees) and validates it like ``init(latitude:longitude:)``.
@@ -73,12 +74,5 @@ public struct GeoCoordinate: Sendable, Hashable, Codable, CustomStringConvertibl
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(latitude: try container.decode(Double.self, forKey: .latitude),
                       longitude: try container.decode(Double.self, forKey: .longitude))
-    }
-
-    /// Encodes as `{"latitude": …, "longitude": …}` in degrees.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(latitude, forKey: .latitude)
-        try container.encode(longitude, forKey: .longitude)
     }
 }

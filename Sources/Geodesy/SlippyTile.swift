@@ -110,6 +110,7 @@ public struct SlippyTile: Sendable, Hashable, Codable, CustomStringConvertible {
         return (try? point.coordinate) ?? GeoCoordinate(uncheckedLatitude: 0, longitude: 0)
     }
 
+    /// Also the keys of the synthesized `encode(to:)`, in this order.
     private enum CodingKeys: String, CodingKey { case x, y, zoom }
 
     /// Decodes `{"x": …, "y": …, "zoom": …}` and validates like ``init(x:y:zoom:)``.
@@ -117,13 +118,5 @@ public struct SlippyTile: Sendable, Hashable, Codable, CustomStringConvertible {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(x: try container.decode(Int.self, forKey: .x), y: try container.decode(Int.self, forKey: .y),
                       zoom: try container.decode(Int.self, forKey: .zoom))
-    }
-
-    /// Encodes as `{"x": …, "y": …, "zoom": …}`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(x, forKey: .x)
-        try container.encode(y, forKey: .y)
-        try container.encode(zoom, forKey: .zoom)
     }
 }

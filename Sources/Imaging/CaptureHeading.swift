@@ -14,7 +14,7 @@ import Foundation
 ///
 /// A pose and a direction that disagree by more than 1° with the pose not a placeholder: the pose is kept
 /// (stitching software writes it deliberately) and the disagreement is reported.
-public struct CaptureHeading: Sendable, Hashable {
+public struct CaptureHeading: Sendable, Hashable, Encodable {
     /// The heading as tagged, degrees clockwise from true north (the catalog normalises it to [0, 360));
     /// nil when the metadata gives none.
     public var degrees: Double?

@@ -43,7 +43,7 @@ extension ImageMetadata {
     static func parseXMP(_ slice: ArraySlice<UInt8>, warnings: inout [String]) -> PanoramaMetadata? {
         let text = Array(slice)
         guard text.contains(UInt8(ascii: "<")),
-              find(Array("xmpmeta".utf8), in: text) != nil || find(Array("<rdf:".utf8), in: text) != nil else {
+              text.firstIndex(of: Array("xmpmeta".utf8)) != nil || text.firstIndex(of: Array("<rdf:".utf8)) != nil else {
             warnings.append("XMP: the packet is not XMP/XML (no x:xmpmeta or rdf:RDF element); ignored")
             return nil
         }
@@ -53,7 +53,7 @@ extension ImageMetadata {
         func raw(_ name: String) -> String? {
             let qualified = prefix + Array(":\(name)".utf8)
             var from = 0
-            while let at = find(qualified, in: text, from: from) {
+            while let at = text.firstIndex(of: qualified, from: from) {
                 from = at + qualified.count
                 var i = from
                 // The name must end here (PoseHeadingDegrees is not PoseHeadingDegreesX).
@@ -63,7 +63,7 @@ extension ImageMetadata {
                     // Element form: <prefix:Name>value</prefix:Name>
                     guard text[i] == UInt8(ascii: ">") else { continue }
                     let start = i + 1
-                    guard let close = find([UInt8(ascii: "<"), UInt8(ascii: "/")] + qualified, in: text, from: start)
+                    guard let close = text.firstIndex(of: [UInt8(ascii: "<"), UInt8(ascii: "/")] + qualified, from: start)
                     else { continue }
                     found = true
                     return XMLText.unescaped(String(decoding: text[start..<close], as: UTF8.self)).trimmingWhitespace()
@@ -116,30 +116,10 @@ extension ImageMetadata {
         return found ? p : nil
     }
 
-    /// The first index of `needle` in `haystack` at or after `from`.
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int = 0) -> Int? {
-        guard let first = needle.first, haystack.count >= needle.count else { return nil }
-        return haystack.withUnsafeBufferPointer { h in
-            needle.withUnsafeBufferPointer { n in
-                var i = from
-                let last = h.count - n.count
-                while i <= last {
-                    if h[i] == first {
-                        var k = 1
-                        while k < n.count && h[i + k] == n[k] { k += 1 }
-                        if k == n.count { return i }
-                    }
-                    i += 1
-                }
-                return nil
-            }
-        }
-    }
-
     /// The prefix (as bytes) that an `xmlns:prefix="uri"` declaration binds to `uri`, if any.
     static func prefix(boundTo uri: String, in text: [UInt8]) -> [UInt8]? {
         for quote in ["\"", "'"] {
-            guard let at = find(Array("=\(quote)\(uri)\(quote)".utf8), in: text) else { continue }
+            guard let at = text.firstIndex(of: Array("=\(quote)\(uri)\(quote)".utf8)) else { continue }
             var end = at
             while end > 0, text[end - 1] == 0x20 { end -= 1 }
             var start = end

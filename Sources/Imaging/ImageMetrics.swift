@@ -16,43 +16,33 @@ public enum ImageMetrics {
     /// Mean squared error over all channel values.
     public static func meanSquaredError<F: PixelFormat>(_ a: Image<F>, _ b: Image<F>) -> Double
     where F.Component == UInt8 {
-        precondition(a.width == b.width && a.height == b.height, "sizes differ: \(a.size) vs \(b.size)")
-        var sum: UInt64 = 0
-        a.components.withUnsafeBufferPointer { pa in
-            b.components.withUnsafeBufferPointer { pb in
-                for i in 0..<pa.count {
-                    let d = Int(pa[i]) - Int(pb[i])
-                    sum &+= UInt64(d * d)
-                }
-            }
-        }
-        return Double(sum) / Double(a.components.count)
+        Double(differences(a, b, into: UInt64(0)) { sum, d in sum &+= UInt64(d * d) }) / Double(a.components.count)
     }
 
     /// Mean absolute difference per channel value, in grey levels (0…255).
     public static func meanAbsoluteDifference<F: PixelFormat>(_ a: Image<F>, _ b: Image<F>) -> Double
     where F.Component == UInt8 {
-        precondition(a.width == b.width && a.height == b.height, "sizes differ: \(a.size) vs \(b.size)")
-        var sum: UInt64 = 0
-        a.components.withUnsafeBufferPointer { pa in
-            b.components.withUnsafeBufferPointer { pb in
-                for i in 0..<pa.count { sum &+= UInt64(abs(Int(pa[i]) - Int(pb[i]))) }
-            }
-        }
-        return Double(sum) / Double(a.components.count)
+        Double(differences(a, b, into: UInt64(0)) { sum, d in sum &+= UInt64(abs(d)) }) / Double(a.components.count)
     }
 
     /// The largest difference of any channel value, in grey levels.
     public static func maximumAbsoluteDifference<F: PixelFormat>(_ a: Image<F>, _ b: Image<F>) -> Int
     where F.Component == UInt8 {
+        differences(a, b, into: 0) { maximum, d in maximum = max(maximum, abs(d)) }
+    }
+
+    /// Folds every channel value's difference `a − b` (−255…255) into `result`, after checking the sizes.
+    private static func differences<F: PixelFormat, Result>(_ a: Image<F>, _ b: Image<F>, into result: Result,
+                                                            _ combine: (inout Result, Int) -> Void) -> Result
+    where F.Component == UInt8 {
         precondition(a.width == b.width && a.height == b.height, "sizes differ: \(a.size) vs \(b.size)")
-        var maximum = 0
+        var result = result
         a.components.withUnsafeBufferPointer { pa in
             b.components.withUnsafeBufferPointer { pb in
-                for i in 0..<pa.count { maximum = max(maximum, abs(Int(pa[i]) - Int(pb[i]))) }
+                for i in 0..<pa.count { combine(&result, Int(pa[i]) - Int(pb[i])) }
             }
         }
-        return maximum
+        return result
     }
 
     /// The fraction of pixels (0…1) in which any channel differs by more than `threshold` levels.

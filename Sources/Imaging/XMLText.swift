@@ -1,18 +1,15 @@
 /// Text in XML character data and attribute values with the five predefined entities (XML 1.0 §4.6):
 /// the XMP packets (GPano, the privacy marker) and S3's request bodies.
 public enum XMLText {
+    /// The five predefined entities by the character each stands for, read and written from this one list.
+    static let entities: [Character: String] = ["&": "amp", "<": "lt", ">": "gt", "\"": "quot", "'": "apos"]
+    static let characters = Dictionary(uniqueKeysWithValues: entities.map { ($0.value, $0.key) })
+
     /// `text` with `& < > " '` escaped.
     public static func escaped(_ text: String) -> String {
         var out = ""
         for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
+            if let entity = entities[character] { out += "&\(entity);" } else { out.append(character) }
         }
         return out
     }
@@ -26,21 +23,15 @@ public enum XMLText {
             out += rest[..<amp]
             guard let semicolon = rest[amp...].firstIndex(of: ";") else { out += rest[amp...]; return out }
             let entity = rest[rest.index(after: amp)..<semicolon]
-            switch entity {
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "amp": out += "&"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16),
-                   let scalar = Unicode.Scalar(code) {
-                    out.unicodeScalars.append(scalar)
-                } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
-                    out.unicodeScalars.append(scalar)
-                } else {
-                    out += rest[amp...semicolon]
-                }
+            if let character = characters[String(entity)] {
+                out.append(character)
+            } else if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16),
+                      let scalar = Unicode.Scalar(code) {
+                out.unicodeScalars.append(scalar)
+            } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += rest[amp...semicolon]
             }
             rest = rest[rest.index(after: semicolon)...]
         }

@@ -199,11 +199,7 @@ public struct LookAroundRoadLabelPlacer: Sendable {
 
     /// The point at arc length `s` along a polyline with cumulative lengths.
     static func point(along line: [SIMD2<Double>], _ cumulative: [Double], _ s: Double) -> SIMD2<Double> {
-        let s = min(max(s, 0), cumulative[cumulative.count - 1])
-        var i = 1
-        while i < line.count - 1 && cumulative[i] < s { i += 1 }
-        let segment = cumulative[i] - cumulative[i - 1]
-        let t = segment > 0 ? (s - cumulative[i - 1]) / segment : 0
+        let (i, t) = ArcLength.locate(s, in: cumulative)
         return line[i - 1] + (line[i] - line[i - 1]) * t
     }
 }

@@ -58,14 +58,8 @@ enum ImageInfoCommand: Command {
         var camera: String?
         var panorama: Panorama?
         /// The heading the catalog would use from this file's metadata (README, "Heading policy").
-        var heading: Heading?
+        var heading: CaptureHeading?
         var warnings: [String]
-    }
-
-    struct Heading: Encodable {
-        var degrees: Double?
-        var source: String?
-        var notes: [String]
     }
 
     struct Panorama: Encodable {
@@ -112,8 +106,7 @@ enum ImageInfoCommand: Command {
                     croppedAreaImageHeightPixels: p.croppedAreaImageHeightPixels,
                     croppedAreaLeftPixels: p.croppedAreaLeftPixels, croppedAreaTopPixels: p.croppedAreaTopPixels)
             }
-            let heading = CaptureHeading(m)
-            info.heading = Heading(degrees: heading.degrees, source: heading.source, notes: heading.notes)
+            info.heading = CaptureHeading(m)
         case .png:
             let header = try PNGCodec.readHeader(data, file: path)
             info.detail["bit_depth"] = String(header.bitDepth)

@@ -100,10 +100,6 @@ enum InspectCommand: Command {
 
 /// `inspect --json`: the hit, with the view it was asked of.
 private struct InspectReport: Encodable {
-    struct View: Encodable {
-        var headingDegrees, pitchDegrees, fieldOfViewDegrees: Double
-        var width, height: Int
-    }
     struct Direction: Encodable {
         var headingDegrees, elevationDegrees, east, north, up: Double
     }
@@ -115,7 +111,8 @@ private struct InspectReport: Encodable {
     var requestedPlace: String?
     var panoramaId: String
     var distanceFromRequestMeters: Double
-    var view: View
+    /// The camera itself: its keys are `snapshot --json`'s `view` (heading_degrees … height).
+    var view: ViewCamera
     var x, y: Double
     var direction: Direction
     var surface: String
@@ -128,8 +125,7 @@ private struct InspectReport: Encodable {
         requestedPlace = place
         panoramaId = hit.panoramaID
         distanceFromRequestMeters = scene.distanceMeters
-        view = View(headingDegrees: camera.headingDegrees, pitchDegrees: camera.pitchDegrees,
-                    fieldOfViewDegrees: camera.fieldOfViewDegrees, width: camera.width, height: camera.height)
+        view = camera
         x = hit.x
         y = hit.y
         direction = Direction(headingDegrees: hit.headingDegrees, elevationDegrees: hit.elevationDegrees,

@@ -75,11 +75,7 @@ extension MapRenderer {
 
     /// The point at arc length `s` along a polyline with cumulative `lengths`.
     static func point(along line: [PixelPoint], _ lengths: [Double], _ s: Double) -> PixelPoint {
-        let s = min(max(s, 0), lengths[lengths.count - 1])
-        var i = 1
-        while i < line.count - 1 && lengths[i] < s { i += 1 }
-        let segment = lengths[i] - lengths[i - 1]
-        let t = segment > 0 ? (s - lengths[i - 1]) / segment : 0
+        let (i, t) = ArcLength.locate(s, in: lengths)
         return line[i - 1] + (line[i] - line[i - 1]) * t
     }
 

@@ -48,24 +48,21 @@ struct HTTPListener: Sendable {
     /// - Throws: `ServiceError.cannotListen` when the address does not parse or cannot be bound.
     static func open(host: String, port: UInt16, backlog: Int) throws(ServiceError) -> HTTPListener {
         let address = "\(host):\(port)"
-        var storage = sockaddr_storage()
-        var length: socklen_t
-        var family: Int32
+        /// A filled-in `sockaddr_in` or `sockaddr_in6` as a `sockaddr_storage`, its family and length.
+        func stored<Address>(_ socketAddress: Address, _ family: Int32) -> (sockaddr_storage, Int32, socklen_t) {
+            var storage = sockaddr_storage()
+            withUnsafeBytes(of: socketAddress) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+            return (storage, family, socklen_t(MemoryLayout<Address>.size))
+        }
+        var storage: sockaddr_storage
+        let family: Int32, length: socklen_t
         var v4 = in_addr(), v6 = in6_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {
-            var socketAddress = sockaddr_in()
-            socketAddress.sin_family = sa_family_t(AF_INET)
-            socketAddress.sin_port = port.bigEndian
-            socketAddress.sin_addr = v4
-            withUnsafeBytes(of: socketAddress) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
-            (family, length) = (AF_INET, socklen_t(MemoryLayout<sockaddr_in>.size))
+            (storage, family, length) = stored(sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: port.bigEndian, sin_addr: v4,
+                                                           sin_zero: (0, 0, 0, 0, 0, 0, 0, 0)), AF_INET)
         } else if inet_pton(AF_INET6, host, &v6) == 1 {
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = port.bigEndian
-            socketAddress.sin6_addr = v6
-            withUnsafeBytes(of: socketAddress) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
-            (family, length) = (AF_INET6, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            (storage, family, length) = stored(sockaddr_in6(sin6_family: sa_family_t(AF_INET6), sin6_port: port.bigEndian,
+                                                            sin6_flowinfo: 0, sin6_addr: v6, sin6_scope_id: 0), AF_INET6)
         } else {
             throw .cannotListen(address: address, detail: "the address does not parse (give an IPv4 or IPv6 address)")
         }

@@ -1,3 +1,6 @@
+import Foundation
+import Imaging
+
 /// A `multipart/form-data` body (RFC 7578) split into its parts, as browsers and `httpx` send a file
 /// with form fields: each part's `name`, `filename` and `Content-Type` from its headers, and the byte
 /// range of its content in the body (no copy).
@@ -25,7 +28,7 @@ struct MultipartFormData {
         let delimiter = Array("--\(boundary)".utf8)
         let malformed = ServiceError.invalidParameter(parameter: "body", message: "the multipart/form-data body is malformed "
                                                       + "(its parts do not follow the boundary '\(boundary)')")
-        guard var position = Self.find(delimiter, in: body, from: 0) else { throw malformed }
+        guard var position = body.firstIndex(of: delimiter) else { throw malformed }
         var parts: [Part] = []
         while true {
             position += delimiter.count
@@ -33,10 +36,10 @@ struct MultipartFormData {
             if position + 1 < body.count, body[position] == UInt8(ascii: "-"), body[position + 1] == UInt8(ascii: "-") { break }
             guard position + 1 < body.count, body[position] == 13, body[position + 1] == 10 else { throw malformed }
             position += 2
-            guard let headersEnd = Self.find([13, 10, 13, 10], in: body, from: position) else { throw malformed }
+            guard let headersEnd = body.firstIndex(of: [13, 10, 13, 10], from: position) else { throw malformed }
             let headers = String(decoding: body[position..<headersEnd], as: UTF8.self)
             let contentStart = headersEnd + 4
-            guard let next = Self.find([13, 10] + delimiter, in: body, from: contentStart) else { throw malformed }
+            guard let next = body.firstIndex(of: [13, 10] + delimiter, from: contentStart) else { throw malformed }
             var name: String?, fileName: String?, type: String?
             for line in headers.split(separator: "\r\n") {
                 guard let colon = line.firstIndex(of: ":") else { continue }
@@ -75,24 +78,4 @@ struct MultipartFormData {
         }
         return nil
     }
-
-    /// Where `needle` first occurs in `haystack` at or after `start`.
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        let first = needle[0], last = haystack.count - needle.count
-        return haystack.withUnsafeBufferPointer { bytes -> Int? in
-            var i = start
-            while i <= last {
-                if bytes[i] == first {
-                    var k = 1
-                    while k < needle.count && bytes[i + k] == needle[k] { k += 1 }
-                    if k == needle.count { return i }
-                }
-                i += 1
-            }
-            return nil
-        }
-    }
 }
-
-import Foundation

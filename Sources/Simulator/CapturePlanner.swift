@@ -80,12 +80,8 @@ public struct CapturePlanner: Sendable {
     /// A planner; parameters out of range throw `SimulatorError.invalidParameter`.
     public init(spacingMeters: Double = 10, cameraHeightMeters: Double = 2.5, startTime: Date, imageWidth: Int,
                 depthWidth: Int) throws(SimulatorError) {
-        guard (1...1_000).contains(spacingMeters) else {
-            throw .invalidParameter(name: "spacing", value: "\(spacingMeters) m", allowed: "1…1000 m")
-        }
-        guard (0.1...100).contains(cameraHeightMeters) else {
-            throw .invalidParameter(name: "camera height", value: "\(cameraHeightMeters) m", allowed: "0.1…100 m")
-        }
+        try SimulatorError.check(spacingMeters, in: 1...1_000, name: "spacing", unit: "m")
+        try SimulatorError.check(cameraHeightMeters, in: 0.1...100, name: "camera height", unit: "m")
         self.spacingMeters = spacingMeters
         self.cameraHeightMeters = cameraHeightMeters
         self.startTime = startTime

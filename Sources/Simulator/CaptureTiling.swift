@@ -60,12 +60,8 @@ public struct CaptureTiling: Sendable, Hashable {
 
     /// A tiling; values out of range throw `SimulatorError.invalidParameter`.
     public init(tileMeters: Double = defaultTileMeters, horizonMeters: Double = defaultHorizonMeters) throws(SimulatorError) {
-        guard (10...100_000).contains(tileMeters) else {
-            throw .invalidParameter(name: "tile size", value: "\(tileMeters) m", allowed: "10…100000 m")
-        }
-        guard (0...5_000).contains(horizonMeters) else {
-            throw .invalidParameter(name: "horizon", value: "\(horizonMeters) m", allowed: "0…5000 m")
-        }
+        try SimulatorError.check(tileMeters, in: 10...100_000, name: "tile size", unit: "m")
+        try SimulatorError.check(horizonMeters, in: 0...5_000, name: "horizon", unit: "m")
         self.tileMeters = tileMeters
         self.horizonMeters = horizonMeters
     }

@@ -25,9 +25,7 @@ public struct CaptureWriter: Sendable {
     /// A writer; `jpegQuality` outside 1…100 throws `SimulatorError.invalidParameter`.
     public init(model: CityModel, directory: String, samplesPerPixel: Int = 4, seed: UInt64 = 1, jpegQuality: Int = 85,
                 maximumThreads: Int? = nil) throws(SimulatorError) {
-        guard (1...100).contains(jpegQuality) else {
-            throw .invalidParameter(name: "JPEG quality", value: "\(jpegQuality)", allowed: "1…100")
-        }
+        try SimulatorError.check(jpegQuality, in: 1...100, name: "JPEG quality")
         _ = try RenderSettings(samplesPerPixel: samplesPerPixel, sun: SolarPosition(elevationDegrees: 45, azimuthDegrees: 180))
         self.model = model
         self.directory = directory

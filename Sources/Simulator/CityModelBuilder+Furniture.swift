@@ -72,8 +72,7 @@ extension CityModelBuilder {
                 }
                 guard !footprints.isInside(p) else { continue }
                 placeFurniture("signal post", at: p, angle: 0) { scene in
-                    scene.addCylinder(center: (0, 0), radius: 0.06, bottom: 0, top: 3.3, sides: 6, metal)
-                    scene.addCap(center: (0, 0), radius: 0.06, z: 3.3, sides: 6, metal)
+                    scene.addCappedCylinder(center: (0, 0), radius: 0.06, bottom: 0, top: 3.3, sides: 6, metal)
                 }
                 placeFurniture("signal head", at: p, angle: along) { scene in
                     // The head faces the oncoming traffic (against the direction of travel).
@@ -142,15 +141,13 @@ extension CityModelBuilder {
             case .bollard:
                 guard !footprints.isInside(p) else { continue }
                 placeFurniture("bollard", at: p, angle: 0) { scene in
-                    scene.addCylinder(center: (0, 0), radius: 0.1, bottom: 0, top: 0.9, sides: 8, bollard)
-                    scene.addCap(center: (0, 0), radius: 0.1, z: 0.9, sides: 8, bollard)
+                    scene.addCappedCylinder(center: (0, 0), radius: 0.1, bottom: 0, top: 0.9, sides: 8, bollard)
                 }
                 top = 0.9
             case .wasteBasket:
                 guard !footprints.isInside(p) else { continue }
                 placeFurniture("waste basket", at: p, angle: 0) { scene in
-                    scene.addCylinder(center: (0, 0), radius: 0.22, bottom: 0, top: 0.95, sides: 10, basket)
-                    scene.addCap(center: (0, 0), radius: 0.22, z: 0.95, sides: 10, basket)
+                    scene.addCappedCylinder(center: (0, 0), radius: 0.22, bottom: 0, top: 0.95, sides: 10, basket)
                 }
                 top = 0.95
             case .fountain:
@@ -162,8 +159,7 @@ extension CityModelBuilder {
                 scene.addCylinder(center: p, radius: r - 0.25, bottom: 0.4, top: 0.5, sides: 24, inward: true, stone)
                 scene.addDisc(center: p, radius: r - 0.25, z: 0.4, sides: 24, water)
                 scene.addCylinder(center: p, radius: 0.25, bottom: 0.4, top: 1.6, sides: 10, stone)
-                scene.addCylinder(center: p, radius: 0.8, bottom: 1.6, top: 1.75, sides: 16, stone)
-                scene.addCap(center: p, radius: 0.8, z: 1.75, sides: 16, stone)
+                scene.addCappedCylinder(center: p, radius: 0.8, bottom: 1.6, top: 1.75, sides: 16, stone)
                 top = 1.75
             case .statue:
                 guard !footprints.isInside(p) else { continue }

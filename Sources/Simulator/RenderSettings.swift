@@ -20,12 +20,8 @@ public struct RenderSettings: Sendable, Hashable {
     /// Settings; values outside their ranges throw `SimulatorError.invalidParameter`.
     public init(samplesPerPixel: Int = 4, seed: UInt64 = 1, sun: SolarPosition, exposure: Double = 1,
                 maximumThreads: Int? = nil) throws(SimulatorError) {
-        guard Self.samplesRange.contains(samplesPerPixel) else {
-            throw .invalidParameter(name: "samples per pixel", value: "\(samplesPerPixel)", allowed: "1…256")
-        }
-        guard (0.1...10).contains(exposure) else {
-            throw .invalidParameter(name: "exposure", value: "\(exposure)", allowed: "0.1…10")
-        }
+        try SimulatorError.check(samplesPerPixel, in: Self.samplesRange, name: "samples per pixel")
+        try SimulatorError.check(exposure, in: 0.1...10, name: "exposure")
         self.samplesPerPixel = samplesPerPixel
         self.seed = seed
         self.sun = sun

@@ -198,9 +198,11 @@ struct SceneBuilder {
         }
     }
 
-    /// The top of an upright cylinder: a disc facing up.
-    mutating func addCap(center: (x: Double, y: Double), radius: Double, z: Float, sides: Int, _ record: SurfaceRecord) {
-        addDisc(center: center, radius: radius, z: z, sides: sides, record)
+    /// An upright cylinder with its top (posts, bollards, a bowl): the walls, then a disc facing up.
+    mutating func addCappedCylinder(center: (x: Double, y: Double), radius: Double, bottom: Float, top: Float, sides: Int,
+                                    _ record: SurfaceRecord) {
+        addCylinder(center: center, radius: radius, bottom: bottom, top: top, sides: sides, record)
+        addDisc(center: center, radius: radius, z: top, sides: sides, record)
     }
 
     /// A flat annulus facing up (a basin's rim).

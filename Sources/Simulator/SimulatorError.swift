@@ -36,6 +36,25 @@ public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
+extension SimulatorError {
+    /// Throws ``invalidParameter(name:value:allowed:)`` unless `range` holds `value` (NaN it never does);
+    /// the message shows the value and the range, each followed by `unit` when there is one. The range
+    /// checked is the range named.
+    static func check<T: Comparable>(_ value: T, in range: ClosedRange<T>, name: String,
+                                     unit: String? = nil) throws(SimulatorError) {
+        guard !range.contains(value) else { return }
+        let suffix = unit.map { " " + $0 } ?? ""
+        throw .invalidParameter(name: name, value: "\(value)" + suffix,
+                                allowed: "\(text(range.lowerBound))…\(text(range.upperBound))" + suffix)
+    }
+
+    /// A range's bound as people write it (`1000`, not `1000.0`).
+    private static func text<T>(_ bound: T) -> String {
+        if let number = bound as? Double, number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
+        return "\(bound)"
+    }
+}
+
 extension SimulatorError: CategorizedError {
     public var category: ErrorCategory {
         switch self {

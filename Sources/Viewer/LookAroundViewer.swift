@@ -157,6 +157,17 @@ public final class LookAroundViewer: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Asks for the whole screen to be drawn again (after a resize, a resume, Ctrl-L), with `change` made
+    /// to the layout under the lock first.
+    private func repaintAll(_ change: (inout ViewerLayout) -> Void = { _ in }) {
+        condition.lock()
+        change(&layout)
+        repaint = true
+        generation += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
     // MARK: Input
 
     /// Where a drag started: the cell and the camera then.
@@ -183,19 +194,9 @@ public final class LookAroundViewer: @unchecked Sendable {
             for event in events {
                 switch event {
                 case .resized(let columns, let rows):
-                    condition.lock()
-                    layout.columns = columns
-                    layout.rows = rows
-                    repaint = true
-                    generation += 1
-                    condition.broadcast()
-                    condition.unlock()
+                    repaintAll { $0.columns = columns; $0.rows = rows }
                 case .resumed:
-                    condition.lock()
-                    repaint = true
-                    generation += 1
-                    condition.broadcast()
-                    condition.unlock()
+                    repaintAll()
                 case .input(.key(let key)):
                     if handle(key: key, session: session) == false { return }
                 case .input(.mouse(let mouse)):
@@ -233,11 +234,7 @@ public final class LookAroundViewer: @unchecked Sendable {
         case .suspend:
             session.suspend()
         case .redraw:
-            condition.lock()
-            repaint = true
-            generation += 1
-            condition.broadcast()
-            condition.unlock()
+            repaintAll()
         case .forward, .backward, .nextInSequence, .previousInSequence:
             condition.lock()
             let current = state

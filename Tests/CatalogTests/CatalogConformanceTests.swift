@@ -19,8 +19,6 @@ struct CatalogConformanceTests {
         var postgis: Catalog
         var sqliteReport: IndexReport
         var postgisReport: IndexReport
-        var root: URL
-        var url: String
     }
 
     static let standard = Result { () throws -> Pair in
@@ -30,7 +28,7 @@ struct CatalogConformanceTests {
         let sqliteReport = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: path, osmFiles: [set.osm]))
         let postgisReport = try CatalogBuilder.build(CatalogBuildOptions(directories: [set.root.path], catalogPath: url, osmFiles: [set.osm]))
         return Pair(sqlite: try Catalog(path: path), postgis: try Catalog(path: url), sqliteReport: sqliteReport,
-                    postgisReport: postgisReport, root: set.root, url: url)
+                    postgisReport: postgisReport)
     }
 
     /// 4,000 synthetic panoramas in clusters around Helsinki (both sources, dates over ten years, crops,

@@ -58,8 +58,7 @@ import TestSupport
     /// The plain reference for ``SceneQueryIndex/search(_:)``'s exact answer: every point ranked by
     /// ``SceneQueryIndex/rank(_:for:)`` (the same distance formula, filters, preference and ties, no cells).
     static func exactReference(_ entries: [SceneQueryIndex.Entry], _ query: SceneQueryIndex.Query) -> CatalogStoreHit {
-        SceneQueryIndex.rank(entries.map { SceneQueryIndex.Candidate(row: $0.row, latitudeE7: $0.latitudeE7, longitudeE7: $0.longitudeE7,
-                                                                     captureMinute: $0.captureMinute, flags: $0.flags) }, for: query)
+        SceneQueryIndex.rank(entries, for: query)
     }
 
     /// The index's search done plainly, without its cell tables: the points of the cells the query's plan

@@ -99,6 +99,10 @@ struct CoordinateRegionTests {
     @Test func codableRoundTrip() throws {
         let r = try region(60.17, 24.94, 0.05, 0.1)
         #expect(try JSONDecoder().decode(CoordinateRegion.self, from: JSONEncoder().encode(r)) == r)
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys  // Foundation's key order is otherwise the hash table's
+        #expect(String(decoding: try sorted.encode(r), as: UTF8.self)
+                == #"{"center":{"latitude":60.17,"longitude":24.94},"span":{"latitudeDelta":0.05,"longitudeDelta":0.1}}"#)
         let beyondPole = Data(#"{"center": {"latitude": 89, "longitude": 0}, "span": {"latitudeDelta": 10, "longitudeDelta": 1}}"#.utf8)
         #expect(throws: GeodesyError.regionBeyondPole(centerLatitude: 89, latitudeDelta: 10)) {
             try JSONDecoder().decode(CoordinateRegion.self, from: beyondPole)

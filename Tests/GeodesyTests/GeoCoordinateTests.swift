@@ -69,6 +69,9 @@ struct GeoCoordinateTests {
     @Test func codableRoundTripAndValidation() throws {
         let c = try GeoCoordinate(latitude: 60.1699, longitude: 24.9384)
         let data = try JSONEncoder().encode(c)
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys  // Foundation's key order is otherwise the hash table's
+        #expect(String(decoding: try sorted.encode(c), as: UTF8.self) == #"{"latitude":60.1699,"longitude":24.9384}"#)
         #expect(try JSONDecoder().decode(GeoCoordinate.self, from: data) == c)
         let bad = Data(#"{"latitude": 91, "longitude": 0}"#.utf8)
         #expect(throws: GeodesyError.latitudeOutOfRange(91)) { try JSONDecoder().decode(GeoCoordinate.self, from: bad) }

@@ -85,6 +85,9 @@ struct SlippyTileTests {
     @Test func codable() throws {
         let tile = try SlippyTile(x: 18653, y: 9484, zoom: 15)
         #expect(try JSONDecoder().decode(SlippyTile.self, from: JSONEncoder().encode(tile)) == tile)
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys  // Foundation's key order is otherwise the hash table's
+        #expect(String(decoding: try sorted.encode(tile), as: UTF8.self) == #"{"x":18653,"y":9484,"zoom":15}"#)
         let bad = Data(#"{"x": 2, "y": 0, "zoom": 1}"#.utf8)
         #expect(throws: GeodesyError.tileOutOfRange(x: 2, y: 0, zoom: 1)) { try JSONDecoder().decode(SlippyTile.self, from: bad) }
     }

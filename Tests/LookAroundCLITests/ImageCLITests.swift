@@ -29,6 +29,8 @@ import TestSupport
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["latitude"] as? Double == 60.1699)
         #expect((object?["panorama"] as? [String: Any])?["pose_heading_degrees"] as? Double == 87.5)
+        let heading = try #require(object?["heading"] as? [String: Any])
+        #expect(Set(heading.keys) == ["degrees", "source", "notes"] && heading["degrees"] as? Double == 87.5, "\(heading)")
     }
 
     @Test func infoReportsEachBadFileAndGoesOn() throws {

@@ -48,6 +48,7 @@ import TestSupport
         #expect(abs(latitude - 60.16892) < 0.0002 && abs(longitude - 24.94728) < 0.0004, "\(point)")
         let view = try #require(json["view"] as? [String: Any])
         #expect(view["width"] as? Int == 960 && view["heading_degrees"] as? Double == 250)
+        #expect(Set(view.keys) == ["heading_degrees", "pitch_degrees", "field_of_view_degrees", "width", "height"])
         #expect(json["place"] == nil)
     }
 

@@ -108,6 +108,21 @@ import Testing
         #expect(throws: SimulatorError.invalidParameter(name: "samples per pixel", value: "0", allowed: "1…256")) {
             try RenderSettings(samplesPerPixel: 0, sun: SolarPosition(elevationDegrees: 1, azimuthDegrees: 1))
         }
+        #expect(throws: SimulatorError.invalidParameter(name: "exposure", value: "20.0", allowed: "0.1…10")) {
+            try RenderSettings(sun: SolarPosition(elevationDegrees: 1, azimuthDegrees: 1), exposure: 20)
+        }
+        #expect(throws: SimulatorError.invalidParameter(name: "spacing", value: "0.5 m", allowed: "1…1000 m")) {
+            try CapturePlanner(spacingMeters: 0.5, startTime: Date(timeIntervalSince1970: 0), imageWidth: 64, depthWidth: 64)
+        }
+        #expect(throws: SimulatorError.invalidParameter(name: "camera height", value: "nan m", allowed: "0.1…100 m")) {
+            try CapturePlanner(cameraHeightMeters: .nan, startTime: Date(timeIntervalSince1970: 0), imageWidth: 64, depthWidth: 64)
+        }
+        #expect(throws: SimulatorError.invalidParameter(name: "tile size", value: "200000.0 m", allowed: "10…100000 m")) {
+            try CaptureTiling(tileMeters: 200_000)
+        }
+        #expect(throws: SimulatorError.invalidParameter(name: "horizon", value: "-1.0 m", allowed: "0…5000 m")) {
+            try CaptureTiling(horizonMeters: -1)
+        }
         #expect(throws: SimulatorError.invalidParameter(name: "rectangle", value: "1.0,0.0 – 1.0,1.0",
                                                         allowed: "finite metres with max > min on both axes")) {
             try OrthographicCamera(minEast: 1, minNorth: 0, maxEast: 1, maxNorth: 1, width: 1, height: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// A deliberately small HTTP/1.1 client over a plain socket, for tests that must send what real
 /// clients would not (malformed requests, partial headers, huge bodies) and see exactly what comes
@@ -121,7 +122,7 @@ public final class RawHTTPClient {
         let separator: [UInt8] = [13, 10, 13, 10]
         var headerEnd: Int?
         while headerEnd == nil {
-            if let found = Self.find(separator, in: pending) { headerEnd = found } else { try fill() }
+            if let found = pending.firstIndex(of: separator) { headerEnd = found } else { try fill() }
         }
         let head = String(decoding: pending[0..<headerEnd!], as: UTF8.self)
         pending.removeFirst(headerEnd! + 4)
@@ -143,7 +144,7 @@ public final class RawHTTPClient {
         } else if headers["transfer-encoding"]?.lowercased() == "chunked" {
             while true {
                 var lineEnd: Int?
-                while lineEnd == nil { if let f = Self.find([13, 10], in: pending) { lineEnd = f } else { try fill() } }
+                while lineEnd == nil { if let f = pending.firstIndex(of: [13, 10]) { lineEnd = f } else { try fill() } }
                 let size = Int(String(decoding: pending[0..<lineEnd!], as: UTF8.self).split(separator: ";")[0], radix: 16) ?? 0
                 pending.removeFirst(lineEnd! + 2)
                 while pending.count < size + 2 { try fill() }
@@ -157,14 +158,6 @@ public final class RawHTTPClient {
             pending = []
         }
         return Response(status: status, headers: headers, body: body)
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] {
-            if Array(haystack[i..<(i + needle.count)]) == needle { return i }
-        }
-        return nil
     }
 }
 
