@@ -16,6 +16,11 @@ import ProcessRunner
 
 func runPrivacyBenchmarks() throws {
     let detector = try PrivacyDetector()
+    // LOOKAROUND_BENCH_PRIVACY_SET_ONLY: our recall on the labelled set only (no speed phase, no peers), to compare changes quickly.
+    if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_PRIVACY_SET_ONLY"] != nil {
+        try runPrivacySetEvaluation(detector: detector, shared: ProcessInfo.processInfo.environment["LOOKAROUND_SHARED_DATA"] ?? "../shared/data", peers: false)
+        return
+    }
     let facesOnly = try PrivacyDetector(options: PrivacyDetectorOptions(plates: false))
     let shared = ProcessInfo.processInfo.environment["LOOKAROUND_SHARED_DATA"] ?? "../shared/data"
     let photos = (1...5).map { "\(shared)/real-photos/gopro-max-sequence/\($0).jpg" } + ["\(shared)/real-photos/single-cameras/GSAG2002.JPG"]
@@ -31,6 +36,10 @@ func runPrivacyBenchmarks() throws {
             var outcome: BlurOutcome?
             let ms = try BenchmarkReport.milliseconds {
                 outcome = try PhotoBlurrer.blur(bytes, file: photo, request: BlurRequest(detector: detector, software: "benchmark"))
+            }
+            // LOOKAROUND_BENCH_PRIVACY_BOXES: each photo's regions, to compare what a change finds.
+            if ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_PRIVACY_BOXES"] != nil, let outcome {
+                print("   \((photo as NSString).lastPathComponent): " + outcome.added.map { "\($0.kind.rawValue) \($0.box)" }.sorted().joined(separator: "; "))
             }
             totals.append(ms / 1000)
             detects.append(outcome?.detectionSeconds ?? 0)
@@ -83,7 +92,7 @@ func runPrivacyBenchmarks() throws {
 /// marked face or plate counts as found when the blocks a detection would blur (its box grown 1.3×, out
 /// to the 16-pixel grid) cover half of it; a detection is false when it covers no marked face, plate,
 /// small face or ignored region; a sign is blurred when a detection's blocks cover a fifth of it.
-func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
+func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String, peers: Bool = true) throws {
     struct Labels: Decodable {
         struct Photo: Decodable {
             var file: String
@@ -117,7 +126,11 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
             if covers.contains(where: { $0.intersectionArea(m) >= 0.5 * m.area }) { t.found += 1 }
         }
         let known = ((photo.faces ?? []) + (photo.plates ?? []) + (photo.small ?? []) + (photo.ignore ?? [])).map(box)
-        for d in detections where !known.contains(where: { $0.intersectionArea(d) > 0.2 * min($0.area, d.area) }) { t.falseRegions += 1 }
+        for d in detections where !known.contains(where: { $0.intersectionArea(d) > 0.2 * min($0.area, d.area) }) {
+            t.falseRegions += 1
+            // LOOKAROUND_BENCH_PRIVACY_FALSE: our false regions listed, to see what a change adds or removes.
+            if name == "ours", ProcessInfo.processInfo.environment["LOOKAROUND_BENCH_PRIVACY_FALSE"] != nil { missNotes.append("ours \(kind.rawValue): false \(d) of \(photo.file)") }
+        }
         if name == "ours" {
             for m in marked.map(box) where max(m.width, m.height) >= 20 && !covers.contains(where: { $0.intersectionArea(m) >= 0.5 * m.area }) {
                 missNotes.append("ours \(kind.rawValue): missed \(m) of \(photo.file)")
@@ -145,7 +158,7 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String) throws {
         score("ours", .plate, detections: found.filter { $0.kind == .plate }.map(\.box), photo: photo, width: image.width, height: image.height)
     }
     func peer(_ python: String, _ mode: String) -> Data? {
-        guard let outcome = try? ChildProcess.run(python, ["scripts/privacy_peers.py", mode] + readable.map(\.1)), outcome.exitStatus == 0 else { return nil }
+        guard peers, let outcome = try? ChildProcess.run(python, ["scripts/privacy_peers.py", mode] + readable.map(\.1)), outcome.exitStatus == 0 else { return nil }
         return Data(outcome.stdout)
     }
     if let data = peer(BenchmarkReport.which("python3") ?? "/usr/bin/python3", "deface"),

@@ -69,8 +69,9 @@ struct DetectionView {
 /// - a band from 10° below to 6° above the horizon at the panorama's full resolution for faces, and from
 ///   12° below to the horizon for plates (the fine bands: faces and plates from a few metres to tens of
 ///   metres away, where they can be under 40 pixels);
-/// - a band from 45° below to 35° above at half resolution for faces, and from 45° to 8° below for plates
-///   (closer people and vehicles: a face or plate there is large);
+/// - a band from 45° below to 35° above at half resolution for faces, and from 44° to 8° below for plates
+///   (closer people and vehicles: a face or plate there is large; the plates' band is 288 rows of a
+///   5760 × 2880 panorama, nine times the network's 32, so no row of it is padding);
 /// - eight perspective views, four looking 62° up and four 62° down (headings 0°, 90°, 180°, 270°,
 ///   100° field of view, an eighth of the resolution, at least 320 pixels square), which reach past the zenith and the nadir and
 ///   keep a face there upright in one of them (the operator, someone leaning over the camera).
@@ -93,7 +94,7 @@ struct PanoramaViewPlan {
     static let faceBands = [Band(name: "fine band", top: 6, bottom: -10, scale: 1, purpose: .faces),
                             Band(name: "wide band", top: 35, bottom: -45, scale: 0.5, purpose: .faces)]
     static let plateBands = [Band(name: "fine band (plates)", top: 0, bottom: -12, scale: 1, purpose: .plates),
-                             Band(name: "low band (plates)", top: -8, bottom: -45, scale: 0.5, purpose: .plates)]
+                             Band(name: "low band (plates)", top: -8, bottom: -44, scale: 0.5, purpose: .plates)]
     /// Pitch and field of view of the cap views, degrees, and their resolution relative to the panorama.
     static let capPitch = 62.0, capFieldOfView = 100.0, capScale = 1.0 / 8, capMinimumSide = 320
     /// Columns repeated past the seam on each side, as a fraction of the width (5°).

@@ -67,6 +67,13 @@ import Testing
     }
 
     /// The photo enlarged for the plate search is bilinear: a black and a white pixel become a ramp.
+    @Test func aFlatPhotosPlatesAreNotInItsTopThird() {
+        // A 1200 × 900 photo: a box centred at y 299 is in the top third (a sign's), one at 301 is not.
+        #expect(!PrivacyDetector.plausiblePlateInFlatPhoto(PixelBox(x: 500, y: 289, width: 60, height: 20), photoHeight: 900))
+        #expect(PrivacyDetector.plausiblePlateInFlatPhoto(PixelBox(x: 500, y: 291, width: 60, height: 20), photoHeight: 900))
+        #expect(PrivacyDetector.plausiblePlateInFlatPhoto(PixelBox(x: 500, y: 800, width: 60, height: 20), photoHeight: 900))
+    }
+
     @Test func theDoubledPhotoIsBilinear() {
         var image = RGB8Image(width: 2, height: 1)
         for c in 0..<3 { image.components[3 + c] = 255 }
