@@ -114,6 +114,10 @@ public struct ViewRenderer: Sendable {
     /// `LOOKAROUND_VIEW_KERNEL=portable` (how a whole program is run as on a CPU without AVX2).
     public static let vectorKernelByDefault = hasVectorKernel
         && ProcessInfo.processInfo.environment["LOOKAROUND_VIEW_KERNEL"] != "portable"
+    /// Whether the AVX2 kernel runs in its AVX-512 build (the same bytes; the CPU has AVX-512 F, BW, VL
+    /// and DQ), unless the environment has `LOOKAROUND_VIEW_KERNEL=avx2` or `portable`.
+    public static let usesAVX512Build = lk_view_kernels_have_avx512() != 0
+        && !["avx2", "portable"].contains(ProcessInfo.processInfo.environment["LOOKAROUND_VIEW_KERNEL"] ?? "")
 
     /// A renderer.
     /// - Throws: `ReprojectionError.invalidParameter` for a block size outside ``blockSizeRangePixels``.
@@ -433,7 +437,9 @@ public struct ViewRenderer: Sendable {
         let projection = ViewProjection(camera: camera, pose: pose, panoramaWidth: panorama.width)
         prepareGrid(projection, camera: camera)
         checkBlocks(panorama)
-        let context = SpanContext(kernel: kernel, vector: Self.hasVectorKernel && !usesPortableKernel, projection: projection,
+        let vector = Self.hasVectorKernel && !usesPortableKernel
+        let rowKernel: Int32 = vector ? (Self.usesAVX512Build ? 2 : 1) : 0
+        let context = SpanContext(kernel: kernel, vector: vector, projection: projection,
                                   panoramaWidth: panorama.width, panoramaHeight: panorama.height)
         let viewWidth = camera.width, viewHeight = camera.height
         let bx = nodePixelX.count - 1, by = nodePixelY.count - 1
@@ -461,7 +467,7 @@ public struct ViewRenderer: Sendable {
                     if context.kernel == .bilinear {
                         lk_bilinear_row(src, Int32(context.panoramaWidth), Int32(context.panoramaHeight), k + j * bx * perBlock,
                                         modes + j * bx, nodePixelX.baseAddress, Int32(bx), Double(y - y0), rowOut,
-                                        context.vector ? 1 : 0)
+                                        rowKernel)
                     }
                     for i in 0..<bx {
                         let b = j * bx + i

@@ -228,11 +228,14 @@ struct ViewRendererTests {
                                      "trial \(trial) row \(r) pixel \(m): \(q) outside the span kernel's preconditions")
                         if mode == 1 { try #require(q.u >= 0 && q.u < width - 1, "trial \(trial): \(q) wraps but was not said to") }
                     }
-                    for vector in ViewRenderer.hasVectorKernel ? [false, true] : [false] {
+                    // The portable kernel, the AVX2 one and its AVX-512 build (lk_bilinear_row's `vector` 0, 1, 2).
+                    let kernels: [Int32] = [0] + (ViewRenderer.hasVectorKernel ? [1] : []) + (lk_view_kernels_have_avx512() != 0 ? [2] : [])
+                    for kernel in kernels {
+                        let vector = kernel != 0
                         var row = [UInt8](repeating: 0xA5, count: 3 * count + 16)
                         let modes: [UInt8] = [UInt8(mode)], x = [0, count - 1]
                         row.withUnsafeMutableBufferPointer { o in
-                            lk_bilinear_row(pixels.baseAddress, w, h, k, modes, x, 1, t, o.baseAddress! + 8, vector ? 1 : 0)
+                            lk_bilinear_row(pixels.baseAddress, w, h, k, modes, x, 1, t, o.baseAddress! + 8, kernel)
                         }
                         #expect(row[0..<8].allSatisfy { $0 == 0xA5 } && row[(8 + 3 * count)...].allSatisfy { $0 == 0xA5 },
                                 "trial \(trial) row \(r): wrote outside the span")

@@ -24,6 +24,9 @@ extern "C" {
 /// 1 when the AVX2 kernel can run on this CPU (AVX2 and FMA present, YMM state enabled by the OS).
 int lk_view_kernels_have_avx2(void);
 
+/// 1 when the AVX2 kernel can also run in its AVX-512 build (AVX-512 F, BW, VL and DQ besides): `vector` = 2 below.
+int lk_view_kernels_have_avx512(void);
+
 /// One span of an output row: `count` (1…LK_SPAN_MAXIMUM_COUNT) pixels whose tap positions in the
 /// panorama (pixel centres at integers: pixel (i, j) is at (i, j)) follow the cubics
 /// x(m) = u[0] + u[1]·m + u[2]·m² + u[3]·m³ and y(m) = v[0] + v[1]·m + v[2]·m² + v[3]·m³, m = 0…count−1.
@@ -75,7 +78,8 @@ int32_t lk_bilinear_block_check(int32_t width, int32_t height, const double *k, 
 /// (the last block also x[blocks]), into `row` + 3·x[i]; blocks with mode 0 are left untouched. The same bytes
 /// as lk_bilinear_block_span per block. (Issue 55: the per-span fixed cost, a Swift call and the bounds
 /// per span, was ~20 % of a frame; rows stay in view order, which the panorama's memory traffic needs:
-/// a block-by-block order took 4 % longer for 15 % fewer instructions.)
+/// a block-by-block order took 4 % longer for 15 % fewer instructions.) `vector`: 0 the portable kernel, 1 the
+/// AVX2 one, 2 the AVX2 one's AVX-512 build (needs lk_view_kernels_have_avx512(); the same bytes as 1).
 void lk_bilinear_row(const uint32_t *pixels, int32_t width, int32_t height, const double *k, const uint8_t *modes,
                      const intptr_t *x, int32_t blocks, double t, uint8_t *row, int32_t vector);
 
